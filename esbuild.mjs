@@ -1,0 +1,58 @@
+// Bundles the extension, the webview script and the API emulator.
+// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,webview,emulator]
+import * as esbuild from 'esbuild';
+
+const args = process.argv.slice(2);
+const watch = args.includes('--watch');
+const production = args.includes('--production');
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
+
+/** @type {Record<string, import('esbuild').BuildOptions>} */
+const targets = {
+  // The extension host entry. `vscode` is provided by the host at run time.
+  extension: {
+    entryPoints: { extension: 'src/extension/extension.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    outdir: 'dist',
+  },
+  // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
+  emulator: {
+    entryPoints: { emulator: 'src/emulator/cli.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: 'dist',
+  },
+  // Runs inside the webview (a browser sandbox): no Node APIs.
+  webview: {
+    entryPoints: { webview: 'src/webview/main.ts' },
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    outdir: 'dist',
+  },
+};
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const selected = Object.entries(targets).filter(([name]) => !only || only.has(name));
+if (watch) {
+  for (const [, opts] of selected) {
+    const ctx = await esbuild.context({ ...common, ...opts });
+    await ctx.watch();
+  }
+  console.log('[esbuild] watching', selected.map(([n]) => n).join(', '));
+} else {
+  await Promise.all(selected.map(([, opts]) => esbuild.build({ ...common, ...opts, metafile: true })));
+}

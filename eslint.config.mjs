@@ -1,0 +1,40 @@
+import tseslint from 'typescript-eslint';
+
+const noVscode = {
+  'no-restricted-imports': [
+    'error',
+    { paths: [{ name: 'vscode', message: 'This folder is the pure core: keep VS Code APIs in src/extension.' }] },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'out', 'dist', '.vscode-test', '.cache', 'test/fixtures', '**/*.mjs', '**/*.js'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: [] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  { files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/emulator/**/*.ts', 'src/common/**/*.ts'], rules: noVscode },
+  {
+    // Attacker-written scan data is rendered in the webview: DOM APIs only, never HTML strings.
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      ...noVscode,
+      'no-restricted-properties': [
+        'error',
+        { property: 'innerHTML', message: 'Use textContent / DOM APIs.' },
+        { property: 'outerHTML', message: 'Use textContent / DOM APIs.' },
+        { property: 'insertAdjacentHTML', message: 'Use DOM APIs.' },
+      ],
+      'no-restricted-globals': ['error', 'eval'],
+    },
+  },
+);
