@@ -1,0 +1,65 @@
+/**
+ * Making attacker-written text (banners, titles, whois fields, domain names) inert before
+ * it reaches any VS Code surface that interprets syntax: Markdown in hovers, `$(icon)` in
+ * status bar / quick pick / tree labels, `[x](command:...)` links in notifications.
+ * See ../../shared/SECURITY.md, "Rendering attacker strings".
+ */
+
+/**
+ * Bidi controls, zero-width characters, NUL, other C0/C1 controls (ANSI escapes start
+ * with ESC) and the line/paragraph separators. Shown visibly instead of being interpreted.
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** Replaces invisible and control characters with a visible `<U+XXXX>` marker. */
+export function showInvisibles(text: string): string {
+  return text.replace(INVISIBLE, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
+/** Cuts `text` to at most `max` characters (by code point), marking the cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = Array.from(text.slice(0, max + 1))
+    .slice(0, Math.max(0, max - 1))
+    .join('');
+  return `${cut}…`;
+}
+
+/**
+ * For one-line plain-text surfaces that still parse syntax: notifications (links),
+ * status bar, quick picks and tree items (`$(icon)`). Newlines and tabs collapse to spaces.
+ */
+export function neutraliseUiText(text: string, max = 500): string {
+  const oneLine = showInvisibles(text.replace(/[\r\n\t]+/g, ' '));
+  // `$(name)` renders an icon; `[label](target)` renders a link in notifications.
+  const inert = oneLine.replace(/\$\(/g, '$\u200a(').replace(/\]\(/g, ']\u200a(');
+  return truncate(inert, max);
+}
+
+/**
+ * Escapes text for Markdown so that it renders literally: no links, images, emphasis,
+ * headings, HTML or autolinks. Use for every API string put into a MarkdownString.
+ */
+export function escapeMarkdown(text: string, max = 2000): string {
+  const visible = showInvisibles(truncate(text.replace(/\r\n?/g, '\n'), max));
+  return (
+    visible
+      // Backslash-escape every ASCII punctuation character Markdown may treat as syntax.
+      .replace(/[\\`*_{}[\]()#+\-.!|<>~&:"'=$@]/g, (ch) => `\\${ch}`)
+      // Collapse newlines: hover cards lay out API text on one line each.
+      .replace(/\n+/g, ' ')
+  );
+}
+
+/**
+ * Wraps text in a fenced code block whose fence is longer than any backtick run inside,
+ * so the text can never close the fence early. Invisible characters are made visible.
+ */
+export function codeFence(text: string, language = 'text', max = 4000): string {
+  const body = showInvisibles(truncate(text.replace(/\r\n?/g, '\n'), max));
+  let longest = 0;
+  for (const m of body.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${language}\n${body}\n${fence}`;
+}

@@ -1,0 +1,97 @@
+import * as vscode from 'vscode';
+
+/**
+ * One typed getter per setting. Settings that could redirect the API key (the base URL)
+ * are read from the user (global) value only, even though their `application` scope
+ * already keeps VS Code from applying a workspace value: defence in depth against a
+ * hostile `.vscode/settings.json`.
+ */
+export const DEFAULT_BASE_URL = 'https://api.odin.io';
+
+export type LookupMode = 'onHover' | 'onCommand' | 'off';
+const MODE_RANK: Record<LookupMode, number> = { onHover: 0, onCommand: 1, off: 2 };
+
+function section(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('odin');
+}
+
+/** The user-level value, ignoring any workspace or folder value. */
+function userValue<T>(key: string, fallback: T): T {
+  const info = section().inspect<T>(key);
+  return info?.globalValue ?? info?.defaultValue ?? fallback;
+}
+
+export const config = {
+  apiBaseUrl(): string {
+    return userValue('apiBaseUrl', DEFAULT_BASE_URL).trim() || DEFAULT_BASE_URL;
+  },
+  requestTimeoutMs(): number {
+    const seconds = section().get<number>('requestTimeoutSeconds', 30);
+    return Math.min(300, Math.max(1, Number.isFinite(seconds) ? seconds : 30)) * 1000;
+  },
+  /**
+   * When lookups may leave the machine. A workspace may make this stricter (e.g. `off`)
+   * but never looser than the user's choice.
+   */
+  lookupMode(): LookupMode {
+    const info = section().inspect<LookupMode>('lookups.mode');
+    const candidates = [
+      info?.globalValue ?? info?.defaultValue ?? 'onHover',
+      info?.workspaceValue,
+      info?.workspaceFolderValue,
+    ].filter((m): m is LookupMode => typeof m === 'string' && m in MODE_RANK);
+    return candidates.reduce((a, b) => (MODE_RANK[b] > MODE_RANK[a] ? b : a), 'onHover' as LookupMode);
+  },
+  hoverEnabled(): boolean {
+    return section().get<boolean>('hover.enabled', true);
+  },
+  /** Allow entries: user level only (a workspace can never widen what is sent). */
+  privacyAllow(): string[] {
+    return stringList(userValue<unknown>('privacy.allow', []));
+  },
+  /** Deny entries from the user and, separately, from the workspace (denials only). */
+  privacyDeny(): { user: string[]; workspace: string[] } {
+    const info = section().inspect<unknown>('privacy.deny');
+    return {
+      user: stringList(info?.globalValue ?? []),
+      workspace: [...stringList(info?.workspaceValue ?? []), ...stringList(info?.workspaceFolderValue ?? [])],
+    };
+  },
+  cacheTtlHours(): { host: number; whois: number; notFound: number } {
+    return {
+      host: positive(userValue('cache.hostTtlHours', 24), 24),
+      whois: positive(userValue('cache.whoisTtlHours', 72), 72),
+      notFound: positive(userValue('cache.notFoundTtlHours', 6), 6),
+    };
+  },
+  cacheMaxEntries(): number {
+    return Math.floor(positive(userValue('cache.maxEntries', 5000), 5000));
+  },
+  requestsPerMinute(): number {
+    return positive(userValue('rateLimit.requestsPerMinute', 60), 60);
+  },
+  maxConcurrentRequests(): number {
+    return Math.floor(positive(userValue('rateLimit.maxConcurrent', 4), 4));
+  },
+  searchPageSize(): number {
+    return Math.min(100, Math.max(1, Math.floor(section().get<number>('search.pageSize', 25))));
+  },
+  expiryWarningDays(): number {
+    return positive(section().get<number>('whois.expiryWarningDays', 30), 30);
+  },
+};
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
+}
+
+function positive(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/** Fires `listener` when any `odin.*` setting changes. */
+export function onConfigChange(listener: (e: vscode.ConfigurationChangeEvent) => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('odin')) listener(e);
+  });
+}

@@ -1,0 +1,110 @@
+import * as vscode from 'vscode';
+import { OdinClient } from '../api/client';
+import { config, onConfigChange } from './config';
+import { ContextKeys, setContext } from './contextKeys';
+import { DisposableStore } from './disposable';
+import type { Log } from './log';
+import type { KeyStore } from './secrets';
+
+/** The embedded API emulator, when the user chose "Try with Demo Data". */
+export interface DemoServer {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The one context object built in `activate()` and handed to every feature: no DI
+ * container, no globals. Features keep their own state and register their disposables
+ * in `ctx.subscriptions`.
+ */
+export class Ctx implements vscode.Disposable {
+  readonly subscriptions = new DisposableStore();
+  private readonly connectionChanged = new vscode.EventEmitter<void>();
+  /** Fires when the API origin or the key changes: caches, trees and pauses reset. */
+  readonly onDidChangeConnection = this.connectionChanged.event;
+  private cachedClient: { key: string; client: OdinClient } | undefined;
+  private demo: DemoServer | undefined;
+
+  constructor(
+    readonly extension: vscode.ExtensionContext,
+    readonly log: Log,
+    readonly keys: KeyStore,
+  ) {
+    this.subscriptions.add(this.connectionChanged);
+    this.subscriptions.add(
+      keys.onDidChange(() => {
+        this.log.addSecret(keys.get());
+        void this.updateKeyContext();
+        this.connectionChanged.fire();
+      }),
+    );
+    this.subscriptions.add(
+      onConfigChange((e) => {
+        if (e.affectsConfiguration('odin.apiBaseUrl') || e.affectsConfiguration('odin.requestTimeoutSeconds')) {
+          this.connectionChanged.fire();
+        }
+      }),
+    );
+  }
+
+  /** The API base URL in use: the embedded emulator in demo mode, else the user setting. */
+  baseUrl(): string {
+    return this.demo?.url ?? config.apiBaseUrl();
+  }
+
+  /** The origin (scheme + host + port) that caches and pauses are keyed by. */
+  origin(): string {
+    try {
+      return new URL(this.baseUrl()).origin;
+    } catch {
+      return this.baseUrl();
+    }
+  }
+
+  isDemo(): boolean {
+    return this.demo !== undefined;
+  }
+
+  /** The API client for the current base URL and timeout; the key is read per request. */
+  client(): OdinClient {
+    const baseUrl = this.baseUrl();
+    const timeoutMs = config.requestTimeoutMs();
+    const cacheKey = `${baseUrl}\n${timeoutMs}`;
+    if (this.cachedClient?.key !== cacheKey) {
+      this.cachedClient = {
+        key: cacheKey,
+        client: new OdinClient({
+          baseUrl,
+          timeoutMs,
+          apiKey: () => this.keys.get(),
+          log: this.log.sink,
+          userAgent: `odin-vscode/${String(this.extension.extension.packageJSON.version ?? '0')}`,
+        }),
+      };
+    }
+    return this.cachedClient.client;
+  }
+
+  /** Switches to (or away from) the embedded emulator. */
+  async setDemo(server: DemoServer | undefined): Promise<void> {
+    const previous = this.demo;
+    this.demo = server;
+    this.keys.setDemoKey(server?.apiKey);
+    await setContext(ContextKeys.demoMode, server !== undefined);
+    this.connectionChanged.fire();
+    if (previous && previous !== server) await previous.close();
+  }
+
+  async updateKeyContext(): Promise<void> {
+    await setContext(ContextKeys.hasApiKey, this.keys.get() !== undefined);
+    await setContext(ContextKeys.keySource, this.keys.source());
+  }
+
+  dispose(): void {
+    const demo = this.demo;
+    this.demo = undefined;
+    if (demo) void demo.close().catch(() => undefined);
+    this.subscriptions.dispose();
+  }
+}

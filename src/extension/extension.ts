@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { registerCommands } from './commands';
+import { Ctx } from './ctx';
+import { keyCommands } from './keyCommands';
+import { Log } from './log';
+import { KeyStore } from './secrets';
+import type { TestApi } from './testApi';
+
+/**
+ * The composition root: builds the one context object, then lets each feature register
+ * its commands, views and providers. Nothing here waits on the network.
+ */
+export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
+  const started = performance.now();
+  const log = new Log();
+  context.subscriptions.push(log);
+  try {
+    const keys = new KeyStore(context.secrets, log);
+    const ctx = new Ctx(context, log, keys);
+    context.subscriptions.push(ctx, keys);
+
+    registerCommands(ctx, keyCommands(ctx));
+
+    await keys.refresh();
+    log.addSecret(keys.get());
+    await ctx.updateKeyContext();
+    log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms (API ${ctx.origin()}, key: ${keys.source()})`);
+
+    if (process.env.ODIN_EXTENSION_TEST === '1') {
+      const { createTestApi } = await import('./testApi');
+      return createTestApi(ctx);
+    }
+    return undefined;
+  } catch (err) {
+    // Activation failures are shown, not swallowed.
+    log.error(err instanceof Error ? err : String(err));
+    void vscode.window.showErrorMessage(`ODIN failed to start: ${err instanceof Error ? err.message : String(err)}`, 'Show Log').then(
+      (choice) => choice && log.show(),
+    );
+    return undefined;
+  }
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}
