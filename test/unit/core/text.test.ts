@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { codeFence, escapeMarkdown, neutraliseUiText, showInvisibles, truncate } from '../../../src/core/text';
+import { redactSecrets } from '../../../src/core/redact';
+
+test('showInvisibles makes bidi, zero-width, NUL and ANSI escapes visible', () => {
+  assert.equal(showInvisibles('a\u202Eb'), 'a<U+202E>b');
+  assert.equal(showInvisibles('x\u200By'), 'x<U+200B>y');
+  assert.equal(showInvisibles('\u0000'), '<U+0000>');
+  assert.equal(showInvisibles('\u001b[31mred'), '<U+001B>[31mred');
+  assert.equal(showInvisibles('tab\tand\nnewline'), 'tab\tand\nnewline');
+});
+
+test('neutraliseUiText defuses icon syntax and notification links', () => {
+  const out = neutraliseUiText('$(alert) click [here](command:workbench.action.terminal.new)\nnext');
+  assert.ok(!out.includes('$('), out);
+  assert.ok(!out.includes(']('), out);
+  assert.ok(!out.includes('\n'));
+  assert.ok(out.includes('alert'));
+});
+
+test('escapeMarkdown leaves no active Markdown or HTML syntax', () => {
+  const payloads = [
+    '<script>window.__pwned=1</script>',
+    '<img src=x onerror="window.__pwned=1">',
+    '[click](command:workbench.action.terminal.new)',
+    '![img](https://attacker.example/x.png)',
+    '```\nfence break\n```',
+    'javascript:alert(1)',
+    '# heading *bold* _it_ ~~s~~ | table |',
+    'https://attacker.example/autolink www.attacker.example',
+  ];
+  for (const p of payloads) {
+    const out = escapeMarkdown(p);
+    // Every syntax character is backslash-escaped.
+    assert.doesNotMatch(out, /(^|[^\\])[<>[\]()`*_#|~]/, `${p} -> ${out}`);
+    assert.doesNotMatch(out, /https:\/\//);
+    assert.doesNotMatch(out, /\n/);
+  }
+});
+
+test('codeFence uses a fence longer than any backtick run inside', () => {
+  const text = 'a ``` b ```` c';
+  const out = codeFence(text);
+  assert.ok(out.startsWith('`````text\n'), out);
+  assert.ok(out.endsWith('\n`````'));
+  assert.ok(codeFence('plain').startsWith('```text\n'));
+});
+
+test('truncate marks the cut and never splits a surrogate pair', () => {
+  assert.equal(truncate('abcdef', 10), 'abcdef');
+  assert.equal(truncate('abcdef', 4), 'abc…');
+  const emoji = '😀😀😀😀';
+  const cut = truncate(emoji, 3);
+  assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut), 'no lone high surrogate');
+});
+
+test('redactSecrets blanks the key and header-looking values', () => {
+  const key = 'sk-live-0123456789';
+  assert.equal(redactSecrets(`failed with ${key}`, [key]), 'failed with ‹redacted›');
+  assert.equal(redactSecrets('X-API-Key: abcdef123', []), 'X-API-Key: ‹redacted›');
+  assert.equal(redactSecrets('{"x-api-key":"abcdef123"}', []), '{"x-api-key":"‹redacted›"}');
+});

@@ -1,0 +1,77 @@
+/**
+ * Holds package.json and the code in agreement (the vscode-codeql "command lint" idea),
+ * and pins the security-relevant parts of the manifest (SECURITY.md: the key can never be
+ * redirected by a workspace).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const root = join(__dirname, '..', '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const contributes = pkg.contributes;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? sourceFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+const extensionSource = sourceFiles(join(root, 'src', 'extension'))
+  .map((f) => readFileSync(f, 'utf8'))
+  .join('\n');
+
+test('every contributed command has the ODIN category and a title', () => {
+  for (const c of contributes.commands) {
+    assert.equal(c.category, 'ODIN', c.command);
+    assert.ok(c.title && !c.title.startsWith('ODIN'), `${c.command}: title without the category prefix`);
+    assert.match(c.command, /^odin\.[a-zA-Z]+$/);
+  }
+});
+
+test('every contributed command is registered somewhere in src/extension', () => {
+  const missing = contributes.commands
+    .map((c: { command: string }) => c.command)
+    .filter((id: string) => !extensionSource.includes(`'${id}'`));
+  assert.deepEqual(missing, [], `commands in package.json without a handler: ${missing.join(', ')}`);
+});
+
+test('commands used in menus and welcome views are contributed', () => {
+  const ids = new Set(contributes.commands.map((c: { command: string }) => c.command));
+  for (const [menu, entries] of Object.entries(contributes.menus) as [string, Array<{ command: string }>][]) {
+    for (const e of entries) assert.ok(ids.has(e.command), `${menu}: ${e.command}`);
+  }
+  for (const w of contributes.viewsWelcome) {
+    for (const m of String(w.contents).matchAll(/command:([\w.]+)/g)) assert.ok(ids.has(m[1]), m[1]);
+  }
+});
+
+test('every setting declares a scope; settings that could redirect the key are application-scoped', () => {
+  const props = contributes.configuration.properties;
+  for (const [name, p] of Object.entries(props) as [string, { scope?: string }][]) {
+    assert.ok(p.scope, `${name} has no explicit scope`);
+  }
+  for (const name of ['odin.apiBaseUrl', 'odin.privacy.allow', 'odin.requestTimeoutSeconds']) {
+    assert.equal(props[name].scope, 'application', name);
+  }
+});
+
+test('untrusted workspaces: limited support, endpoint settings restricted', () => {
+  const untrusted = pkg.capabilities.untrustedWorkspaces;
+  assert.equal(untrusted.supported, 'limited');
+  for (const name of ['odin.apiBaseUrl', 'odin.privacy.allow', 'odin.lookups.mode']) {
+    assert.ok(untrusted.restrictedConfigurations.includes(name), name);
+  }
+});
+
+test('no setting can hold the API key', () => {
+  for (const name of Object.keys(contributes.configuration.properties)) {
+    assert.doesNotMatch(name, /key|token|secret|password/i, name);
+  }
+});
+
+test('the key is read and written through SecretStorage only', () => {
+  assert.doesNotMatch(extensionSource, /globalState\.update\([^)]*[Kk]ey/, 'no key in globalState');
+  assert.doesNotMatch(extensionSource, /getConfiguration\([^)]*\)\.update\(\s*['"][^'"]*[Kk]ey/, 'no key in settings');
+});
