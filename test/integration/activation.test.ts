@@ -1,0 +1,62 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { extension, getTestApi, testEnv } from './index';
+
+interface Manifest {
+  main?: string;
+  activationEvents?: string[];
+  contributes?: { commands?: { command: string }[] };
+}
+
+/** package.json as shipped with the extension in this host, read at run time. */
+function manifest(): Manifest {
+  return JSON.parse(fs.readFileSync(path.join(extension().extensionPath, 'package.json'), 'utf8')) as Manifest;
+}
+
+describe('activation', () => {
+  it('activates and returns the test API', async () => {
+    const api = await getTestApi();
+    assert.ok(extension().isActive, 'extension is active');
+    assert.ok(api.ctx, 'TestApi.ctx');
+  });
+
+  it('registers every command contributed in package.json', async () => {
+    await getTestApi();
+    const contributed = (manifest().contributes?.commands ?? []).map((c) => c.command);
+    assert.ok(contributed.length > 0, 'package.json contributes commands');
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((c) => !registered.has(c));
+    assert.deepStrictEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+  });
+
+  it('does not activate on every start-up event ("*")', () => {
+    assert.ok(!(manifest().activationEvents ?? []).includes('*'));
+  });
+
+  it('runs in the workspace trust mode the harness asked for', () => {
+    const expectTrusted = testEnv.run !== 'restricted';
+    assert.strictEqual(vscode.workspace.isTrusted, expectTrusted);
+  });
+
+  it('uses the API base URL from user settings, never the workspace', async function () {
+    if (!testEnv.emulatorUrl) this.skip();
+    const api = await getTestApi();
+    assert.strictEqual(api.ctx.origin(), new URL(testEnv.emulatorUrl).origin);
+    if (testEnv.attackerUrl) assert.notStrictEqual(api.ctx.origin(), new URL(testEnv.attackerUrl).origin);
+  });
+
+  it('has the API key from the source the harness used', async function () {
+    if (!testEnv.apiKey) this.skip();
+    const api = await getTestApi();
+    assert.strictEqual(api.ctx.keys.source(), testEnv.keyVia === 'testApi' ? 'stored' : 'env');
+  });
+
+  it('is the installed .vsix when the harness says so', function () {
+    if (testEnv.run !== 'vsix') this.skip();
+    const extensionsDir = process.env.ODIN_TEST_EXTENSIONS_DIR ?? '';
+    assert.ok(extensionsDir && extension().extensionPath.startsWith(extensionsDir), extension().extensionPath);
+    assert.ok(fs.existsSync(path.join(extension().extensionPath, manifest().main ?? 'dist/extension.js')));
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Entry of the integration tests that run INSIDE a real VS Code extension host (code-server
+ * here, desktop VS Code through @vscode/test-electron elsewhere): the host calls `run()`.
+ *
+ * It loads every `*.test.js` under out/test/integration (mocha BDD: describe/it), optionally
+ * filtered by the env `ODIN_TEST_GREP` (a regular expression on the full test title), and
+ * prints one machine-readable line the outside harness counts:
+ *   ODIN-RESULTS {"run":"trusted","passed":N,"failed":M,"pending":P,"failures":[{"title","error"}]}
+ *
+ * Environment set by the harness (scripts/host/suite.mjs):
+ *   ODIN_EXTENSION_TEST=1          activate() returns the TestApi
+ *   ODIN_TEST_RUN                  'trusted' | 'restricted' | 'vsix' (a label)
+ *   ODIN_TEST_EMULATOR_URL         the API emulator (also the user setting odin.apiBaseUrl)
+ *   ODIN_TEST_ATTACKER_URL         a recording server the hostile workspace points odin.* at
+ *   ODIN_TEST_KEY_VIA              'env'  → the key is in ODIN_API_KEY
+ *                                  'testApi' → this runner stores ODIN_TEST_API_KEY through
+ *                                  the TestApi (SecretStorage) before any test runs
+ *   ODIN_TEST_API_KEY              the emulator's key (both runs)
+ *   ODIN_TEST_GREP                 only tests whose full title matches this regex
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import Mocha from 'mocha';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension/testApi';
+
+export const EXTENSION_ID = 'odin-community.odin-vscode';
+
+/** What the harness tells the tests about this run. */
+export const testEnv = {
+  run: process.env.ODIN_TEST_RUN ?? 'unknown',
+  emulatorUrl: process.env.ODIN_TEST_EMULATOR_URL ?? '',
+  attackerUrl: process.env.ODIN_TEST_ATTACKER_URL ?? '',
+  keyVia: process.env.ODIN_TEST_KEY_VIA ?? 'env',
+  apiKey: process.env.ODIN_TEST_API_KEY ?? '',
+};
+
+/** Our extension (installed or under development). */
+export function extension(): vscode.Extension<TestApi | undefined> {
+  const ext = vscode.extensions.getExtension<TestApi | undefined>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded in this host`);
+  return ext;
+}
+
+/** Activates the extension (idempotent) and returns its TestApi. */
+export async function getTestApi(): Promise<TestApi> {
+  const api = await extension().activate();
+  if (!api) throw new Error('activate() returned no TestApi: is ODIN_EXTENSION_TEST=1 set?');
+  return api;
+}
+
+/** The emulator's request log (GET /__admin/log). */
+export async function emulatorLog(): Promise<unknown[]> {
+  const res = await fetch(new URL('/__admin/log', testEnv.emulatorUrl));
+  const body = (await res.json()) as unknown;
+  if (Array.isArray(body)) return body;
+  const entries = (body as { entries?: unknown; requests?: unknown }).entries ?? (body as { requests?: unknown }).requests;
+  return Array.isArray(entries) ? entries : [];
+}
+
+/** Clears the emulator's request log (DELETE /__admin/log). */
+export async function clearEmulatorLog(): Promise<void> {
+  await fetch(new URL('/__admin/log', testEnv.emulatorUrl), { method: 'DELETE' });
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function findTests(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...findTests(p));
+    else if (entry.name.endsWith('.test.js')) out.push(p);
+  }
+  return out.sort();
+}
+
+function say(line: string): void {
+  // console.log of the extension host reaches the harness through codeAutomationLog.
+  console.log(line);
+}
+
+export async function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: Mocha.reporters.Base });
+  const grep = process.env.ODIN_TEST_GREP;
+  if (grep) mocha.grep(new RegExp(grep));
+  for (const file of findTests(__dirname)) mocha.addFile(file);
+
+  if (testEnv.keyVia === 'testApi') {
+    if (!testEnv.apiKey) throw new Error('ODIN_TEST_KEY_VIA=testApi needs ODIN_TEST_API_KEY');
+    const api = await getTestApi();
+    await api.ctx.keys.store(testEnv.apiKey);
+  }
+
+  const failures: { title: string; error: string }[] = [];
+  let passed = 0;
+  let pending = 0;
+  const started = Date.now();
+  await mocha.loadFilesAsync();
+  await new Promise<void>((resolve) => {
+    const runner = mocha.run(() => resolve());
+    runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, (t: Mocha.Test) => {
+      passed++;
+      say(`ODIN-TEST pass ${t.fullTitle()} (${t.duration ?? 0} ms)`);
+    });
+    runner.on(Mocha.Runner.constants.EVENT_TEST_PENDING, (t: Mocha.Test) => {
+      pending++;
+      say(`ODIN-TEST skip ${t.fullTitle()}`);
+    });
+    runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (t: Mocha.Test, err: Error) => {
+      const error = `${err?.message ?? String(err)}${err?.stack ? `\n${err.stack.split('\n').slice(1, 6).join('\n')}` : ''}`;
+      failures.push({ title: t.fullTitle(), error });
+      say(`ODIN-TEST fail ${t.fullTitle()}: ${err?.message ?? String(err)}`);
+    });
+  });
+  const summary = { run: testEnv.run, passed, failed: failures.length, pending, ms: Date.now() - started, failures };
+  say(`ODIN-RESULTS ${JSON.stringify(summary)}`);
+  if (failures.length > 0) throw new Error(`${failures.length} integration test(s) failed`);
+}
