@@ -1,0 +1,299 @@
+/**
+ * The lookup cache: results of host, whois and count lookups kept in memory and on disk,
+ * so hovering the same IP twice (or after a restart) costs no request and no credit.
+ *
+ * - Keyed by API origin + kind + target: switching to the demo emulator or another API
+ *   never shows one origin's data as another's.
+ * - A TTL per class (host, whois, count, notFound); expired entries stay until evicted so
+ *   they can still be shown, marked stale, while lookups are paused.
+ * - "Not found" answers are cached too (negative caching), with their own TTL.
+ * - Bounded: least recently used entries go first once `maxEntries` is reached.
+ * - Persisted as one JSON file, written atomically (temp file + rename) and debounced.
+ *   A file that cannot be read is moved aside and reported, never fatal.
+ *
+ * Pure Node: no `vscode` import (tested in plain Node).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export type TtlClass = 'host' | 'whois' | 'count' | 'notFound';
+export type CacheTtls = Record<TtlClass, number>;
+
+export interface CacheEntry<T = unknown> {
+  /** `true` for a cached "not found" answer; `value` is then undefined. */
+  notFound: boolean;
+  value?: T;
+  storedAt: number;
+  expiresAt: number;
+}
+
+export interface CacheHit<T = unknown> extends CacheEntry<T> {
+  fresh: boolean;
+}
+
+export interface CacheOptions {
+  /** File to persist to; memory only when absent. */
+  file?: string;
+  /** Time to live per class, in milliseconds. */
+  ttlMs: CacheTtls;
+  maxEntries: number;
+  /** Delay before a change is written to disk (debounce). Default 1500 ms. */
+  writeDelayMs?: number;
+  now?: () => number;
+  /** Receives non-fatal problems (corrupt file moved aside, write failed). */
+  onProblem?: (message: string) => void;
+}
+
+const FORMAT = 'odin-lookup-cache';
+const VERSION = 1;
+/** Entries bigger than this (serialised) are kept in memory only: one odd host must not bloat the file. */
+const MAX_PERSISTED_ENTRY_CHARS = 512 * 1024;
+
+interface CacheFile {
+  format: string;
+  version: number;
+  /** Least recently used first. */
+  entries: Array<[string, CacheEntry]>;
+}
+
+/** The cache key of one lookup. NUL never occurs in an origin, a kind or a validated target. */
+export function cacheKey(origin: string, kind: string, target: string): string {
+  return `${origin}\u0000${kind}\u0000${target}`;
+}
+
+export class ResultCache {
+  /** Insertion order is recency order: the first key is the least recently used. */
+  private readonly entries = new Map<string, CacheEntry>();
+  private ttlMs: CacheTtls;
+  private maxEntries: number;
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private dirty = false;
+  private writing: Promise<void> = Promise.resolve();
+  private disposed = false;
+  /** Resolves once the file (if any) has been read; `get` works before, on an empty cache. */
+  readonly ready: Promise<void>;
+
+  constructor(private readonly options: CacheOptions) {
+    this.ttlMs = { ...options.ttlMs };
+    this.maxEntries = Math.max(1, Math.floor(options.maxEntries));
+    this.now = options.now ?? Date.now;
+    this.ready = options.file ? this.load(options.file) : Promise.resolve();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  setLimits(ttlMs: CacheTtls, maxEntries: number): void {
+    this.ttlMs = { ...ttlMs };
+    this.maxEntries = Math.max(1, Math.floor(maxEntries));
+    if (this.evict()) this.scheduleWrite();
+  }
+
+  /** The entry for `key`, fresh or stale, and marks it recently used; undefined when absent. */
+  get<T>(key: string): CacheHit<T> | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return { ...(entry as CacheEntry<T>), fresh: this.now() < entry.expiresAt };
+  }
+
+  /** Like `get` but without touching recency (for status displays and tests). */
+  peek<T>(key: string): CacheHit<T> | undefined {
+    const entry = this.entries.get(key);
+    return entry ? { ...(entry as CacheEntry<T>), fresh: this.now() < entry.expiresAt } : undefined;
+  }
+
+  set(key: string, value: unknown, ttlClass: TtlClass): void {
+    const now = this.now();
+    this.put(key, { notFound: false, value, storedAt: now, expiresAt: now + this.ttlMs[ttlClass] });
+  }
+
+  setNotFound(key: string): void {
+    const now = this.now();
+    this.put(key, { notFound: true, storedAt: now, expiresAt: now + this.ttlMs.notFound });
+  }
+
+  delete(key: string): void {
+    if (this.entries.delete(key)) this.scheduleWrite();
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.scheduleWrite();
+  }
+
+  /** Writes pending changes now (waits for a write already under way). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.ready;
+    this.writing = this.writing.then(() => this.write());
+    await this.writing;
+  }
+
+  /** Stops the debounce timer and writes synchronously (VS Code disposal cannot wait). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.dirty && this.options.file) {
+      try {
+        this.writeFileAtomicSync(this.options.file, this.serialise());
+        this.dirty = false;
+      } catch (e) {
+        this.problem(`Could not save the lookup cache: ${message(e)}`);
+      }
+    }
+  }
+
+  private put(key: string, entry: CacheEntry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.evict();
+    this.scheduleWrite();
+  }
+
+  private evict(): boolean {
+    let removed = false;
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+      removed = true;
+    }
+    return removed;
+  }
+
+  private scheduleWrite(): void {
+    this.dirty = true;
+    if (!this.options.file || this.disposed || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.writing = this.writing.then(() => this.write());
+    }, this.options.writeDelayMs ?? 1500);
+    this.timer.unref?.();
+  }
+
+  private serialise(): string {
+    const entries: Array<[string, CacheEntry]> = [];
+    for (const [key, entry] of this.entries) {
+      // Stale entries are still worth keeping (shown while paused) until evicted.
+      const size = JSON.stringify(entry.value ?? null).length;
+      if (size <= MAX_PERSISTED_ENTRY_CHARS) entries.push([key, entry]);
+    }
+    const file: CacheFile = { format: FORMAT, version: VERSION, entries };
+    return JSON.stringify(file);
+  }
+
+  private async write(): Promise<void> {
+    const file = this.options.file;
+    if (!file || !this.dirty) return;
+    this.dirty = false;
+    try {
+      const text = this.serialise();
+      await fs.promises.mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.${Math.floor(Math.random() * 1e9).toString(36)}.tmp`;
+      try {
+        await fs.promises.writeFile(tmp, text, { encoding: 'utf8', mode: 0o600 });
+        await fs.promises.rename(tmp, file);
+      } catch (e) {
+        await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+        throw e;
+      }
+    } catch (e) {
+      this.problem(`Could not save the lookup cache: ${message(e)}`);
+    }
+  }
+
+  private writeFileAtomicSync(file: string, text: string): void {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.sync.tmp`;
+    try {
+      fs.writeFileSync(tmp, text, { encoding: 'utf8', mode: 0o600 });
+      fs.renameSync(tmp, file);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw e;
+    }
+  }
+
+  private async load(file: string): Promise<void> {
+    let text: string;
+    try {
+      text = await fs.promises.readFile(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.problem(`Could not read the lookup cache: ${message(e)}`);
+      return;
+    }
+    const parsed = parseCacheFile(text);
+    if (!parsed) {
+      const aside = `${file}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, '-')}`;
+      try {
+        await fs.promises.rename(file, aside);
+        this.problem(`The lookup cache file was unreadable and was moved aside to ${aside}; starting empty.`);
+      } catch (e) {
+        this.problem(`The lookup cache file was unreadable and could not be moved aside: ${message(e)}`);
+      }
+      return;
+    }
+    // Entries set before the file finished loading are newer: keep them, most recent last.
+    const newer = [...this.entries];
+    this.entries.clear();
+    for (const [key, entry] of parsed.entries) this.entries.set(key, entry);
+    for (const [key, entry] of newer) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    this.evict();
+  }
+
+  private problem(text: string): void {
+    try {
+      this.options.onProblem?.(text);
+    } catch {
+      // A failing reporter must not break the cache.
+    }
+  }
+}
+
+/** Validates a cache file's text; undefined when it is not one (corrupt, truncated, other format). */
+export function parseCacheFile(text: string): CacheFile | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(data) || data.format !== FORMAT || data.version !== VERSION || !Array.isArray(data.entries)) {
+    return undefined;
+  }
+  const entries: Array<[string, CacheEntry]> = [];
+  for (const item of data.entries) {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || !isRecord(item[1]))
+      return undefined;
+    const e = item[1];
+    if (typeof e.notFound !== 'boolean' || !isFiniteNumber(e.storedAt) || !isFiniteNumber(e.expiresAt))
+      return undefined;
+    entries.push([
+      item[0],
+      { notFound: e.notFound, value: e.value, storedAt: e.storedAt, expiresAt: e.expiresAt },
+    ]);
+  }
+  return { format: FORMAT, version: VERSION, entries };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

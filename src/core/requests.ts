@@ -1,0 +1,294 @@
+/**
+ * The one request layer every lookup goes through (hovers, the lookup command, trees and
+ * detail pages): cache first, then one request in flight per target, within the
+ * client-side limits, with automatic lookups paused after an auth/quota/forbidden answer
+ * or a long Retry-After.
+ *
+ * - Single flight: however many callers ask for the same (origin, kind, target) at once,
+ *   one request is sent. A caller whose signal aborts detaches at once; the request itself
+ *   is aborted only when no caller still waits for it.
+ * - Pause: after 401/402/403, or a 429 whose Retry-After is longer than
+ *   `pauseAfterRetryMs`, automatic lookups stop (cached results, even stale ones, are
+ *   still served) until `resume()`, or until the Retry-After time has passed. Explicit
+ *   lookups still go through: the user asked.
+ *
+ * Pure Node: no `vscode` import.
+ */
+import { OdinApiError } from '../api/errors';
+import { cacheKey, type ResultCache, type TtlClass } from './cache';
+import { LimiterAbortError, type Limiter } from './limiter';
+
+export type PauseReason = 'auth' | 'quota' | 'forbidden' | 'rateLimited';
+
+export interface PauseState {
+  reason: PauseReason;
+  /** Short user text: why lookups are paused and what to do. */
+  message: string;
+  since: number;
+  /** Epoch ms at which the pause ends by itself (rate limit), if it does. */
+  until?: number;
+}
+
+export type LookupResult<T> =
+  | { status: 'ok'; value: T; fromCache: boolean; storedAt: number; stale: boolean }
+  | { status: 'notFound'; fromCache: boolean; storedAt: number; stale: boolean };
+
+export interface GetOptions {
+  signal?: AbortSignal;
+  /** A hover or another lookup the user did not explicitly ask for. */
+  automatic: boolean;
+  /** Skip the cache (still single-flight) and store the new answer. */
+  refresh?: boolean;
+  /** Which TTL applies; default from the kind. */
+  ttlClass?: TtlClass;
+}
+
+/** Thrown for an automatic lookup while lookups are paused and nothing is cached. */
+export class LookupsPausedError extends Error {
+  override readonly name = 'LookupsPausedError';
+  constructor(readonly pause: PauseState) {
+    super(pause.message);
+  }
+}
+
+export interface RequestLayerOptions {
+  cache: ResultCache;
+  limiter: Limiter;
+  /** The API origin in use now (scheme + host + port). */
+  origin: () => string;
+  /** TTL class per kind; kinds not listed use 'host'. */
+  ttlClassOf?: (kind: string) => TtlClass;
+  /** A Retry-After longer than this pauses automatic lookups. Default 5000 ms. */
+  pauseAfterRetryMs?: number;
+  now?: () => number;
+  log?: (level: 'debug' | 'info' | 'warn', message: string) => void;
+}
+
+interface Flight {
+  promise: Promise<LookupResult<unknown>>;
+  controller: AbortController;
+  waiters: number;
+}
+
+export interface StateListener {
+  (state: PauseState | undefined): void;
+}
+
+export class RequestLayer {
+  private readonly flights = new Map<string, Flight>();
+  private pauseState: PauseState | undefined;
+  private pauseTimer: NodeJS.Timeout | undefined;
+  private readonly listeners = new Set<StateListener>();
+  private readonly now: () => number;
+  /** Requests actually sent (for status displays, tests and the bench). */
+  sent = 0;
+
+  constructor(private readonly options: RequestLayerOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get cache(): ResultCache {
+    return this.options.cache;
+  }
+
+  get paused(): PauseState | undefined {
+    return this.pauseState;
+  }
+
+  /** Subscribes to pause/resume changes. */
+  onDidChangeState(listener: StateListener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** What the cache holds for a lookup, without sending anything (fresh or stale). */
+  peek<T>(kind: string, target: string): LookupResult<T> | undefined {
+    const hit = this.options.cache.get<T>(cacheKey(this.options.origin(), kind, target));
+    if (!hit) return undefined;
+    return hit.notFound
+      ? { status: 'notFound', fromCache: true, storedAt: hit.storedAt, stale: !hit.fresh }
+      : { status: 'ok', value: hit.value as T, fromCache: true, storedAt: hit.storedAt, stale: !hit.fresh };
+  }
+
+  /**
+   * The answer for (kind, target): from the cache when fresh, else from `fetcher` (called
+   * at most once per target at a time, with a signal that aborts when every caller left).
+   * A `notFound` API error becomes a cached `{status: 'notFound'}`; other errors are thrown.
+   */
+  async get<T>(
+    kind: string,
+    target: string,
+    fetcher: (signal: AbortSignal) => Promise<T>,
+    opts: GetOptions,
+  ): Promise<LookupResult<T>> {
+    if (opts.signal?.aborted) throw cancelled();
+    const key = cacheKey(this.options.origin(), kind, target);
+    if (!opts.refresh) {
+      const cached = this.peek<T>(kind, target);
+      if (cached && !cached.stale) return cached;
+      if (opts.automatic && this.pauseState) {
+        if (cached) return cached;
+        throw new LookupsPausedError(this.pauseState);
+      }
+    } else if (opts.automatic && this.pauseState) {
+      throw new LookupsPausedError(this.pauseState);
+    }
+
+    let flight = this.flights.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const ttlClass = opts.ttlClass ?? this.options.ttlClassOf?.(kind) ?? 'host';
+      const started: Flight = {
+        controller,
+        waiters: 0,
+        promise: this.run(key, ttlClass, fetcher, controller.signal, opts.automatic),
+      };
+      flight = started;
+      this.flights.set(key, started);
+      // Whatever happens, the next caller after this flight starts afresh.
+      started.promise.then(
+        () => this.flights.get(key) === started && this.flights.delete(key),
+        () => this.flights.get(key) === started && this.flights.delete(key),
+      );
+    }
+    return this.wait(key, flight, opts.signal) as Promise<LookupResult<T>>;
+  }
+
+  /** Ends a pause (the resume command, a new key, a new origin). */
+  resume(): void {
+    if (!this.pauseState) return;
+    this.pauseState = undefined;
+    if (this.pauseTimer) clearTimeout(this.pauseTimer);
+    this.pauseTimer = undefined;
+    this.options.log?.('info', 'Automatic lookups resumed.');
+    this.emit();
+  }
+
+  /** Pauses automatic lookups (also used by tests and by callers that saw an API error). */
+  pause(state: Omit<PauseState, 'since'>): void {
+    this.pauseState = { ...state, since: this.now() };
+    if (this.pauseTimer) clearTimeout(this.pauseTimer);
+    this.pauseTimer = undefined;
+    if (state.until !== undefined) {
+      this.pauseTimer = setTimeout(() => this.resume(), Math.max(0, state.until - this.now()));
+      this.pauseTimer.unref?.();
+    }
+    this.options.log?.('warn', `Automatic lookups paused: ${state.message}`);
+    this.emit();
+  }
+
+  /** Looks at an error any API caller got, and pauses when it calls for it. */
+  noteError(err: unknown): void {
+    if (!(err instanceof OdinApiError)) return;
+    if (err.kind === 'auth' || err.kind === 'quota' || err.kind === 'forbidden') {
+      this.pause({ reason: err.kind, message: pauseMessage(err.kind) });
+    } else if (err.kind === 'rateLimited') {
+      const retry = err.retryAfterMs;
+      if (retry !== undefined && retry > (this.options.pauseAfterRetryMs ?? 5000)) {
+        const until = this.now() + retry;
+        this.pause({ reason: 'rateLimited', message: pauseMessage('rateLimited', until), until });
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.pauseTimer) clearTimeout(this.pauseTimer);
+    this.pauseTimer = undefined;
+    for (const flight of this.flights.values()) flight.controller.abort();
+    this.flights.clear();
+    this.listeners.clear();
+  }
+
+  private async run<T>(
+    key: string,
+    ttlClass: TtlClass,
+    fetcher: (signal: AbortSignal) => Promise<T>,
+    signal: AbortSignal,
+    automatic: boolean,
+  ): Promise<LookupResult<unknown>> {
+    const release = await this.options.limiter.acquire({ automatic, signal }).catch((e: unknown) => {
+      throw e instanceof LimiterAbortError ? cancelled() : e;
+    });
+    try {
+      if (signal.aborted) throw cancelled();
+      this.sent++;
+      const value = await fetcher(signal);
+      this.options.cache.set(key, value, ttlClass);
+      return { status: 'ok', value, fromCache: false, storedAt: this.now(), stale: false };
+    } catch (err) {
+      if (err instanceof OdinApiError && err.kind === 'notFound') {
+        this.options.cache.setNotFound(key);
+        return { status: 'notFound', fromCache: false, storedAt: this.now(), stale: false };
+      }
+      this.noteError(err);
+      throw err;
+    } finally {
+      release();
+    }
+  }
+
+  /** One caller's wait on a flight: rejects at once when its own signal aborts. */
+  private wait(key: string, flight: Flight, signal: AbortSignal | undefined): Promise<LookupResult<unknown>> {
+    flight.waiters++;
+    return new Promise((resolve, reject) => {
+      let done = false;
+      const leave = (): void => {
+        if (done) return;
+        done = true;
+        signal?.removeEventListener('abort', onAbort);
+        flight.waiters--;
+      };
+      const onAbort = (): void => {
+        if (done) return;
+        leave();
+        if (flight.waiters === 0) {
+          flight.controller.abort();
+          if (this.flights.get(key) === flight) this.flights.delete(key);
+        }
+        reject(cancelled());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      flight.promise.then(
+        (v) => {
+          if (done) return;
+          leave();
+          resolve(v);
+        },
+        (e: unknown) => {
+          if (done) return;
+          leave();
+          reject(e);
+        },
+      );
+    });
+  }
+
+  private emit(): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(this.pauseState);
+      } catch {
+        // A failing listener must not stop the others.
+      }
+    }
+  }
+}
+
+function cancelled(): OdinApiError {
+  return new OdinApiError({ kind: 'cancelled', endpoint: 'lookup' });
+}
+
+export function pauseMessage(reason: PauseReason, until?: number): string {
+  switch (reason) {
+    case 'auth':
+      return 'ODIN rejected the API key. Set a valid key, then resume.';
+    case 'quota':
+      return 'Your ODIN credits are used up. Lookups resume when you resume them.';
+    case 'forbidden':
+      return 'ODIN refused access (HTTP 403). Check your plan, then resume.';
+    case 'rateLimited':
+      return until !== undefined
+        ? `ODIN asked to slow down; automatic lookups resume at ${new Date(until).toLocaleTimeString()}.`
+        : 'ODIN asked to slow down.';
+  }
+}
