@@ -64,6 +64,8 @@ export interface Exploit {
   platform?: string;
   type?: string;
   url?: string;
+  /** The CVE ids this exploit was listed under (set by `getHostExploits`). */
+  cves?: string[];
 }
 
 export type Severity = 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'NONE' | 'UNKNOWN';
@@ -212,7 +214,17 @@ export interface WhoisHistory {
 
 // ---------------------------------------------------------------- exposed storage
 
-export const BUCKET_CATEGORIES = ['img', 'aud', 'vid', 'font', 'doc', 'src', 'web', 'bkup', 'dbdump'] as const;
+export const BUCKET_CATEGORIES = [
+  'img',
+  'aud',
+  'vid',
+  'font',
+  'doc',
+  'src',
+  'web',
+  'bkup',
+  'dbdump',
+] as const;
 export const BUCKET_LABELS = [
   'credential',
   'financial',

@@ -1,0 +1,416 @@
+/**
+ * The ODIN API client: one typed method per endpoint of the interface (17), plus `ping`
+ * and `getCreditsUsage`. Transport concerns live in `http.ts`, wire-format quirks in
+ * `normalize.ts`, cursors in `paging.ts`; this file only maps calls to requests and
+ * envelopes to the model. It imports nothing from `vscode`.
+ *
+ * Keys: the spec lists endpoints 4, 11, 15, 16 and 17 as carrying no key; they get the key
+ * when one is set (same origin) but do not require it. All others fail with `auth`
+ * before any request when no key is set.
+ *
+ * "Not found": the service may answer an unknown IP / domain / CVE with 404 or with
+ * `200 {data: null}`. Both end as a `notFound` error for single-record lookups (`getHost`,
+ * `getHostCve`, `getWhois`); list lookups (`getHostCves`, `getHostExploits`,
+ * `getWhoisHistory`) answer `null` data with an empty list and a 404 with `notFound`.
+ */
+import { OdinApiError } from './errors';
+import { HttpTransport, type HttpRequest, type TransportOptions } from './http';
+import {
+  envelopeData,
+  envelopeErrorText,
+  envelopeMeta,
+  envelopePagination,
+  isObj,
+  normalizeAggregation,
+  normalizeBucket,
+  normalizeCount,
+  normalizeCredits,
+  normalizeCveList,
+  normalizeDomainRecord,
+  normalizeExploits,
+  normalizeFields,
+  normalizeHost,
+  normalizeWhois,
+  normalizeWhoisHistory,
+} from './normalize';
+import { parseHostCursor, parseOpaqueCursor, toPage } from './paging';
+import type {
+  Aggregation,
+  Bucket,
+  BucketSearchParams,
+  CallOptions,
+  CreditsUsage,
+  Cve,
+  DomainFilter,
+  DomainRecord,
+  DomainSearchParams,
+  Exploit,
+  FieldDescriptor,
+  Host,
+  HostCursor,
+  HostSearchParams,
+  OpaqueCursor,
+  Page,
+  SummaryParams,
+  WhoisHistory,
+  WhoisRecord,
+} from './types';
+
+export type OdinClientOptions = TransportOptions;
+
+type Body = Record<string, unknown>;
+
+/** Endpoint templates, used in errors and logs (they never carry the looked-up value). */
+export const ENDPOINTS = {
+  countSubdomains: 'POST /v1/domain/subdomain/count',
+  searchBuckets: 'POST /v1/exposed/buckets/search',
+  searchHosts: 'POST /v1/hosts/search',
+  searchDomains: 'POST /v1/domain/search',
+  summarizeHosts: 'POST /v1/hosts/summary',
+  summarizeFiles: 'POST /v1/exposed/files/summary',
+  countFiles: 'POST /v1/exposed/files/count',
+  getHost: 'GET /v1/hosts/{ip}',
+  getWhoisHistory: 'GET /v1/domain/whois/{domain}/historical',
+  getWhois: 'GET /v1/domain/whois/{domain}',
+  countDomains: 'POST /v1/domain/count',
+  getHostCves: 'GET /v1/cves/all/{ip}/{page}',
+  getHostExploits: 'GET /v1/hosts/exploits/{ip}',
+  getHostCve: 'GET /v1/hosts/cves/{ip}/{cve}',
+  getBucketFields: 'GET /v1/fields/exposed/buckets',
+  getFileFields: 'GET /v1/fields/exposed/files',
+  getHostFields: 'GET /v1/fields/hosts/{category}',
+  ping: 'GET /v1/ping',
+  getCreditsUsage: 'GET /v1/credits/usage',
+} as const;
+
+type Op = keyof typeof ENDPOINTS;
+
+/** First CVE page number (`/v1/cves/all/{ip}/{page}`); the live base is undocumented. */
+export const FIRST_CVE_PAGE = 1;
+
+/**
+ * One path segment: trimmed, percent-encoded (`/`, `?`, `#`, `%` can never add segments or
+ * a query), and never `.`/`..`/empty (which URL parsing would turn into other paths). `:`
+ * stays literal so IPv6 addresses read as they do in the official clients.
+ */
+function segment(op: Op, what: string, value: unknown): string {
+  const v = typeof value === 'string' ? value.trim() : '';
+  if (v === '' || v === '.' || v === '..' || v.length > 255 || /[\x00-\x1f\x7f]/.test(v)) {
+    throw new OdinApiError({
+      kind: 'badRequest',
+      endpoint: ENDPOINTS[op],
+      message: `That is not a valid ${what} to look up.`,
+      detail: `${ENDPOINTS[op]}: refused ${what} path parameter (empty, dot segment, control characters or too long)`,
+    });
+  }
+  return encodeURIComponent(v).replace(/%3A/gi, ':');
+}
+
+/** Copies the defined fields only (`undefined` ones are omitted from the JSON body). */
+function defined(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+export class OdinClient {
+  private readonly http: HttpTransport;
+
+  constructor(opts: OdinClientOptions) {
+    this.http = new HttpTransport(opts);
+  }
+
+  /** The validated base URL, or why it was refused (every call then fails with `network`/`insecure`). */
+  get baseUrl(): HttpTransport['baseUrl'] {
+    return this.http.baseUrl;
+  }
+
+  // ------------------------------------------------------------ plumbing
+
+  private error(op: Op, kind: OdinApiError['kind'], detail: string, message?: string): OdinApiError {
+    return this.http.scrub(
+      new OdinApiError({
+        kind,
+        endpoint: ENDPOINTS[op],
+        detail: `${ENDPOINTS[op]}: ${detail}`,
+        message,
+        attempts: 1,
+      }),
+    );
+  }
+
+  /** Sends a request and returns the JSON envelope, checked to be an object without `success: false`. */
+  private async call(
+    op: Op,
+    method: 'GET' | 'POST',
+    path: string,
+    opts: CallOptions | undefined,
+    extra: Partial<HttpRequest> = {},
+  ): Promise<Body> {
+    const keyless: Op[] = [
+      'searchDomains',
+      'countDomains',
+      'getBucketFields',
+      'getFileFields',
+      'getHostFields',
+    ];
+    const res = await this.http.request(
+      {
+        method,
+        path,
+        endpoint: ENDPOINTS[op],
+        key: keyless.includes(op) ? 'optional' : 'required',
+        ...extra,
+      },
+      opts?.signal,
+    );
+    if (!isObj(res.body)) throw this.error(op, 'badResponse', 'the body is not a JSON object');
+    if (res.body.success === false) {
+      const text = envelopeErrorText(res.body) ?? '';
+      const kind = /not\s*found|no\s+(data|record|result)/i.test(text) ? 'notFound' : 'badRequest';
+      throw this.error(op, kind, `HTTP ${res.status} with success=false: ${text.slice(0, 300)}`);
+    }
+    return res.body;
+  }
+
+  private post(op: Op, path: string, body: Record<string, unknown>, opts?: CallOptions): Promise<Body> {
+    return this.call(op, 'POST', path, opts, { body: defined(body) });
+  }
+
+  /** The payload of a single-record lookup: `null`/absent → notFound, not an object → badResponse. */
+  private record(op: Op, body: Body): Record<string, unknown> {
+    let data = envelopeData(body);
+    if (Array.isArray(data) && data.length === 1) data = data[0];
+    if (data == null || (isObj(data) && Object.keys(data).length === 0)) {
+      throw this.error(op, 'notFound', 'no record in the response (data is null or empty)');
+    }
+    if (!isObj(data))
+      throw this.error(op, 'badResponse', `data is ${Array.isArray(data) ? 'an array' : typeof data}`);
+    return data;
+  }
+
+  private count(op: Op, body: Body): number {
+    const n = normalizeCount(envelopeData(body));
+    if (n === undefined) throw this.error(op, 'badResponse', 'no count in the response');
+    return n;
+  }
+
+  private aggregation(op: Op, body: Body): Aggregation {
+    const a = normalizeAggregation(envelopeData(body));
+    if (!a) throw this.error(op, 'badResponse', 'no aggregation in the response');
+    return a;
+  }
+
+  private list(body: Body): unknown[] {
+    const data = envelopeData(body);
+    return Array.isArray(data) ? data : [];
+  }
+
+  // ------------------------------------------------------------ hosts
+
+  /** 3. Search hosts; send `page.next` back as `start` for the following page. */
+  async searchHosts(params: HostSearchParams, opts?: CallOptions): Promise<Page<Host, HostCursor>> {
+    const body = await this.post('searchHosts', '/v1/hosts/search', { ...params }, opts);
+    const items = this.list(body).flatMap((h) => normalizeHost(h) ?? []);
+    return toPage({
+      items,
+      pagination: envelopePagination(body),
+      start: params.start,
+      parseCursor: parseHostCursor,
+    });
+  }
+
+  /** 8. Latest details of one host. */
+  async getHost(ip: string, opts?: CallOptions): Promise<Host> {
+    const body = await this.call('getHost', 'GET', `/v1/hosts/${segment('getHost', 'IP address', ip)}`, opts);
+    return normalizeHost(this.record('getHost', body), ip.trim())!;
+  }
+
+  /** 5. Summarise hosts by a field (top values with counts). */
+  async summarizeHosts(params: SummaryParams, opts?: CallOptions): Promise<Aggregation> {
+    return this.aggregation(
+      'summarizeHosts',
+      await this.post('summarizeHosts', '/v1/hosts/summary', { ...params }, opts),
+    );
+  }
+
+  /**
+   * 12. CVEs of a host, one page (`FIRST_CVE_PAGE` = 1 first). `next` is the following page
+   * number, set while the server says there are more (`has_more`, `total`, `pages`) or, when
+   * it says nothing, while pages are not empty.
+   */
+  async getHostCves(
+    ip: string,
+    page: number = FIRST_CVE_PAGE,
+    opts?: CallOptions,
+  ): Promise<Page<Cve, number>> {
+    if (!Number.isSafeInteger(page) || page < 0) {
+      throw this.error(
+        'getHostCves',
+        'badRequest',
+        `invalid page ${String(page)}`,
+        'Invalid CVE page number.',
+      );
+    }
+    const path = `/v1/cves/all/${segment('getHostCves', 'IP address', ip)}/${page}`;
+    const body = await this.call('getHostCves', 'GET', path, opts);
+    const data = envelopeData(body);
+    const items = normalizeCveList(data);
+    const info = { ...envelopePagination(body), ...(isObj(data) ? data : {}) };
+    const total = Number.isSafeInteger(info.total) ? (info.total as number) : undefined;
+    const limit = Number.isSafeInteger(info.limit) ? (info.limit as number) : undefined;
+    const pagesTotal = Number.isSafeInteger(info.pages) ? (info.pages as number) : undefined;
+    const hasMore = typeof info.has_more === 'boolean' ? info.has_more : info.hasMore;
+    let more = items.length > 0;
+    if (typeof hasMore === 'boolean') more = more && hasMore;
+    else if (pagesTotal !== undefined) more = more && page - FIRST_CVE_PAGE + 1 < pagesTotal;
+    else if (total !== undefined && limit !== undefined)
+      more = more && (page - FIRST_CVE_PAGE + 1) * limit < total;
+    else if (total !== undefined) more = more && (page - FIRST_CVE_PAGE + 1) * items.length < total;
+    const out: Page<Cve, number> = { items };
+    if (total !== undefined) out.total = total;
+    if (limit !== undefined) out.limit = limit;
+    if (more) out.next = page + 1;
+    return out;
+  }
+
+  /**
+   * 13. Exploits of a host, flattened: one entry per exploit (deduplicated by id) with the
+   * CVE ids it was listed under in `cves`. A flat list is what a hover or tree shows; the
+   * grouping by CVE is kept in `cves` (and `getHostCves` has each CVE's `exploit` list).
+   */
+  async getHostExploits(ip: string, opts?: CallOptions): Promise<Exploit[]> {
+    const path = `/v1/hosts/exploits/${segment('getHostExploits', 'IP address', ip)}`;
+    return normalizeExploits(envelopeData(await this.call('getHostExploits', 'GET', path, opts)));
+  }
+
+  /** 14. One CVE on a host. */
+  async getHostCve(ip: string, cveId: string, opts?: CallOptions): Promise<Cve> {
+    const path = `/v1/hosts/cves/${segment('getHostCve', 'IP address', ip)}/${segment('getHostCve', 'CVE id', cveId)}`;
+    const body = await this.call('getHostCve', 'GET', path, opts);
+    const data = envelopeData(body);
+    if (data == null) throw this.error('getHostCve', 'notFound', 'data is null');
+    const cves = normalizeCveList(data);
+    const want = cveId.trim().toUpperCase();
+    const cve = cves.find((c) => c.id.toUpperCase() === want) ?? (cves.length === 1 ? cves[0] : undefined);
+    if (!cve) throw this.error('getHostCve', 'notFound', `no record of ${want} in the response`);
+    return cve;
+  }
+
+  // ------------------------------------------------------------ domains
+
+  /** 4. Search domain and subdomain records; `page.next` is the opaque cursor to send back. */
+  async searchDomains(
+    params: DomainSearchParams,
+    opts?: CallOptions,
+  ): Promise<Page<DomainRecord, OpaqueCursor>> {
+    const body = await this.post('searchDomains', '/v1/domain/search', { ...params }, opts);
+    const items = this.list(body).flatMap((d) => normalizeDomainRecord(d) ?? []);
+    return toPage({
+      items,
+      pagination: envelopePagination(body),
+      start: params.start,
+      parseCursor: parseOpaqueCursor,
+    });
+  }
+
+  /** 11. Count domain records. */
+  async countDomains(filter: DomainFilter, opts?: CallOptions): Promise<number> {
+    return this.count(
+      'countDomains',
+      await this.post('countDomains', '/v1/domain/count', { ...filter }, opts),
+    );
+  }
+
+  /** 1. Count subdomain records. */
+  async countSubdomains(filter: DomainFilter, opts?: CallOptions): Promise<number> {
+    const body = await this.post('countSubdomains', '/v1/domain/subdomain/count', { ...filter }, opts);
+    return this.count('countSubdomains', body);
+  }
+
+  /** 10. Current whois record of a domain. */
+  async getWhois(domain: string, opts?: CallOptions): Promise<WhoisRecord> {
+    const path = `/v1/domain/whois/${segment('getWhois', 'domain name', domain)}`;
+    const data = this.record('getWhois', await this.call('getWhois', 'GET', path, opts));
+    return normalizeWhois(data, domain.trim())!;
+  }
+
+  /** 9. Whois history of a domain (newest first as served); `pageState` cannot be sent back. */
+  async getWhoisHistory(domain: string, opts?: CallOptions): Promise<WhoisHistory> {
+    const path = `/v1/domain/whois/${segment('getWhoisHistory', 'domain name', domain)}/historical`;
+    const body = await this.call('getWhoisHistory', 'GET', path, opts);
+    return normalizeWhoisHistory(envelopeData(body), envelopeMeta(body), domain.trim());
+  }
+
+  // ------------------------------------------------------------ exposed storage
+
+  /** 2. Search exposed buckets; `page.next` is the opaque cursor to send back. */
+  async searchBuckets(params: BucketSearchParams, opts?: CallOptions): Promise<Page<Bucket, OpaqueCursor>> {
+    const body = await this.post('searchBuckets', '/v1/exposed/buckets/search', { ...params }, opts);
+    const items = this.list(body).flatMap((b) => normalizeBucket(b) ?? []);
+    return toPage({
+      items,
+      pagination: envelopePagination(body),
+      start: params.start,
+      parseCursor: parseOpaqueCursor,
+    });
+  }
+
+  /** 7. Count exposed files matching a query. */
+  async countFiles(params: { query: string }, opts?: CallOptions): Promise<number> {
+    const body = await this.post('countFiles', '/v1/exposed/files/count', { query: params.query }, opts);
+    return this.count('countFiles', body);
+  }
+
+  /** 6. Summarise exposed files by a field. */
+  async summarizeFiles(params: SummaryParams, opts?: CallOptions): Promise<Aggregation> {
+    const body = await this.post('summarizeFiles', '/v1/exposed/files/summary', { ...params }, opts);
+    return this.aggregation('summarizeFiles', body);
+  }
+
+  // ------------------------------------------------------------ field catalogues
+
+  /** 15. Queryable bucket fields. */
+  async getBucketFields(opts?: CallOptions): Promise<FieldDescriptor[]> {
+    return normalizeFields(
+      envelopeData(await this.call('getBucketFields', 'GET', '/v1/fields/exposed/buckets', opts)),
+    );
+  }
+
+  /** 16. Queryable file fields. */
+  async getFileFields(opts?: CallOptions): Promise<FieldDescriptor[]> {
+    return normalizeFields(
+      envelopeData(await this.call('getFileFields', 'GET', '/v1/fields/exposed/files', opts)),
+    );
+  }
+
+  /** 17. Queryable host fields of a category (`all` is the only confirmed one). */
+  async getHostFields(category = 'all', opts?: CallOptions): Promise<FieldDescriptor[]> {
+    const path = `/v1/fields/hosts/${segment('getHostFields', 'field category', category)}`;
+    return normalizeFields(envelopeData(await this.call('getHostFields', 'GET', path, opts)));
+  }
+
+  // ------------------------------------------------------------ outside the spec (ODIN-FACTS)
+
+  /** `GET /v1/ping` → `pong` (no key sent): resolves when the service answers. */
+  async ping(opts?: CallOptions): Promise<void> {
+    const res = await this.http.request(
+      { method: 'GET', path: '/v1/ping', endpoint: ENDPOINTS.ping, key: 'none', expect: 'text' },
+      opts?.signal,
+    );
+    const b = res.body;
+    const text =
+      typeof b === 'string' ? b : isObj(b) ? [b.message, b.data].find((x) => typeof x === 'string') : '';
+    if (typeof text !== 'string' || !/pong/i.test(text)) {
+      throw this.error('ping', 'badResponse', 'the answer to ping is not "pong"');
+    }
+  }
+
+  /** `GET /v1/credits/usage`: remaining credits (a good "test the key" call). */
+  async getCreditsUsage(opts?: CallOptions): Promise<CreditsUsage> {
+    const body = await this.call('getCreditsUsage', 'GET', '/v1/credits/usage', opts);
+    const credits = normalizeCredits(body);
+    if (!credits) throw this.error('getCreditsUsage', 'badResponse', 'no credit figures in the response');
+    return credits;
+  }
+}
