@@ -3,17 +3,17 @@ import { describe, it } from 'node:test';
 import { classifyNetworkError, kindForStatus, OdinApiError } from '../../../src/api/errors';
 import { checkBaseUrl, isLoopbackHostname, parseRetryAfter } from '../../../src/api/http';
 
-describe('parseRetryAfter', () => {
+void describe('parseRetryAfter', () => {
   const now = Date.parse('2025-06-01T12:00:00Z');
-  it('reads delta-seconds', () => {
+  void it('reads delta-seconds', () => {
     assert.equal(parseRetryAfter('2', now), 2000);
     assert.equal(parseRetryAfter(' 0 ', now), 0);
   });
-  it('reads an HTTP-date (past dates are 0)', () => {
+  void it('reads an HTTP-date (past dates are 0)', () => {
     assert.equal(parseRetryAfter('Sun, 01 Jun 2025 12:00:05 GMT', now), 5000);
     assert.equal(parseRetryAfter('Sun, 01 Jun 2025 11:00:00 GMT', now), 0);
   });
-  it('ignores absent and invalid values', () => {
+  void it('ignores absent and invalid values', () => {
     assert.equal(parseRetryAfter(null, now), undefined);
     assert.equal(parseRetryAfter('-1', now), undefined);
     assert.equal(parseRetryAfter('1.5', now), undefined);
@@ -21,8 +21,8 @@ describe('parseRetryAfter', () => {
   });
 });
 
-describe('checkBaseUrl', () => {
-  it('accepts https anywhere and http only to loopback', () => {
+void describe('checkBaseUrl', () => {
+  void it('accepts https anywhere and http only to loopback', () => {
     assert.ok(checkBaseUrl('https://api.odin.io').ok);
     assert.ok(checkBaseUrl('http://127.0.0.1:8080/').ok);
     assert.ok(checkBaseUrl('http://127.9.8.7').ok);
@@ -42,7 +42,7 @@ describe('checkBaseUrl', () => {
       assert.equal(checkBaseUrl(bad).ok, false, bad);
     }
   });
-  it('canonicalises sneaky loopback spellings through URL before checking', () => {
+  void it('canonicalises sneaky loopback spellings through URL before checking', () => {
     // `http://0x7f.1` is 127.0.0.1 to the WHATWG parser, so it is loopback and fine; the
     // check runs on the parsed hostname, the same one fetch will connect to.
     const r = checkBaseUrl('http://0x7f.1:9');
@@ -50,15 +50,15 @@ describe('checkBaseUrl', () => {
     assert.equal(isLoopbackHostname('127.0.0.1'), true);
     assert.equal(isLoopbackHostname('128.0.0.1'), false);
   });
-  it('strips trailing slashes but keeps a base path', () => {
+  void it('strips trailing slashes but keeps a base path', () => {
     const r = checkBaseUrl('https://proxy.example/odin///');
     assert.ok(r.ok);
     assert.equal(r.url.href, 'https://proxy.example/odin');
   });
 });
 
-describe('errors', () => {
-  it('maps statuses to kinds', () => {
+void describe('errors', () => {
+  void it('maps statuses to kinds', () => {
     assert.deepEqual([400, 401, 402, 403, 404, 408, 418, 429, 500, 503, 302].map(kindForStatus), [
       'badRequest',
       'auth',
@@ -73,7 +73,7 @@ describe('errors', () => {
       'badResponse',
     ]);
   });
-  it('classifies network failures from the cause chain', () => {
+  void it('classifies network failures from the cause chain', () => {
     const wrap = (code: string, message = 'x'): Error =>
       new TypeError('fetch failed', { cause: Object.assign(new Error(message), { code }) });
     assert.equal(classifyNetworkError(wrap('ENOTFOUND')), 'dns');
@@ -89,7 +89,7 @@ describe('errors', () => {
     );
     assert.equal(classifyNetworkError(new Error('???')), 'other');
   });
-  it('has short actionable messages and keeps the detail apart', () => {
+  void it('has short actionable messages and keeps the detail apart', () => {
     const e = new OdinApiError({
       kind: 'auth',
       endpoint: 'GET /v1/hosts/{ip}',

@@ -18,8 +18,8 @@ import {
   parseJson,
 } from '../../../src/api/normalize';
 
-describe('parseJson', () => {
-  it('drops __proto__, constructor and prototype keys at every depth', () => {
+void describe('parseJson', () => {
+  void it('drops __proto__, constructor and prototype keys at every depth', () => {
     const text =
       '{"__proto__":{"polluted":1},"a":{"constructor":{"prototype":{"polluted":2}},"b":[{"__proto__":{"x":1},"ok":true}]},"prototype":3}';
     const v = parseJson(text) as Record<string, unknown>;
@@ -34,25 +34,25 @@ describe('parseJson', () => {
     assert.equal((merged as Record<string, unknown>).polluted, undefined);
   });
 
-  it('throws on truncated JSON', () => {
+  void it('throws on truncated JSON', () => {
     assert.throws(() => parseJson('{"success":true,"data":[{"ip":"1.2'));
   });
 });
 
-describe('envelope (both dialects)', () => {
-  it('prefers the spec host-search " data" over the empty data object', () => {
+void describe('envelope (both dialects)', () => {
+  void it('prefers the spec host-search " data" over the empty data object', () => {
     assert.deepEqual(envelopeData({ data: {}, ' data': [{ ip: '1.1.1.1' }] }), [{ ip: '1.1.1.1' }]);
   });
-  it('reads the capital Data of field catalogues', () => {
+  void it('reads the capital Data of field catalogues', () => {
     assert.deepEqual(envelopeData({ data: {}, Data: [{ name: 'ip' }] }), [{ name: 'ip' }]);
   });
-  it('reads plain data (live) and keeps null / empty when that is all there is', () => {
+  void it('reads plain data (live) and keeps null / empty when that is all there is', () => {
     assert.deepEqual(envelopeData({ data: [1] }), [1]);
     assert.equal(envelopeData({ data: null }), null);
     assert.deepEqual(envelopeData({ data: {} }), {});
     assert.equal(envelopeData({}), undefined);
   });
-  it('reads meta and " meta", and the " error" text', () => {
+  void it('reads meta and " meta", and the " error" text', () => {
     assert.deepEqual(envelopeMeta({ ' meta': { limit: 5 } }), { limit: 5 });
     assert.deepEqual(envelopeMeta({ meta: { pageState: 'x' } }), { pageState: 'x' });
     assert.equal(
@@ -63,8 +63,8 @@ describe('envelope (both dialects)', () => {
   });
 });
 
-describe('normalizeHost', () => {
-  it('folds live quirks: null lists, zero timestamps, CVE stubs, banners in modules, escaped versions', () => {
+void describe('normalizeHost', () => {
+  void it('folds live quirks: null lists, zero timestamps, CVE stubs, banners in modules, escaped versions', () => {
     const host = normalizeHost({
       ip: '45.33.32.156',
       is_ipv4: true,
@@ -115,13 +115,13 @@ describe('normalizeHost', () => {
     });
   });
 
-  it('drops a record without an IP unless one is known, and non-objects', () => {
+  void it('drops a record without an IP unless one is known, and non-objects', () => {
     assert.equal(normalizeHost({ ip: 12 }), undefined);
     assert.equal(normalizeHost('1.2.3.4'), undefined);
     assert.equal(normalizeHost({}, '8.8.8.8')?.ip, '8.8.8.8');
   });
 
-  it('copies free-form modules without forbidden keys', () => {
+  void it('copies free-form modules without forbidden keys', () => {
     const raw = parseJson(
       '{"ip":"1.1.1.1","services":[{"port":80,"modules":{"http":{"title":"x","__proto__":{"polluted":1}},"__proto__":{"a":1}}}]}',
     );
@@ -131,7 +131,7 @@ describe('normalizeHost', () => {
   });
 });
 
-describe('CVEs and exploits', () => {
+void describe('CVEs and exploits', () => {
   const details = {
     id: 'CVE-2021-41773',
     score: 7.5,
@@ -149,7 +149,7 @@ describe('CVEs and exploits', () => {
     ],
   };
 
-  it('turns the live map keyed by CVE id into an array', () => {
+  void it('turns the live map keyed by CVE id into an array', () => {
     const list = normalizeCveList({ 'CVE-2021-41773': details, 'CVE-2019-0211': { score: 9.8 } });
     assert.deepEqual(
       list.map((c) => [c.id, c.severity]),
@@ -162,7 +162,7 @@ describe('CVEs and exploits', () => {
     assert.equal(list[0].exploit.length, 1);
   });
 
-  it('accepts an array, a single CVE object, a {cves} wrapper; null gives []', () => {
+  void it('accepts an array, a single CVE object, a {cves} wrapper; null gives []', () => {
     assert.equal(normalizeCveList([details, details]).length, 1, 'deduplicated');
     assert.equal(normalizeCveList(details)[0].id, 'CVE-2021-41773');
     assert.equal(normalizeCveList({ cves: [details], page: 1 })[0].id, 'CVE-2021-41773');
@@ -170,7 +170,7 @@ describe('CVEs and exploits', () => {
     assert.deepEqual(normalizeCveList('CVE-1'), []);
   });
 
-  it('flattens exploits with the CVEs they were listed under', () => {
+  void it('flattens exploits with the CVEs they were listed under', () => {
     const ex = normalizeExploits({
       'CVE-2021-41773': details,
       'CVE-2021-42013': { id: 'CVE-2021-42013', exploit: [{ id: '50383' }, { id: '50406' }] },
@@ -190,7 +190,7 @@ describe('CVEs and exploits', () => {
     assert.deepEqual(normalizeExploits(null), []);
   });
 
-  it('upper-cases severities and derives a missing one from the score', () => {
+  void it('upper-cases severities and derives a missing one from the score', () => {
     assert.equal(normalizeSeverity('Medium'), 'MEDIUM');
     assert.equal(normalizeSeverity('moderate'), 'MEDIUM');
     assert.equal(normalizeSeverity(undefined, 9.1), 'CRITICAL');
@@ -200,8 +200,8 @@ describe('CVEs and exploits', () => {
   });
 });
 
-describe('other records', () => {
-  it('aggregations keep typed keys and drop malformed buckets', () => {
+void describe('other records', () => {
+  void it('aggregations keep typed keys and drop malformed buckets', () => {
     assert.deepEqual(
       normalizeAggregation({
         buckets: [
@@ -225,14 +225,14 @@ describe('other records', () => {
     assert.equal(normalizeAggregation(null), undefined);
   });
 
-  it('counts', () => {
+  void it('counts', () => {
     assert.equal(normalizeCount({ count: 12 }), 12);
     assert.equal(normalizeCount(3), 3);
     assert.equal(normalizeCount({ count: '12' }), undefined);
     assert.equal(normalizeCount({ count: -1 }), undefined);
   });
 
-  it('field descriptors', () => {
+  void it('field descriptors', () => {
     assert.deepEqual(
       normalizeFields([{ name: 'ip', category: 'host', is_locked: 'no' }, { category: 'x' }, 'asn']),
       [
@@ -242,7 +242,7 @@ describe('other records', () => {
     );
   });
 
-  it('whois records and history', () => {
+  void it('whois records and history', () => {
     const w = normalizeWhois({
       domain_name: 'acme-logistics.com',
       created_date: '2001-02-03T00:00:00Z',
@@ -275,7 +275,7 @@ describe('other records', () => {
     });
   });
 
-  it('buckets', () => {
+  void it('buckets', () => {
     const b = normalizeBucket(
       parseJson(
         '{"name":"acme-prod","files":"9","labels":null,"file_cat_count":{"src":12,"img":"x","__proto__":{"a":1}}}',
@@ -285,7 +285,7 @@ describe('other records', () => {
     assert.equal(normalizeBucket({ provider: 'aws' }), undefined);
   });
 
-  it('credits usage, at the root or under data', () => {
+  void it('credits usage, at the root or under data', () => {
     const live = {
       search: { host_cert: { left: 90, plan: 100 }, bucket_file: { left: 5 } },
       expires_on: '2026-01-01',

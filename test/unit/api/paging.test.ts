@@ -11,8 +11,8 @@ import {
 } from '../../../src/api/paging';
 import type { CallOptions, Page } from '../../../src/api/types';
 
-describe('cursors', () => {
-  it('host cursors are arrays of finite numbers (floats allowed, as live)', () => {
+void describe('cursors', () => {
+  void it('host cursors are arrays of finite numbers (floats allowed, as live)', () => {
     assert.deepEqual(parseHostCursor([1736905927440, 3.17]), [1736905927440, 3.17]);
     assert.deepEqual(parseHostCursor([20]), [20]);
     assert.equal(parseHostCursor(null), undefined);
@@ -20,26 +20,26 @@ describe('cursors', () => {
     assert.equal(parseHostCursor(['1']), undefined);
     assert.equal(parseHostCursor({ 0: 1 }), undefined);
   });
-  it('opaque cursors are any non-empty array', () => {
+  void it('opaque cursors are any non-empty array', () => {
     assert.deepEqual(parseOpaqueCursor([{ a: 1 }, 'x']), [{ a: 1 }, 'x']);
     assert.equal(parseOpaqueCursor(null), undefined);
     assert.equal(parseOpaqueCursor([]), undefined);
   });
-  it('jsonEqual compares structurally', () => {
+  void it('jsonEqual compares structurally', () => {
     assert.ok(jsonEqual([{ a: 1, b: [2] }], [{ b: [2], a: 1 }]));
     assert.ok(!jsonEqual([{ a: 1 }], [{ a: 2 }]));
     assert.ok(!jsonEqual([1], { 0: 1 }));
   });
 });
 
-describe('toPage', () => {
+void describe('toPage', () => {
   const mk = (
     items: number[],
     pagination: Record<string, unknown>,
     start?: number[],
   ): Page<number, number[]> => toPage({ items, pagination, start, parseCursor: parseHostCursor });
 
-  it('gives the last cursor as next', () => {
+  void it('gives the last cursor as next', () => {
     assert.deepEqual(mk([1, 2], { last: [5, 1.5], total: 10, limit: 2 }), {
       items: [1, 2],
       total: 10,
@@ -47,7 +47,7 @@ describe('toPage', () => {
       next: [5, 1.5],
     });
   });
-  it('stops on an empty page, a null/absent cursor, a cursor equal to start, or total reached on page one', () => {
+  void it('stops on an empty page, a null/absent cursor, a cursor equal to start, or total reached on page one', () => {
     assert.equal(mk([], { last: [5] }).next, undefined);
     assert.equal(mk([1], { last: null }).next, undefined);
     assert.equal(mk([1], {}).next, undefined);
@@ -79,8 +79,8 @@ function fakeSearch(n: number, opts: { loopAt?: number; total?: number } = {}) {
   return { fetchPage, calls };
 }
 
-describe('pages / collect', () => {
-  it('walks every page once and stops at total', async () => {
+void describe('pages / collect', () => {
+  void it('walks every page once and stops at total', async () => {
     const { fetchPage, calls } = fakeSearch(23);
     const seen: number[] = [];
     for await (const page of pages(fetchPage, { limit: 5 })) seen.push(...page.items);
@@ -91,14 +91,14 @@ describe('pages / collect', () => {
     assert.equal(calls.length, 5);
   });
 
-  it('stops when a cursor comes back (server looping)', async () => {
+  void it('stops when a cursor comes back (server looping)', async () => {
     const { fetchPage, calls } = fakeSearch(100, { loopAt: 10, total: 1000 });
     const all = await collect(fetchPage, { limit: 5 });
     assert.equal(all.length, 20, 'pages 0,5,10 then the loop back to 0 is detected after one repeat');
     assert.ok(calls.length <= 5);
   });
 
-  it('collect honours maxItems exactly', async () => {
+  void it('collect honours maxItems exactly', async () => {
     const { fetchPage } = fakeSearch(50);
     assert.deepEqual(
       await collect(fetchPage, { limit: 7 }, { maxItems: 10 }),
@@ -107,7 +107,7 @@ describe('pages / collect', () => {
     assert.deepEqual(await collect(fetchPage, { limit: 7 }, { maxItems: 0 }), []);
   });
 
-  it('cancellation between pages ends in a cancelled error', async () => {
+  void it('cancellation between pages ends in a cancelled error', async () => {
     const { fetchPage } = fakeSearch(50);
     const ac = new AbortController();
     const it = pages(fetchPage, { limit: 5 }, ac.signal);
