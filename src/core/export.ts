@@ -1,0 +1,202 @@
+/**
+ * Export of result sets to JSON and CSV. Pure: no VS Code.
+ *
+ * CSV is opened in spreadsheets, and scan data is written by whoever runs the scanned
+ * host, so every cell that a spreadsheet would read as a formula (starting with `=`, `+`,
+ * `-`, `@`, tab or carriage return, also after leading whitespace) is prefixed with `'`
+ * (OWASP "CSV injection"). Cells are quoted per RFC 4180 when needed; lines end in CRLF.
+ */
+import type { AggregationBucket, Bucket, Cve, DomainRecord, Exploit, Host, WhoisRecord } from '../api/types';
+
+/** One row of a result set, tagged by what it is. */
+export type ResultItem =
+  | { t: 'host'; v: Host }
+  | { t: 'domain'; v: DomainRecord }
+  | { t: 'bucket'; v: Bucket }
+  | { t: 'cve'; v: Cve; ip?: string }
+  | { t: 'exploit'; v: Exploit; ip?: string }
+  | { t: 'whois'; v: WhoisRecord }
+  | { t: 'facet'; v: AggregationBucket; field: string }
+  | { t: 'count'; v: number; label: string };
+
+export type ExportFormat = 'json' | 'csv';
+
+const FORMULA_START = /^[\s]*[=+\-@\t\r]/;
+
+/** One CSV cell: formula-safe and quoted when it holds a comma, quote or line break. */
+export function csvCell(value: unknown): string {
+  let text: string;
+  if (value === undefined || value === null) text = '';
+  else if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+  else text = JSON.stringify(value);
+  // Numbers are data, not formulas (a negative score stays numeric).
+  if (typeof value !== 'number' && FORMULA_START.test(text)) text = `'${text}`;
+  if (/[",\r\n]/.test(text)) text = `"${text.replace(/"/g, '""')}"`;
+  return text;
+}
+
+export function csvLine(cells: readonly unknown[]): string {
+  return cells.map(csvCell).join(',');
+}
+
+export interface Table {
+  columns: string[];
+  rows: unknown[][];
+}
+
+export function toCsv(table: Table): string {
+  return [csvLine(table.columns), ...table.rows.map(csvLine)].join('\r\n') + '\r\n';
+}
+
+const join = (xs: ReadonlyArray<string | number | undefined>): string =>
+  xs.filter((x) => x !== undefined && x !== '').join('; ');
+
+/** The columns and rows for a list of items of one kind (the first item's kind decides). */
+export function toTable(items: readonly ResultItem[]): Table {
+  const kind = items[0]?.t ?? 'host';
+  const of = <K extends ResultItem['t']>(k: K) =>
+    items.filter((i): i is Extract<ResultItem, { t: K }> => i.t === k);
+  switch (kind) {
+    case 'host':
+      return {
+        columns: [
+          'ip',
+          'ports',
+          'products',
+          'cves',
+          'is_vuln',
+          'asn',
+          'organization',
+          'country',
+          'city',
+          'hostnames',
+          'last_updated_at',
+        ],
+        rows: of('host').map(({ v }) => [
+          v.ip,
+          join(v.services.map((s) => s.port)),
+          join([...new Set(v.services.map((s) => s.product))]),
+          join([...new Set(v.services.flatMap((s) => s.cve.map((c) => c.id)))]),
+          v.is_vuln,
+          v.asn?.number,
+          v.asn?.organization,
+          v.location?.country_code,
+          v.location?.city,
+          join(v.hostnames.map((h) => h.name)),
+          v.last_updated_at,
+        ]),
+      };
+    case 'domain':
+      return {
+        columns: ['domain', 'subdomain', 'tld', 'added_at'],
+        rows: of('domain').map(({ v }) => [v.domain, v.subdomain, v.ext_dns_name?.tld, v.added_at]),
+      };
+    case 'bucket':
+      return {
+        columns: [
+          'name',
+          'provider',
+          'region',
+          'open',
+          'files',
+          'sensitive_files',
+          'labels',
+          'categories',
+          'ins_at',
+          'scan_at',
+          'last_found_at',
+        ],
+        rows: of('bucket').map(({ v }) => [
+          v.name,
+          v.provider,
+          v.region,
+          v.open,
+          v.files,
+          v.sensitive_files,
+          join(v.labels),
+          join(v.categories),
+          v.ins_at,
+          v.scan_at,
+          v.last_found_at,
+        ]),
+      };
+    case 'cve':
+      return {
+        columns: ['ip', 'id', 'severity', 'score', 'summary', 'exploits'],
+        rows: of('cve').map(({ v, ip }) => [ip, v.id, v.severity, v.score, v.summary, v.exploit.length]),
+      };
+    case 'exploit':
+      return {
+        columns: ['ip', 'id', 'cves', 'type', 'platform', 'description', 'url'],
+        rows: of('exploit').map(({ v, ip }) => [
+          ip,
+          v.id,
+          join(v.cves ?? []),
+          v.type,
+          v.platform,
+          v.description,
+          v.url,
+        ]),
+      };
+    case 'whois':
+      return {
+        columns: [
+          'domain_name',
+          'registrar',
+          'created_date',
+          'updated_date',
+          'expires_date',
+          'name_servers',
+          'registrant_organization',
+        ],
+        rows: of('whois').map(({ v }) => [
+          v.domain_name,
+          v.registrar?.name,
+          v.created_date,
+          v.updated_date,
+          v.expires_date,
+          join(v.name_servers),
+          v.registrant_contact?.company,
+        ]),
+      };
+    case 'facet':
+      return {
+        columns: ['field', 'key', 'doc_count'],
+        rows: of('facet').map(({ v, field }) => [field, v.key, v.doc_count]),
+      };
+    case 'count':
+      return { columns: ['what', 'count'], rows: of('count').map(({ v, label }) => [label, v]) };
+  }
+}
+
+export interface ExportMeta {
+  /** What was searched (kind and parameters). */
+  search: unknown;
+  total?: number;
+  exportedAt: string;
+  /** False when only the loaded pages are exported and more exist. */
+  complete: boolean;
+}
+
+/** JSON: `{ search, total, exported, complete, items: [...] }` with the records as the API gave them. */
+export function toJson(items: readonly ResultItem[], meta: ExportMeta): string {
+  const records = items.map((i) => {
+    switch (i.t) {
+      case 'facet':
+        return { field: i.field, ...i.v };
+      case 'count':
+        return { what: i.label, count: i.v };
+      case 'cve':
+      case 'exploit':
+        return i.ip ? { ip: i.ip, ...i.v } : i.v;
+      default:
+        return i.v;
+    }
+  });
+  return `${JSON.stringify({ ...meta, exported: items.length, items: records }, null, 2)}\n`;
+}
+
+export function exportText(format: ExportFormat, items: readonly ResultItem[], meta: ExportMeta): string {
+  return format === 'json' ? toJson(items, meta) : toCsv(toTable(items));
+}

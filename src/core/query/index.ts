@@ -1,0 +1,4 @@
+export * from './completion';
+export * from './examples';
+export * from './query';
+export * from './recent';

@@ -1,0 +1,149 @@
+/**
+ * Query helpers for ODIN's Lucene query-string syntax (see ../../../../shared/ODIN-FACTS.md,
+ * "Query language"): quoting values, narrowing a query by a facet, building a "similar
+ * hosts" query, and strict input checks for IPs and CVE ids. Pure: no VS Code.
+ */
+
+/** Characters that make a bare value need quotes (whitespace, Lucene operators, quotes). */
+const NEEDS_QUOTES = /[\s"'()[\]{}:^~*?\\/!+\-&|<>=]/;
+
+/** A value as a query term: bare when safe, else double-quoted with `"` and `\` escaped. */
+export function quoteValue(value: string | number | boolean | null): string {
+  if (value === null) return '""';
+  if (typeof value !== 'string') return String(value);
+  if (value !== '' && !NEEDS_QUOTES.test(value) && !/^(AND|OR|NOT|TO)$/.test(value)) return value;
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** `(<query>) AND field:"value"`; an empty or `*` query narrows to the term alone. */
+export function narrowQuery(query: string, field: string, value: string | number | boolean | null): string {
+  const term = `${field}:${typeof value === 'string' ? `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : quoteValue(value)}`;
+  const q = query.trim();
+  if (q === '' || q === '*') return term;
+  return `(${q}) AND ${term}`;
+}
+
+export interface SimilarHostInput {
+  asn?: { number?: string };
+  services?: Array<{ port?: number; product?: string }>;
+  location?: { country_code?: string };
+}
+
+/**
+ * A query for hosts like this one: same ASN and the same open ports (at most three, the
+ * most telling). Falls back to the country when the ASN is unknown.
+ */
+export function similarHostsQuery(host: SimilarHostInput): string {
+  const parts: string[] = [];
+  const asn = host.asn?.number?.trim();
+  if (asn) parts.push(`asn.number:${quoteValue(asn)}`);
+  else if (host.location?.country_code)
+    parts.push(`location.country_code:${quoteValue(host.location.country_code)}`);
+  const ports = [
+    ...new Set((host.services ?? []).map((s) => s.port).filter((p): p is number => Number.isInteger(p))),
+  ];
+  const portTerms = ports.slice(0, 3).map((p) => `services.port:${p}`);
+  if (portTerms.length === 1) parts.push(portTerms[0]);
+  else if (portTerms.length > 1) parts.push(`(${portTerms.join(' OR ')})`);
+  return parts.join(' AND ') || '*';
+}
+
+/**
+ * Strict IPv4 (dotted decimal, no leading zeros, no short forms) or IPv6. Lenient forms
+ * (`012.0.0.1`, `0x7f.1`, `127.1`) are refused: see SECURITY.md, "Privacy".
+ */
+export function isIp(text: string): boolean {
+  return isIpv4(text) || isIpv6(text);
+}
+
+export function isIpv4(text: string): boolean {
+  const parts = text.split('.');
+  return parts.length === 4 && parts.every((p) => /^(0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255);
+}
+
+export function isIpv6(text: string): boolean {
+  if (!/^[0-9A-Fa-f:.]+$/.test(text) || text.length > 45) return false;
+  const dbl = text.split('::');
+  if (dbl.length > 2) return false;
+  let groups: string[];
+  const split = (s: string): string[] => (s === '' ? [] : s.split(':'));
+  const head = split(dbl[0]);
+  const tail = dbl.length === 2 ? split(dbl[1]) : [];
+  groups = [...head, ...tail];
+  let count = groups.length;
+  const last = groups[groups.length - 1];
+  if (last !== undefined && last.includes('.')) {
+    if (!isIpv4(last)) return false;
+    groups = groups.slice(0, -1);
+    count += 1; // an embedded IPv4 takes two groups
+  }
+  if (!groups.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g))) return false;
+  return dbl.length === 2 ? count <= 7 : count === 8;
+}
+
+export function ipError(text: string): string | undefined {
+  const t = text.trim();
+  if (!t) return 'Enter an IP address.';
+  return isIp(t)
+    ? undefined
+    : `${t.slice(0, 60)} is not an IPv4 or IPv6 address (write IPv4 as four numbers 0-255 without leading zeros).`;
+}
+
+export function isCveId(text: string): boolean {
+  return /^CVE-\d{4}-\d{4,}$/i.test(text.trim());
+}
+
+export function cveError(text: string): string | undefined {
+  return isCveId(text) ? undefined : 'Enter a CVE id such as CVE-2021-44228.';
+}
+
+/** A plausible domain name (letters, digits, hyphens, dots; at least one dot; no scheme). */
+export function domainError(text: string): string | undefined {
+  const t = text.trim().replace(/\.$/, '');
+  if (!t) return 'Enter a domain name.';
+  if (/[/:@\s]/.test(t)) return 'Enter the domain name only (no scheme, path or port), e.g. example.com.';
+  if (t.length > 253) return 'A domain name has at most 253 characters.';
+  const labels = t.split('.');
+  if (labels.length < 2) return 'Enter a full domain name such as example.com.';
+  const ok = labels.every(
+    (l) => /^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)$/.test(l) || /^xn--[A-Za-z0-9-]{1,59}$/.test(l),
+  );
+  return ok ? undefined : `${t.slice(0, 60)} is not a valid domain name.`;
+}
+
+/**
+ * Refangs the common defanged forms a user may paste from a report (`1.2.3[.]4`,
+ * `example(.)com`, `hxxps://`), so inputs accept what analysts copy.
+ */
+export function refang(text: string): string {
+  return text
+    .trim()
+    .replace(/\[\.\]|\(\.\)|\{\.\}|\[dot\]/gi, '.')
+    .replace(/\[:\]/g, ':')
+    .replace(/^hxxp/i, 'http');
+}
+
+/** Quick syntax check done locally before sending: balanced quotes, parentheses and brackets. */
+export function querySyntaxWarning(query: string): string | undefined {
+  let depth = 0;
+  let range = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < query.length; i++) {
+    const ch = query[i];
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '[' || ch === '{') range++;
+    else if (ch === ']' || ch === '}') range--;
+    if (depth < 0) return 'A ")" has no matching "(".';
+  }
+  if (quote) return `A ${quote} quote is not closed.`;
+  if (depth > 0) return 'A "(" is not closed.';
+  if (range !== 0) return 'A range [a TO b] is not closed.';
+  return undefined;
+}
