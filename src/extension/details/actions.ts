@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import { neutraliseUiText } from '../../core/text';
+import { safeExternalUrl } from './hostModel';
+
+/** Actions both pages offer on their JSON: copy, open as an untitled document, save to a file. */
+export async function copyJson(value: unknown, what: string): Promise<void> {
+  await vscode.env.clipboard.writeText(JSON.stringify(value, null, 2));
+  void vscode.window.setStatusBarMessage(`ODIN: copied ${what} as JSON`, 3000);
+}
+
+export async function openJson(value: unknown): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({
+    language: 'json',
+    content: JSON.stringify(value, null, 2),
+  });
+  await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+}
+
+export async function exportJson(value: unknown, fileName: string): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : vscode.Uri.file(fileName),
+    filters: { JSON: ['json'] },
+    saveLabel: 'Export',
+    title: 'Export ODIN data as JSON',
+  });
+  if (!target) return;
+  await vscode.workspace.fs.writeFile(
+    target,
+    new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`),
+  );
+  void vscode.window.setStatusBarMessage(`ODIN: exported to ${neutraliseUiText(target.fsPath, 200)}`, 4000);
+}
+
+export async function copyText(text: string, what: string): Promise<void> {
+  await vscode.env.clipboard.writeText(text);
+  void vscode.window.setStatusBarMessage(`ODIN: copied ${what}`, 3000);
+}
+
+/**
+ * Opens a URL from scan data in the browser, only after the user confirms: it contacts
+ * the scanned host (or whoever wrote the reference). http(s) only.
+ */
+export async function confirmOpenExternal(text: string | undefined): Promise<void> {
+  const url = safeExternalUrl(text);
+  if (!url) {
+    void vscode.window.showWarningMessage(
+      'ODIN: that link is not an http(s) URL, so it is not opened. You can copy it instead.',
+    );
+    return;
+  }
+  const open = 'Open in Browser';
+  const choice = await vscode.window.showWarningMessage(
+    'Open this link from scan data in your browser?',
+    {
+      modal: true,
+      detail: `${neutraliseUiText(url.href, 300)}\n\nYour browser will contact this host directly.`,
+    },
+    open,
+  );
+  if (choice === open) await vscode.env.openExternal(vscode.Uri.parse(url.href, true));
+}

@@ -1,0 +1,242 @@
+/**
+ * From the API's host record to what the host page shows (pure, no `vscode`): a lean view
+ * model without banner text (banners are fetched one at a time when expanded, so a host
+ * with megabytes of banners costs nothing until someone looks), CVE merging and lookups
+ * of the values the page refers to by id.
+ */
+import type { Cve, Exploit, Host, Service } from '../../api/types';
+import {
+  BANNER_MAX,
+  type CveView,
+  type ExploitView,
+  type HostView,
+  type ServiceView,
+} from '../../common/protocol';
+
+const MAX_FIELD = 10_000;
+
+/** Strings from the API, capped (the page shows text; the raw JSON has it all). */
+function cap(s: string | undefined, max = MAX_FIELD): string | undefined {
+  if (s === undefined || s === '') return undefined;
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** A version as published (the live service regex-escapes them: `8\.2p1`). */
+function unescapeVersion(v: string | undefined): string | undefined {
+  return v?.replace(/\\([.+*?()[\]{}|^$\\-])/g, '$1');
+}
+
+/** An unset timestamp is `0001-01-01T00:00:00Z` on the live service. */
+function date(v: string | undefined): string | undefined {
+  if (!v || v.startsWith('0001-01-01')) return undefined;
+  return cap(v, 64);
+}
+
+export function serviceBanner(s: Service): string {
+  if (typeof s.banner === 'string') return s.banner;
+  for (const m of Object.values(s.modules ?? {})) if (typeof m.banner === 'string') return m.banner;
+  return '';
+}
+
+function moduleString(s: Service, module: string, field: string): string | undefined {
+  const v = s.modules?.[module]?.[field];
+  return typeof v === 'string' ? cap(v, 2000) : undefined;
+}
+
+function moduleNumber(s: Service, module: string, field: string): number | undefined {
+  const v = s.modules?.[module]?.[field];
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function softwareText(s: Service): string[] {
+  return (s.softwares ?? [])
+    .map((w) => [w.vendor, w.product, unescapeVersion(w.version)].filter((x) => x).join(' ') || w.uri || '')
+    .filter((x) => x !== '')
+    .map((x) => cap(x, 500)!)
+    .slice(0, 50);
+}
+
+export function serviceView(s: Service, index: number): ServiceView {
+  return {
+    index,
+    port: s.port,
+    protocol: cap(s.protocol, 32),
+    name: cap(s.name, 200),
+    product: cap(s.product, 500),
+    version: cap(unescapeVersion(s.version), 200),
+    extraInfo: cap(s.extra_info, 1000),
+    tunnel: cap(s.tunnel, 64),
+    url: cap(s.url, 2000),
+    title: moduleString(s, 'http', 'title'),
+    statusCode: moduleNumber(s, 'http', 'status_code'),
+    software: softwareText(s),
+    cves: (s.cve ?? []).map((c) => cap(c.id, 64)!).slice(0, 500),
+    lastUpdated: date(s.last_updated_at),
+    bannerLength: serviceBanner(s).length,
+  };
+}
+
+export function exploitView(e: Exploit, cves: string[] = e.cves ?? []): ExploitView {
+  return {
+    id: cap(e.id, 128)!,
+    description: cap(e.description, 2000),
+    platform: cap(e.platform, 200),
+    type: cap(e.type, 200),
+    file: cap(e.file, 1000),
+    url: cap(e.url, 2000),
+    cves: cves.map((c) => cap(c, 64)!),
+  };
+}
+
+export function cveView(c: Cve, source: CveView['source']): CveView {
+  return {
+    id: cap(c.id, 128)!,
+    severity: c.severity,
+    score: typeof c.score === 'number' && Number.isFinite(c.score) ? c.score : undefined,
+    summary: cap(c.summary, 5000),
+    vector: cap(c.vector_string, 500),
+    weakness: cap(c.weakness, 500),
+    references: (c.references ?? []).map((r) => cap(r, 2000)!).slice(0, 200),
+    services: (c.services ?? []).map((r) => cap(r, 200)!).slice(0, 200),
+    exploits: (c.exploit ?? []).slice(0, 200).map((e) => exploitView(e, [c.id])),
+    source,
+  };
+}
+
+/** The CVEs listed in the host record, merged across services (first full record wins). */
+export function hostCves(host: Host): Cve[] {
+  const byId = new Map<string, Cve>();
+  for (const s of host.services ?? []) {
+    for (const c of s.cve ?? []) {
+      const key = c.id.toUpperCase();
+      const prev = byId.get(key);
+      const services = [...new Set([...(prev?.services ?? []), ...(c.services ?? []), String(s.port)])];
+      byId.set(key, { ...(prev && prev.summary ? prev : c), services });
+    }
+  }
+  return [...byId.values()];
+}
+
+/**
+ * Merges CVE lists: endpoint records replace host-record stubs of the same id (keeping
+ * the stub's ports), new ids are appended.
+ */
+export function mergeCves(current: Cve[], incoming: Cve[]): Cve[] {
+  const byId = new Map(current.map((c) => [c.id.toUpperCase(), c]));
+  for (const c of incoming) {
+    const key = c.id.toUpperCase();
+    const prev = byId.get(key);
+    const services = [...new Set([...(prev?.services ?? []), ...(c.services ?? [])])];
+    byId.set(key, {
+      ...c,
+      severity: c.severity === 'UNKNOWN' && prev ? prev.severity : c.severity,
+      services,
+    });
+  }
+  return [...byId.values()];
+}
+
+export function hostView(host: Host): HostView {
+  const loc = host.location;
+  const location = [loc?.city, loc?.country_name ?? loc?.country_code, loc?.continent]
+    .filter((x) => x)
+    .join(', ');
+  const dates: HostView['dates'] = [];
+  const addDate = (label: string, v: string | undefined): void => {
+    const d = date(v);
+    if (d) dates.push({ label, value: d });
+  };
+  addDate('Last updated', host.last_updated_at);
+  addDate('Location updated', host.location_updated_at);
+  addDate('ASN updated', host.asn_updated_at);
+  addDate('Whois updated', host.whois_updated_at);
+  return {
+    ip: host.ip,
+    isVuln: host.is_vuln,
+    organization: cap(host.asn?.organization ?? host.whois?.organization, 500),
+    asn: cap(host.asn?.number, 64),
+    asnCountry: cap(host.asn?.country_code, 16),
+    location: cap(location, 500),
+    network: cap(loc?.network ?? host.whois?.network, 200),
+    tags: (host.tags ?? []).map((t) => cap(t.pretty_name ?? t.name, 200)!).slice(0, 200),
+    modules: (host.banner ?? []).map((b) => cap(b, 64)!).slice(0, 100),
+    dates,
+    services: (host.services ?? []).map(serviceView),
+    hostnames: (host.hostnames ?? [])
+      .slice(0, 2000)
+      .map((h) => ({ name: cap(h.name, 500)!, lastUpdated: date(h.last_updated_at) })),
+    domains: (host.domains ?? []).slice(0, 2000).map((d) => ({
+      name: cap(d.name, 500),
+      webServer: cap(d.web_server, 500),
+      country: cap(d.country, 100),
+      dnsServers: (d.dns_servers ?? []).map((x) => cap(x, 500)!).slice(0, 50),
+      emails: (d.emails ?? []).map((x) => cap(x, 500)!).slice(0, 50),
+      lastUpdated: date(d.last_updated_at),
+    })),
+    whois: host.whois
+      ? {
+          organization: cap(host.whois.organization, 500),
+          network: cap(host.whois.network, 200),
+          descr: cap(host.whois.descr, 5000),
+          raw: cap(host.whois.raw, 200_000),
+        }
+      : undefined,
+    cves: hostCves(host).map((c) => cveView(c, 'host')),
+  };
+}
+
+/** A service's banner text for the page: the preview or all of it (capped at BANNER_MAX). */
+export function bannerText(
+  host: Host,
+  serviceIndex: number,
+  full: boolean,
+  preview: number,
+): { text: string; length: number } {
+  const s = host.services?.[serviceIndex];
+  if (!s) throw new Error('That service is no longer in this host record. Refresh the page.');
+  const banner = serviceBanner(s);
+  return { text: banner.slice(0, full ? BANNER_MAX : preview), length: banner.length };
+}
+
+/** The URL a link id refers to, from the extension's own copy of the data. */
+export function linkTarget(
+  host: Host,
+  cves: Cve[],
+  exploits: Exploit[],
+  link:
+    | { kind: 'service'; serviceIndex: number }
+    | { kind: 'reference'; cveId: string; refIndex: number }
+    | { kind: 'exploit'; exploitId: string },
+): string | undefined {
+  switch (link.kind) {
+    case 'service':
+      return host.services?.[link.serviceIndex]?.url;
+    case 'reference': {
+      const id = link.cveId.toUpperCase();
+      const cve = cves.find((c) => c.id.toUpperCase() === id);
+      return cve?.references?.[link.refIndex];
+    }
+    case 'exploit': {
+      const all = [...exploits, ...cves.flatMap((c) => c.exploit ?? [])];
+      return all.find((e) => e.id === link.exploitId)?.url;
+    }
+  }
+}
+
+/**
+ * A URL the extension may offer to open in the browser: http(s) only, parsed with
+ * `new URL`, without credentials. Anything else (javascript:, command:, file:, data:,
+ * vscode:) is refused.
+ */
+export function safeExternalUrl(text: string | undefined): URL | undefined {
+  if (!text) return undefined;
+  let u: URL;
+  try {
+    u = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  if (u.username || u.password) return undefined;
+  return u;
+}

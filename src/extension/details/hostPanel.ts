@@ -1,0 +1,238 @@
+import * as vscode from 'vscode';
+import type { Cve, Exploit, Host } from '../../api/types';
+import { BANNER_PREVIEW, type FromWebview, type RequestHandlers } from '../../common/protocol';
+import type { Ctx } from '../ctx';
+import { isCancellation, userMessage } from '../errors';
+import { confirmOpenExternal, copyJson, copyText, exportJson, openJson } from './actions';
+import { bannerText, cveView, exploitView, hostCves, hostView, linkTarget, mergeCves } from './hostModel';
+import { webviewOptions } from './html';
+import { DetailsPanel } from './panel';
+
+export const HOST_VIEW_TYPE = 'odin.hostDetails';
+const FIRST_CVE_PAGE = 1;
+
+interface HostState {
+  host?: Host;
+  error?: string;
+  cves: Cve[];
+  cvesError?: string;
+  nextCvePage?: number;
+  exploits: Exploit[];
+  exploitsError?: string;
+  exploitsLoaded: boolean;
+  fetchedAt?: string;
+}
+
+/** One panel per host: opening it again reveals it. */
+export class HostPanel extends DetailsPanel {
+  private static readonly panels = new Map<string, HostPanel>();
+  private state: HostState = { cves: [], exploits: [], exploitsLoaded: false };
+
+  static show(ctx: Ctx, ip: string): HostPanel {
+    const existing = HostPanel.panels.get(ip);
+    if (existing && !existing.isDisposed) {
+      existing.reveal();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      HOST_VIEW_TYPE,
+      `Host ${ip}`,
+      vscode.ViewColumn.Active,
+      webviewOptions(ctx.extension.extensionUri),
+    );
+    return new HostPanel(ctx, panel, ip);
+  }
+
+  /** A panel VS Code restored after a reload (its state held only the IP). */
+  static revive(ctx: Ctx, panel: vscode.WebviewPanel, ip: string): HostPanel {
+    HostPanel.panels.get(ip)?.dispose();
+    panel.title = `Host ${ip}`;
+    return new HostPanel(ctx, panel, ip);
+  }
+
+  static all(): HostPanel[] {
+    return [...HostPanel.panels.values()];
+  }
+
+  private constructor(ctx: Ctx, panel: vscode.WebviewPanel, ip: string) {
+    super(ctx, panel, 'host', ip);
+    HostPanel.panels.set(ip, this);
+    void this.load();
+  }
+
+  protected override onDispose(): void {
+    if (HostPanel.panels.get(this.id) === this) HostPanel.panels.delete(this.id);
+  }
+
+  /** Fetches the host, then its CVEs (first page) and exploits in parallel. */
+  async load(): Promise<void> {
+    const signal = this.newLoad();
+    this.state = { cves: [], exploits: [], exploitsLoaded: false };
+    this.post({ type: 'loading', page: 'host', id: this.id });
+    const client = this.ctx.client();
+    try {
+      const host = await client.getHost(this.id, { signal });
+      if (signal.aborted) return;
+      this.state.host = host;
+      this.state.cves = hostCves(host);
+      this.state.fetchedAt = new Date().toISOString();
+    } catch (err) {
+      if (signal.aborted || isCancellation(err)) return;
+      this.state.error = userMessage(err);
+      this.ctx.log.warn(`Host details ${this.id}: ${this.state.error}`);
+      this.onReady();
+      return;
+    }
+    this.sendHost();
+    await Promise.all([
+      client.getHostCves(this.id, FIRST_CVE_PAGE, { signal }).then(
+        (page) => {
+          if (signal.aborted) return;
+          this.state.cves = mergeCves(this.state.cves, page.items);
+          this.state.nextCvePage = page.next;
+          this.sendCves();
+        },
+        (err: unknown) => {
+          if (signal.aborted || isCancellation(err)) return;
+          this.state.cvesError = userMessage(err);
+          this.sendCves();
+        },
+      ),
+      client.getHostExploits(this.id, { signal }).then(
+        (exploits) => {
+          if (signal.aborted) return;
+          this.state.exploits = exploits;
+          this.state.exploitsLoaded = true;
+          this.sendExploits();
+        },
+        (err: unknown) => {
+          if (signal.aborted || isCancellation(err)) return;
+          this.state.exploitsError = userMessage(err);
+          this.state.exploitsLoaded = true;
+          this.sendExploits();
+        },
+      ),
+    ]);
+  }
+
+  private sendHost(): void {
+    if (this.state.host) this.post({ type: 'host', host: hostView(this.state.host) });
+  }
+
+  private cveViews() {
+    return this.state.cves.map((c) =>
+      cveView(c, c.summary !== undefined || c.score !== undefined ? 'endpoint' : 'host'),
+    );
+  }
+
+  private sendCves(): void {
+    this.post({
+      type: 'cves',
+      cves: this.cveViews(),
+      more: this.state.nextCvePage !== undefined,
+      error: this.state.cvesError,
+    });
+  }
+
+  private sendExploits(): void {
+    if (!this.state.exploitsLoaded) return;
+    this.post({
+      type: 'exploits',
+      exploits: this.state.exploits.map((e) => exploitView(e)),
+      error: this.state.exploitsError,
+    });
+  }
+
+  protected onReady(): void {
+    if (this.state.error !== undefined) {
+      this.post({ type: 'error', page: 'host', id: this.id, message: this.state.error });
+      return;
+    }
+    if (!this.state.host) return; // still loading: `load` sends when done
+    this.sendHost();
+    this.sendCves();
+    this.sendExploits();
+  }
+
+  protected requestHandlers(): RequestHandlers {
+    return {
+      banner: async ({ serviceIndex, full }) => {
+        if (!this.state.host) throw new Error('The host is not loaded yet.');
+        return bannerText(this.state.host, serviceIndex, full, BANNER_PREVIEW);
+      },
+      moreCves: async () => {
+        const page = this.state.nextCvePage;
+        if (page === undefined) return { cves: this.cveViews(), more: false };
+        const signal = this.loading?.signal;
+        const result = await this.ctx.client().getHostCves(this.id, page, { signal });
+        this.state.cves = mergeCves(this.state.cves, result.items);
+        // Never ask for the same page twice, whatever the server says.
+        this.state.nextCvePage = result.next !== undefined && result.next > page ? result.next : undefined;
+        return { cves: this.cveViews(), more: this.state.nextCvePage !== undefined };
+      },
+    };
+  }
+
+  /** Everything the page shows, as JSON (copy, open, export). */
+  private json(): unknown {
+    return {
+      ip: this.id,
+      fetchedAt: this.state.fetchedAt,
+      host: this.state.host,
+      cves: this.state.cves,
+      exploits: this.state.exploits,
+    };
+  }
+
+  protected async onMessage(
+    message: Exclude<FromWebview, { type: 'ready' | 'rendered' | 'request' }>,
+  ): Promise<void> {
+    const host = this.state.host;
+    switch (message.type) {
+      case 'action':
+        switch (message.action) {
+          case 'refresh':
+            return this.load();
+          case 'searchSimilar': {
+            const commands = await vscode.commands.getCommands(true);
+            if (!commands.includes('odin.searchSimilar')) {
+              void vscode.window.showInformationMessage(
+                'ODIN: searching for similar hosts is not available in this version.',
+              );
+              return;
+            }
+            await vscode.commands.executeCommand('odin.searchSimilar', this.id);
+            return;
+          }
+          case 'copyJson':
+            if (host) await copyJson(this.json(), `host ${this.id}`);
+            return;
+          case 'openJson':
+            if (host) await openJson(this.json());
+            return;
+          case 'export':
+            if (host) await exportJson(this.json(), `odin-host-${this.id.replace(/:/g, '_')}.json`);
+            return;
+          default:
+            return;
+        }
+      case 'copyLink':
+      case 'openLink': {
+        if (!host) return;
+        const url = linkTarget(host, this.state.cves, this.state.exploits, message.link);
+        if (url === undefined) return;
+        if (message.type === 'copyLink') await copyText(url, 'link');
+        else await confirmOpenExternal(url);
+        return;
+      }
+      case 'copyCve': {
+        const want = message.cveId.toUpperCase();
+        const cve = this.state.cves.find((c) => c.id.toUpperCase() === want);
+        if (cve) await copyText(cve.id, cve.id);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { randomBytes } from 'crypto';
+import * as vscode from 'vscode';
+import type { PageKind } from '../../common/protocol';
+
+/**
+ * The one HTML shell of the details pages (after vscode-codeql's webview-html.ts): a
+ * constant template. No API data ever enters this string; the page gets its data by
+ * postMessage after it says `ready`, and renders it with DOM APIs.
+ *
+ * CSP: nothing by default; the one script file by a fresh nonce per load; styles and the
+ * codicon font from the extension's own files; no network (`connect-src 'none'`, no
+ * images: a remote image would contact the scanned host).
+ */
+export function detailsHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  page: PageKind,
+  title: string,
+): string {
+  const nonce = randomBytes(16).toString('base64');
+  const asset = (...p: string[]): string =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    "img-src 'none'",
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "child-src 'none'",
+    "worker-src 'none'",
+    "object-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  // `page` and `title` are our own constants (never API data); escaped anyway.
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(asset('dist', 'codicons', 'codicon.css'))}">
+<link rel="stylesheet" href="${attr(asset('media', 'details.css'))}">
+<title>${attr(title)}</title>
+</head>
+<body data-page="${attr(page)}">
+<main id="root" aria-live="polite"><p class="status">Loading…</p></main>
+<script nonce="${attr(nonce)}" src="${attr(asset('dist', 'webview.js'))}"></script>
+</body>
+</html>`;
+}
+
+function attr(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Webview options shared by new and restored panels. */
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    enableCommandUris: false,
+    enableForms: false,
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, 'dist'),
+      vscode.Uri.joinPath(extensionUri, 'media'),
+    ],
+    // Not retained when hidden: the page asks again with `ready` and gets its data resent.
+    retainContextWhenHidden: false,
+    enableFindWidget: true,
+  };
+}

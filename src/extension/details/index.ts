@@ -1,0 +1,91 @@
+import * as vscode from 'vscode';
+import type { CommandMap } from '../commands';
+import type { Ctx } from '../ctx';
+import { HOST_VIEW_TYPE, HostPanel } from './hostPanel';
+import { parseDomain, parseIp } from './targets';
+import { WHOIS_SCHEME, WhoisSnapshotDocs } from './whoisDocs';
+import { WHOIS_VIEW_TYPE, WhoisPanel } from './whoisPanel';
+
+/**
+ * The details pages: `odin.openHostDetails` (an IP) and `odin.openWhoisDetails` (a
+ * domain), their restore after a reload, and the read-only snapshot documents the whois
+ * diff uses. Returns the command map for the shell's `registerCommands`.
+ */
+export function registerDetails(ctx: Ctx): CommandMap {
+  const docs = ctx.subscriptions.add(new WhoisSnapshotDocs());
+  ctx.subscriptions.add(vscode.workspace.registerTextDocumentContentProvider(WHOIS_SCHEME, docs));
+
+  // Restored panels carry only their IP / domain in the page state (never data or the key),
+  // and the state is parsed as strictly as a command argument.
+  ctx.subscriptions.add(
+    vscode.window.registerWebviewPanelSerializer(HOST_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        const ip = parseIp(stateId(state));
+        if (ip) HostPanel.revive(ctx, panel, ip);
+        else panel.dispose();
+      },
+    }),
+  );
+  ctx.subscriptions.add(
+    vscode.window.registerWebviewPanelSerializer(WHOIS_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        const domain = parseDomain(stateId(state));
+        if (domain) WhoisPanel.revive(ctx, docs, panel, domain);
+        else panel.dispose();
+      },
+    }),
+  );
+  ctx.subscriptions.add({
+    dispose: () => {
+      for (const p of HostPanel.all()) p.dispose();
+      for (const p of WhoisPanel.all()) p.dispose();
+    },
+  });
+
+  return {
+    'odin.openHostDetails': async (arg?: unknown) => {
+      const ip = arg === undefined ? await askIp() : parseIp(arg);
+      if (arg !== undefined && ip === undefined) {
+        void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
+        return;
+      }
+      if (ip) HostPanel.show(ctx, ip);
+    },
+    'odin.openWhoisDetails': async (arg?: unknown) => {
+      const domain = arg === undefined ? await askDomain() : parseDomain(arg);
+      if (arg !== undefined && domain === undefined) {
+        void vscode.window.showWarningMessage('ODIN: that is not a domain name.');
+        return;
+      }
+      if (domain) WhoisPanel.show(ctx, docs, domain);
+    },
+  };
+}
+
+function stateId(state: unknown): unknown {
+  return typeof state === 'object' && state !== null ? (state as { id?: unknown }).id : undefined;
+}
+
+async function askIp(): Promise<string | undefined> {
+  const v = await vscode.window.showInputBox({
+    title: 'ODIN: Host Details',
+    prompt: 'IPv4 or IPv6 address',
+    placeHolder: '45.33.32.156',
+    ignoreFocusOut: true,
+    validateInput: (text) =>
+      text.trim() === '' || parseIp(text) ? undefined : 'Enter an IPv4 or IPv6 address.',
+  });
+  return v === undefined ? undefined : parseIp(v);
+}
+
+async function askDomain(): Promise<string | undefined> {
+  const v = await vscode.window.showInputBox({
+    title: 'ODIN: Whois Details',
+    prompt: 'Domain name',
+    placeHolder: 'example.com',
+    ignoreFocusOut: true,
+    validateInput: (text) =>
+      text.trim() === '' || parseDomain(text) ? undefined : 'Enter a domain name such as example.com.',
+  });
+  return v === undefined ? undefined : parseDomain(v);
+}

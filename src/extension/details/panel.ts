@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import {
+  answerRequest,
+  parseFromWebview,
+  type FromWebview,
+  type PageKind,
+  type RequestHandlers,
+  type RequestMessage,
+  type ToWebview,
+} from '../../common/protocol';
+import type { Ctx } from '../ctx';
+import { isCancellation, userMessage } from '../errors';
+import { detailsHtml, webviewOptions } from './html';
+import { detailsProbe } from './probe';
+
+/**
+ * What host and whois pages share: the HTML shell, the ready handshake, validation of
+ * every message from the page, request/reply, and the `rendered` report. Subclasses say
+ * what to send when the page is (again) ready and what to do with validated messages.
+ */
+export abstract class DetailsPanel implements vscode.Disposable {
+  private isReady = false;
+  private disposed = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Cancels the load in flight (refresh, close). */
+  protected loading: AbortController | undefined;
+
+  protected constructor(
+    protected readonly ctx: Ctx,
+    readonly panel: vscode.WebviewPanel,
+    readonly page: PageKind,
+    readonly id: string,
+  ) {
+    const extUri = ctx.extension.extensionUri;
+    panel.webview.options = webviewOptions(extUri);
+    panel.webview.html = detailsHtml(
+      panel.webview,
+      extUri,
+      page,
+      page === 'host' ? 'ODIN host' : 'ODIN whois',
+    );
+    panel.iconPath = vscode.Uri.joinPath(extUri, 'media', 'odin.svg');
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      panel.onDidDispose(() => this.dispose()),
+    );
+    detailsProbe.open.add(`${page}:${id}`);
+  }
+
+  protected abstract onReady(): void;
+  protected abstract onMessage(
+    message: Exclude<FromWebview, { type: 'ready' | 'rendered' | 'request' }>,
+  ): Promise<void>;
+  protected abstract requestHandlers(): RequestHandlers;
+
+  /** Posts to the page once it has said `ready` (before that it is dropped; `ready` resends all). */
+  protected post(message: ToWebview): void {
+    if (!this.isReady || this.disposed) return;
+    void this.panel.webview.postMessage(message).then(undefined, () => undefined);
+  }
+
+  private receive(raw: unknown): void {
+    const message = parseFromWebview(raw, this.page);
+    if (!message) {
+      detailsProbe.rejected++;
+      const type =
+        typeof raw === 'object' && raw !== null
+          ? String((raw as { type?: unknown }).type).slice(0, 40)
+          : typeof raw;
+      this.ctx.log.warn(
+        `Details page (${this.page}) sent a message that was refused (type ${JSON.stringify(type)}).`,
+      );
+      return;
+    }
+    detailsProbe.noteAccepted(message.type);
+    switch (message.type) {
+      case 'ready':
+        this.isReady = true;
+        this.post({ type: 'loading', page: this.page, id: this.id });
+        this.onReady();
+        return;
+      case 'rendered':
+        this.ctx.log.debug(`Details ${this.page} ${this.id} rendered in ${message.ms.toFixed(1)} ms`);
+        detailsProbe.noteRendered({
+          page: this.page,
+          id: this.id,
+          counts: message.counts,
+          ms: message.ms,
+          at: Date.now(),
+        });
+        return;
+      case 'request':
+        void this.answer(message);
+        return;
+      default:
+        this.onMessage(message).catch((err: unknown) => this.report(err));
+    }
+  }
+
+  private answer(message: RequestMessage): Promise<void> {
+    return answerRequest(
+      message,
+      this.requestHandlers(),
+      (reply) => this.post(reply),
+      (err) => {
+        if (!isCancellation(err))
+          this.ctx.log.warn(`Details ${this.page} request ${message.method} failed: ${userMessage(err)}`);
+        return userMessage(err);
+      },
+    );
+  }
+
+  /** A failed action: short text to the user, the detail in the log. */
+  protected report(err: unknown): void {
+    if (isCancellation(err)) return;
+    this.ctx.log.error(`Details ${this.page} ${this.id}: ${userMessage(err)}`);
+    void vscode.window.showErrorMessage(`ODIN: ${userMessage(err)}`);
+  }
+
+  /** Starts a new load, cancelling the previous one. */
+  protected newLoad(): AbortSignal {
+    this.loading?.abort();
+    this.loading = new AbortController();
+    return this.loading.signal;
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.loading?.abort();
+    detailsProbe.open.delete(`${this.page}:${this.id}`);
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+    this.onDispose();
+  }
+
+  protected onDispose(): void {
+    // For subclasses.
+  }
+}

@@ -1,0 +1,172 @@
+import * as vscode from 'vscode';
+import type { WhoisRecord } from '../../api/types';
+import type { FromWebview, RequestHandlers } from '../../common/protocol';
+import { neutraliseUiText } from '../../core/text';
+import { snapshotDate, sortSnapshots, whoisSnapshotText } from '../../core/whoisDiff';
+import { config } from '../config';
+import type { Ctx } from '../ctx';
+import { isCancellation, userMessage } from '../errors';
+import { copyJson, copyText, exportJson, openJson } from './actions';
+import { webviewOptions } from './html';
+import { DetailsPanel } from './panel';
+import type { WhoisSnapshotDocs } from './whoisDocs';
+import { whoisView } from './whoisModel';
+
+export const WHOIS_VIEW_TYPE = 'odin.whoisDetails';
+
+interface WhoisState {
+  record?: WhoisRecord;
+  snapshots: WhoisRecord[];
+  historyError?: string;
+  error?: string;
+  fetchedAt?: string;
+}
+
+/** One panel per domain: opening it again reveals it. */
+export class WhoisPanel extends DetailsPanel {
+  private static readonly panels = new Map<string, WhoisPanel>();
+  private state: WhoisState = { snapshots: [] };
+
+  static show(ctx: Ctx, docs: WhoisSnapshotDocs, domain: string): WhoisPanel {
+    const existing = WhoisPanel.panels.get(domain);
+    if (existing && !existing.isDisposed) {
+      existing.reveal();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      WHOIS_VIEW_TYPE,
+      `Whois ${domain}`,
+      vscode.ViewColumn.Active,
+      webviewOptions(ctx.extension.extensionUri),
+    );
+    return new WhoisPanel(ctx, docs, panel, domain);
+  }
+
+  static all(): WhoisPanel[] {
+    return [...WhoisPanel.panels.values()];
+  }
+
+  static revive(ctx: Ctx, docs: WhoisSnapshotDocs, panel: vscode.WebviewPanel, domain: string): WhoisPanel {
+    WhoisPanel.panels.get(domain)?.dispose();
+    panel.title = `Whois ${domain}`;
+    return new WhoisPanel(ctx, docs, panel, domain);
+  }
+
+  private constructor(
+    ctx: Ctx,
+    private readonly docs: WhoisSnapshotDocs,
+    panel: vscode.WebviewPanel,
+    domain: string,
+  ) {
+    super(ctx, panel, 'whois', domain);
+    WhoisPanel.panels.set(domain, this);
+    void this.load();
+  }
+
+  protected override onDispose(): void {
+    if (WhoisPanel.panels.get(this.id) === this) WhoisPanel.panels.delete(this.id);
+  }
+
+  async load(): Promise<void> {
+    const signal = this.newLoad();
+    this.state = { snapshots: [] };
+    this.post({ type: 'loading', page: 'whois', id: this.id });
+    const client = this.ctx.client();
+    const [current, history] = await Promise.allSettled([
+      client.getWhois(this.id, { signal }),
+      client.getWhoisHistory(this.id, { signal }),
+    ]);
+    if (signal.aborted) return;
+    if (current.status === 'rejected') {
+      if (isCancellation(current.reason)) return;
+      this.state.error = userMessage(current.reason);
+      this.ctx.log.warn(`Whois details ${this.id}: ${this.state.error}`);
+    } else {
+      this.state.record = current.value;
+      this.state.fetchedAt = new Date().toISOString();
+    }
+    if (history.status === 'fulfilled') {
+      this.state.snapshots = sortSnapshots(history.value.records);
+    } else if (!isCancellation(history.reason)) {
+      this.state.historyError = userMessage(history.reason);
+    }
+    this.onReady();
+  }
+
+  protected onReady(): void {
+    if (this.state.error !== undefined) {
+      this.post({ type: 'error', page: 'whois', id: this.id, message: this.state.error });
+      return;
+    }
+    if (!this.state.record) return;
+    this.post({
+      type: 'whois',
+      whois: whoisView(
+        { record: this.state.record, snapshots: this.state.snapshots, historyError: this.state.historyError },
+        config.expiryWarningDays(),
+      ),
+    });
+  }
+
+  protected requestHandlers(): RequestHandlers {
+    const none = (): never => {
+      throw new Error('Not available on the whois page.');
+    };
+    return { banner: async () => none(), moreCves: async () => none() };
+  }
+
+  private json(): unknown {
+    return {
+      domain: this.id,
+      fetchedAt: this.state.fetchedAt,
+      whois: this.state.record,
+      history: this.state.snapshots,
+    };
+  }
+
+  /** Opens VS Code's diff editor on two snapshots (indexes into the oldest-first list). */
+  async diff(from: number, to: number): Promise<void> {
+    const a = this.state.snapshots[from];
+    const b = this.state.snapshots[to];
+    if (!a || !b) return;
+    const [older, newer, i, j] = from < to ? [a, b, from, to] : [b, a, to, from];
+    const left = this.docs.set(this.id, i, snapshotDate(older) ?? '', whoisSnapshotText(older));
+    const right = this.docs.set(this.id, j, snapshotDate(newer) ?? '', whoisSnapshotText(newer));
+    const title = `Whois ${this.id}: ${neutraliseUiText(snapshotDate(older) ?? `#${i + 1}`, 40)} ↔ ${neutraliseUiText(
+      snapshotDate(newer) ?? `#${j + 1}`,
+      40,
+    )}`;
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+  }
+
+  protected async onMessage(
+    message: Exclude<FromWebview, { type: 'ready' | 'rendered' | 'request' }>,
+  ): Promise<void> {
+    const record = this.state.record;
+    switch (message.type) {
+      case 'diffSnapshots':
+        return this.diff(message.from, message.to);
+      case 'action':
+        switch (message.action) {
+          case 'refresh':
+            return this.load();
+          case 'copyJson':
+            if (record) await copyJson(this.json(), `whois of ${this.id}`);
+            return;
+          case 'openJson':
+            if (record) await openJson(this.json());
+            return;
+          case 'export':
+            if (record) await exportJson(this.json(), `odin-whois-${this.id}.json`);
+            return;
+          case 'copyRaw':
+            if (record?.raw_data) await copyText(record.raw_data, 'raw whois record');
+            return;
+          default:
+            return;
+        }
+      default:
+        return;
+    }
+  }
+}
