@@ -100,7 +100,8 @@ const RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
 
 // ---------------------------------------------------------------- base URL
 
-export type BaseUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+/** `prefix` is origin + base path without a trailing slash: request paths are appended to it. */
+export type BaseUrlCheck = { ok: true; url: URL; prefix: string } | { ok: false; reason: string };
 
 /** True for localhost, 127.0.0.0/8 and ::1 (on a hostname already canonicalised by `URL`). */
 export function isLoopbackHostname(hostname: string): boolean {
@@ -124,8 +125,7 @@ export function checkBaseUrl(raw: string): BaseUrlCheck {
   }
   if (url.username || url.password) return { ok: false, reason: 'the API URL must not contain credentials' };
   if (url.search || url.hash) return { ok: false, reason: 'the API URL must not have a query or fragment' };
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  return { ok: true, url };
+  return { ok: true, url, prefix: url.origin + url.pathname.replace(/\/+$/, '') };
 }
 
 // ---------------------------------------------------------------- helpers
@@ -302,8 +302,8 @@ export class HttpTransport {
     }
     if (signal?.aborted) throw fail(req, 'cancelled', 'cancelled before the request was sent');
 
-    const url = new URL(this.base.url.href + req.path);
-    if (url.origin !== this.base.url.origin || url.pathname !== this.base.url.pathname + req.path) {
+    const url = new URL(this.base.prefix + req.path);
+    if (url.href !== this.base.prefix + req.path) {
       throw fail(req, 'badRequest', 'the request path does not stay below the API URL', {
         message: 'The lookup value is not valid for ODIN.',
       });

@@ -53,7 +53,10 @@ void describe('checkBaseUrl', () => {
   void it('strips trailing slashes but keeps a base path', () => {
     const r = checkBaseUrl('https://proxy.example/odin///');
     assert.ok(r.ok);
-    assert.equal(r.url.href, 'https://proxy.example/odin');
+    assert.equal(r.prefix, 'https://proxy.example/odin');
+    const root = checkBaseUrl('https://api.odin.io/');
+    assert.ok(root.ok);
+    assert.equal(root.prefix, 'https://api.odin.io');
   });
 });
 
