@@ -1,0 +1,336 @@
+/**
+ * Hover cards as Markdown text: what an IP, a CIDR block or a domain is, from the ODIN
+ * answer or from local facts only. Pure string building (no `vscode`), so it is unit
+ * tested against attacker-written scan data.
+ *
+ * Rules (SECURITY.md, "Rendering attacker strings"): every string that came from the API or
+ * from the workspace goes through `escapeMarkdown`; the only links are our own commands,
+ * built here with JSON arguments percent-encoded so no `)` or space can end them early;
+ * no HTML, no theme icons, no code spans around untrusted text.
+ */
+import type { Cve, Host, Severity, WhoisRecord } from '../api/types';
+import { escapeMarkdown } from './text';
+
+/** The commands hover cards may link to; the hover's MarkdownString enables exactly these. */
+export const HOVER_COMMANDS = {
+  openHostDetails: 'odin.openHostDetails',
+  openWhoisDetails: 'odin.openWhoisDetails',
+  searchSimilar: 'odin.searchSimilar',
+  copyValue: 'odin.copyValue',
+  lookup: 'odin.lookup',
+  resume: 'odin.resumeLookups',
+} as const;
+export const HOVER_COMMAND_IDS: readonly string[] = Object.values(HOVER_COMMANDS);
+
+export interface CardOptions {
+  /** Epoch ms, for "expires in N days" and "cached N min ago". */
+  now: number;
+  /** Command ids that exist now; links to others are left out. Default: all of ours. */
+  commands?: ReadonlySet<string>;
+  /** The indicator as written, when it was defanged (`1.2.3[.]4`): shown as "refanged from". */
+  defangedFrom?: string;
+  /** When the answer came from the cache: its age is shown, and whether it is stale. */
+  cachedAt?: number;
+  stale?: boolean;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = {
+  CRITICAL: 5,
+  HIGH: 4,
+  MEDIUM: 3,
+  LOW: 2,
+  NONE: 1,
+  UNKNOWN: 0,
+};
+const MAX_PORTS = 8;
+const MAX_TAGS = 8;
+const MAX_CVES = 3;
+const MAX_NAME_SERVERS = 4;
+const DAY_MS = 86_400_000;
+
+/** `[label](command:id?args "tooltip")` with the arguments JSON-encoded, or '' when the command is missing. */
+export function commandLink(
+  label: string,
+  id: string,
+  args: unknown[],
+  tooltip: string,
+  opts?: CardOptions,
+): string {
+  if (!HOVER_COMMAND_IDS.includes(id)) throw new Error(`not a hover command: ${id}`);
+  if (opts?.commands && !opts.commands.has(id)) return '';
+  // encodeURIComponent leaves !'()* alone; a ')' would end the link target.
+  const encoded = encodeURIComponent(JSON.stringify(args)).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `[${escapeMarkdown(label)}](command:${id}?${encoded} "${tooltip.replace(/["\\()]/g, '')}")`;
+}
+
+function links(parts: string[]): string {
+  return parts.filter((p) => p !== '').join(' · ');
+}
+
+function md(text: string | undefined, max = 120): string {
+  return escapeMarkdown(text ?? '', max);
+}
+
+/** YYYY-MM-DD, or undefined for absent / unset (`0001-01-01…`) / unparsable dates. */
+export function day(iso: string | undefined): string | undefined {
+  if (!iso || iso.startsWith('0001-01-01')) return undefined;
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return undefined;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+function ago(ms: number): string {
+  const min = Math.max(0, Math.round(ms / 60_000));
+  if (min < 1) return 'just now';
+  if (min < 60) return `${min} min ago`;
+  const h = Math.round(min / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.round(h / 24)} days ago`;
+}
+
+function header(title: string, opts: CardOptions): string {
+  const refanged = opts.defangedFrom ? ` (refanged from ${md(opts.defangedFrom, 80)})` : '';
+  return `**${title}**${refanged}`;
+}
+
+function footer(opts: CardOptions, extra: string[] = []): string {
+  const bits = [...extra];
+  if (opts.cachedAt !== undefined) {
+    bits.push(
+      opts.stale
+        ? `cached ${ago(opts.now - opts.cachedAt)}, may be outdated`
+        : `cached ${ago(opts.now - opts.cachedAt)}`,
+    );
+  }
+  return bits.length ? `_${bits.join(' · ')}_` : '';
+}
+
+function join(lines: string[]): string {
+  // Two trailing spaces would be a hard break; a blank line between blocks is clearer.
+  return lines.filter((l) => l !== '').join('\n\n');
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** The top CVEs of a host (by score, then severity), each once, and its exploit count. */
+export function topCves(host: Host, max = MAX_CVES): { top: Cve[]; total: number; exploits: number } {
+  const byId = new Map<string, Cve>();
+  const exploitIds = new Set<string>();
+  for (const service of host.services) {
+    for (const cve of service.cve) {
+      const known = byId.get(cve.id);
+      if (!known || (cve.score ?? -1) > (known.score ?? -1)) byId.set(cve.id, cve);
+      for (const e of cve.exploit) exploitIds.add(e.id);
+    }
+  }
+  const all = [...byId.values()].sort(
+    (a, b) =>
+      (b.score ?? -1) - (a.score ?? -1) ||
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      a.id.localeCompare(b.id),
+  );
+  return { top: all.slice(0, max), total: all.length, exploits: exploitIds.size };
+}
+
+/** The card for a public IP that ODIN knows. */
+export function hostCard(ip: string, host: Host, opts: CardOptions): string {
+  const lines: string[] = [];
+  const asn = host.asn;
+  const org = asn?.organization ?? host.whois?.organization;
+  const owner = [asn?.number ? md(asn.number, 20) : '', org ? md(org) : ''].filter(Boolean).join(' ');
+  lines.push(`${header(`ODIN · ${md(ip, 60)}`, opts)}${owner ? ` — ${owner}` : ''}`);
+
+  const loc = host.location;
+  const place = [loc?.city, loc?.country_name ?? loc?.country_code ?? asn?.country_code].filter(
+    (s) => s && s.trim(),
+  );
+  if (place.length) lines.push(place.map((p) => md(p, 60)).join(', '));
+
+  if (host.services.length) {
+    const ports = [...host.services]
+      .sort((a, b) => a.port - b.port)
+      .slice(0, MAX_PORTS)
+      .map((s) => {
+        const proto = s.protocol ? `/${md(s.protocol, 10)}` : '';
+        const what = [s.name, s.product, s.version].filter((x): x is string => !!x && x.trim() !== '');
+        return `${s.port}${proto}${what.length ? ` ${md(what.join(' '), 60)}` : ''}`;
+      });
+    const more = host.services.length > MAX_PORTS ? ` · +${host.services.length - MAX_PORTS} more` : '';
+    lines.push(`**Open ports (${host.services.length}):** ${ports.join(' · ')}${more}`);
+  } else {
+    lines.push('**Open ports:** none seen');
+  }
+
+  if (host.tags.length) {
+    const tags = host.tags.slice(0, MAX_TAGS).map((t) => `**${md(t.pretty_name ?? t.name, 40)}**`);
+    const more = host.tags.length > MAX_TAGS ? ` · +${host.tags.length - MAX_TAGS} more` : '';
+    lines.push(`**Tags:** ${tags.join(' · ')}${more}`);
+  }
+
+  const { top, total, exploits } = topCves(host);
+  const vulnerable = host.is_vuln ?? total > 0;
+  if (vulnerable || total > 0) {
+    const counts = [
+      `${fmt(total)} CVE${total === 1 ? '' : 's'}`,
+      `${fmt(exploits)} known exploit${exploits === 1 ? '' : 's'}`,
+    ];
+    lines.push(`**Vulnerable:** yes · ${counts.join(' · ')}`);
+    if (top.length) {
+      lines.push(
+        top
+          .map(
+            (c) => `- ${md(c.id, 40)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}`,
+          )
+          .join('\n'),
+      );
+    }
+  } else {
+    lines.push('**Vulnerable:** no known CVEs');
+  }
+
+  const seen = day(host.last_updated_at);
+  lines.push(footer(opts, seen ? [`last seen ${seen}`] : []));
+  lines.push(
+    links([
+      commandLink('Open details', HOVER_COMMANDS.openHostDetails, [ip], 'Open the full host details', opts),
+      commandLink('Similar hosts', HOVER_COMMANDS.searchSimilar, [ip], 'Search hosts like this one', opts),
+      commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address', opts),
+    ]),
+  );
+  return join(lines);
+}
+
+/** ODIN answered "not found" for this IP. */
+export function hostNotFoundCard(ip: string, opts: CardOptions): string {
+  return join([
+    header(`ODIN · ${md(ip, 60)}`, opts),
+    'ODIN has no scan data for this address.',
+    footer(opts),
+    links([commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address', opts)]),
+  ]);
+}
+
+export type Part<T> = { ok: T } | { notFound: true } | { error: string } | { pending: string };
+
+/** The card for a domain: whois essentials and the number of known subdomains. */
+export function domainCard(
+  domain: string,
+  whois: Part<WhoisRecord>,
+  subdomains: Part<number>,
+  opts: CardOptions & { expiryWarningDays: number },
+): string {
+  const lines: string[] = [header(`ODIN · ${md(domain, 120)}`, opts)];
+  if ('ok' in whois) {
+    const w = whois.ok;
+    if (w.registrar?.name) lines.push(`**Registrar:** ${md(w.registrar.name)}`);
+    const created = day(w.created_date);
+    const expires = day(w.expires_date);
+    const dates: string[] = [];
+    if (created) dates.push(`created ${created}`);
+    if (expires) {
+      const left = Math.floor((Date.parse(w.expires_date as string) - opts.now) / DAY_MS);
+      if (left < 0) dates.push(`**⚠ expired ${expires}**`);
+      else if (left <= opts.expiryWarningDays)
+        dates.push(`**⚠ expires ${expires} (in ${left} day${left === 1 ? '' : 's'})**`);
+      else dates.push(`expires ${expires}`);
+    }
+    if (dates.length) lines.push(dates.join(' · '));
+    if (w.name_servers.length) {
+      const ns = w.name_servers.slice(0, MAX_NAME_SERVERS).map((n) => md(n.toLowerCase(), 80));
+      const more =
+        w.name_servers.length > MAX_NAME_SERVERS
+          ? ` · +${w.name_servers.length - MAX_NAME_SERVERS} more`
+          : '';
+      lines.push(`**Name servers:** ${ns.join(' · ')}${more}`);
+    }
+  } else if ('notFound' in whois) {
+    lines.push('No whois record in ODIN.');
+  } else if ('error' in whois) {
+    lines.push(`Whois: ${md(whois.error, 200)}`);
+  } else {
+    lines.push(`Whois: ${md(whois.pending, 200)}`);
+  }
+  if ('ok' in subdomains) lines.push(`**Known subdomains:** ${fmt(subdomains.ok)}`);
+  else if ('error' in subdomains) lines.push(`Subdomains: ${md(subdomains.error, 200)}`);
+  lines.push(footer(opts));
+  lines.push(
+    links([
+      'ok' in whois
+        ? commandLink(
+            'Open whois',
+            HOVER_COMMANDS.openWhoisDetails,
+            [domain],
+            'Open the full whois record',
+            opts,
+          )
+        : '',
+      commandLink('Copy domain', HOVER_COMMANDS.copyValue, [domain], 'Copy the domain name', opts),
+    ]),
+  );
+  return join(lines);
+}
+
+/** The card for a CIDR block: how many hosts ODIN knows in it. */
+export function cidrCard(cidr: string, total: Part<number>, opts: CardOptions): string {
+  const lines = [header(`ODIN · ${md(cidr, 60)}`, opts)];
+  if ('ok' in total) {
+    // The live service caps totals at 10000.
+    const n = total.ok >= 10_000 ? '10,000 or more' : fmt(total.ok);
+    lines.push(`**Known hosts in this block:** ${n}`);
+  } else if ('notFound' in total) {
+    lines.push('**Known hosts in this block:** 0');
+  } else if ('error' in total) {
+    lines.push(md(total.error, 200));
+  } else {
+    lines.push(md(total.pending, 200));
+  }
+  lines.push(footer(opts));
+  lines.push(
+    links([
+      commandLink(
+        'Search hosts in it',
+        HOVER_COMMANDS.searchSimilar,
+        [cidr],
+        'Search the hosts in this block',
+        opts,
+      ),
+      commandLink('Copy', HOVER_COMMANDS.copyValue, [cidr], 'Copy the block', opts),
+    ]),
+  );
+  return join(lines);
+}
+
+/**
+ * Local facts only: nothing was sent. `what` says what the value is (e.g. "Private-Use
+ * (RFC 1918)"), `why` why it was not looked up; `lookupLink` offers an explicit lookup.
+ */
+export function localCard(
+  value: string,
+  facts: { what?: string; why: string; lookupLink?: boolean; resumeLink?: boolean },
+  opts: CardOptions,
+): string {
+  const is = facts.what ? ` is ${md(facts.what, 200)}` : '';
+  return join([
+    `${header(`ODIN · ${md(value, 120)}`, opts)}${is}: not looked up`,
+    md(facts.why, 300),
+    links([
+      facts.lookupLink
+        ? commandLink('Look up now', HOVER_COMMANDS.lookup, [value], 'Send this value to ODIN once', opts)
+        : '',
+      facts.resumeLink
+        ? commandLink('Resume lookups', HOVER_COMMANDS.resume, [], 'Resume automatic lookups', opts)
+        : '',
+      commandLink('Copy', HOVER_COMMANDS.copyValue, [value], 'Copy the value', opts),
+    ]),
+  ]);
+}
+
+/** A lookup failed: short user text, nothing else. */
+export function errorCard(value: string, message: string, opts: CardOptions): string {
+  return join([header(`ODIN · ${md(value, 120)}`, opts), md(message, 300)]);
+}
