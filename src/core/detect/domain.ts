@@ -1,0 +1,167 @@
+// Host name validation against the public suffix list (tldts), plus the small set of
+// heuristics that keep file names and member accesses in code from being read as domains.
+import { parse } from 'tldts';
+
+const TLDTS_OPTIONS = {
+  // Only the ICANN section counts: a private-section suffix (github.io, s3.amazonaws.com) is still
+  // a name under an ICANN TLD, which is what makes it a public host name.
+  allowPrivateDomains: false,
+  extractHostname: false,
+  validateHostname: false,
+  detectIp: false,
+  mixedInputs: false,
+} as const;
+
+function words(list: string): ReadonlySet<string> {
+  return new Set(list.split(' '));
+}
+
+/**
+ * ICANN TLDs that are also common file extensions. A name ending in one of them (`setup.py`,
+ * `README.md`, `main.rs`, `App.java`, `libc.so`, `bundle.js.map`, `main.tf`) is taken as a
+ * domain only with URL, e-mail or defang context, a `www.` label, or a multi-label public suffix
+ * (`com.pl`, `co.in`).
+ */
+export const FILE_EXTENSION_TLDS: ReadonlySet<string> = words(
+  'py sh md rs pl ps zip mov cc java mm pm ml in so map data tf properties mk cr mo',
+);
+
+/**
+ * ICANN TLDs that are also common property and method names (`user.name`, `node.id`,
+ * `logger.info`, `res.data`, `e.target`). In `code` mode they need the same context as file
+ * extensions; in `text` mode (logs, prose) they are accepted. A hyphen in the name counts as
+ * context too, since identifiers cannot contain one.
+ */
+export const MEMBER_NAME_TLDS: ReadonlySet<string> = words(
+  'name id info data link map app dev new run page style top one show zone host email date events ' +
+    'tools group team site live click play save sale search store shop cloud media design support ' +
+    'help video photo photos game games stream review download watch center global guide today work ' +
+    'works pro world is it in to as at by me my no do so call fail read open target next phone city ' +
+    'country post author build directory auto money cash pay bank fund market trade red green blue ' +
+    'black pink orange network web direct express fast best cool fun report reviews chat social ' +
+    'community now here company bar foo cat dog fish car life tips how wiki news blog press art film ' +
+    'movie music audio party cards travel family kids care health energy school training mobile ' +
+    'parts select total case channel final free hot like plus rest room safe secure spot star talk ' +
+    'tech tube vote win you ink buy box book bot services jobs day tz place lat menu tab analytics ' +
+    'deal gift delivery credit loan exchange security club space fit fly',
+);
+
+/** First labels that are code receivers, never host names: `this.foo.bar`, `self.user.name`. */
+const RECEIVERS: ReadonlySet<string> = words(
+  'this self super cls window document console process module exports globalthis math json object ' +
+    'array promise react vscode props state args kwargs opts req res ctx evt err np pd torch tf sys ' +
+    'os navigator location event e el obj that node item',
+);
+
+/** First labels of reverse-DNS identifiers (`com.example.app`, `org.apache.commons`). */
+const REVERSE_DNS_HEADS: ReadonlySet<string> = words('com org net edu gov io');
+
+const tldCache = new Map<string, boolean>();
+const nameCache = new Map<string, NameInfo | null>();
+const NAME_CACHE_MAX = 20_000;
+
+export interface NameInfo {
+  /** The ICANN public suffix (`com`, `co.uk`). */
+  suffix: string;
+  /** The registrable domain (`example.co.uk`). */
+  registrable: string;
+}
+
+/** True if `label` (lower case) is an ICANN top-level domain. Cached: at most a few thousand. */
+export function isIcannTld(label: string): boolean {
+  let v = tldCache.get(label);
+  if (v === undefined) {
+    const r = parse(`x.${label}`, TLDTS_OPTIONS);
+    v = r.isIcann === true && r.publicSuffix === label;
+    if (tldCache.size < 50_000) tldCache.set(label, v);
+  }
+  return v;
+}
+
+/**
+ * Looks up `name` (lower case, syntactically valid) in the public suffix list. Returns
+ * undefined unless its suffix is an ICANN suffix and the name has a label left of it.
+ */
+export function lookupName(name: string): NameInfo | undefined {
+  let v = nameCache.get(name);
+  if (v === undefined) {
+    const r = parse(name, TLDTS_OPTIONS);
+    v =
+      r.isIcann === true && r.domain && r.publicSuffix
+        ? { suffix: r.publicSuffix, registrable: r.domain }
+        : null;
+    if (nameCache.size >= NAME_CACHE_MAX) nameCache.clear();
+    nameCache.set(name, v);
+  }
+  return v ?? undefined;
+}
+
+function isLdh(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45;
+}
+
+/**
+ * Syntax check of a lower-case dotted name: 2+ labels, each 1-63 LDH characters without a hyphen
+ * at either end, at most 253 in all, an alphabetic TLD. Leading `_service` labels
+ * (`_dmarc.example.com`, `_sip._tcp.example.com`) are allowed; underscores elsewhere are not.
+ */
+export function isHostnameSyntax(name: string): boolean {
+  const n = name.length;
+  if (n < 3 || n > 253) return false;
+  let labelStart = 0;
+  let labels = 0;
+  let servicePrefix = true;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? name.charCodeAt(i) : 46;
+    if (c !== 46) continue;
+    const len = i - labelStart;
+    if (len === 0 || len > 63) return false;
+    let from = labelStart;
+    if (name.charCodeAt(from) === 95) {
+      if (!servicePrefix || len === 1) return false;
+      from++;
+    } else {
+      servicePrefix = false;
+    }
+    if (name.charCodeAt(from) === 45 || name.charCodeAt(i - 1) === 45) return false;
+    for (let k = from; k < i; k++) if (!isLdh(name.charCodeAt(k))) return false;
+    labels++;
+    labelStart = i + 1;
+  }
+  if (labels < 2 || servicePrefix) return false;
+  // The TLD is alphabetic (or an IDN `xn--` label).
+  const tld = name.slice(name.lastIndexOf('.') + 1);
+  if (tld.startsWith('xn--')) return tld.length > 4;
+  for (let k = 0; k < tld.length; k++) {
+    const c = tld.charCodeAt(k);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
+export interface NameContext {
+  /** After `scheme://`, `//`, `\\`, `@`, or defanged: the text says "this is a host". */
+  strong: boolean;
+  mode: 'code' | 'text';
+}
+
+/**
+ * Full domain decision for a lower-case candidate. Returns the registrable-domain info, or
+ * undefined when the name is not a public host name or looks like code / a file name.
+ */
+export function acceptName(name: string, ctx: NameContext): NameInfo | undefined {
+  if (!isHostnameSyntax(name)) return undefined;
+  const lastDot = name.lastIndexOf('.');
+  const tld = name.slice(lastDot + 1);
+  if (!isIcannTld(tld)) return undefined;
+  const info = lookupName(name);
+  if (!info) return undefined;
+  const firstDot = name.indexOf('.');
+  const first = name.slice(0, firstDot);
+  if (RECEIVERS.has(first) && !ctx.strong) return undefined;
+  if (REVERSE_DNS_HEADS.has(first) && firstDot !== lastDot && !ctx.strong) return undefined;
+  if (ctx.strong || first === 'www' || info.suffix !== tld) return info;
+  if (FILE_EXTENSION_TLDS.has(tld)) return undefined;
+  if (ctx.mode === 'code' && MEMBER_NAME_TLDS.has(tld) && !name.includes('-')) return undefined;
+  return info;
+}
