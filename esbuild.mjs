@@ -47,6 +47,15 @@ const common = {
 };
 
 const selected = Object.entries(targets).filter(([name]) => !only || only.has(name));
+
+// The details pages load the codicon font from the extension's own files (CSP: no remote fonts).
+if (!only || only.has('webview')) {
+  const fs = await import('node:fs');
+  fs.mkdirSync('dist/codicons', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) {
+    fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+  }
+}
 if (watch) {
   for (const [, opts] of selected) {
     const ctx = await esbuild.context({ ...common, ...opts });
