@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { Ctx } from './ctx';
+import { registerDetails } from './details';
 import { keyCommands } from './keyCommands';
 import { Log } from './log';
 import { KeyStore } from './secrets';
@@ -20,6 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     context.subscriptions.push(ctx, keys);
 
     registerCommands(ctx, keyCommands(ctx));
+    registerCommands(ctx, registerDetails(ctx));
 
     await keys.refresh();
     log.addSecret(keys.get());
