@@ -1,5 +1,6 @@
 import type { Ctx } from './ctx';
 import { getContext, type ContextKey } from './contextKeys';
+import { detailsProbe, type DetailsProbe } from './details/probe';
 
 /**
  * What `activate()` returns when the environment variable ODIN_EXTENSION_TEST=1 is set
@@ -10,8 +11,10 @@ import { getContext, type ContextKey } from './contextKeys';
 export interface TestApi {
   ctx: Ctx;
   contextValue(key: ContextKey): unknown;
+  /** What the details webviews reported (`rendered` counts, accepted/refused messages). */
+  details: DetailsProbe;
 }
 
 export function createTestApi(ctx: Ctx): TestApi {
-  return { ctx, contextValue: (key) => getContext(key) };
+  return { ctx, contextValue: (key) => getContext(key), details: detailsProbe };
 }
