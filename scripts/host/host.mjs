@@ -117,6 +117,8 @@ async function waitForHttp(url, deadline, isDead) {
  * @param {{width:number,height:number}} [o.viewport]
  * @param {(level:string, msg:string) => void} [o.onLog] receives codeAutomationLog lines as they come
  * @param {boolean} [o.navigate] default true; false = the caller navigates (page.goto(host.url))
+ * @param {number} [o.cdpPort] also open chromium's DevTools protocol on this loopback port, so
+ *   another process (the node:test UI tests) can drive the same page with connectOverCDP
  */
 export async function startHost(o) {
   const {
@@ -312,7 +314,8 @@ export async function startHost(o) {
 
     if (wantBrowser) {
       const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless, args: CHROMIUM_ARGS });
+      const cdpArgs = o.cdpPort ? [`--remote-debugging-port=${o.cdpPort}`, '--remote-debugging-address=127.0.0.1'] : [];
+      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless, args: [...CHROMIUM_ARGS, ...cdpArgs] });
       const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
       page = await context.newPage();
       handle.browser = browser;

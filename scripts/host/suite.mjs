@@ -1,0 +1,371 @@
+// The host tier: runs the extension inside a real VS Code (code-server) several times and
+// collects results the outer test command counts.
+//
+//   trusted     sample-workspace, trusted; key from env ODIN_API_KEY; integration tests inside
+//   restricted  hostile-workspace in Restricted Mode; its .vscode/settings.json points odin.*
+//               at a recording "attacker" server; key stored through the TestApi
+//               (SecretStorage); integration tests inside
+//   ui          sample-workspace, trusted, key from env; test/ui/*.test.mjs drive the page
+//   ui-restricted  hostile-workspace, Restricted Mode, no key; test/ui/restricted/*.test.mjs
+//   vsix        the packaged .vsix installed into a fresh extensions dir (no development
+//               path); the activation tests inside
+// After every run: the attacker server received no request carrying an API key.
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { demoApiKey, loadEmulator } from './emulator.mjs';
+import { freePort, installVsix, startHost, waitForWorkbench } from './host.mjs';
+import { requestsCarryingKey, startRecorder } from './recorder.mjs';
+
+export const ATTACKER_PLACEHOLDER = '__ODIN_ATTACKER_URL__';
+
+/**
+ * A result the outer command counts: one named check (passed/failed), or a group of
+ * tests run elsewhere (counts + failures).
+ * @typedef {{ name: string, passed: number, failed: number, skipped?: number, ms?: number, failures: {title:string,error:string}[], note?: string }} Result
+ */
+
+function copyDir(src, dst) {
+  fs.cpSync(src, dst, { recursive: true });
+}
+
+/** Copies the hostile workspace into `dir` with the attacker URL written into its settings. */
+export function prepareHostileWorkspace(root, dir, attackerUrl) {
+  const dst = path.join(dir, 'hostile-workspace');
+  copyDir(path.join(root, 'test', 'fixtures', 'hostile-workspace'), dst);
+  const settings = path.join(dst, '.vscode', 'settings.json');
+  fs.writeFileSync(settings, fs.readFileSync(settings, 'utf8').replaceAll(ATTACKER_PLACEHOLDER, attackerUrl));
+  return dst;
+}
+
+export function prepareSampleWorkspace(root, dir) {
+  const dst = path.join(dir, 'sample-workspace');
+  copyDir(path.join(root, 'test', 'fixtures', 'sample-workspace'), dst);
+  return dst;
+}
+
+/** odin.* settings contributed in package.json that the hostile workspace does not set. */
+export function hostileSettingsGaps(root) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const props = Object.keys(pkg.contributes?.configuration?.properties ?? {});
+  const text = fs.readFileSync(path.join(root, 'test', 'fixtures', 'hostile-workspace', '.vscode', 'settings.json'), 'utf8');
+  return props.filter((p) => !text.includes(`"${p}"`));
+}
+
+function parseResults(logs) {
+  for (let i = logs.length - 1; i >= 0; i--) {
+    const m = /ODIN-RESULTS (\{.*\})\s*$/s.exec(logs[i].msg);
+    if (m) {
+      try {
+        return JSON.parse(m[1]);
+      } catch {
+        /* keep looking */
+      }
+    }
+  }
+  return undefined;
+}
+
+function single(name, ok, error = '', ms = 0, note = '') {
+  return { name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, ms, failures: ok ? [] : [{ title: name, error }], note };
+}
+
+/** Counts passes/failures from a TAP stream written by node --test. */
+export function parseTap(tap) {
+  const num = (k) => Number(new RegExp(`^# ${k} (\\d+)`, 'm').exec(tap)?.[1] ?? 0);
+  const failures = [];
+  const lines = tap.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^(\s*)not ok \d+ - (.*)$/.exec(lines[i]);
+    if (!m) continue;
+    // Only leaves: a "not ok" followed by a deeper subtest line is a suite.
+    let detail = '';
+    for (let j = i + 1; j < lines.length && j < i + 40; j++) {
+      if (/^\s*(not )?ok \d+/.test(lines[j]) && lines[j].search(/\S/) <= m[1].length) break;
+      const em = /^\s*error: (.*)$/.exec(lines[j]);
+      if (em) {
+        detail = em[1].replace(/^['|>-]+\s*/, '');
+        if (!detail && lines[j + 1]) detail = lines[j + 1].trim();
+        break;
+      }
+    }
+    failures.push({ title: m[2], error: detail });
+  }
+  return { passed: num('pass'), failed: num('fail'), skipped: num('skipped') + num('todo'), cancelled: num('cancelled'), failures };
+}
+
+/**
+ * @param {object} o
+ * @param {string} o.root repository root
+ * @param {(line:string)=>void} [o.log]
+ * @param {boolean} [o.ui] run the UI tests (default true)
+ * @param {boolean} [o.vsix] package and test the .vsix (default true)
+ * @param {string[]} [o.only] run names to run (default all)
+ * @param {boolean} [o.updateScreenshots] write screenshots into media/screenshots
+ * @param {boolean} [o.verbose] echo the extension host's log lines
+ * @returns {Promise<Result[]>}
+ */
+export async function runHostTier(o) {
+  const { root, log = console.log, ui = true, vsix = true, updateScreenshots = false, verbose = false } = o;
+  const only = o.only && o.only.length ? new Set(o.only) : undefined;
+  const want = (n) => !only || only.has(n);
+  /** @type {Result[]} */
+  const results = [];
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-suite-'));
+  const cleanups = [];
+  try {
+    const testsEntry = path.join(root, 'out', 'test', 'integration', 'index.js');
+    const bundle = path.join(root, 'dist', 'extension.js');
+    const missing = [testsEntry, bundle].filter((f) => !fs.existsSync(f));
+    if (missing.length) {
+      results.push(single('host: build present', false, `missing ${missing.map((f) => path.relative(root, f)).join(', ')} (tsc / esbuild failed?)`));
+      return results;
+    }
+
+    // The API emulator (the user setting odin.apiBaseUrl points at it) and the attacker.
+    const attacker = await startRecorder({ name: 'attacker' });
+    cleanups.push(() => attacker.close());
+    let apiKey;
+    let emulatorUrl;
+    const { startEmulator, reason } = loadEmulator(root);
+    if (startEmulator) {
+      const emu = await startEmulator({ port: 0, seed: 1 });
+      cleanups.push(() => emu.close());
+      emulatorUrl = emu.url;
+      apiKey = emu.apiKey;
+      results.push(single('host: API emulator starts', true));
+    } else {
+      // Keep going with a stand-in so the rest of the tier still runs; count the gap.
+      const standIn = await startRecorder({ name: 'emulator-stand-in' });
+      cleanups.push(() => standIn.close());
+      emulatorUrl = standIn.url;
+      apiKey = demoApiKey(root);
+      results.push(single('host: API emulator starts', false, `emulator not loadable: ${reason}`));
+    }
+    log(`[host] emulator ${emulatorUrl}, attacker ${attacker.url}`);
+
+    const gaps = hostileSettingsGaps(root);
+    if (gaps.length) log(`[host] note: hostile-workspace settings do not set ${gaps.join(', ')}`);
+
+    const sampleWs = prepareSampleWorkspace(root, work);
+    const hostileWs = prepareHostileWorkspace(root, work, attacker.url);
+    const commonEnv = {
+      ODIN_EXTENSION_TEST: '1',
+      ODIN_TEST_EMULATOR_URL: emulatorUrl,
+      ODIN_TEST_ATTACKER_URL: attacker.url,
+      ODIN_TEST_API_KEY: apiKey,
+      ...(process.env.ODIN_TEST_GREP ? { ODIN_TEST_GREP: process.env.ODIN_TEST_GREP } : {}),
+    };
+    const userSettings = { 'odin.apiBaseUrl': emulatorUrl };
+    const onLog = (name) => (level, msg) => {
+      if (verbose || /^ODIN-TEST fail/.test(msg)) log(`[${name}] ${level}: ${msg.slice(0, 2000)}`);
+    };
+
+    const checkAttacker = (name) => {
+      const bad = requestsCarryingKey(attacker.requests, apiKey);
+      const total = attacker.requests.length;
+      results.push(
+        single(
+          `host: attacker server received no API key (${name})`,
+          bad.length === 0,
+          `${bad.length} request(s) carried a key: ${bad.slice(0, 3).map((r) => `${r.method} ${r.url}`).join(', ')}`,
+          0,
+          `${total} request(s) reached the attacker`,
+        ),
+      );
+      if (total) log(`[host] ${name}: the attacker server received ${total} request(s) (${bad.length} with a key)`);
+      attacker.requests.length = 0;
+    };
+
+    /** One host run with the integration tests inside. */
+    const insideRun = async (name, hostOpts) => {
+      const t0 = Date.now();
+      let host;
+      try {
+        host = await startHost({ timeoutMs: 8 * 60_000, onLog: onLog(name), ...hostOpts, extensionTestsPath: testsEntry });
+        let code;
+        try {
+          code = await host.waitForExit(8 * 60_000);
+        } catch (e) {
+          code = undefined;
+          log(`[${name}] ${e instanceof Error ? e.message : e}`);
+        }
+        const r = parseResults(host.logs);
+        if (r) {
+          results.push({ name: `host: ${name} (inside VS Code)`, passed: r.passed, failed: r.failed, skipped: r.pending, ms: Date.now() - t0, failures: r.failures });
+          if (code !== 0 && r.failed === 0) results.push(single(`host: ${name} exits 0`, false, `exit code ${code}`));
+        } else {
+          const tail = host.logs.slice(-25).map((l) => `${l.level}: ${l.msg.slice(0, 400)}`).join('\n');
+          results.push(single(`host: ${name} (inside VS Code)`, false, `no ODIN-RESULTS line (exit code ${code}); last log lines:\n${tail}\n--- server ---\n${host.serverLog().split('\n').slice(-15).join('\n')}`, Date.now() - t0));
+        }
+      } catch (e) {
+        results.push(single(`host: ${name} (inside VS Code)`, false, e instanceof Error ? e.message : String(e), Date.now() - t0));
+      } finally {
+        await host?.stop();
+      }
+      checkAttacker(name);
+    };
+
+    if (want('trusted')) {
+      await insideRun('trusted', {
+        workspace: sampleWs,
+        trusted: true,
+        env: { ...commonEnv, ODIN_TEST_RUN: 'trusted', ODIN_TEST_KEY_VIA: 'env', ODIN_API_KEY: apiKey },
+        userSettings,
+        extensionDevelopmentPath: root,
+      });
+    }
+    if (want('restricted')) {
+      await insideRun('restricted', {
+        workspace: hostileWs,
+        trusted: false,
+        env: { ...commonEnv, ODIN_TEST_RUN: 'restricted', ODIN_TEST_KEY_VIA: 'testApi' },
+        userSettings,
+        extensionDevelopmentPath: root,
+      });
+    }
+
+    if (ui) {
+      const uiDir = path.join(root, 'test', 'ui');
+      const list = (d) =>
+        fs.existsSync(d)
+          ? fs
+              .readdirSync(d)
+              .filter((f) => /\.test\.m?js$/.test(f))
+              .sort()
+              .map((f) => path.join(d, f))
+          : [];
+      const shotsDir = updateScreenshots ? path.join(root, 'media', 'screenshots') : path.join(work, 'screenshots');
+      const uiRuns = [
+        { name: 'ui', files: list(uiDir), workspace: sampleWs, trusted: true, env: { ODIN_TEST_RUN: 'ui', ODIN_API_KEY: apiKey } },
+        { name: 'ui-restricted', files: list(path.join(uiDir, 'restricted')), workspace: hostileWs, trusted: false, env: { ODIN_TEST_RUN: 'ui-restricted' } },
+      ];
+      for (const run of uiRuns) {
+        if (!want(run.name) || run.files.length === 0) continue;
+        results.push(
+          await uiRun({ root, work, run, commonEnv, userSettings, shotsDir, updateScreenshots, log, onLog: onLog(run.name) }),
+        );
+        checkAttacker(run.name);
+      }
+      if (updateScreenshots) log(`[host] screenshots written to ${path.relative(root, shotsDir)}`);
+      else log(`[host] screenshots (not committed) in ${shotsDir}`);
+    }
+
+    if (vsix && want('vsix')) {
+      const t0 = Date.now();
+      const pkg = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--out-dir', work], { cwd: root, encoding: 'utf8' });
+      const vsixFile = /VSIX (\S+\.vsix)/.exec(pkg.stdout ?? '')?.[1];
+      if (pkg.status !== 0 || !vsixFile) {
+        results.push(single('package: vsce builds a .vsix', false, `${pkg.stdout}\n${pkg.stderr}`.slice(-3000), Date.now() - t0));
+      } else {
+        results.push(single('package: vsce builds a .vsix', true, '', Date.now() - t0, vsixFile));
+        const extDir = path.join(work, 'vsix-extensions');
+        fs.mkdirSync(extDir, { recursive: true });
+        try {
+          await installVsix(vsixFile, extDir);
+          results.push(single('package: .vsix installs with --install-extension', true));
+          await insideRun('vsix', {
+            workspace: sampleWs,
+            trusted: true,
+            extensionsDir: extDir,
+            env: {
+              ...commonEnv,
+              ODIN_TEST_RUN: 'vsix',
+              ODIN_TEST_KEY_VIA: 'env',
+              ODIN_API_KEY: apiKey,
+              ODIN_TEST_GREP: '^activation ',
+              ODIN_TEST_EXTENSIONS_DIR: extDir,
+            },
+            userSettings,
+          });
+        } catch (e) {
+          results.push(single('package: .vsix installs with --install-extension', false, e instanceof Error ? e.message : String(e)));
+        }
+      }
+    }
+    return results;
+  } finally {
+    for (const c of cleanups.reverse()) await c().catch(() => {});
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Starts a host with the extension under development and runs node:test UI files against its page over CDP. */
+async function uiRun({ root, work, run, commonEnv, userSettings, shotsDir, updateScreenshots, log, onLog }) {
+  const t0 = Date.now();
+  const name = `host: ${run.name} (UI tests)`;
+  const cdpPort = await freePort();
+  let host;
+  try {
+    host = await startHost({
+      workspace: run.workspace,
+      trusted: run.trusted,
+      env: { ...commonEnv, ...run.env },
+      userSettings: { ...userSettings, 'workbench.colorTheme': 'Default Dark Modern' },
+      extensionDevelopmentPath: root,
+      timeoutMs: 10 * 60_000,
+      onLog,
+      cdpPort,
+    });
+    await waitForWorkbench(host.page);
+    const infoFile = path.join(work, `${run.name}-host.json`);
+    fs.mkdirSync(shotsDir, { recursive: true });
+    fs.writeFileSync(
+      infoFile,
+      JSON.stringify({
+        cdpUrl: `http://127.0.0.1:${cdpPort}`,
+        origin: host.origin,
+        workspace: run.workspace,
+        trusted: run.trusted,
+        run: run.name,
+        emulatorUrl: commonEnv.ODIN_TEST_EMULATOR_URL,
+        attackerUrl: commonEnv.ODIN_TEST_ATTACKER_URL,
+        apiKey: commonEnv.ODIN_TEST_API_KEY,
+        screenshotDir: shotsDir,
+        updateScreenshots,
+      }),
+    );
+    const tapFile = path.join(work, `${run.name}.tap`);
+    const args = [
+      '--test',
+      '--test-concurrency=1',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tapFile}`,
+      ...(process.env.ODIN_UI_GREP ? [`--test-name-pattern=${process.env.ODIN_UI_GREP}`] : []),
+      ...run.files,
+    ];
+    const code = await new Promise((resolve) => {
+      const p = spawn(process.execPath, args, {
+        cwd: root,
+        env: { ...process.env, ODIN_UI_HOST: infoFile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const kill = setTimeout(() => p.kill('SIGKILL'), 8 * 60_000);
+      p.stdout.on('data', (d) => process.stdout.write(indent(d)));
+      p.stderr.on('data', (d) => process.stderr.write(indent(d)));
+      p.on('exit', (c) => {
+        clearTimeout(kill);
+        resolve(c);
+      });
+    });
+    const tap = fs.existsSync(tapFile) ? fs.readFileSync(tapFile, 'utf8') : '';
+    const r = parseTap(tap);
+    const failures = r.failures;
+    if (r.passed + r.failed === 0 && code !== 0) failures.push({ title: `${run.name}: node --test`, error: `exit code ${code}, no tests counted` });
+    return { name, passed: r.passed, failed: Math.max(r.failed, failures.length), skipped: r.skipped, ms: Date.now() - t0, failures };
+  } catch (e) {
+    return single(name, false, e instanceof Error ? e.message : String(e), Date.now() - t0);
+  } finally {
+    await host?.stop();
+  }
+}
+
+function indent(buf) {
+  return String(buf)
+    .split('\n')
+    .map((l, i, a) => (i === a.length - 1 && l === '' ? '' : `    ${l}`))
+    .join('\n');
+}

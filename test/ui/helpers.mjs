@@ -1,0 +1,339 @@
+// Helpers for UI tests that drive the real VS Code workbench like a person would.
+//
+// The harness (scripts/host/suite.mjs) starts code-server + chromium, then runs the
+// test/ui/*.test.mjs files with `node --test`; each file connects to that same page over
+// the DevTools protocol. A file looks like:
+//
+//   import { after, before, describe, it } from 'node:test';
+//   import assert from 'node:assert/strict';
+//   import { connectUi } from './helpers.mjs';
+//   describe('my feature', () => {
+//     let ui;
+//     before(async () => (ui = await connectUi()));
+//     after(() => ui.close());
+//     it('shows X', async () => { await ui.openFile('logs/auth.log', 3, 45); ... });
+//   });
+//
+// Run only the UI tier against a live host while developing: `npm run test:host -- --only=ui`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium } from 'playwright-core';
+
+/** What the harness wrote about the host this run drives. */
+export function hostInfo() {
+  const file = process.env.ODIN_UI_HOST;
+  if (!file) throw new Error('ODIN_UI_HOST is not set: UI tests run through `npm run test:host` (scripts/host/suite.mjs)');
+  return /** @type {{cdpUrl:string, origin:string, workspace:string, trusted:boolean, run:string, emulatorUrl:string, attackerUrl:string, screenshotDir:string, updateScreenshots:boolean}} */ (
+    JSON.parse(fs.readFileSync(file, 'utf8'))
+  );
+}
+
+/** Hover text that means "not there yet": VS Code's "(loading...)" and a leading "Loading". */
+const LOADING = /\(loading\.\.\.\)|^loading\b/i;
+
+const isMac = process.platform === 'darwin';
+const mod = isMac ? 'Meta' : 'Control';
+
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export async function connectUi() {
+  const info = hostInfo();
+  const browser = await chromium.connectOverCDP(info.cdpUrl);
+  const page = browser
+    .contexts()
+    .flatMap((c) => c.pages())
+    .find((p) => p.url().startsWith(info.origin));
+  if (!page) throw new Error(`no workbench page at ${info.origin}`);
+  const ui = new Ui(browser, page, info);
+  await ui.reset();
+  return ui;
+}
+
+export class Ui {
+  constructor(browser, page, info) {
+    /** @type {import('playwright-core').Browser} */
+    this.browser = browser;
+    /** @type {import('playwright-core').Page} */
+    this.page = page;
+    this.info = info;
+  }
+
+  /** Disconnects from the browser (the harness owns and closes it). */
+  async close() {
+    await this.browser.close();
+  }
+
+  /** Escape out of widgets and close editors, so each test starts from a clean workbench. */
+  async reset() {
+    await this.page.mouse.move(1, 1);
+    for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape');
+    await this.runCommand('View: Close All Editors').catch(() => {});
+    await this.runCommand('View: Hide Panel').catch(() => {});
+  }
+
+  // ---------------------------------------------------------------- command palette
+
+  /** F1, type the command's title as shown in the palette (e.g. "ODIN: Set API Key"), Enter. */
+  async runCommand(title, { timeout = 10_000 } = {}) {
+    const { page } = this;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout });
+    await input.fill(`>${title}`);
+    const row = this.quickPickRow(title);
+    await row.waitFor({ state: 'visible', timeout });
+    await row.click();
+  }
+
+  /** The quick pick row whose label is exactly `label` (or matches a RegExp). */
+  quickPickRow(label) {
+    const re = label instanceof RegExp ? label : new RegExp(`^\\s*${escapeRe(label)}\\s*$`);
+    return this.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: re }) })
+      .first();
+  }
+
+  /** Types into an open quick input / input box and presses Enter. */
+  async answerInput(text, { timeout = 10_000 } = {}) {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout });
+    await input.fill(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Picks an item of an open quick pick by its label. */
+  async pickQuickItem(label, { timeout = 10_000 } = {}) {
+    const row = this.quickPickRow(label);
+    await row.waitFor({ state: 'visible', timeout });
+    await row.click();
+  }
+
+  /** Labels of the rows of the open quick pick. */
+  async quickPickLabels() {
+    return this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allInnerTexts();
+  }
+
+  // ---------------------------------------------------------------- editors
+
+  /**
+   * Opens a workspace file (path relative to the workspace folder) through Quick Open, and
+   * puts the cursor at line/column (1-based) when given.
+   */
+  async openFile(relPath, line, column, { timeout = 15_000 } = {}) {
+    const { page } = this;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press(`${mod}+P`);
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout });
+    const suffix = line ? `:${line}${column ? `:${column}` : ''}` : '';
+    await input.fill(`${relPath}${suffix}`);
+    const base = path.posix.basename(relPath);
+    const row = page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(base)}$`) }) })
+      .first();
+    await row.waitFor({ state: 'visible', timeout });
+    await page.keyboard.press('Enter');
+    await page
+      .locator(`.tabs-container .tab.active[data-resource-name="${base}"], .title .label-name:text-is("${base}")`)
+      .first()
+      .waitFor({ timeout });
+    await this.activeEditor().locator('.view-lines').waitFor({ timeout });
+    return this.activeEditor();
+  }
+
+  /** The editor of the active group. */
+  activeEditor() {
+    return this.page.locator('.editor-group-container.active .monaco-editor').first();
+  }
+
+  /** Client rectangle of the first (or `occurrence`-th) visible occurrence of `text` in the active editor. */
+  async textRect(text, { occurrence = 0 } = {}) {
+    return this.activeEditor().evaluate(
+      (editor, [needle, nth]) => {
+        const lines = [...editor.querySelectorAll('.view-lines .view-line')].sort(
+          (a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top,
+        );
+        let seen = 0;
+        for (const line of lines) {
+          // Monaco splits a line into token spans and renders spaces as U+00A0.
+          const nodes = [];
+          let full = '';
+          const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            nodes.push({ n, start: full.length });
+            full += n.data;
+          }
+          full = full.replace(/\u00a0/g, ' ');
+          let idx = -1;
+          let from = 0;
+          while ((idx = full.indexOf(needle, from)) !== -1) {
+            if (seen++ === nth) {
+              const at = (pos) => {
+                const hit = nodes.filter((x) => x.start <= pos).pop();
+                return [hit.n, Math.min(pos - hit.start, hit.n.data.length)];
+              };
+              const range = document.createRange();
+              range.setStart(...at(idx));
+              range.setEnd(...at(idx + needle.length));
+              const r = range.getBoundingClientRect();
+              return { x: r.x, y: r.y, width: r.width, height: r.height };
+            }
+            from = idx + 1;
+          }
+        }
+        return null;
+      },
+      [text, occurrence],
+    );
+  }
+
+  /**
+   * Moves the mouse over `text` in the active editor and returns the hover widget's text
+   * (`.monaco-hover` content) once it stops changing (loading placeholders replaced).
+   * `until`: keep waiting until the text contains this string / matches this RegExp.
+   * `loading`: RegExp of texts that mean "still loading" (default: VS Code's "(loading...)").
+   */
+  async hoverText(text, { occurrence = 0, timeout = 15_000, settleMs = 400, until, loading = LOADING } = {}) {
+    const { page } = this;
+    await page.keyboard.press('Escape');
+    await page.mouse.move(1, 1);
+    const rect = await this.textRect(text, { occurrence });
+    if (!rect) throw new Error(`"${text}" is not visible in the active editor`);
+    // Approach like a person: from the left edge of the word to its middle.
+    await page.mouse.move(rect.x + 2, rect.y + rect.height / 2);
+    await page.mouse.move(rect.x + rect.width / 2, rect.y + rect.height / 2, { steps: 3 });
+    const hover = this.hoverWidget();
+    await hover.waitFor({ state: 'visible', timeout });
+    const deadline = Date.now() + timeout;
+    let last = '';
+    let stableSince = Date.now();
+    for (;;) {
+      const now = (await hover.innerText().catch(() => '')).trim();
+      if (now !== last) {
+        last = now;
+        stableSince = Date.now();
+      }
+      const isLoading = loading.test(now);
+      const wanted = until ? (until instanceof RegExp ? until.test(now) : now.includes(until)) : true;
+      if (now && !isLoading && wanted && Date.now() - stableSince >= settleMs) return now;
+      if (Date.now() > deadline) {
+        if (until) throw new Error(`hover text never matched ${until}; last text: ${now}`);
+        return now;
+      }
+      await page.waitForTimeout(100);
+    }
+  }
+
+  /** The visible editor hover widget. */
+  hoverWidget() {
+    return this.page.locator('.monaco-editor .monaco-hover:not(.hidden), .monaco-resizable-hover .monaco-hover:not(.hidden)').first();
+  }
+
+  // ---------------------------------------------------------------- views
+
+  /** Clicks a view container in the activity bar (by its title, e.g. "ODIN") and waits for its side bar. */
+  async openViewContainer(title) {
+    const item = this.activityBarItem(title);
+    await item.waitFor({ state: 'visible', timeout: 15_000 });
+    const checked = await item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') ?? false);
+    if (!checked) await item.click();
+    await this.page
+      .locator('.part.sidebar .composite.title h2', { hasText: new RegExp(escapeRe(title), 'i') })
+      .first()
+      .waitFor({ timeout: 15_000 });
+  }
+
+  activityBarItem(title) {
+    return this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).first();
+  }
+
+  /** A view's pane in the side bar, by the view's name (e.g. "Results"). */
+  view(name) {
+    return this.page
+      .locator('.part.sidebar .pane')
+      .filter({ has: this.page.locator('.pane-header .title', { hasText: new RegExp(`^${escapeRe(name)}$`, 'i') }) })
+      .first();
+  }
+
+  /** Expands a collapsed view pane. */
+  async expandView(name) {
+    const v = this.view(name);
+    const header = v.locator('.pane-header').first();
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await v.locator('.pane-body').waitFor({ state: 'visible', timeout: 10_000 });
+  }
+
+  /** The visible text of a view's body (tree rows or welcome content). */
+  async viewText(name) {
+    await this.expandView(name);
+    return (await this.view(name).locator('.pane-body').innerText()).trim();
+  }
+
+  /** Labels of the rows of a tree view. */
+  async treeLabels(name) {
+    await this.expandView(name);
+    return this.view(name).locator('.monaco-list-row .label-name').allInnerTexts();
+  }
+
+  /** Clicks the tree row whose label is `label` (exact or RegExp), optionally inside one view. */
+  async clickTreeItem(label, { view, button = 'left', timeout = 10_000 } = {}) {
+    const scope = view ? this.view(view) : this.page.locator('.part.sidebar, .part.panel');
+    const re = label instanceof RegExp ? label : new RegExp(`^\\s*${escapeRe(label)}\\s*$`);
+    const row = scope
+      .locator('.monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: re }) })
+      .first();
+    await row.waitFor({ state: 'visible', timeout });
+    await row.click({ button });
+    return row;
+  }
+
+  // ---------------------------------------------------------------- notifications
+
+  /** Texts of the notification toasts on screen. */
+  async notifications() {
+    return this.page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
+  }
+
+  // ---------------------------------------------------------------- screenshots
+
+  /** Where a screenshot named `name` goes: media/screenshots (ODIN_UPDATE_SCREENSHOTS=1) or a temp dir. */
+  screenshotPath(name) {
+    return path.join(this.info.screenshotDir, name.endsWith('.png') ? name : `${name}.png`);
+  }
+
+  /** Screenshot of the whole workbench. */
+  async screenshot(name) {
+    const file = this.screenshotPath(name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /**
+   * Screenshot of a region: a locator (with optional padding) or a {x, y, width, height} clip.
+   */
+  async screenshotRegion(name, region, { padding = 0 } = {}) {
+    const file = this.screenshotPath(name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    let clip = region;
+    if (typeof region?.boundingBox === 'function') {
+      const box = await region.boundingBox();
+      if (!box) throw new Error(`screenshotRegion(${name}): element not visible`);
+      clip = box;
+    }
+    const vp = this.page.viewportSize() ?? { width: 1280, height: 800 };
+    const x = Math.max(0, clip.x - padding);
+    const y = Math.max(0, clip.y - padding);
+    await this.page.screenshot({
+      path: file,
+      clip: { x, y, width: Math.min(vp.width - x, clip.width + 2 * padding), height: Math.min(vp.height - y, clip.height + 2 * padding) },
+    });
+    return file;
+  }
+}
