@@ -1,0 +1,104 @@
+/**
+ * Entry of the details pages' script (bundled to dist/webview.js, loaded by nonce). It
+ * says `ready`, then renders whatever the extension posts. Data never arrives any other
+ * way; everything is rendered through DOM APIs (see dom.ts).
+ */
+import {
+  isToWebview,
+  RequestClient,
+  type FromWebview,
+  type PageKind,
+  type RenderedCounts,
+  type ToWebview,
+} from '../common/protocol';
+import type { PageContext } from './context';
+import { clear, h } from './dom';
+import { HostPage } from './hostPage';
+import { WhoisPage } from './whoisPage';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  setState(state: unknown): void;
+  getState(): unknown;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const page: PageKind = document.body.dataset.page === 'whois' ? 'whois' : 'host';
+const root = document.getElementById('root') as HTMLElement;
+
+const ZERO: RenderedCounts = {
+  services: 0,
+  cves: 0,
+  exploits: 0,
+  hostnames: 0,
+  domains: 0,
+  contacts: 0,
+  snapshots: 0,
+  changes: 0,
+};
+let counts: RenderedCounts = { ...ZERO };
+
+const post = (message: FromWebview): void => vscode.postMessage(message);
+const context: PageContext = {
+  post,
+  requests: new RequestClient(post),
+  rendered(partial, started) {
+    counts = { ...counts, ...partial };
+    // Wait for layout before saying "rendered", so the figure includes it.
+    requestAnimationFrame(() =>
+      post({ type: 'rendered', page, counts: { ...counts }, ms: Math.max(0, performance.now() - started) }),
+    );
+  },
+};
+
+const hostPage = page === 'host' ? new HostPage(root, context) : undefined;
+const whoisPage = page === 'whois' ? new WhoisPage(root, context) : undefined;
+
+function status(textContent: string, cls = 'status'): void {
+  clear(root);
+  root.appendChild(h('p', { class: cls, role: cls === 'error' ? 'alert' : 'status' }, textContent));
+}
+
+function onMessage(message: ToWebview): void {
+  if (context.requests.handleReply(message)) return;
+  switch (message.type) {
+    case 'loading':
+      if (message.page !== page) return;
+      // Only the IP or domain is kept for restoring after a reload: never data.
+      vscode.setState({ id: message.id });
+      counts = { ...ZERO };
+      status(`Loading ${message.id}…`);
+      return;
+    case 'error':
+      status(`${message.id}: ${message.message}`, 'error');
+      hostPage?.reset();
+      whoisPage?.reset();
+      context.rendered({}, performance.now());
+      return;
+    case 'host':
+      hostPage?.showHost(message.host);
+      return;
+    case 'cves':
+      hostPage?.showCves(message.cves, message.more, message.error);
+      return;
+    case 'exploits':
+      hostPage?.showExploits(message.exploits, message.error);
+      return;
+    case 'whois':
+      whoisPage?.show(message.whois);
+      return;
+    case 'notice':
+      return;
+    default:
+      return;
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  // Only the extension host posts to this frame; anything else is ignored.
+  if (!isToWebview(event.data)) return;
+  onMessage(event.data);
+});
+
+post({ type: 'ready', page });
