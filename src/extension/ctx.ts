@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { OdinClient } from '../api/client';
 import { config, onConfigChange } from './config';
 import { ContextKeys, setContext } from './contextKeys';
+import type { RequestLayer } from '../core/requests';
 import { DisposableStore } from './disposable';
+import { createRequestLayer } from './hover/requestLayer';
 import type { Log } from './log';
 import type { KeyStore } from './secrets';
 
@@ -60,6 +62,12 @@ export class Ctx implements vscode.Disposable {
     } catch {
       return this.baseUrl();
     }
+  }
+
+  private requestLayer: RequestLayer | undefined;
+  /** The shared lookup layer (cache, limits, one request per target, pause); built on first use. */
+  get requests(): RequestLayer {
+    return (this.requestLayer ??= createRequestLayer(this));
   }
 
   isDemo(): boolean {
