@@ -13,7 +13,16 @@ import type { ResultSet } from './resultSet';
 
 export type Node =
   | { type: 'set'; set: ResultSet }
-  | { type: 'item'; set: ResultSet; item: ResultItem; index: number }
+  | {
+      type: 'item';
+      set: ResultSet;
+      item: ResultItem;
+      index: number;
+      /** Set on hosts: lets `odin.openHostDetails` take the node itself as its argument. */
+      ip?: string;
+      /** Set on domains and whois records: for `odin.openWhoisDetails` / `odin.whois`. */
+      domain?: string;
+    }
   | { type: 'service'; set: ResultSet; host: Host; service: Service }
   | { type: 'cve'; set: ResultSet; ip?: string; cve: Cve }
   | { type: 'exploit'; set: ResultSet; ip?: string; exploit: Exploit }
@@ -127,7 +136,7 @@ export function setTitle(set: ResultSet): string {
 
 /** The children of a result set: its items, then the state node(s) at the end. */
 export function setChildren(set: ResultSet): Node[] {
-  const out: Node[] = set.items.map((item, index) => ({ type: 'item', set, item, index }));
+  const out: Node[] = set.items.map((item, index) => itemNode(set, item, index));
   for (const text of set.notes) out.push({ type: 'note', set, text });
   if (set.status === 'loading') out.push({ type: 'loading', set });
   else if (set.status === 'error') out.push({ type: 'error', set });
@@ -142,6 +151,14 @@ export function setChildren(set: ResultSet): Node[] {
     });
   }
   return out;
+}
+
+export function itemNode(set: ResultSet, item: ResultItem, index: number): Node {
+  if (item.t === 'host') return { type: 'item', set, item, index, ip: item.v.ip };
+  if (item.t === 'domain')
+    return { type: 'item', set, item, index, domain: item.v.subdomain || item.v.domain };
+  if (item.t === 'whois') return { type: 'item', set, item, index, domain: item.v.domain_name };
+  return { type: 'item', set, item, index };
 }
 
 function isPaged(set: ResultSet): boolean {

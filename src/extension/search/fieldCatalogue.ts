@@ -1,0 +1,58 @@
+/**
+ * Field names for query completion, fetched once per API origin and kept in memory. Until
+ * the catalogue answers (or when it fails) the built-in field list is used, so the input
+ * never waits on the network. No VS Code here.
+ */
+import type { OdinClient } from '../../api/client';
+import type { FieldDescriptor } from '../../api/types';
+import { BUILTIN_FIELDS, type FieldInfo } from '../../core/query';
+
+export type Catalogue = 'hosts' | 'buckets' | 'files';
+
+export class FieldCatalogue {
+  private readonly cache = new Map<string, Promise<FieldInfo[]>>();
+
+  constructor(
+    private readonly client: () => OdinClient,
+    private readonly origin: () => string,
+    private readonly log: (message: string) => void = () => undefined,
+  ) {}
+
+  /** The catalogue for `which` (fetched on first use per origin; a failure is retried next time). */
+  fields(which: Catalogue, signal?: AbortSignal): Promise<FieldInfo[]> {
+    const key = `${this.origin()}\n${which}`;
+    let entry = this.cache.get(key);
+    if (!entry) {
+      entry = this.fetch(which, signal).catch((err: unknown) => {
+        this.cache.delete(key);
+        this.log(`field catalogue ${which}: ${err instanceof Error ? err.message : String(err)}`);
+        throw err;
+      });
+      this.cache.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** The catalogue when it has arrived, else the built-in list (never waits). */
+  builtin(which: Catalogue): FieldInfo[] {
+    return BUILTIN_FIELDS[which].map((name) => ({ name }));
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private async fetch(which: Catalogue, signal?: AbortSignal): Promise<FieldInfo[]> {
+    const c = this.client();
+    const opts = signal ? { signal } : {};
+    let list: FieldDescriptor[];
+    if (which === 'hosts') list = await c.getHostFields('all', opts);
+    else if (which === 'buckets') list = await c.getBucketFields(opts);
+    else list = await c.getFileFields(opts);
+    return list.map((f) => ({
+      name: f.name,
+      ...(f.is_locked ? { locked: true } : {}),
+      ...(f.display_category || f.category ? { category: f.display_category || f.category } : {}),
+    }));
+  }
+}

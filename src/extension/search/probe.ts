@@ -1,0 +1,12 @@
+import type { SearchFeature } from './index';
+
+/**
+ * What the integration tests reach through the TestApi: the search feature itself, so they
+ * can read the results tree through its TreeDataProvider (`getChildren`, `describe`) and
+ * reload the saved-search store, as a person would see them in the sidebar.
+ */
+export interface SearchProbe {
+  feature?: SearchFeature;
+}
+
+export const searchProbe: SearchProbe = {};

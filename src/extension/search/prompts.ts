@@ -1,0 +1,362 @@
+/**
+ * The inputs of the search commands. The query input is a QuickPick used as a text box:
+ * its value is the query; the items below it complete field names (from the field
+ * catalogue of the origin, locked fields marked), enumeration values after `categories:`,
+ * `labels:`, `provider:`, the operators, then recent queries and the examples. A query the
+ * service rejected comes back here with its error in the title and as the first item.
+ */
+import * as vscode from 'vscode';
+import { EXAMPLES, complete, querySyntaxWarning, type FieldInfo, type QueryTarget } from '../../core/query';
+import { cveError, domainError, ipError, refang } from '../../core/query';
+import { BUCKET_SORT_FIELDS, dateError } from '../../core/savedSearches';
+import { neutraliseUiText } from '../../core/text';
+import type { FieldCatalogue } from './fieldCatalogue';
+
+export interface QueryPromptOptions {
+  title: string;
+  target: QueryTarget;
+  value?: string;
+  /** The service's answer to the previous try of this query (shown next to it). */
+  error?: string;
+  recent: readonly string[];
+  catalogue: FieldCatalogue;
+}
+
+type Item = vscode.QuickPickItem & {
+  action: 'run' | 'fill' | 'error' | 'none';
+  value: string;
+};
+
+const EDIT_BUTTON: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('edit'),
+  tooltip: 'Edit this query',
+};
+
+/** Asks for a query; resolves the text to run (`''` means everything) or undefined when dismissed. */
+export function promptQuery(opts: QueryPromptOptions): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const qp = vscode.window.createQuickPick<Item>();
+    const subs: vscode.Disposable[] = [qp];
+    let fields: FieldInfo[] = opts.catalogue.builtin(opts.target);
+    let error = opts.error;
+    let done = false;
+    const finish = (value: string | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      for (const d of subs) d.dispose();
+    };
+
+    qp.title = error ? `${opts.title} — rejected: ${neutraliseUiText(error, 200)}` : opts.title;
+    qp.placeholder =
+      'Type a query (field:value, AND, OR, "phrases", [a TO b]); Enter runs it, * or empty for everything';
+    qp.ignoreFocusOut = true;
+    qp.matchOnDescription = false;
+    qp.matchOnDetail = false;
+    qp.value = opts.value ?? '';
+
+    const render = (): void => {
+      const value = qp.value;
+      const items: Item[] = [];
+      if (error) {
+        items.push({
+          label: `$(error) ${neutraliseUiText(error, 300)}`,
+          description: 'the service rejected this query; edit it and press Enter',
+          action: 'error',
+          value,
+          alwaysShow: true,
+        });
+      }
+      const warning = querySyntaxWarning(value);
+      items.push({
+        label: `$(search) ${value.trim() ? neutraliseUiText(value, 300) : '* (everything)'}`,
+        description: warning ? `$(warning) ${warning}` : 'Run this query',
+        action: 'run',
+        value,
+        alwaysShow: true,
+      });
+      const completions = complete(value, { fields, max: 40 });
+      if (completions.length)
+        items.push({
+          label: 'complete',
+          kind: vscode.QuickPickItemKind.Separator,
+          action: 'none',
+          value: '',
+        });
+      for (const c of completions) {
+        items.push({
+          label: neutraliseUiText(c.label, 200),
+          description: [
+            c.detail ? neutraliseUiText(c.detail, 60) : '',
+            c.locked ? 'locked: needs a higher plan' : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          iconPath: new vscode.ThemeIcon(
+            c.locked
+              ? 'lock'
+              : c.kind === 'field'
+                ? 'symbol-field'
+                : c.kind === 'value'
+                  ? 'symbol-enum-member'
+                  : 'symbol-operator',
+          ),
+          action: 'fill',
+          value: c.value,
+          alwaysShow: true,
+        });
+      }
+      const needle = value.trim().toLowerCase();
+      const recent = opts.recent
+        .filter((r) => r !== value && (!needle || r.toLowerCase().includes(needle)))
+        .slice(0, 10);
+      if (recent.length)
+        items.push({ label: 'recent', kind: vscode.QuickPickItemKind.Separator, action: 'none', value: '' });
+      for (const r of recent) {
+        items.push({
+          label: neutraliseUiText(r, 300),
+          iconPath: new vscode.ThemeIcon('history'),
+          action: 'run',
+          value: r,
+          alwaysShow: true,
+          buttons: [EDIT_BUTTON],
+        });
+      }
+      if (!needle) {
+        items.push({
+          label: 'examples',
+          kind: vscode.QuickPickItemKind.Separator,
+          action: 'none',
+          value: '',
+        });
+        for (const ex of EXAMPLES[opts.target]) {
+          items.push({
+            label: ex.query,
+            description: ex.description,
+            iconPath: new vscode.ThemeIcon('lightbulb'),
+            action: 'run',
+            value: ex.query,
+            alwaysShow: true,
+            buttons: [EDIT_BUTTON],
+          });
+        }
+      }
+      qp.items = items;
+      // Keep "run" (or the error) as the active item so Enter runs what was typed.
+      const run = items.find((i) => i.action === 'run');
+      if (run) qp.activeItems = [run];
+    };
+
+    subs.push(
+      qp.onDidChangeValue(() => {
+        if (error && qp.value !== opts.value) {
+          error = undefined;
+          qp.title = opts.title;
+        }
+        render();
+      }),
+      qp.onDidAccept(() => {
+        const item = qp.activeItems[0] ?? qp.selectedItems[0];
+        if (!item || item.action === 'run' || item.action === 'error') {
+          finish((item?.action === 'run' ? item.value : qp.value).trim());
+          return;
+        }
+        if (item.action === 'fill') {
+          qp.value = item.value;
+          render();
+        }
+      }),
+      qp.onDidTriggerItemButton((e) => {
+        qp.value = e.item.value;
+        render();
+      }),
+      qp.onDidHide(() => finish(undefined)),
+    );
+
+    render();
+    qp.show();
+
+    // The catalogue of this origin, once (cached); the built-in list is used meanwhile.
+    qp.busy = true;
+    opts.catalogue
+      .fields(opts.target)
+      .then((list) => {
+        if (done) return;
+        if (list.length) fields = list;
+        render();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (!done) qp.busy = false;
+      });
+  });
+}
+
+/** A field for a summary: the catalogue's fields to pick from, or any name typed. */
+export async function promptField(
+  title: string,
+  target: QueryTarget,
+  catalogue: FieldCatalogue,
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const qp = vscode.window.createQuickPick<vscode.QuickPickItem>();
+    let done = false;
+    const finish = (v: string | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(v);
+      qp.dispose();
+    };
+    let fields = catalogue.builtin(target);
+    qp.title = title;
+    qp.placeholder = 'Field to summarise by (e.g. services.port, location.country_code)';
+    qp.ignoreFocusOut = true;
+    const render = (): void => {
+      qp.items = fields.map((f) => ({
+        label: neutraliseUiText(f.name, 200),
+        description: [
+          f.category ? neutraliseUiText(f.category, 60) : '',
+          f.locked ? 'locked: needs a higher plan' : '',
+        ]
+          .filter(Boolean)
+          .join(' · '),
+        iconPath: new vscode.ThemeIcon(f.locked ? 'lock' : 'symbol-field'),
+      }));
+    };
+    qp.onDidAccept(() => {
+      const typed = qp.value.trim();
+      const picked = qp.activeItems[0]?.label;
+      finish(
+        picked && (!typed || picked.toLowerCase().includes(typed.toLowerCase()))
+          ? picked
+          : typed || undefined,
+      );
+    });
+    qp.onDidHide(() => finish(undefined));
+    render();
+    qp.show();
+    qp.busy = true;
+    catalogue
+      .fields(target)
+      .then((list) => {
+        if (!done && list.length) {
+          fields = list;
+          render();
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (!done) qp.busy = false;
+      });
+  });
+}
+
+export async function promptIp(title: string, value?: string): Promise<string | undefined> {
+  const v = await vscode.window.showInputBox({
+    title,
+    prompt: 'IPv4 or IPv6 address (defanged forms such as 1.2.3[.]4 are accepted)',
+    placeHolder: '45.33.32.156',
+    value,
+    ignoreFocusOut: true,
+    validateInput: (text) => ipError(refang(text)),
+  });
+  return v === undefined ? undefined : refang(v);
+}
+
+export async function promptDomain(
+  title: string,
+  opts: { optional?: boolean; value?: string } = {},
+): Promise<string | undefined> {
+  const v = await vscode.window.showInputBox({
+    title,
+    prompt: opts.optional ? 'Domain (leave empty to search by keyword only)' : 'Domain name',
+    placeHolder: 'example.com',
+    value: opts.value,
+    ignoreFocusOut: true,
+    validateInput: (text) => (opts.optional && text.trim() === '' ? undefined : domainError(refang(text))),
+  });
+  return v === undefined ? undefined : refang(v).replace(/\.$/, '').toLowerCase();
+}
+
+export async function promptCve(title: string): Promise<string | undefined> {
+  const v = await vscode.window.showInputBox({
+    title,
+    prompt: 'CVE id',
+    placeHolder: 'CVE-2021-44228',
+    ignoreFocusOut: true,
+    validateInput: (text) => cveError(text),
+  });
+  return v?.trim().toUpperCase();
+}
+
+export async function promptText(title: string, prompt: string, value?: string): Promise<string | undefined> {
+  return vscode.window.showInputBox({ title, prompt, value, ignoreFocusOut: true });
+}
+
+/** An optional date, YYYY-MM-DD, validated (and not before `notBefore`). `''` = none. */
+export async function promptDate(
+  title: string,
+  prompt: string,
+  notBefore?: string,
+): Promise<string | undefined> {
+  const v = await vscode.window.showInputBox({
+    title,
+    prompt: `${prompt} (YYYY-MM-DD; leave empty for no limit)`,
+    placeHolder: 'YYYY-MM-DD',
+    ignoreFocusOut: true,
+    validateInput: (text) => {
+      const t = text.trim();
+      if (!t) return undefined;
+      const why = dateError(t);
+      if (why) return why;
+      if (notBefore && t < notBefore) return `Must not be before ${notBefore}.`;
+      return undefined;
+    },
+  });
+  return v?.trim();
+}
+
+export interface DomainInputs {
+  domain?: string;
+  keyword?: string;
+  publishedAfter?: string;
+  publishedBefore?: string;
+}
+
+export async function promptDomainFilter(title: string): Promise<DomainInputs | undefined> {
+  const domain = await promptDomain(`${title} (1/4)`, { optional: true });
+  if (domain === undefined) return undefined;
+  const keyword = await promptText(`${title} (2/4)`, 'Keyword in the domain or subdomain (optional)');
+  if (keyword === undefined) return undefined;
+  if (!domain && !keyword.trim()) {
+    void vscode.window.showWarningMessage('ODIN: enter a domain or a keyword to search for.');
+    return undefined;
+  }
+  const after = await promptDate(`${title} (3/4)`, 'Published after');
+  if (after === undefined) return undefined;
+  const before = await promptDate(`${title} (4/4)`, 'Published before', after || undefined);
+  if (before === undefined) return undefined;
+  return {
+    ...(domain ? { domain } : {}),
+    ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
+    ...(after ? { publishedAfter: after } : {}),
+    ...(before ? { publishedBefore: before } : {}),
+  };
+}
+
+export async function promptBucketSort(): Promise<{ sortBy?: string; sortDir?: 'asc' | 'desc' } | undefined> {
+  const items: Array<vscode.QuickPickItem & { sortBy?: string; sortDir?: 'asc' | 'desc' }> = [
+    { label: 'Service default order', description: 'no sort' },
+    ...BUCKET_SORT_FIELDS.flatMap((f) => [
+      { label: `${f} descending`, sortBy: f, sortDir: 'desc' as const },
+      { label: `${f} ascending`, sortBy: f, sortDir: 'asc' as const },
+    ]),
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'ODIN: Sort Exposed Buckets',
+    placeHolder: 'Sort order',
+    ignoreFocusOut: true,
+  });
+  if (!picked) return undefined;
+  return picked.sortBy ? { sortBy: picked.sortBy, sortDir: picked.sortDir } : {};
+}
