@@ -1,6 +1,7 @@
 import type { Ctx } from './ctx';
 import { getContext, type ContextKey } from './contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
+import { searchProbe, type SearchProbe } from './search/probe';
 
 /**
  * What `activate()` returns when the environment variable ODIN_EXTENSION_TEST=1 is set
@@ -13,8 +14,10 @@ export interface TestApi {
   contextValue(key: ContextKey): unknown;
   /** What the details webviews reported (`rendered` counts, accepted/refused messages). */
   details: DetailsProbe;
+  /** The search feature: results tree provider, saved-search store (issue 5). */
+  search: SearchProbe;
 }
 
 export function createTestApi(ctx: Ctx): TestApi {
-  return { ctx, contextValue: (key) => getContext(key), details: detailsProbe };
+  return { ctx, contextValue: (key) => getContext(key), details: detailsProbe, search: searchProbe };
 }
