@@ -1,0 +1,364 @@
+/**
+ * Hover enrichment inside the real VS Code host: hover cards through
+ * `vscode.executeHoverProvider` on the sample workspace and on generated big files, and the
+ * emulator's request log as the witness of what was (never) sent.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { detect } from '../../src/core/detect';
+import { clearEmulatorLog, emulatorLog, getTestApi, testEnv, waitFor } from './index';
+
+/** The text of every hover at `position` that came from ODIN. */
+async function odinHover(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
+  const hovers =
+    (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ??
+    [];
+  for (const h of hovers) {
+    for (const c of h.contents) {
+      const value = typeof c === 'string' ? c : (c as { value?: unknown }).value;
+      if (typeof value === 'string' && value.includes('**ODIN · ')) return value;
+    }
+  }
+  return undefined;
+}
+
+function workspaceFile(rel: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('no workspace folder');
+  return vscode.Uri.joinPath(folder.uri, rel);
+}
+
+/** Position of the `nth` occurrence of `needle` in the file (plus `delta` characters). */
+async function positionOf(uri: vscode.Uri, needle: string, delta = 1, nth = 0): Promise<vscode.Position> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const text = doc.getText();
+  let at = -1;
+  for (let i = 0; i <= nth; i++) {
+    at = text.indexOf(needle, at + 1);
+    if (at < 0) throw new Error(`${needle} not in ${uri.fsPath}`);
+  }
+  return doc.positionAt(at + delta);
+}
+
+async function logText(): Promise<string> {
+  return (await emulatorLog()).map((e) => JSON.stringify(e)).join('\n');
+}
+
+/** How many logged requests name `value` (in the path or the body). */
+async function requestsFor(value: string): Promise<number> {
+  return (await emulatorLog()).filter((e) => JSON.stringify(e).includes(value)).length;
+}
+
+/** Card text without our own command links must contain no live Markdown/HTML syntax. */
+function assertInert(card: string): void {
+  const rest = card.replace(/\[[^\]\\]*\]\(command:odin\.[A-Za-z]+\?[A-Za-z0-9%._-]* "[^"()\\]*"\)/g, '');
+  for (const m of rest.matchAll(/[[\]<>`]/g)) {
+    const slashes = /\\*$/.exec(rest.slice(0, m.index))?.[0].length ?? 0;
+    assert.strictEqual(
+      slashes % 2,
+      1,
+      `unescaped ${m[0]} in: ${rest.slice(Math.max(0, (m.index ?? 0) - 40), (m.index ?? 0) + 20)}`,
+    );
+  }
+  assert.ok(!/command:(?!odin\.)/.test(rest.replace(/command\\:/g, '')), 'a foreign command link');
+}
+
+const userConfig = () => vscode.workspace.getConfiguration('odin');
+
+async function setUser(key: string, value: unknown): Promise<void> {
+  await userConfig().update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+const PRIVATE = [
+  /\b10\.\d+\.\d+\.\d+/,
+  /\b192\.168\.\d+\.\d+/,
+  /\b172\.(1[6-9]|2\d|3[01])\.\d+\.\d+/,
+  /\b127\.\d+\.\d+\.\d+/,
+  /fe80:/i,
+  /corp\.internal/,
+  /\.local\b/,
+  /\.lan\b/,
+  /\.home\.arpa/,
+];
+
+describe('hover', function () {
+  this.timeout(120_000);
+
+  before(async function () {
+    if (!testEnv.emulatorUrl) this.skip();
+    const api = await getTestApi();
+    await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
+    // Generous limits: these tests hover hundreds of values on purpose.
+    await setUser('rateLimit.requestsPerMinute', 100_000);
+    api.ctx.requests.cache.clear();
+    api.ctx.requests.resume();
+  });
+
+  after(async () => {
+    if (!testEnv.emulatorUrl) return;
+    await setUser('rateLimit.requestsPerMinute', undefined);
+    await setUser('lookups.mode', undefined);
+  });
+
+  describe('trusted workspace', function () {
+    before(function () {
+      if (!vscode.workspace.isTrusted) this.skip();
+    });
+
+    it('shows a host card for a public IP in an nginx log, with our command links only', async () => {
+      await clearEmulatorLog();
+      const uri = workspaceFile('logs/nginx-access.log');
+      const card = await odinHover(uri, await positionOf(uri, '45.33.32.156'));
+      assert.ok(card, 'an ODIN hover');
+      assert.match(card, /\*\*ODIN · 45\\\.33\\\.32\\\.156\*\*/);
+      assert.match(card, /Open ports \(\d+\)/);
+      assert.match(card, /Vulnerable:\*\* yes/);
+      assert.match(card, /command:odin\.openHostDetails\?%5B%2245\.33\.32\.156%22%5D/);
+      assertInert(card);
+      assert.strictEqual(await requestsFor('45.33.32.156'), 1);
+    });
+
+    it('shows local facts for a private address and sends nothing', async () => {
+      await clearEmulatorLog();
+      const uri = workspaceFile('logs/nginx-access.log');
+      const card = await odinHover(uri, await positionOf(uri, '10.0.4.17'));
+      assert.ok(card);
+      assert.match(card, /10\\\.0\\\.4\\\.17\*\* is .*not looked up/);
+      assert.match(card, /RFC 1918|[Pp]rivate/);
+      assert.strictEqual((await emulatorLog()).length, 0);
+    });
+
+    it('shows whois essentials and the subdomain count for a domain', async () => {
+      const uri = workspaceFile('logs/app.jsonl');
+      const card = await odinHover(uri, await positionOf(uri, 'api.acme-logistics.com', 2));
+      assert.ok(card);
+      assert.match(card, /whois of acme\\-logistics\\\.com/);
+      assert.match(card, /Registrar:/);
+      assert.match(card, /Known subdomains:\*\* [\d,]+/);
+      assert.match(card, /Name servers:/);
+    });
+
+    it('warns when a domain expires soon', async () => {
+      const uri = workspaceFile('logs/apache-access.log');
+      const card = await odinHover(uri, await positionOf(uri, 'northwind-traders.net', 2));
+      assert.ok(card);
+      assert.match(card, /⚠ expire/);
+    });
+
+    it('refangs defanged indicators and says so', async () => {
+      const uri = workspaceFile('reports/threat-report.md');
+      const card = await odinHover(uri, await positionOf(uri, '185.220.101[.]34', 2));
+      assert.ok(card);
+      assert.match(
+        card,
+        /ODIN · 185\\\.220\\\.101\\\.34\*\* \(refanged from 185\\\.220\\\.101\\\[\\\.\\\]34\)/,
+      );
+    });
+
+    it('counts known hosts in a CIDR block', async () => {
+      const uri = workspaceFile('infra/main.tf');
+      const card = await odinHover(uri, await positionOf(uri, '104.16.132.229/32', 3));
+      assert.ok(card);
+      assert.match(card, /Known hosts in this block:\*\* [\d,]+/);
+    });
+
+    it('renders hostile scan data inert', async () => {
+      const uri = workspaceFile('logs/ufw.log');
+      const card = await odinHover(uri, await positionOf(uri, '193.42.33.7'));
+      assert.ok(card);
+      assertInert(card);
+      assert.ok(!card.includes('<script'), 'raw HTML');
+    });
+
+    it('never sends a private, special or internal value, hovering every indicator of every sample file', async () => {
+      await clearEmulatorLog();
+      const folder = vscode.workspace.workspaceFolders![0].uri;
+      const files = await vscode.workspace.findFiles('**/*', '**/node_modules/**');
+      assert.ok(files.length >= 10, `sample files: ${files.length}`);
+      let hovered = 0;
+      for (const uri of files) {
+        const doc = await vscode.workspace.openTextDocument(uri);
+        const text = doc.getText();
+        for (const d of detect(text, { mode: 'text' })) {
+          await odinHover(uri, doc.positionAt(d.start + 1));
+          hovered++;
+        }
+        // Plus every word-ish position on lines that mention internal names.
+        for (const m of text.matchAll(/corp\.internal|\.local\b/g)) {
+          await odinHover(uri, doc.positionAt((m.index ?? 0) - 2));
+        }
+      }
+      assert.ok(hovered > 50, `hovered ${hovered} indicators under ${folder.fsPath}`);
+      const log = await logText();
+      for (const re of PRIVATE)
+        assert.ok(!re.test(log), `sent something matching ${re}:\n${log.slice(0, 2000)}`);
+    });
+
+    it('sends at most one request per IP when 100 IPs are hovered again and again', async () => {
+      await clearEmulatorLog();
+      const ips = Array.from({ length: 100 }, (_, i) => `45.79.${Math.floor(i / 50) + 10}.${(i % 50) + 10}`);
+      const doc = await vscode.workspace.openTextDocument({
+        content: ips.map((ip) => `${ip} GET /`).join('\n'),
+        language: 'log',
+      });
+      for (let round = 0; round < 3; round++) {
+        // Hovers in parallel as well: the request layer keeps one request in flight per target.
+        await Promise.all(ips.map((_, line) => odinHover(doc.uri, new vscode.Position(line, 2))));
+      }
+      const log = await emulatorLog();
+      for (const ip of ips) {
+        const n = log.filter((e) => JSON.stringify(e).includes(ip)).length;
+        assert.ok(n <= 1, `${ip}: ${n} requests`);
+      }
+      assert.ok(log.length >= 90, `expected ~100 requests, got ${log.length}`);
+    });
+
+    it('in onCommand mode shows a "Look up now" link and sends nothing', async () => {
+      await setUser('lookups.mode', 'onCommand');
+      try {
+        await clearEmulatorLog();
+        const doc = await vscode.workspace.openTextDocument({
+          content: 'peer 45.79.200.1 closed',
+          language: 'log',
+        });
+        const card = await odinHover(doc.uri, new vscode.Position(0, 7));
+        assert.ok(card);
+        assert.match(card, /not looked up/);
+        assert.match(card, /command:odin\.lookup\?/);
+        assert.strictEqual((await emulatorLog()).length, 0);
+      } finally {
+        await setUser('lookups.mode', undefined);
+      }
+    });
+
+    it('pauses automatic lookups, keeps showing cached cards, and resumes', async () => {
+      const api = await getTestApi();
+      const uri = workspaceFile('logs/nginx-access.log');
+      const cachedPos = await positionOf(uri, '45.33.32.156');
+      assert.ok(await odinHover(uri, cachedPos));
+      api.ctx.requests.pause({ reason: 'quota', message: 'Your ODIN credits are used up.' });
+      try {
+        assert.strictEqual(api.contextValue('odin.lookupsPaused'), true);
+        await clearEmulatorLog();
+        const doc = await vscode.workspace.openTextDocument({
+          content: 'from 45.79.201.9 port 22',
+          language: 'log',
+        });
+        const paused = await odinHover(doc.uri, new vscode.Position(0, 7));
+        assert.ok(paused);
+        assert.match(paused, /credits are used up/);
+        assert.match(paused, /command:odin\.resumeLookups/);
+        const cached = await odinHover(uri, cachedPos);
+        assert.ok(cached && /Open ports/.test(cached), 'the cached card is still shown');
+        assert.strictEqual((await emulatorLog()).length, 0);
+        await vscode.commands.executeCommand('odin.resumeLookups');
+        assert.strictEqual(api.ctx.requests.paused, undefined);
+        assert.strictEqual(api.contextValue('odin.lookupsPaused'), false);
+        const after = await odinHover(doc.uri, new vscode.Position(0, 7));
+        assert.ok(after && !/paused|credits/.test(after));
+      } finally {
+        api.ctx.requests.resume();
+      }
+    });
+
+    it('odin.lookup refuses arguments that are not one IP or domain', async () => {
+      await clearEmulatorLog();
+      for (const bad of [
+        { ip: '8.8.8.8' },
+        ['8.8.8.8'],
+        '8.8.8.8 9.9.9.9',
+        'x'.repeat(1000),
+        '10.0.0.1; rm -rf /',
+      ]) {
+        await vscode.commands.executeCommand('odin.lookup', bad);
+      }
+      assert.strictEqual((await emulatorLog()).length, 0);
+    });
+
+    describe('big files', function () {
+      let dir = '';
+      before(() => {
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-hover-big-'));
+        // A 20 MB access log: one public IP per line among private ones.
+        const lines: string[] = [];
+        let size = 0;
+        for (let i = 0; size < 20 * 1024 * 1024; i++) {
+          const line = `${i % 7 === 0 ? '45.33.32.156' : `10.1.${(i >> 8) & 255}.${i & 255}`} - - [21/Nov/2025:08:14:02 +0000] "GET /item/${i} HTTP/1.1" 200 ${i % 9000} "-" "Mozilla/5.0"`;
+          lines.push(line);
+          size += line.length + 1;
+        }
+        fs.writeFileSync(path.join(dir, 'big.log'), lines.join('\n'));
+        // A 5 MB minified bundle on one line with an IP in the middle and at the end.
+        const chunk = 'function a(b){return b&&b.c?b.c(1,2):void 0};var d={e:"f",g:[1,2,3]};';
+        const half = chunk.repeat(Math.ceil((2.5 * 1024 * 1024) / chunk.length));
+        fs.writeFileSync(
+          path.join(dir, 'bundle.min.js'),
+          `${half}var api="https://8.8.8.8/x";${half}var z="45.33.32.156";`,
+        );
+      });
+      after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+      it('hovers an IP deep in a 20 MB log quickly', async () => {
+        const uri = vscode.Uri.file(path.join(dir, 'big.log'));
+        const doc = await vscode.workspace.openTextDocument(uri);
+        const line = doc.lineCount - 1 - ((doc.lineCount - 1) % 7);
+        const t0 = Date.now();
+        const card = await odinHover(uri, new vscode.Position(line, 3));
+        assert.ok(card && /45\\\.33\\\.32\\\.156/.test(card), String(card));
+        assert.ok(Date.now() - t0 < 5000, `${Date.now() - t0} ms`);
+        const priv = await odinHover(uri, new vscode.Position(line + 1 < doc.lineCount ? line + 1 : 1, 3));
+        assert.ok(priv && /not looked up/.test(priv));
+      });
+
+      it('hovers inside a 5 MB one-line minified file', async () => {
+        const uri = vscode.Uri.file(path.join(dir, 'bundle.min.js'));
+        const doc = await vscode.workspace.openTextDocument(uri);
+        const text = doc.lineAt(0).text;
+        const at = text.indexOf('8.8.8.8');
+        const t0 = Date.now();
+        const card = await odinHover(uri, new vscode.Position(0, at + 1));
+        assert.ok(card && /ODIN · 8\\\.8\\\.8\\\.8/.test(card), String(card));
+        const end = await odinHover(uri, new vscode.Position(0, text.lastIndexOf('45.33.32.156') + 1));
+        assert.ok(end && /45\\\.33\\\.32\\\.156/.test(end));
+        assert.ok(Date.now() - t0 < 5000, `${Date.now() - t0} ms`);
+        // Nothing on plain code.
+        assert.strictEqual(await odinHover(uri, new vscode.Position(0, 10)), undefined);
+      });
+    });
+  });
+
+  describe('Restricted Mode', function () {
+    before(function () {
+      if (vscode.workspace.isTrusted) this.skip();
+    });
+
+    it('shows local facts only and sends no request at all', async () => {
+      await clearEmulatorLog();
+      const doc = await vscode.workspace.openTextDocument({
+        content: '45.33.32.156 8.8.8.8 acme-logistics.com 104.16.132.0/24 10.0.0.1',
+        language: 'log',
+      });
+      for (const [ch, re] of [
+        [2, /45\\\.33\\\.32\\\.156/],
+        [15, /8\\\.8\\\.8\\\.8/],
+        [25, /acme\\-logistics/],
+        [45, /104\\\.16\\\.132\\\.0\/24/],
+        [62, /10\\\.0\\\.0\\\.1/],
+      ] as const) {
+        const card = await odinHover(doc.uri, new vscode.Position(0, ch));
+        assert.ok(card && re.test(card), `${ch}: ${card}`);
+        assert.match(card, /not looked up/);
+      }
+      const files = await vscode.workspace.findFiles('**/*');
+      for (const uri of files) {
+        const d = await vscode.workspace.openTextDocument(uri);
+        for (const hit of detect(d.getText(), { mode: 'text', limit: 50 }))
+          await odinHover(uri, d.positionAt(hit.start + 1));
+      }
+      assert.strictEqual((await emulatorLog()).length, 0, await logText());
+    });
+  });
+});
