@@ -1,0 +1,91 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { getTestApi, testEnv, waitFor } from './index';
+
+/** The API key lifecycle in SecretStorage, its context key, and the embedded demo emulator. */
+describe('API key', () => {
+  it('is available and drives the odin.hasApiKey context key', async () => {
+    const api = await getTestApi();
+    assert.ok(api.ctx.keys.get(), 'a key is available in this run');
+    assert.strictEqual(api.contextValue('odin.hasApiKey'), true);
+    assert.strictEqual(api.ctx.keys.source(), testEnv.keyVia === 'env' ? 'env' : 'stored');
+  });
+
+  it('clearing the stored key switches the welcome view; storing it again switches back', async function () {
+    if (testEnv.keyVia !== 'testApi') this.skip();
+    const api = await getTestApi();
+    await api.ctx.keys.clear();
+    await waitFor(() => api.contextValue('odin.hasApiKey') === false, 5000, 'hasApiKey false');
+    assert.strictEqual(api.ctx.keys.source(), 'none');
+    await api.ctx.keys.store(testEnv.apiKey);
+    await waitFor(() => api.contextValue('odin.hasApiKey') === true, 5000, 'hasApiKey true');
+  });
+
+  it('re-reads the secret when another window changes it, idempotently', async function () {
+    if (testEnv.keyVia !== 'testApi') this.skip();
+    const api = await getTestApi();
+    let fired = 0;
+    const sub = api.ctx.keys.onDidChange(() => fired++);
+    try {
+      // Another window writes the same SecretStorage entry.
+      await api.ctx.extension.secrets.store('odin.apiKey', 'changed-in-another-window');
+      await waitFor(() => api.ctx.keys.get() === 'changed-in-another-window', 5000, 'key re-read');
+      const after = fired;
+      await api.ctx.keys.refresh();
+      await api.ctx.keys.refresh();
+      assert.strictEqual(fired, after, 'a refresh with no change fires nothing');
+    } finally {
+      sub.dispose();
+      await api.ctx.keys.store(testEnv.apiKey);
+    }
+  });
+
+  it('works against the API: credits usage through the configured base URL', async () => {
+    const api = await getTestApi();
+    assert.strictEqual(new URL(api.ctx.baseUrl()).origin, new URL(testEnv.emulatorUrl).origin);
+    const usage = await api.ctx.client().getCreditsUsage();
+    assert.ok(usage.hostCert?.left !== undefined || usage.expiresOn !== undefined, JSON.stringify(usage));
+  });
+
+  it('"Test API Key" runs to completion', async () => {
+    await vscode.commands.executeCommand('odin.testApiKey');
+  });
+
+  it('never appears in the log file', async () => {
+    const api = await getTestApi();
+    api.ctx.log.info(`a line that mentions the key by mistake: ${testEnv.apiKey}`);
+    const logDir = api.ctx.extension.logUri.fsPath;
+    await waitFor(() => fs.existsSync(logDir) && fs.readdirSync(logDir).length > 0, 5000, 'log file');
+    const text = fs
+      .readdirSync(logDir)
+      .map((f) => fs.readFileSync(path.join(logDir, f), 'utf8'))
+      .join('\n');
+    assert.ok(text.includes('a line that mentions the key by mistake'), 'the line was logged');
+    assert.ok(!text.includes(testEnv.apiKey), 'the key itself was redacted');
+  });
+});
+
+describe('demo data', () => {
+  it('starts the embedded emulator on loopback and stops it again', async () => {
+    const api = await getTestApi();
+    const before = api.ctx.baseUrl();
+    await vscode.commands.executeCommand('odin.useDemoData');
+    try {
+      assert.strictEqual(api.ctx.isDemo(), true);
+      assert.strictEqual(api.contextValue('odin.demoMode'), true);
+      const url = new URL(api.ctx.baseUrl());
+      assert.strictEqual(url.hostname, '127.0.0.1');
+      assert.notStrictEqual(url.origin, new URL(before).origin);
+      assert.strictEqual(api.ctx.keys.source(), 'demo');
+      const host = await api.ctx.client().getHost('8.8.8.8');
+      assert.strictEqual(host.ip, '8.8.8.8');
+    } finally {
+      await vscode.commands.executeCommand('odin.stopDemoData');
+    }
+    assert.strictEqual(api.ctx.isDemo(), false);
+    assert.strictEqual(api.ctx.baseUrl(), before);
+    assert.notStrictEqual(api.ctx.keys.source(), 'demo');
+  });
+});
