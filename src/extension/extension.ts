@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { Ctx } from './ctx';
 import { registerDetails } from './details';
+import { registerHover } from './hover';
 import { registerSearch } from './search';
 import { keyCommands } from './keyCommands';
 import { Log } from './log';
@@ -23,6 +24,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
 
     registerCommands(ctx, keyCommands(ctx));
     registerCommands(ctx, registerDetails(ctx));
+    registerHover(ctx);
     registerCommands(ctx, registerSearch(ctx).commands);
 
     await keys.refresh();
