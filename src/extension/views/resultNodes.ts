@@ -344,7 +344,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
       };
     }
     case 'item':
-      return itemView(node.item, opts);
+      return itemView(set, node.item, opts);
     case 'service': {
       const s = node.service;
       const product = [s.product, s.version].filter(Boolean).join(' ');
@@ -456,7 +456,7 @@ function cveView(c: Cve): NodeView {
   };
 }
 
-function itemView(item: ResultItem, opts: ViewOptions): NodeView {
+function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView {
   switch (item.t) {
     case 'host':
       return hostView(item.v, opts);
@@ -538,7 +538,7 @@ function itemView(item: ResultItem, opts: ViewOptions): NodeView {
         command: {
           command: 'odin.narrowByFacet',
           title: 'Narrow Search to This Value',
-          arguments: [item.field, item.v.key],
+          arguments: [set.id, item.field, item.v.key],
         },
       };
     }
