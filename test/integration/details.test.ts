@@ -1,0 +1,149 @@
+/**
+ * Host and whois details pages inside the real VS Code host: the commands open webview
+ * panels for the emulator's hosts and domains, the page reports back a `rendered` message
+ * with counts (through the TestApi's details probe), opening again reveals the same panel,
+ * and hostile data is rendered without the page sending anything unexpected.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { FIXTURE_DOMAINS, FIXTURE_HOSTS, FIXTURE_UNKNOWN_IP } from '../../src/emulator/fixtures';
+import type { RenderedEvent } from '../../src/extension/details/probe';
+import { getTestApi, testEnv, waitFor } from './index';
+
+/** Open webview tabs of one of our view types. */
+function detailsTabs(viewType: 'odin.hostDetails' | 'odin.whoisDetails'): vscode.Tab[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith(viewType));
+}
+
+async function closeAllEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** Runs the command and waits for the page's `rendered` report that satisfies `until`. */
+async function openAndRender(
+  command: 'odin.openHostDetails' | 'odin.openWhoisDetails',
+  id: string,
+  until: (e: RenderedEvent) => boolean = () => true,
+  timeoutMs = 30_000,
+): Promise<RenderedEvent> {
+  const api = await getTestApi();
+  const since = Date.now();
+  await vscode.commands.executeCommand(command, id);
+  const page = command === 'odin.openHostDetails' ? 'host' : 'whois';
+  return waitFor(
+    () =>
+      [...api.details.rendered]
+        .reverse()
+        .find((e) => e.page === page && e.id === id && e.at >= since && until(e)),
+    timeoutMs,
+    `the ${page} page of ${id} to render`,
+  ) as Promise<RenderedEvent>;
+}
+
+describe('details pages', function () {
+  this.timeout(120_000);
+
+  before(function () {
+    if (!testEnv.emulatorUrl || testEnv.run === 'restricted') this.skip();
+  });
+  afterEach(closeAllEditors);
+
+  it('opens a host page that renders services, CVEs and exploits', async () => {
+    const api = await getTestApi();
+    const rejected = api.details.rejected;
+    const e = await openAndRender(
+      'odin.openHostDetails',
+      FIXTURE_HOSTS.webServer,
+      (r) => r.counts.services > 0,
+    );
+    assert.ok(e.counts.services >= 2, `services: ${e.counts.services}`);
+    const withCves = (await waitFor<RenderedEvent | undefined>(
+      () =>
+        api.details.rendered.find(
+          (r) =>
+            r.id === FIXTURE_HOSTS.webServer && r.counts.cves > 0 && r.counts.exploits > 0 && r.at >= e.at,
+        ),
+      30_000,
+      'CVEs and exploits to render',
+    )) as RenderedEvent;
+    assert.ok(withCves.counts.cves > 0);
+    assert.strictEqual(detailsTabs('odin.hostDetails').length, 1);
+    assert.strictEqual(api.details.rejected, rejected, 'the page sent no refused message');
+  });
+
+  it('reveals the open panel instead of opening a second one for the same host', async () => {
+    await openAndRender('odin.openHostDetails', FIXTURE_HOSTS.resolver);
+    await vscode.commands.executeCommand('odin.openHostDetails', FIXTURE_HOSTS.resolver);
+    await vscode.commands.executeCommand('odin.openHostDetails', { ip: FIXTURE_HOSTS.resolver });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.strictEqual(detailsTabs('odin.hostDetails').length, 1);
+    await openAndRender('odin.openHostDetails', FIXTURE_HOSTS.cdn);
+    assert.strictEqual(detailsTabs('odin.hostDetails').length, 2);
+  });
+
+  it('renders the hostile host without any refused message from the page', async () => {
+    const api = await getTestApi();
+    const rejected = api.details.rejected;
+    const e = await openAndRender(
+      'odin.openHostDetails',
+      FIXTURE_HOSTS.hostile,
+      (r) => r.counts.services > 0,
+    );
+    assert.ok(e.counts.services > 0);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.strictEqual(api.details.rejected, rejected);
+    const types = Object.keys(api.details.accepted).sort();
+    for (const t of types)
+      assert.ok(['ready', 'rendered', 'request'].includes(t), `unexpected message type ${t}`);
+  });
+
+  it('renders the huge host (1,000 services)', async () => {
+    const e = await openAndRender(
+      'odin.openHostDetails',
+      FIXTURE_HOSTS.huge,
+      (r) => r.counts.services > 0,
+      60_000,
+    );
+    assert.strictEqual(e.counts.services, 1000);
+  });
+
+  it('shows an error page for an unknown host, and refuses arguments that are not IPs', async () => {
+    const e = await openAndRender('odin.openHostDetails', FIXTURE_UNKNOWN_IP);
+    assert.strictEqual(e.counts.services, 0);
+    const before = detailsTabs('odin.hostDetails').length;
+    for (const bad of ['127.1', 'not an ip', '1.2.3.4/24', 42, { ip: 'javascript:alert(1)' }]) {
+      await vscode.commands.executeCommand('odin.openHostDetails', bad);
+    }
+    assert.strictEqual(detailsTabs('odin.hostDetails').length, before);
+  });
+
+  it('opens a whois page with contacts and a history of changes', async () => {
+    const e = await openAndRender(
+      'odin.openWhoisDetails',
+      FIXTURE_DOMAINS.corp,
+      (r) => r.counts.snapshots > 0,
+    );
+    assert.strictEqual(e.counts.contacts, 4, 'all four contact blocks');
+    assert.ok(e.counts.snapshots >= 2, `snapshots: ${e.counts.snapshots}`);
+    assert.ok(e.counts.changes > 0, 'the timeline shows changes');
+    assert.strictEqual(detailsTabs('odin.whoisDetails').length, 1);
+  });
+
+  it('renders the hostile domain without any refused message from the page', async () => {
+    const api = await getTestApi();
+    const rejected = api.details.rejected;
+    await openAndRender('odin.openWhoisDetails', FIXTURE_DOMAINS.hostile);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.strictEqual(api.details.rejected, rejected);
+  });
+
+  it('serves whois snapshots as read-only documents for the diff editor', async () => {
+    await openAndRender('odin.openWhoisDetails', FIXTURE_DOMAINS.corp, (r) => r.counts.snapshots > 0);
+    const uri = vscode.Uri.from({ scheme: 'odin-whois', path: `/${FIXTURE_DOMAINS.corp}/0.txt` });
+    const doc = await vscode.workspace.openTextDocument(uri);
+    // Not opened by the page yet: the provider answers with a placeholder, never fails.
+    assert.ok(doc.getText().length > 0);
+  });
+});
