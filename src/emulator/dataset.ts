@@ -688,7 +688,7 @@ function randomServicePlans(rng: Rng, count: number): ServicePlan[] {
   const out: ServicePlan[] = [];
   for (let tries = 0; out.length < count && tries < count * 5; tries++) {
     const p = rng.weighted(PRODUCTS, PRODUCT_WEIGHTS);
-    let port = rng.pick(p.ports);
+    let port = rng.chance(0.8) ? p.ports[0] : rng.pick(p.ports);
     if (used.has(port)) port = rng.chance(0.5) ? rng.int(1024, 65000) : port;
     if (used.has(port)) continue;
     used.add(port);
@@ -1303,7 +1303,26 @@ export interface DatasetOptions {
   now?: number;
 }
 
+/** Generates the dataset in one go (blocks for a few hundred ms at 5,000 hosts). */
 export function generateDataset(opts: DatasetOptions = {}): Dataset {
+  const steps = generationSteps(opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The same dataset, yielding to the event loop between slices (for in-process use). */
+export async function generateDatasetAsync(opts: DatasetOptions = {}): Promise<Dataset> {
+  const steps = generationSteps(opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+function* generationSteps(opts: DatasetOptions): Generator<void, Dataset, void> {
   const seed = opts.seed ?? 1;
   const now = opts.now ?? Date.now();
   const anchor = Math.floor(now / DAY) * DAY;
@@ -1422,6 +1441,7 @@ export function generateDataset(opts: DatasetOptions = {}): Dataset {
   usedTimes.add(Date.parse(huge.last_updated_at));
   hosts.push(huge);
   for (let i = 0; hosts.length < hostCount; i++) {
+    if (i % 250 === 249) yield;
     const rng = Rng.derive(seed, 'host', i);
     let ip: string;
     let asn: AsnSpec;
@@ -1434,7 +1454,7 @@ export function generateDataset(opts: DatasetOptions = {}): Dataset {
     usedIps.add(ip);
     const city = CITIES[rng.pick(asn.cities)];
     const ts = uniqueTime(anchor - 60_000 * 120 - rng.int(0, 90 * DAY));
-    const nServices = 1 + Math.floor(rng.next() ** 2.4 * 20);
+    const nServices = 1 + Math.floor(rng.next() ** 3 * 20);
     const services = randomServicePlans(rng, Math.min(nServices, 20));
     const hostDomains: string[] = [];
     const hostnames: string[] = [];

@@ -45,7 +45,7 @@
  */
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
-import { type Dataset, generateDataset } from './dataset';
+import { type Dataset, generateDataset, generateDatasetAsync } from './dataset';
 import type { Dialect } from './dialect';
 import {
   type Fault,
@@ -619,7 +619,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
-  getDataset();
+  // Generated before the first request, in slices so an in-process host (the extension)
+  // keeps answering meanwhile.
+  dataset ??= await generateDatasetAsync({ seed: opts.seed ?? 1, hosts: opts.hosts ?? 5000 });
 
   const emulator: Emulator = {
     url: `http://127.0.0.1:${port}`,
