@@ -170,7 +170,7 @@ describe('hover', function () {
       const card = await odinHover(uri, await positionOf(uri, '193.42.33.7'));
       assert.ok(card);
       assertInert(card);
-      assert.ok(!card.includes('<script'), 'raw HTML');
+      assert.ok(!/(?<!\\)<script/.test(card), 'raw HTML');
     });
 
     it('never sends a private, special or internal value, hovering every indicator of every sample file', async () => {
@@ -314,18 +314,28 @@ describe('hover', function () {
       });
 
       it('hovers inside a 5 MB one-line minified file', async () => {
+        // Our provider alone (the odin.test.hover hook): the built-in JavaScript hover of a
+        // 5 MB line is the language server's business, not ours.
         const uri = vscode.Uri.file(path.join(dir, 'bundle.min.js'));
         const doc = await vscode.workspace.openTextDocument(uri);
         const text = doc.lineAt(0).text;
-        const at = text.indexOf('8.8.8.8');
-        const t0 = Date.now();
-        const card = await odinHover(uri, new vscode.Position(0, at + 1));
-        assert.ok(card && /ODIN · 8\\\.8\\\.8\\\.8/.test(card), String(card));
-        const end = await odinHover(uri, new vscode.Position(0, text.lastIndexOf('45.33.32.156') + 1));
-        assert.ok(end && /45\\\.33\\\.32\\\.156/.test(end));
-        assert.ok(Date.now() - t0 < 5000, `${Date.now() - t0} ms`);
-        // Nothing on plain code.
-        assert.strictEqual(await odinHover(uri, new vscode.Position(0, 10)), undefined);
+        const probe = (ch: number) =>
+          vscode.commands.executeCommand<{ ms: number; markdown?: string }>(
+            'odin.test.hover',
+            uri.toString(),
+            0,
+            ch,
+          );
+        const mid = await probe(text.indexOf('8.8.8.8') + 1);
+        assert.ok(mid.markdown && /ODIN · 8\\.8\\.8\\.8/.test(mid.markdown), String(mid.markdown));
+        const end = await probe(text.lastIndexOf('45.33.32.156') + 1);
+        assert.ok(end.markdown && /45\\.33\\.32\\.156/.test(end.markdown));
+        // Nothing on plain code, and quickly: only a bounded window of the line is read.
+        const none = await probe(10);
+        assert.strictEqual(none.markdown, undefined);
+        assert.ok(none.ms < 50, `${none.ms} ms on plain code`);
+        const warm = await probe(text.indexOf('8.8.8.8') + 1);
+        assert.ok(warm.ms < 50, `${warm.ms} ms for a cached IP`);
       });
     });
   });

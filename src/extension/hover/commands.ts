@@ -45,7 +45,9 @@ export function hoverCommands(ctx: Ctx): CommandMap {
     'odin.lookup': async (arg?: unknown) => {
       let ind: Indicator | undefined;
       let editor: vscode.TextEditor | undefined;
-      if (arg !== undefined && typeof arg !== 'object') {
+      // No argument (palette) or a URI (editor context menu): the editor's selection or
+      // cursor. Anything else must be exactly one indicator string.
+      if (arg !== undefined && !(arg instanceof vscode.Uri)) {
         ind = parseIndicatorArg(arg);
         if (!ind) {
           void vscode.window.showWarningMessage(
@@ -54,7 +56,6 @@ export function hoverCommands(ctx: Ctx): CommandMap {
           return;
         }
       } else {
-        // From the palette / context menu (an editor context menu passes the document URI).
         const found = fromEditor();
         if (!found) {
           void vscode.window.showInformationMessage(
