@@ -236,8 +236,8 @@ export class OdinClient {
 
   /**
    * 12. CVEs of a host, one page (`FIRST_CVE_PAGE` = 1 first). `next` is the following page
-   * number, set while the server says there are more (`has_more`, `total`, `pages`) or, when
-   * it says nothing, while pages are not empty.
+   * number, set while the server says there are more (`has_more`, `total`, `pages`, or a
+   * message "page n of m") or, when it says nothing, while pages are not empty.
    */
   async getHostCves(
     ip: string,
@@ -259,7 +259,13 @@ export class OdinClient {
     const info = { ...envelopePagination(body), ...(isObj(data) ? data : {}) };
     const total = Number.isSafeInteger(info.total) ? (info.total as number) : undefined;
     const limit = Number.isSafeInteger(info.limit) ? (info.limit as number) : undefined;
-    const pagesTotal = Number.isSafeInteger(info.pages) ? (info.pages as number) : undefined;
+    // Hints, best first: a `pages` field, else a message like "… (page 2 of 3)".
+    const pageOf = /\bpage\s+\d+\s+of\s+(\d+)\b/i.exec(typeof body.message === 'string' ? body.message : '');
+    const pagesTotal = Number.isSafeInteger(info.pages)
+      ? (info.pages as number)
+      : pageOf
+        ? Number(pageOf[1])
+        : undefined;
     const hasMore = typeof info.has_more === 'boolean' ? info.has_more : info.hasMore;
     let more = items.length > 0;
     if (typeof hasMore === 'boolean') more = more && hasMore;

@@ -64,7 +64,8 @@ export function toPage<T, C>({ items, pagination, start, parseCursor }: PageInpu
   return page;
 }
 
-export type FetchPage<T, C, P extends { start?: C }> = (params: P, opts?: CallOptions) => Promise<Page<T, C>>;
+/** One page of a search: `client.searchHosts.bind(client)`, or a wrapper `(p, o) => …`. */
+export type FetchPage<P, T, C> = (params: P, opts?: CallOptions) => Promise<Page<T, C>>;
 
 export interface WalkOptions {
   signal?: AbortSignal;
@@ -86,16 +87,16 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
  * Yields page after page of a search, starting at `params.start` (page one when absent),
  * until the last page. Example: `for await (const p of pages(c.searchHosts.bind(c), {query}))`.
  */
-export async function* pages<T, C, P extends { start?: C }>(
-  fetchPage: FetchPage<T, C, P>,
+export async function* pages<P extends object, T, C>(
+  fetchPage: FetchPage<P, T, C>,
   params: P,
   signalOrOptions?: AbortSignal | WalkOptions,
 ): AsyncGenerator<Page<T, C>, void, undefined> {
   const opts: WalkOptions =
     signalOrOptions instanceof AbortSignal ? { signal: signalOrOptions } : (signalOrOptions ?? {});
   const maxPages = opts.maxPages ?? 1000;
-  const seenCursors: C[] = [];
-  let start = params.start;
+  const seenCursors: unknown[] = [];
+  let start = (params as { start?: unknown }).start;
   let seen = 0;
   for (let n = 0; n < maxPages; n++) {
     throwIfAborted(opts.signal);
@@ -118,8 +119,8 @@ export interface CollectOptions extends WalkOptions {
 }
 
 /** All items of a search (or the first `maxItems`), walking pages with `pages()`. */
-export async function collect<T, C, P extends { start?: C }>(
-  fetchPage: FetchPage<T, C, P>,
+export async function collect<P extends object, T, C>(
+  fetchPage: FetchPage<P, T, C>,
   params: P,
   opts: CollectOptions = {},
 ): Promise<T[]> {
