@@ -1,0 +1,96 @@
+// The search commands' prompts and the ODIN side bar with results, as a person uses them:
+// the query input completes field names, a rejected query comes back with its error, the
+// results tree shows hosts with services and CVEs, the search is saved, and the date
+// filter of the domain search validates what is typed. Screenshot: sidebar.png.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { connectUi } from './helpers.mjs';
+
+const quickTitle = (ui) => ui.page.locator('.quick-input-widget .quick-input-title');
+const quickMessage = (ui) => ui.page.locator('.quick-input-widget .quick-input-message');
+const quickInput = (ui) => ui.page.locator('.quick-input-widget .quick-input-box input');
+
+describe('search prompts and the results side bar', () => {
+  /** @type {import('./helpers.mjs').Ui} */
+  let ui;
+  before(async () => (ui = await connectUi()));
+  after(() => ui?.close());
+
+  it('completes field names in the query input and runs the query into the Results view', async () => {
+    await ui.openViewContainer('ODIN');
+    await ui.runCommand('ODIN: Search Hosts\u2026');
+    await quickInput(ui).waitFor({ state: 'visible', timeout: 10_000 });
+    await quickInput(ui).fill('services.p');
+    await ui.quickPickRow('services.port:').waitFor({ state: 'visible', timeout: 10_000 });
+    // Accepting a completion fills the query and keeps the input open.
+    await ui.pickQuickItem('services.port:');
+    await ui.page.waitForFunction(
+      () => document.querySelector('.quick-input-widget .quick-input-box input')?.value === 'services.port:',
+      undefined,
+      { timeout: 5_000, polling: 100 },
+    );
+    await quickInput(ui).fill('services.port:443');
+    await ui.page.keyboard.press('Enter');
+    const row = ui
+      .view('Results')
+      .locator('.monaco-list-row .label-name', { hasText: /^Host search: services\.port:443$/ });
+    await row.first().waitFor({ state: 'visible', timeout: 20_000 });
+    await ui.page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('.part.sidebar .monaco-list-row .label-name')].some((e) =>
+          /^Load \d+ more$/.test(e.textContent ?? ''),
+        ),
+      undefined,
+      { timeout: 20_000, polling: 200 },
+    );
+    const text = await ui.viewText('Results');
+    assert.match(text, /\d+ of [\d,]+ shown/);
+  });
+
+  it('brings a rejected query back with the service\u2019s error next to it', async () => {
+    await ui.runCommand('ODIN: Search Hosts\u2026');
+    await ui.answerInput('services.port:(443');
+    await quickTitle(ui)
+      .filter({ hasText: /rejected/i })
+      .waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await quickInput(ui).inputValue(), 'services.port:(443');
+    await ui.page.keyboard.press('Escape');
+  });
+
+  it('expands a host to its services, saves the search, and shows both views (screenshot)', async () => {
+    const hostRow = ui.view('Results').locator('.monaco-list-row[aria-level="2"]').first();
+    await hostRow.waitFor({ state: 'visible', timeout: 10_000 });
+    await hostRow.click();
+    await ui.page.keyboard.press('ArrowRight');
+    await ui
+      .view('Results')
+      .locator('.monaco-list-row[aria-level="3"]')
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+
+    await ui.runCommand('ODIN: Save Search\u2026');
+    await ui.answerInput('HTTPS hosts');
+    const saved = ui
+      .view('Saved Searches')
+      .locator('.monaco-list-row .label-name', { hasText: /^HTTPS hosts$/ });
+    await saved.first().waitFor({ state: 'visible', timeout: 10_000 });
+    await ui.page.mouse.move(1, 1);
+    await ui.screenshotRegion('sidebar', ui.page.locator('.part.sidebar'));
+  });
+
+  it('validates the date filters of the domain search as they are typed', async () => {
+    await ui.runCommand('ODIN: Search Domains and Subdomains\u2026');
+    await ui.answerInput('acme-logistics.com');
+    await ui.answerInput('');
+    await quickInput(ui).waitFor({ state: 'visible' });
+    await quickInput(ui).fill('2024-02-30');
+    await quickMessage(ui)
+      .filter({ hasText: /not a calendar date/ })
+      .waitFor({ state: 'visible', timeout: 5_000 });
+    await quickInput(ui).fill('2024-02-29');
+    await quickMessage(ui)
+      .filter({ hasText: /not a calendar date/ })
+      .waitFor({ state: 'hidden', timeout: 5_000 });
+    await ui.page.keyboard.press('Escape');
+  });
+});
