@@ -3,10 +3,16 @@
 // package to dist/, media/, package.json, README, CHANGELOG and LICENSE, and this script
 // checks that nothing else slipped in.
 //
-// Usage: node scripts/package.mjs [--out-dir DIR] [--no-build]
+// The production build and packaging happen in a staging copy (src, manifest, media, docs;
+// node_modules linked), so the development build in dist/ is left alone and a test run
+// that is using it is not disturbed.
+//
+// Usage: node scripts/package.mjs [--out-dir DIR] [--in-place]
+//   --in-place  package the repository as it is (no build): dist/ must already hold a build
 // Prints "VSIX <absolute path>" on success.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,16 +22,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ALLOWED = [/^dist\/.+(?<!\.map)$/, /^media\/(?!screenshots\/).+/, /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt|\.md)?$/];
 
 function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', ...opts });
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20, ...opts });
   if (r.error) throw r.error;
   return r;
 }
 
 const vsceBin = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 
-/** Files vsce would put into the package. */
-export function listPackageFiles() {
-  const r = run(process.execPath, [vsceBin, 'ls', '--no-dependencies'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Files vsce would put into the package built from `dir`. */
+export function listPackageFiles(dir = root) {
+  const r = run(process.execPath, [vsceBin, 'ls', '--no-dependencies'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`vsce ls failed:\n${r.stdout}\n${r.stderr}`);
   return r.stdout
     .split('\n')
@@ -33,28 +39,47 @@ export function listPackageFiles() {
     .filter(Boolean);
 }
 
-export function packageExtension({ outDir = root, build = true } = {}) {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  if (build) {
-    const b = run(process.execPath, ['esbuild.mjs', '--production'], { stdio: 'inherit' });
-    if (b.status !== 0) throw new Error('production build failed');
-  }
-  const files = listPackageFiles();
-  const unexpected = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
-  if (unexpected.length) throw new Error(`unexpected files in the package (fix .vscodeignore): ${unexpected.join(', ')}`);
-  const main = (pkg.main ?? '').replace(/^\.\//, '');
-  if (main && !files.includes(main)) throw new Error(`package.json main ${main} is not in the package`);
+/** What the staging copy needs: the build inputs and everything .vscodeignore may ship. */
+const STAGE = ['package.json', 'esbuild.mjs', 'tsconfig.json', 'src', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
 
-  fs.mkdirSync(outDir, { recursive: true });
-  const out = path.resolve(outDir, `${pkg.name}-${pkg.version}.vsix`);
-  // stdin closed: vsce must never wait for a y/N answer (CI has no terminal).
-  const r = run(process.execPath, [vsceBin, 'package', '--no-dependencies', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0 || !fs.existsSync(out)) throw new Error(`vsce package failed:\n${r.stdout}\n${r.stderr}`);
-  const warnings = `${r.stdout}\n${r.stderr}`
-    .split('\n')
-    .filter((l) => /WARNING|warn/i.test(l))
-    .map((l) => l.trim());
-  return { file: out, bytes: fs.statSync(out).size, files, warnings };
+function stage() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-package-'));
+  for (const item of STAGE) {
+    const from = path.join(root, item);
+    if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, item), { recursive: true });
+  }
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+export function packageExtension({ outDir = root, inPlace = false } = {}) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const dir = inPlace ? root : stage();
+  try {
+    if (!inPlace) {
+      const b = run(process.execPath, ['esbuild.mjs', '--production'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      if (b.status !== 0) throw new Error(`production build failed:\n${b.stdout}\n${b.stderr}`);
+    }
+    const files = listPackageFiles(dir);
+    const unexpected = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
+    if (unexpected.length) throw new Error(`unexpected files in the package (fix .vscodeignore): ${unexpected.join(', ')}`);
+    const main = (pkg.main ?? '').replace(/^\.\//, '');
+    if (main && !files.includes(main)) throw new Error(`package.json main ${main} is not in the package`);
+
+    fs.mkdirSync(outDir, { recursive: true });
+    const out = path.resolve(outDir, `${pkg.name}-${pkg.version}.vsix`);
+    // stdin closed: vsce must never wait for a y/N answer (CI has no terminal).
+    const r = run(process.execPath, [vsceBin, 'package', '--no-dependencies', '--out', out], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (r.status !== 0 || !fs.existsSync(out)) throw new Error(`vsce package failed:\n${r.stdout}\n${r.stderr}`);
+    const warnings = `${r.stdout}\n${r.stderr}`
+      .split('\n')
+      .filter((l) => /WARNING|warn/i.test(l))
+      .map((l) => l.trim());
+    const sizes = Object.fromEntries(files.map((f) => [f, fs.statSync(path.join(dir, f)).size]));
+    return { file: out, bytes: fs.statSync(out).size, files, sizes, warnings };
+  } finally {
+    if (!inPlace) fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -63,10 +88,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const outDir = outIdx >= 0 ? path.resolve(args[outIdx + 1]) : root;
   try {
     const t0 = Date.now();
-    const r = packageExtension({ outDir, build: !args.includes('--no-build') });
+    const r = packageExtension({ outDir, inPlace: args.includes('--in-place') });
     for (const w of r.warnings) console.log(`[package] ${w}`);
-    console.log(`[package] ${r.files.length} files, ${(r.bytes / 1024).toFixed(1)} KB, ${Date.now() - t0} ms:`);
-    for (const f of r.files) console.log(`  ${f}`);
+    console.log(`[package] ${r.files.length} files, ${(r.bytes / 1024).toFixed(1)} KB packed, ${Date.now() - t0} ms:`);
+    for (const f of r.files) console.log(`  ${f.padEnd(40)} ${(r.sizes[f] / 1024).toFixed(1).padStart(8)} KB`);
     console.log(`VSIX ${r.file}`);
   } catch (e) {
     console.error(`[package] ${e instanceof Error ? e.message : e}`);

@@ -71,7 +71,7 @@ function single(name, ok, error = '', ms = 0, note = '') {
   return { name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, ms, failures: ok ? [] : [{ title: name, error }], note };
 }
 
-/** Counts passes/failures from a TAP stream written by node --test. */
+/** Counts passes/failures from a TAP stream written by node --test (leaf tests; suites are not counted). */
 export function parseTap(tap) {
   const num = (k) => Number(new RegExp(`^# ${k} (\\d+)`, 'm').exec(tap)?.[1] ?? 0);
   const failures = [];
@@ -79,20 +79,27 @@ export function parseTap(tap) {
   for (let i = 0; i < lines.length; i++) {
     const m = /^(\s*)not ok \d+ - (.*)$/.exec(lines[i]);
     if (!m) continue;
-    // Only leaves: a "not ok" followed by a deeper subtest line is a suite.
-    let detail = '';
-    for (let j = i + 1; j < lines.length && j < i + 40; j++) {
-      if (/^\s*(not )?ok \d+/.test(lines[j]) && lines[j].search(/\S/) <= m[1].length) break;
-      const em = /^\s*error: (.*)$/.exec(lines[j]);
-      if (em) {
-        detail = em[1].replace(/^['|>-]+\s*/, '');
-        if (!detail && lines[j + 1]) detail = lines[j + 1].trim();
-        break;
-      }
+    // The YAML block after it: skip suites whose only failure is their subtests'.
+    const yaml = [];
+    for (let j = i + 1; j < lines.length && !/^\s*\.\.\.\s*$/.test(lines[j]); j++) yaml.push(lines[j]);
+    const block = yaml.join('\n');
+    if (/failureType: 'subtestsFailed'/.test(block)) continue;
+    let error = '';
+    const k = yaml.findIndex((l) => /^\s*error: /.test(l));
+    if (k >= 0) {
+      const first = yaml[k].replace(/^\s*error: /, '');
+      if (/^[|>]-?\s*$/.test(first)) {
+        const ind = yaml[k].search(/\S/);
+        const body = [];
+        for (let j = k + 1; j < yaml.length && (yaml[j].trim() === '' || yaml[j].search(/\S/) > ind); j++) body.push(yaml[j].trim());
+        error = body.join('\n').trim();
+      } else error = first.replace(/^'(.*)'$/, '$1');
     }
-    failures.push({ title: m[2], error: detail });
+    const loc = /location: '([^']+)'/.exec(block)?.[1];
+    failures.push({ title: m[2].replace(/ # (SKIP|TODO).*$/, ''), error: loc ? `${error}\n(at ${loc})` : error });
   }
-  return { passed: num('pass'), failed: num('fail'), skipped: num('skipped') + num('todo'), cancelled: num('cancelled'), failures };
+  // A cancelled test (its file crashed, or a hook failed) did not pass: count it as failed.
+  return { passed: num('pass'), failed: num('fail') + num('cancelled'), skipped: num('skipped') + num('todo'), failures };
 }
 
 /**
@@ -254,7 +261,7 @@ export async function runHostTier(o) {
 
     if (vsix && want('vsix')) {
       const t0 = Date.now();
-      const pkg = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--out-dir', work], { cwd: root, encoding: 'utf8' });
+      const pkg = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--out-dir', work], { cwd: root, encoding: 'utf8', timeout: 5 * 60_000 });
       const vsixFile = /VSIX (\S+\.vsix)/.exec(pkg.stdout ?? '')?.[1];
       if (pkg.status !== 0 || !vsixFile) {
         results.push(single('package: vsce builds a .vsix', false, `${pkg.stdout}\n${pkg.stderr}`.slice(-3000), Date.now() - t0));
@@ -265,10 +272,19 @@ export async function runHostTier(o) {
         try {
           await installVsix(vsixFile, extDir);
           results.push(single('package: .vsix installs with --install-extension', true));
+          // Tests only run (and logs only reach codeAutomationLog) in an extension
+          // development session: develop an empty shim, so ours comes from the .vsix.
+          const shim = path.join(work, 'dev-shim');
+          fs.mkdirSync(shim, { recursive: true });
+          fs.writeFileSync(
+            path.join(shim, 'package.json'),
+            JSON.stringify({ name: 'odin-test-shim', publisher: 'odin-test', version: '0.0.0', engines: { vscode: '^1.100.0' } }),
+          );
           await insideRun('vsix', {
             workspace: sampleWs,
             trusted: true,
             extensionsDir: extDir,
+            extensionDevelopmentPath: shim,
             env: {
               ...commonEnv,
               ODIN_TEST_RUN: 'vsix',

@@ -122,7 +122,8 @@ export async function run(): Promise<void> {
       say(`ODIN-TEST skip ${t.fullTitle()}`);
     });
     runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (t: Mocha.Test, err: Error) => {
-      const error = `${err?.message ?? String(err)}${err?.stack ? `\n${err.stack.split('\n').slice(1, 6).join('\n')}` : ''}`;
+      const frames = (err?.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
+      const error = [err?.message ?? String(err), ...frames.slice(0, 4)].join('\n');
       failures.push({ title: t.fullTitle(), error });
       say(`ODIN-TEST fail ${t.fullTitle()}: ${err?.message ?? String(err)}`);
     });

@@ -1,0 +1,254 @@
+// THE test command (`npm test`). On a fresh machine it installs what it needs (npm ci when
+// node_modules is missing; the VS Code host via scripts/host/install.mjs), then runs:
+//
+//   build  tsc → out/, esbuild → dist/, eslint, webview typecheck   (each step = one test)
+//   unit   node --test over out/test/unit/**/*.test.js
+//   host   the extension inside a real VS Code: integration tests (trusted + Restricted
+//          Mode), UI tests, the packaged .vsix; attacker-server checks
+//
+// and prints a per-tier summary and, as the very last line, "N passed, N failed".
+// Exit code 0 only when nothing failed.
+//
+// Flags: --unit (build + unit only), --host (tsc + esbuild + host only),
+//        --only=trusted,restricted,ui,ui-restricted,vsix (host runs to do),
+//        --no-ui, --no-vsix, --verbose (echo the extension host log),
+//        --update-screenshots (= ODIN_UPDATE_SCREENSHOTS=1; ignored when CI=true)
+// Env:   ODIN_TEST_GREP (integration tests), ODIN_UI_GREP (UI tests), CI
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const flag = (f) => args.includes(f);
+const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const CI = process.env.CI === 'true' || process.env.CI === '1';
+const onlyUnit = flag('--unit');
+const onlyHost = flag('--host');
+const doUnit = !onlyHost || onlyUnit;
+const doHost = !onlyUnit || onlyHost;
+const updateScreenshots = !CI && (flag('--update-screenshots') || process.env.ODIN_UPDATE_SCREENSHOTS === '1');
+const SUITE_LIMIT_MS = 80 * 60_000;
+
+/** @typedef {{tier:string, name:string, passed:number, failed:number, skipped?:number, ms?:number, failures:{title:string,error:string}[], note?:string}} Result */
+/** @type {Result[]} */
+const results = [];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-test-all-'));
+const started = Date.now();
+
+function log(line) {
+  console.log(line);
+}
+
+function fmtMs(ms) {
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Runs a command with output streamed (indented); resolves with {code, output}. */
+function exec(cmd, cmdArgs, { timeoutMs = 20 * 60_000, env = {}, quiet = false } = {}) {
+  return new Promise((resolve) => {
+    const p = spawn(cmd, cmdArgs, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const onData = (d) => {
+      const s = String(d);
+      output += s;
+      if (output.length > 2_000_000) output = output.slice(-1_000_000);
+      if (!quiet) process.stdout.write(s.replace(/^(?=.)/gm, '    '));
+    };
+    p.stdout.on('data', onData);
+    p.stderr.on('data', onData);
+    const timer = setTimeout(() => {
+      output += `\n[timed out after ${timeoutMs} ms]`;
+      p.kill('SIGKILL');
+    }, timeoutMs);
+    p.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: -1, output: `${output}\n${e.message}` });
+    });
+    p.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : -1), output });
+    });
+  });
+}
+
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+/** One build step that counts as one test. */
+async function step(tier, name, cmd, cmdArgs, opts = {}) {
+  log(`\n▶ ${name}: ${[path.basename(cmd), ...cmdArgs].join(' ')}`);
+  const t0 = Date.now();
+  const r = await exec(cmd, cmdArgs, opts);
+  const ms = Date.now() - t0;
+  const ok = r.code === 0;
+  results.push({ tier, name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, ms, failures: ok ? [] : [{ title: name, error: tail(r.output, 40) }] });
+  log(`${ok ? '✔' : '✖'} ${name} (${fmtMs(ms)})`);
+  return ok;
+}
+
+function tail(text, lines) {
+  return text.trim().split('\n').slice(-lines).join('\n');
+}
+
+function findFiles(dir, re) {
+  if (!fs.existsSync(dir)) return [];
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...findFiles(p, re));
+    else if (re.test(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+/** Deletes compiled .js/.js.map files in out/ whose .ts source no longer exists (a removed test must not keep running). */
+function removeStaleOutputs() {
+  const outDir = path.join(root, 'out');
+  for (const f of findFiles(outDir, /\.js(\.map)?$/)) {
+    const rel = path.relative(outDir, f).replace(/\.js(\.map)?$/, '');
+    if (!fs.existsSync(path.join(root, `${rel}.ts`)) && !fs.existsSync(path.join(root, `${rel}.tsx`))) fs.rmSync(f, { force: true });
+  }
+}
+
+async function setup() {
+  // Dependencies (a fresh clone has none).
+  if (!fs.existsSync(path.join(root, 'node_modules', 'typescript')) || !fs.existsSync(path.join(root, 'node_modules', 'mocha'))) {
+    const ok = await step('setup', 'npm ci', 'npm', ['ci', '--no-audit', '--no-fund']);
+    if (!ok) return false;
+  }
+  if (doHost) {
+    log('\n▶ VS Code host (code-server) present');
+    const t0 = Date.now();
+    try {
+      const { ensureHost } = await import('./host/install.mjs');
+      await ensureHost({ quiet: false });
+      log(`✔ host ready (${fmtMs(Date.now() - t0)})`);
+    } catch (e) {
+      results.push({ tier: 'setup', name: 'install VS Code host', passed: 0, failed: 1, failures: [{ title: 'install VS Code host', error: String(e?.message ?? e) }] });
+      return 'no-host';
+    }
+  }
+  return true;
+}
+
+async function buildTier() {
+  // out/ is not wiped (a host run of another checkout user may be reading it); compiled
+  // files whose source is gone are removed after tsc instead.
+  await step('build', 'tsc: compile src + test to out/', bin('tsc'), ['-p', '.', '--outDir', 'out']);
+  removeStaleOutputs();
+  await step('build', 'esbuild: bundle dist/', process.execPath, ['esbuild.mjs']);
+  if (doUnit) {
+    await step('build', 'eslint src test (0 warnings)', bin('eslint'), ['--max-warnings=0', 'src', 'test']);
+    await step('build', 'tsc: typecheck the webview', bin('tsc'), ['-p', 'src/webview', '--noEmit']);
+  }
+}
+
+async function unitTier() {
+  const files = findFiles(path.join(root, 'out', 'test', 'unit'), /\.test\.js$/);
+  log(`\n▶ unit tests: ${files.length} files (node --test)`);
+  if (files.length === 0) {
+    results.push({ tier: 'unit', name: 'unit tests', passed: 0, failed: 0, failures: [], note: 'no files under out/test/unit' });
+    return;
+  }
+  const tap = path.join(tmp, 'unit.tap');
+  const t0 = Date.now();
+  const r = await exec(
+    process.execPath,
+    ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
+    { timeoutMs: 20 * 60_000 },
+  );
+  const { parseTap } = await import('./host/suite.mjs');
+  const counts = parseTap(fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '');
+  const failures = counts.failures;
+  // A non-zero exit with no failed test counted (a crash, a timeout) is still a failure.
+  if (r.code !== 0 && counts.failed === 0) failures.push({ title: 'node --test', error: `exit code ${r.code}\n${tail(r.output, 30)}` });
+  results.push({
+    tier: 'unit',
+    name: 'unit tests (node --test)',
+    passed: counts.passed,
+    failed: Math.max(counts.failed, failures.length),
+    skipped: counts.skipped,
+    ms: Date.now() - t0,
+    failures,
+  });
+}
+
+async function hostTier() {
+  const { runHostTier } = await import('./host/suite.mjs');
+  const only = opt('only')?.split(',').filter(Boolean);
+  log(`\n▶ host tier: the extension inside VS Code ${only ? `(${only.join(', ')})` : ''}`);
+  const t0 = Date.now();
+  const r = await runHostTier({
+    root,
+    log,
+    ui: !flag('--no-ui'),
+    vsix: !flag('--no-vsix'),
+    only,
+    updateScreenshots,
+    verbose: flag('--verbose'),
+  });
+  for (const x of r) {
+    results.push({ tier: 'host', ...x });
+    log(`${x.failed ? '✖' : '✔'} ${x.name}: ${x.passed} passed, ${x.failed} failed${x.skipped ? `, ${x.skipped} skipped` : ''}${x.ms ? ` (${fmtMs(x.ms)})` : ''}${x.note ? ` — ${x.note}` : ''}`);
+  }
+  log(`host tier done in ${fmtMs(Date.now() - t0)}`);
+}
+
+function summary() {
+  const tiers = ['setup', 'build', 'unit', 'host'];
+  log('\n════════ summary ════════');
+  const failures = results.flatMap((r) => r.failures.map((f) => ({ ...f, tier: r.tier, group: r.name })));
+  if (failures.length) {
+    log('Failures:');
+    for (const f of failures) {
+      log(`  ✖ [${f.tier}] ${f.title === f.group ? f.title : `${f.group} › ${f.title}`}`);
+      if (f.error) log(f.error.split('\n').slice(0, 25).map((l) => `      ${l}`).join('\n'));
+    }
+    log('');
+  }
+  let passed = 0;
+  let failed = 0;
+  for (const t of tiers) {
+    const rs = results.filter((r) => r.tier === t);
+    if (!rs.length) continue;
+    const p = rs.reduce((a, r) => a + r.passed, 0);
+    const f = rs.reduce((a, r) => a + r.failed, 0);
+    const s = rs.reduce((a, r) => a + (r.skipped ?? 0), 0);
+    const ms = rs.reduce((a, r) => a + (r.ms ?? 0), 0);
+    passed += p;
+    failed += f;
+    log(`${t.padEnd(6)} ${String(p).padStart(4)} passed, ${String(f).padStart(3)} failed${s ? `, ${s} skipped` : ''}  (${fmtMs(ms)})`);
+  }
+  log(`total time ${fmtMs(Date.now() - started)}`);
+  return { passed, failed };
+}
+
+function finish(code, line) {
+  fs.rmSync(tmp, { recursive: true, force: true });
+  // Write the closing line last and exit only once it is flushed (stdout may be a pipe).
+  process.stdout.write(`${line}\n`, () => process.exit(code));
+}
+
+const guard = setTimeout(() => {
+  results.push({ tier: 'setup', name: 'suite time limit', passed: 0, failed: 1, failures: [{ title: 'suite time limit', error: `stopped after ${SUITE_LIMIT_MS / 60000} min` }] });
+  const { passed, failed } = summary();
+  finish(1, `${passed} passed, ${failed} failed`);
+}, SUITE_LIMIT_MS);
+guard.unref();
+
+try {
+  log(`ODIN test suite: ${doUnit && doHost ? 'all tiers' : doUnit ? 'unit tier' : 'host tier'}${CI ? ' (CI)' : ''}${updateScreenshots ? ', updating media/screenshots' : ''}`);
+  const ready = await setup();
+  if (ready !== false) {
+    await buildTier();
+    if (doUnit) await unitTier();
+    if (doHost && ready !== 'no-host') await hostTier();
+  }
+} catch (e) {
+  results.push({ tier: 'setup', name: 'test runner', passed: 0, failed: 1, failures: [{ title: 'test runner crashed', error: String(e?.stack ?? e) }] });
+}
+clearTimeout(guard);
+const { passed, failed } = summary();
+finish(failed > 0 || passed === 0 ? 1 : 0, `${passed} passed, ${failed} failed`);
