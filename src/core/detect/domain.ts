@@ -145,23 +145,53 @@ export interface NameContext {
   mode: 'code' | 'text';
 }
 
+/** What is known about a name regardless of where it appears; cached per name. */
+interface NameFacts {
+  info: NameInfo;
+  /** Needs context in any mode: `this.x.com`, `com.example.app`, `setup.py`. */
+  needsContext: boolean;
+  /** Needs context in `code` mode: `user.name`, `node.id`. */
+  needsContextInCode: boolean;
+}
+
+const factsCache = new Map<string, NameFacts | null>();
+
+function nameFacts(name: string): NameFacts | undefined {
+  let f = factsCache.get(name);
+  if (f !== undefined) return f ?? undefined;
+  f = null;
+  if (isHostnameSyntax(name)) {
+    const lastDot = name.lastIndexOf('.');
+    const tld = name.slice(lastDot + 1);
+    const info = isIcannTld(tld) ? lookupName(name) : undefined;
+    if (info) {
+      const firstDot = name.indexOf('.');
+      const first = name.slice(0, firstDot);
+      const marked = first === 'www' || info.suffix !== tld;
+      const code = RECEIVERS.has(first) || (REVERSE_DNS_HEADS.has(first) && firstDot !== lastDot);
+      f = {
+        info,
+        needsContext: code || (!marked && FILE_EXTENSION_TLDS.has(tld)),
+        needsContextInCode: code || (!marked && MEMBER_NAME_TLDS.has(tld) && !name.includes('-')),
+      };
+    }
+  }
+  if (factsCache.size >= NAME_CACHE_MAX) factsCache.clear();
+  factsCache.set(name, f);
+  return f ?? undefined;
+}
+
 /**
  * Full domain decision for a lower-case candidate. Returns the registrable-domain info, or
- * undefined when the name is not a public host name or looks like code / a file name.
+ * undefined when the name is not a public host name or looks like code / a file name:
+ * a receiver first label (`this.`, `self.`), a reverse-DNS identifier (`com.example.app`), a
+ * file-extension TLD (`setup.py`) or, in `code` mode, a member-name TLD (`user.name`). Context
+ * (URL, e-mail, defang) lifts all of these; a `www.` label or a multi-label public suffix
+ * (`co.in`, `com.pl`) lifts the TLD-based ones.
  */
 export function acceptName(name: string, ctx: NameContext): NameInfo | undefined {
-  if (!isHostnameSyntax(name)) return undefined;
-  const lastDot = name.lastIndexOf('.');
-  const tld = name.slice(lastDot + 1);
-  if (!isIcannTld(tld)) return undefined;
-  const info = lookupName(name);
-  if (!info) return undefined;
-  const firstDot = name.indexOf('.');
-  const first = name.slice(0, firstDot);
-  if (RECEIVERS.has(first) && !ctx.strong) return undefined;
-  if (REVERSE_DNS_HEADS.has(first) && firstDot !== lastDot && !ctx.strong) return undefined;
-  if (ctx.strong || first === 'www' || info.suffix !== tld) return info;
-  if (FILE_EXTENSION_TLDS.has(tld)) return undefined;
-  if (ctx.mode === 'code' && MEMBER_NAME_TLDS.has(tld) && !name.includes('-')) return undefined;
-  return info;
+  const f = nameFacts(name);
+  if (!f) return undefined;
+  if (!ctx.strong && (f.needsContext || (ctx.mode === 'code' && f.needsContextInCode))) return undefined;
+  return f.info;
 }

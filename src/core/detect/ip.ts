@@ -54,8 +54,18 @@ function hexValue(c: number): number {
  * or returns undefined. Linear in the input, no regular expressions.
  */
 export function parseIPv6At(s: string, from: number, to: number): Uint16Array | undefined {
-  if (to - from < 2 || to - from > 45) return undefined;
   const groups = new Uint16Array(8);
+  return parseIPv6Into(s, from, to, groups) ? groups : undefined;
+}
+
+/** As parseIPv6At, writing into `groups` (the scanner reuses one buffer); false if invalid. */
+export function parseIPv6Into(s: string, from: number, to: number, groups: Uint16Array): boolean {
+  return parseIPv6Groups(s, from, to, groups) !== undefined;
+}
+
+function parseIPv6Groups(s: string, from: number, to: number, groups: Uint16Array): Uint16Array | undefined {
+  if (to - from < 2 || to - from > 45) return undefined;
+  groups.fill(0);
   let n = 0; // groups written
   let gap = -1; // index in `groups` where `::` sits
   let i = from;
@@ -116,6 +126,18 @@ export function parseIPv6(s: string): Uint16Array | undefined {
   return parseIPv6At(s, 0, s.length);
 }
 
+/** `v.toString(16)` for every 16-bit value is slow in V8; two byte tables are not. */
+const HEX_BYTE: string[] = [];
+const HEX_BYTE2: string[] = [];
+for (let v = 0; v < 256; v++) {
+  HEX_BYTE.push(v.toString(16));
+  HEX_BYTE2.push(v.toString(16).padStart(2, '0'));
+}
+
+function hexGroup(v: number): string {
+  return v < 256 ? HEX_BYTE[v] : HEX_BYTE[v >>> 8] + HEX_BYTE2[v & 255];
+}
+
 /** RFC 5952 text: lower case, no leading zeros, the longest run (>= 2) of zero groups as `::`. */
 export function formatIPv6(g: Uint16Array): string {
   // IPv4-mapped addresses keep the dotted tail (RFC 5952 section 5).
@@ -137,13 +159,17 @@ export function formatIPv6(g: Uint16Array): string {
     }
     i = j;
   }
-  const hex = (from: number, to: number): string => {
-    const out: string[] = [];
-    for (let k = from; k < to; k++) out.push(g[k].toString(16));
-    return out.join(':');
-  };
-  if (bestStart < 0) return hex(0, 8);
-  return `${hex(0, bestStart)}::${hex(bestStart + bestLen, 8)}`;
+  let out = '';
+  for (let k = 0; k < 8; k++) {
+    if (k === bestStart) {
+      out += '::';
+      k += bestLen - 1;
+      continue;
+    }
+    if (k > 0 && k !== bestStart + bestLen) out += ':';
+    out += hexGroup(g[k]);
+  }
+  return out;
 }
 
 /** IPv6 groups as a 128-bit bigint (for prefix arithmetic in the privacy classifier). */

@@ -1,11 +1,11 @@
 // Single-pass scanner. It walks the text once, cutting it into "runs" of the characters an
 // address or host name can be made of ([0-9A-Za-z._:-] plus the defang markers `[.]`, `(.)`,
-// `{.}`, `[dot]`, `(dot)`, `{dot}`, `[:]`), and analyses each run on its own with fixed-size
-// look-arounds into the text. Every step is linear in the run and runs longer than MAX_RUN are
-// skipped, so the whole scan is linear in the input: no regular expression ever sees unbounded
-// input.
-import { acceptName } from './domain';
-import { formatIPv4, formatIPv6, parseIPv4At, parseIPv6At } from './ip';
+// `{.}`, `[dot]`, `(dot)`, `{dot}`, `[:]`), and analyses each run that holds a dot or a colon on
+// its own, with fixed-size look-arounds into the text. Every step is linear in the run and runs
+// longer than MAX_RUN are skipped, so the whole scan is linear in the input: no regular
+// expression ever sees unbounded input.
+import { acceptName, isIcannTld } from './domain';
+import { formatIPv6, parseIPv4At, parseIPv6Into } from './ip';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
 /** Runs longer than this are blobs (hashes, base64, minified identifiers): never analysed. */
@@ -17,16 +17,23 @@ const DOT = 4;
 const COLON = 8;
 const HYPHEN = 16;
 const UNDERSCORE = 32;
-const RUN = 64;
+const HEX = 64;
+const RUN = 128;
 
-const CLS = new Uint8Array(128);
-for (let c = 48; c <= 57; c++) CLS[c] = RUN | DIGIT;
-for (let c = 65; c <= 90; c++) CLS[c] = RUN | ALPHA;
-for (let c = 97; c <= 122; c++) CLS[c] = RUN | ALPHA;
+/** Character classes for every UTF-16 code unit (non-ASCII is 0: never part of a run). */
+const CLS = new Uint8Array(65536);
+for (let c = 48; c <= 57; c++) CLS[c] = RUN | DIGIT | HEX;
+for (let c = 65; c <= 90; c++) CLS[c] = RUN | ALPHA | (c <= 70 ? HEX : 0);
+for (let c = 97; c <= 122; c++) CLS[c] = RUN | ALPHA | (c <= 102 ? HEX : 0);
 CLS[46] = RUN | DOT;
 CLS[58] = RUN | COLON;
 CLS[45] = RUN | HYPHEN;
 CLS[95] = RUN | UNDERSCORE;
+
+/** `charCodeAt` out of range is NaN; CLS[NaN] is undefined: always go through this. */
+function cls(text: string, i: number): number {
+  return i >= 0 && i < text.length ? CLS[text.charCodeAt(i)] : 0;
+}
 
 const ALL_KINDS: ReadonlySet<DetectionKind> = new Set(['ipv4', 'ipv6', 'cidr', 'domain']);
 const DEFANGED_SCHEMES = new Set([
@@ -42,21 +49,11 @@ const DEFANGED_SCHEMES = new Set([
   'fxps',
 ]);
 
-function isHexCode(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-}
-
-function isAlnumCode(c: number): boolean {
-  return c < 128 && (CLS[c] & (DIGIT | ALPHA)) !== 0;
-}
-
 /** A letter glued to the candidate in an alphabetic script: `münchen.de` is not `nchen.de`. */
 const ALPHABETIC_NEIGHBOUR = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}\p{M}]/u;
 
 function gluedAt(text: string, i: number): boolean {
-  if (i < 0 || i >= text.length) return false;
-  const c = text.charCodeAt(i);
-  if (c < 128) return false;
+  if (i < 0 || i >= text.length || text.charCodeAt(i) < 128) return false;
   return ALPHABETIC_NEIGHBOUR.test(text[i]);
 }
 
@@ -75,111 +72,106 @@ function markerAt(text: string, i: number): number {
   return 0;
 }
 
-/** A run under analysis: its refanged text and the map back to offsets in the original. */
-interface RunView {
-  str: string;
-  /** Original offset of refanged index i (i may equal str.length: the run end). */
-  startOf(i: number): number;
-  /** Original offset just after refanged index i - 1. */
-  endOf(i: number): number;
-  /** True if refanged [a, b) contains a character that came from a defang marker. */
-  markedIn(a: number, b: number): boolean;
-}
+/**
+ * A run under analysis, as `str[lo, hi)`. A plain run is read in place (`str` is the text, no
+ * copy); a run with defang markers is refanged into a new string with a map back to offsets in
+ * the original.
+ */
+class RunView {
+  constructor(
+    readonly str: string,
+    readonly lo: number,
+    readonly hi: number,
+    /** For runs with markers: original start / end offset of each refanged character. */
+    private readonly starts?: number[],
+    private readonly ends?: number[],
+  ) {}
 
-function plainView(text: string, s: number, e: number): RunView {
-  return {
-    str: text.slice(s, e),
-    startOf: (i) => s + i,
-    endOf: (i) => s + i,
-    markedIn: () => false,
-  };
-}
-
-function markedView(text: string, s: number, e: number): RunView {
-  let str = '';
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const marked: boolean[] = [];
-  for (let i = s; i < e;) {
-    const c = text.charCodeAt(i);
-    if (c === 91 || c === 40 || c === 123) {
-      const m = markerAt(text, i);
-      str += text.charCodeAt(i + 1) === 58 ? ':' : '.';
+  static marked(text: string, s: number, e: number): RunView {
+    const chars: string[] = [];
+    const starts: number[] = [];
+    const ends: number[] = [];
+    for (let i = s; i < e;) {
+      const c = text.charCodeAt(i);
+      const m = c === 91 || c === 40 || c === 123 ? markerAt(text, i) : 0;
+      chars.push(m === 0 ? text[i] : text.charCodeAt(i + 1) === 58 ? ':' : '.');
       starts.push(i);
-      ends.push(i + m);
-      marked.push(true);
-      i += m;
-    } else {
-      str += text[i];
-      starts.push(i);
-      ends.push(i + 1);
-      marked.push(false);
-      i++;
+      i += m === 0 ? 1 : m;
+      ends.push(i);
     }
+    starts.push(e);
+    return new RunView(chars.join(''), 0, chars.length, starts, ends);
   }
-  return {
-    str,
-    startOf: (i) => (i < starts.length ? starts[i] : e),
-    endOf: (i) => (i === 0 ? s : ends[i - 1]),
-    markedIn: (a, b) => {
-      for (let k = a; k < b; k++) if (marked[k]) return true;
-      return false;
-    },
-  };
+
+  /** Original offset of index i (i may equal hi: the run end). */
+  startOf(i: number): number {
+    return this.starts === undefined ? i : this.starts[i];
+  }
+
+  /** Original offset just after index i - 1. */
+  endOf(i: number): number {
+    return this.ends === undefined ? i : i === 0 ? this.starts![0] : this.ends[i - 1];
+  }
+
+  /** True if [a, b) holds a character that came from a defang marker. */
+  markedIn(a: number, b: number): boolean {
+    if (this.starts === undefined || this.ends === undefined) return false;
+    for (let k = a; k < b; k++) if (this.ends[k] - this.starts[k] > 1) return true;
+    return false;
+  }
+}
+
+/** First index of `code` in str[from, to), or `to`. Bounded: never reads past the run. */
+function find(str: string, code: number, from: number, to: number): number {
+  let i = from;
+  while (i < to && str.charCodeAt(i) !== code) i++;
+  return i;
 }
 
 interface Sink {
+  text: string;
   out: Detection[];
   kinds: ReadonlySet<DetectionKind>;
   mode: 'code' | 'text';
   limit: number;
 }
 
-interface LeftContext {
-  /** After `scheme://`, `//`, `\\` or `[://]`. */
-  url: boolean;
-  /** After `@`, `[at]`, `(at)`. */
-  at: boolean;
-  /** The scheme or separator was defanged (`hxxp://`, `[:]//`, `[://]`, `[at]`). */
-  defanged: boolean;
-  /** After a lone `/` or `\`: a path component (`src/setup.py`). */
-  path: boolean;
-}
-
-const NO_CONTEXT: LeftContext = { url: false, at: false, defanged: false, path: false };
+// What the text right before a run says about it (bit set).
+/** After `scheme://`, `//`, `\\` or `[://]`. */
+const CTX_URL = 1;
+/** After `@`, `[at]`, `(at)`, `[@]`. */
+const CTX_AT = 2;
+/** The scheme or separator was defanged (`hxxp://`, `[:]//`, `[://]`, `[at]`). */
+const CTX_DEFANGED = 4;
+/** After a lone `/` or `\`: a path component (`src/setup.py`). */
+const CTX_PATH = 8;
 
 function schemeBefore(text: string, p: number): string {
   let q = p;
-  while (q > 0 && p - q < 10) {
-    const c = text.charCodeAt(q - 1);
-    if (c < 128 && (CLS[c] & ALPHA) !== 0) q--;
-    else break;
-  }
+  while (q > 0 && p - q < 10 && (cls(text, q - 1) & ALPHA) !== 0) q--;
   return text.slice(q, p).toLowerCase();
 }
 
-function leftContext(text: string, s: number): LeftContext {
+function leftContext(text: string, s: number): number {
   const c1 = text.charCodeAt(s - 1);
+  if (c1 !== 47 && c1 !== 92 && c1 !== 64 && c1 !== 93 && c1 !== 41) return 0;
   const c2 = text.charCodeAt(s - 2);
   if (c1 === 47 && c2 === 47) {
     // `scheme://host`, `scheme[:]//host` or `//host`.
     if (text.charCodeAt(s - 3) === 58) {
-      return { url: true, at: false, defanged: DEFANGED_SCHEMES.has(schemeBefore(text, s - 3)), path: false };
+      return DEFANGED_SCHEMES.has(schemeBefore(text, s - 3)) ? CTX_URL | CTX_DEFANGED : CTX_URL;
     }
-    if (text.startsWith('[:]', s - 5)) return { url: true, at: false, defanged: true, path: false };
-    return { url: true, at: false, defanged: false, path: false };
+    return text.startsWith('[:]', s - 5) ? CTX_URL | CTX_DEFANGED : CTX_URL;
   }
-  if (c1 === 92 && c2 === 92) return { url: true, at: false, defanged: false, path: false };
-  if (c1 === 93 && text.startsWith('[://]', s - 5))
-    return { url: true, at: false, defanged: true, path: false };
-  if (c1 === 64) return { url: false, at: true, defanged: false, path: false };
-  if ((c1 === 93 || c1 === 41) && s >= 4) {
+  if (c1 === 92 && c2 === 92) return CTX_URL;
+  if (c1 === 47 || c1 === 92) return CTX_PATH;
+  if (c1 === 64) return CTX_AT;
+  if (c1 === 93 && text.startsWith('[://]', s - 5)) return CTX_URL | CTX_DEFANGED;
+  if (s >= 4) {
     const m = text.slice(s - 4, s).toLowerCase();
-    if (m === '[at]' || m === '(at)') return { url: false, at: true, defanged: true, path: false };
-    if (text.startsWith('[@]', s - 3)) return { url: false, at: true, defanged: true, path: false };
+    if (m === '[at]' || m === '(at)' || m.endsWith('[@]')) return CTX_AT | CTX_DEFANGED;
   }
-  if (c1 === 47 || c1 === 92) return { url: false, at: false, defanged: false, path: true };
-  return NO_CONTEXT;
+  return 0;
 }
 
 /** `Chrome/120.0.0.0`, `Version=4.0.0.0`, `AssemblyVersion("1.0.0.0")`: version numbers. */
@@ -188,9 +180,9 @@ function versionBefore(text: string, st: number): boolean {
     let q = st - 1;
     let letter = false;
     while (q > 0 && st - 1 - q < 40) {
-      const c = text.charCodeAt(q - 1);
-      if (c >= 128 || (CLS[c] & (ALPHA | DIGIT | DOT | HYPHEN | UNDERSCORE)) === 0) break;
-      if ((CLS[c] & ALPHA) !== 0) letter = true;
+      const k = cls(text, q - 1);
+      if ((k & RUN) === 0 || k === (RUN | COLON)) break;
+      if ((k & ALPHA) !== 0) letter = true;
       q--;
     }
     // A product token (`Chrome/`) rather than a path (`/ip/`) or a URL (`http://`).
@@ -202,32 +194,31 @@ function versionBefore(text: string, st: number): boolean {
     if (c === 32 || c === 9 || c === 61 || c === 58 || c === 34 || c === 39 || c === 40) q--;
     else break;
   }
-  return q >= 7 && text.slice(q - 7, q).toLowerCase() === 'version';
+  if (q < 7 || (text.charCodeAt(q - 1) | 32) !== 110) return false; // ends in "n"
+  return text.slice(q - 7, q).toLowerCase() === 'version';
 }
 
 /** Strict prefix length at `i` (no leading zeros), followed by a non-token character. */
 function prefixAt(text: string, i: number, max: number): { bits: number; end: number } | undefined {
   let bits = 0;
   let j = i;
-  while (j < text.length && j - i < 4) {
-    const c = text.charCodeAt(j);
-    if (c < 48 || c > 57) break;
-    bits = bits * 10 + (c - 48);
+  while (j < text.length && j - i < 4 && (cls(text, j) & DIGIT) !== 0) {
+    bits = bits * 10 + (text.charCodeAt(j) - 48);
     j++;
   }
   const len = j - i;
   if (len === 0 || len > 3 || (len > 1 && text.charCodeAt(i) === 48) || bits > max) return undefined;
-  const next = text.charCodeAt(j);
-  if (isAlnumCode(next) || next === 95) return undefined;
-  if (next === 46 && isAlnumCode(text.charCodeAt(j + 1))) return undefined;
+  const next = cls(text, j);
+  if ((next & (ALPHA | DIGIT | UNDERSCORE)) !== 0) return undefined;
+  if (next === (RUN | DOT) && (cls(text, j + 1) & (ALPHA | DIGIT)) !== 0) return undefined;
   return { bits, end: j };
 }
 
-/** Port digits at `str[i..]` up to the next `:` or the end: 1-5 digits, 0-65535. */
-function portAt(str: string, i: number): number | undefined {
+/** Port digits at `str[i..]` up to the next `:` or `hi`: 1-5 digits, 0-65535. */
+function portAt(str: string, i: number, hi: number): number | undefined {
   let v = 0;
   let j = i;
-  while (j < str.length && str.charCodeAt(j) !== 58) {
+  while (j < hi && str.charCodeAt(j) !== 58) {
     const c = str.charCodeAt(j);
     if (c < 48 || c > 57 || j - i >= 5) return undefined;
     v = v * 10 + (c - 48);
@@ -238,143 +229,146 @@ function portAt(str: string, i: number): number | undefined {
 
 function emit(
   sink: Sink,
-  text: string,
   kind: DetectionKind,
   start: number,
   end: number,
-  value: string,
+  value: string | undefined,
   defanged: boolean,
   port?: number,
 ): void {
   if (!sink.kinds.has(kind) || sink.out.length >= sink.limit) return;
-  const d: Detection = { kind, start, end, raw: text.slice(start, end), value, defanged };
+  const raw = sink.text.slice(start, end);
+  const d: Detection = { kind, start, end, raw, value: value ?? raw, defanged };
   if (port !== undefined) d.port = port;
   sink.out.push(d);
 }
 
-/** IPv4 at original [st, en): emits an address or a CIDR block. */
+/**
+ * IPv4 at original [st, en): emits an address or a CIDR block. `value` is undefined when the
+ * raw text is already canonical (strict parsing accepts only canonical dotted quads).
+ */
 function emitIPv4(
   sink: Sink,
-  text: string,
-  v4: number,
   st: number,
   en: number,
+  value: string | undefined,
   atRunEnd: boolean,
   defanged: boolean,
   port?: number,
 ): void {
+  const text = sink.text;
   if (versionBefore(text, st)) return;
-  const value = formatIPv4(v4);
   if (atRunEnd && port === undefined && text.charCodeAt(en) === 47) {
     const p = prefixAt(text, en + 1, 32);
     if (p) {
-      emit(sink, text, 'cidr', st, p.end, `${value}/${p.bits}`, defanged);
+      emit(sink, 'cidr', st, p.end, `${value ?? text.slice(st, en)}/${p.bits}`, defanged);
       return;
     }
   }
-  emit(sink, text, 'ipv4', st, en, value, defanged, port);
+  emit(sink, 'ipv4', st, en, value, defanged, port);
 }
 
 /** Digits and dots only: the common case (`1.1`, `5.0`, `10.0.0.1`) handled without slicing. */
-function analyzeNumericRun(sink: Sink, text: string, s: number, e: number): void {
+function analyzeNumericRun(sink: Sink, s: number, e: number): void {
+  const text = sink.text;
   if (text.charCodeAt(s) === 46) return; // `.1.3.6.1`: an OID tail, not an address
   let en = e;
   while (en > s && text.charCodeAt(en - 1) === 46) en--;
   if (en - s < 7 || en - s > 15) return;
-  const v4 = parseIPv4At(text, s, en);
-  if (v4 < 0 || gluedAt(text, s - 1) || (en === e && gluedAt(text, e))) return;
-  emitIPv4(sink, text, v4, s, en, en === e, leftContext(text, s).defanged);
+  if (parseIPv4At(text, s, en) < 0 || gluedAt(text, s - 1) || (en === e && gluedAt(text, e))) return;
+  emitIPv4(sink, s, en, undefined, en === e, (leftContext(text, s) & CTX_DEFANGED) !== 0);
 }
 
 function isWordCode(c: number): boolean {
-  return c < 128 && (CLS[c] & (ALPHA | DIGIT | UNDERSCORE)) !== 0;
+  return (CLS[c] & (ALPHA | DIGIT | UNDERSCORE)) !== 0;
 }
 
-/** Finds IPv6 literals in the run; returns the refanged ranges they consumed. */
-function analyzeIPv6(
-  sink: Sink,
-  text: string,
-  s: number,
-  e: number,
-  v: RunView,
-  left: LeftContext,
-): number[] {
+/** `[::1]:8080` → 8080: the port after a bracketed address ending at `en`. */
+function bracketPort(text: string, en: number): number | undefined {
+  if (text.charCodeAt(en) !== 93 || text.charCodeAt(en + 1) !== 58) return undefined;
+  let pv = 0;
+  let j = en + 2;
+  while (j - en - 2 < 6 && (cls(text, j) & DIGIT) !== 0) {
+    pv = pv * 10 + (text.charCodeAt(j) - 48);
+    j++;
+  }
+  const n = j - en - 2;
+  return n >= 1 && n <= 5 && pv <= 65535 && (cls(text, j) & (ALPHA | UNDERSCORE)) === 0 ? pv : undefined;
+}
+
+const groups = new Uint16Array(8);
+
+/** Finds IPv6 literals in the run; returns the ranges they consumed (pairs). */
+function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number): number[] {
+  const text = sink.text;
   const consumed: number[] = [];
-  const str = v.str;
-  const len = str.length;
-  let a = 0;
-  while (a < len) {
+  const { str, lo, hi } = v;
+  let a = lo;
+  while (a < hi) {
     // Maximal window of [0-9A-Fa-f:.].
     const c0 = str.charCodeAt(a);
-    if (!(isHexCode(c0) || c0 === 58 || c0 === 46)) {
+    if ((CLS[c0] & HEX) === 0 && c0 !== 58 && c0 !== 46) {
       a++;
       continue;
     }
     let b = a;
     let colons = 0;
-    while (b < len) {
+    let digits = 0;
+    let doubleColon = false;
+    while (b < hi) {
       const c = str.charCodeAt(b);
-      if (c === 58) colons++;
-      else if (!(isHexCode(c) || c === 46)) break;
+      if (c === 58) {
+        colons++;
+        if (str.charCodeAt(b - 1) === 58 && b > a) doubleColon = true;
+      } else if (c >= 48 && c <= 57) digits++;
+      else if ((CLS[c] & HEX) === 0 && c !== 46) break;
       b++;
     }
     const wa = a;
     const wb = b;
     a = b;
-    if (colons < 2) continue;
+    // Eight groups need seven colons (six with an IPv4 tail) unless `::` stands for some; `::`
+    // without any digit is code (`Foo::Bar`, `a::b`), not an address. Timestamps stop here.
+    if (colons < 2 || (doubleColon ? digits === 0 : colons < 6)) continue;
     let x = wa;
     let y = wb;
     while (y > x && str.charCodeAt(y - 1) === 46) y--;
     // A single colon at either end is a separator (`ip:2001:db8::1`, `2001:db8::1:`).
     if (str.charCodeAt(x) === 58 && str.charCodeAt(x + 1) !== 58) x++;
-    else if (x > 0 && isWordCode(str.charCodeAt(x - 1))) continue; // glued: `x2001:db8::1`, `Foo::1`
+    else if (x > lo && isWordCode(str.charCodeAt(x - 1))) continue; // glued: `x2001:db8::1`, `Foo::1`
     if (str.charCodeAt(y - 1) === 58 && str.charCodeAt(y - 2) !== 58) y--;
-    else if (y === wb && y < len && isWordCode(str.charCodeAt(y))) continue; // `1::Int`, `::1x`
-    if (y - x < 2) continue;
-    const compressed = str.indexOf('::', x) >= 0 && str.indexOf('::', x) < y;
-    if (compressed) {
-      // `::` alone appears in code everywhere (`Foo::Bar`, `a[::2]` is handled below).
-      let digit = false;
-      for (let k = x; k < y && !digit; k++) {
-        const c = str.charCodeAt(k);
-        digit = c >= 48 && c <= 57;
-      }
-      if (!digit) continue;
+    else if (y === wb && y < hi && isWordCode(str.charCodeAt(y))) continue; // `1::Int`, `::1x`
+    if (y - x < 2 || !parseIPv6Into(str, x, y, groups)) continue;
+    if ((x === lo && gluedAt(text, s - 1)) || (y === hi && gluedAt(text, e))) continue;
+    // `[::1]:8080` is a bracketed address; `a[::2]`, `x[1::3]` are slices.
+    const bracketed = x === lo && y === hi && text.charCodeAt(s - 1) === 91;
+    if (
+      bracketed &&
+      (isWordCode(text.charCodeAt(s - 2)) || text.charCodeAt(s - 2) === 93 || text.charCodeAt(s - 2) === 41)
+    ) {
+      continue;
     }
-    const g = parseIPv6At(str, x, y);
-    if (!g) continue;
-    const wholeRun = x === 0 && y === len;
-    const st = v.startOf(x);
-    let en = v.endOf(y);
-    if ((x === 0 && gluedAt(text, s - 1)) || (y === len && gluedAt(text, e))) continue;
-    let port: number | undefined;
-    let value = formatIPv6(g);
+    let value = formatIPv6(groups);
     let kind: DetectionKind = 'ipv6';
-    if (wholeRun && text.charCodeAt(s - 1) === 91) {
-      // `[::1]:8080` is a bracketed address; `a[::2]`, `x[1::3]` are slices.
-      const before = text.charCodeAt(s - 2);
-      if (isWordCode(before) || before === 93 || before === 41) continue;
-    }
-    if (y === len && text.charCodeAt(e) === 37 && isAlnumCode(text.charCodeAt(e + 1))) {
+    let en = v.endOf(y);
+    if (y === hi && text.charCodeAt(e) === 37 && (cls(text, e + 1) & (ALPHA | DIGIT)) !== 0) {
       // Zone id: `fe80::1%eth0`; `%25eth0` inside brackets is its URL-encoded form.
       let z = e + 1;
-      while (z < text.length && z - e <= 64) {
-        const c = text.charCodeAt(z);
-        if (isWordCode(c) || c === 45 || (c === 46 && isAlnumCode(text.charCodeAt(z + 1)))) z++;
+      while (z - e <= 64) {
+        const k = cls(text, z);
+        if (
+          (k & (ALPHA | DIGIT | UNDERSCORE | HYPHEN)) !== 0 ||
+          (k === (RUN | DOT) && (cls(text, z + 1) & (ALPHA | DIGIT)) !== 0)
+        )
+          z++;
         else break;
       }
       let zone = text.slice(e + 1, z);
-      if (
-        text.charCodeAt(s - 1) === 91 &&
-        text.charCodeAt(z) === 93 &&
-        zone.startsWith('25') &&
-        zone.length > 2
-      ) {
+      if (bracketed && text.charCodeAt(z) === 93 && zone.length > 2 && zone.startsWith('25'))
         zone = zone.slice(2);
-      }
       value += `%${zone}`;
       en = z;
-    } else if (y === len && text.charCodeAt(e) === 47) {
+    } else if (y === hi && text.charCodeAt(e) === 47) {
       const p = prefixAt(text, e + 1, 128);
       if (p) {
         kind = 'cidr';
@@ -382,24 +376,16 @@ function analyzeIPv6(
         en = p.end;
       }
     }
-    if (
-      wholeRun &&
-      text.charCodeAt(s - 1) === 91 &&
-      text.charCodeAt(en) === 93 &&
-      text.charCodeAt(en + 1) === 58
-    ) {
-      let pv = 0;
-      let j = en + 2;
-      while (j < text.length && j - en - 2 < 6) {
-        const c = text.charCodeAt(j);
-        if (c < 48 || c > 57) break;
-        pv = pv * 10 + (c - 48);
-        j++;
-      }
-      const n = j - en - 2;
-      if (n >= 1 && n <= 5 && pv <= 65535 && !isWordCode(text.charCodeAt(j))) port = pv;
-    }
-    emit(sink, text, kind, st, en, value, v.markedIn(x, y) || (x === 0 && left.defanged), port);
+    const port = bracketed ? bracketPort(text, en) : undefined;
+    emit(
+      sink,
+      kind,
+      v.startOf(x),
+      en,
+      value,
+      v.markedIn(x, y) || (x === lo && (left & CTX_DEFANGED) !== 0),
+      port,
+    );
     consumed.push(wa, wb);
   }
   return consumed;
@@ -415,29 +401,68 @@ function codeAfter(text: string, en: number): boolean {
   const c = text.charCodeAt(en);
   if (c === 40 || c === 64) return true;
   let j = en;
-  while (j < text.length && j - en < 4 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+  while (j - en < 4 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
   return text.charCodeAt(j) === 61;
 }
 
-function analyzeRun(sink: Sink, text: string, s: number, e: number, flags: number, marked: boolean): void {
-  if (!marked && (flags & (ALPHA | COLON | HYPHEN | UNDERSCORE)) === 0) {
-    analyzeNumericRun(sink, text, s, e);
-    return;
+/** `written` is the candidate as in the (refanged) text; the value is its lower-case form. */
+function emitDomain(
+  sink: Sink,
+  written: string,
+  st: number,
+  en: number,
+  atRunEnd: boolean,
+  left: number,
+  defanged: boolean,
+  port?: number,
+): void {
+  if ((left & CTX_PATH) !== 0 || (atRunEnd && codeAfter(sink.text, en))) return;
+  const strong = (left & (CTX_URL | CTX_AT)) !== 0 || defanged;
+  const name = written.toLowerCase();
+  if (acceptName(name, { strong, mode: sink.mode })) emit(sink, 'domain', st, en, name, defanged, port);
+}
+
+/**
+ * A run of letters, digits, dots, hyphens and underscores with no colon and no marker: a host
+ * name candidate. The TLD is checked first, straight from the text, so that `app.css`,
+ * `index.html` or `gate.php` cost one small map lookup.
+ */
+function analyzeNameRun(sink: Sink, s: number, e: number): void {
+  const text = sink.text;
+  let x = s;
+  let y = e;
+  while (x < y && (text.charCodeAt(x) === 46 || text.charCodeAt(x) === 45)) x++;
+  while (y > x && (text.charCodeAt(y - 1) === 46 || text.charCodeAt(y - 1) === 45)) y--;
+  let t = y;
+  while (t > x && text.charCodeAt(t - 1) !== 46) t--;
+  if (t <= x + 1 || y - t < 2 || y - t > 63) return;
+  if ((CLS[text.charCodeAt(t)] & ALPHA) === 0) return; // numeric TLD: a version or an address
+  let tld = text.slice(t, y);
+  if (!isIcannTld(tld)) {
+    const lower = tld.toLowerCase();
+    if (lower === tld || !isIcannTld(lower)) return;
+    tld = lower;
   }
-  const v = marked ? markedView(text, s, e) : plainView(text, s, e);
-  const str = v.str;
-  const len = str.length;
+  if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
+  if (sink.kinds.has('domain'))
+    emitDomain(sink, text.slice(x, y), x, y, y === e, leftContext(text, s), false);
+}
+
+/** General case: colons (IPv6, `host:port`) and/or defang markers. */
+function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boolean): void {
+  const text = sink.text;
+  const v = marked ? RunView.marked(text, s, e) : new RunView(text, s, e);
+  const { str, lo, hi } = v;
   const left = leftContext(text, s);
-  const consumed = (flags & COLON) !== 0 ? analyzeIPv6(sink, text, s, e, v, left) : [];
+  const consumed = (flags & COLON) !== 0 ? analyzeIPv6(sink, s, e, v, left) : [];
+  if ((flags & DOT) === 0) return; // without a dot only IPv6 was possible
   // Colon-separated segments: `host:port`, `key:value`, `1.2.3.4:80:90`.
-  let p = 0;
-  while (p < len) {
-    let q = str.indexOf(':', p);
-    if (q < 0) q = len;
+  let p = lo;
+  while (p < hi) {
     const segStart = p;
-    const segEnd = q;
-    p = q + 1;
-    if (segEnd - segStart < 3 || overlaps(consumed, segStart, segEnd)) continue;
+    const segEnd = find(str, 58, p, hi);
+    p = segEnd + 1;
+    if (segEnd - segStart < 3 || (consumed.length > 0 && overlaps(consumed, segStart, segEnd))) continue;
     let x = segStart;
     let y = segEnd;
     while (x < y && (str.charCodeAt(x) === 46 || str.charCodeAt(x) === 45)) x++;
@@ -448,47 +473,48 @@ function analyzeRun(sink: Sink, text: string, s: number, e: number, flags: numbe
     let dots = 0;
     for (let k = x; k < y; k++) {
       const c = str.charCodeAt(k);
-      const cls = c < 128 ? CLS[c] : 0;
-      if ((cls & (ALPHA | UNDERSCORE)) !== 0) alpha = true;
+      if ((CLS[c] & (ALPHA | UNDERSCORE)) !== 0) alpha = true;
       else if (c === 45) hyphen = true;
       else if (c === 46) dots++;
     }
     if (dots === 0) continue;
+    const touchesEnd = y === hi;
+    if ((x === lo && gluedAt(text, s - 1)) || (touchesEnd && gluedAt(text, e))) continue;
     const st = v.startOf(x);
     const en = v.endOf(y);
-    const touchesStart = x === 0;
-    const touchesEnd = y === len;
-    if ((touchesStart && gluedAt(text, s - 1)) || (touchesEnd && gluedAt(text, e))) continue;
     const port =
-      y === segEnd && segEnd < len && !overlaps(consumed, segEnd + 1, segEnd + 2)
-        ? portAt(str, segEnd + 1)
+      y === segEnd && segEnd < hi && !(consumed.length > 0 && overlaps(consumed, segEnd + 1, segEnd + 2))
+        ? portAt(str, segEnd + 1, hi)
         : undefined;
-    const segLeft = segStart === 0 ? left : NO_CONTEXT;
-    const defanged = v.markedIn(x, y) || (segStart === 0 && left.defanged);
+    const segLeft = segStart === lo ? left : 0;
+    const defanged = v.markedIn(x, y) || (segLeft & CTX_DEFANGED) !== 0;
     if (!alpha) {
       if (x > segStart && str.charCodeAt(segStart) === 46) continue; // OID tail
       if (!hyphen) {
-        const v4 = parseIPv4At(str, x, y);
-        if (v4 >= 0) emitIPv4(sink, text, v4, st, en, touchesEnd, defanged, port);
+        if (parseIPv4At(str, x, y) >= 0)
+          emitIPv4(sink, st, en, marked ? str.slice(x, y) : undefined, touchesEnd, defanged, port);
         continue;
       }
       // Ranges: `10.0.0.1-10.0.0.9`.
       let r = x;
       while (r < y) {
-        let t = str.indexOf('-', r);
-        if (t < 0 || t > y) t = y;
-        const v4 = parseIPv4At(str, r, t);
-        if (v4 >= 0) emitIPv4(sink, text, v4, v.startOf(r), v.endOf(t), t === len, defanged);
+        const t = find(str, 45, r, y);
+        if (parseIPv4At(str, r, t) >= 0) {
+          emitIPv4(
+            sink,
+            v.startOf(r),
+            v.endOf(t),
+            marked ? str.slice(r, t) : undefined,
+            t === hi,
+            v.markedIn(r, t),
+          );
+        }
         r = t + 1;
       }
       continue;
     }
-    if (!sink.kinds.has('domain') || segLeft.path) continue;
-    if (touchesEnd && codeAfter(text, en)) continue;
-    const name = str.slice(x, y).toLowerCase();
-    const strong = segLeft.url || segLeft.at || defanged;
-    if (!acceptName(name, { strong, mode: sink.mode })) continue;
-    emit(sink, text, 'domain', st, en, name, defanged, port);
+    if (sink.kinds.has('domain'))
+      emitDomain(sink, str.slice(x, y), st, en, touchesEnd, segLeft, defanged, port);
   }
 }
 
@@ -506,6 +532,7 @@ function syncPoint(text: string, from: number): number {
 
 export function scan(text: string, from: number, to: number, opts: DetectOptions = {}): Detection[] {
   const sink: Sink = {
+    text,
     out: [],
     kinds: opts.kinds ? new Set(opts.kinds) : ALL_KINDS,
     mode: opts.mode ?? 'code',
@@ -516,14 +543,14 @@ export function scan(text: string, from: number, to: number, opts: DetectOptions
   to = Math.max(from, Math.min(to, n));
   // Runs that start before `stop` are analysed whole; a zero-width range asks for the
   // detection covering one offset.
-  const stop = Math.max(to, from + 1);
+  const stop = Math.min(n, Math.max(to, from + 1));
   let i = syncPoint(text, from);
-  while (i < stop && i < n) {
+  while (i < stop) {
     let c = text.charCodeAt(i);
-    let k = c < 128 ? CLS[c] : 0;
+    let k = CLS[c];
     if (k === 0) {
       // `%2F%2Fevil.com`: a percent-escape separates, it does not start a token.
-      i += c === 37 && isHexCode(text.charCodeAt(i + 1)) && isHexCode(text.charCodeAt(i + 2)) ? 3 : 1;
+      i += c === 37 && (cls(text, i + 1) & HEX) !== 0 && (cls(text, i + 2) & HEX) !== 0 ? 3 : 1;
       continue;
     }
     const s = i;
@@ -531,14 +558,13 @@ export function scan(text: string, from: number, to: number, opts: DetectOptions
     let marked = false;
     for (;;) {
       flags |= k;
-      i++;
-      if (i >= n) break;
+      if (++i >= n) break;
       c = text.charCodeAt(i);
-      k = c < 128 ? CLS[c] : 0;
+      k = CLS[c];
       if (k !== 0) continue;
       if (c === 91 || c === 40 || c === 123) {
         const m = markerAt(text, i);
-        if (m !== 0 && isAlnumCode(text.charCodeAt(i + m))) {
+        if (m !== 0 && (cls(text, i + m) & (ALPHA | DIGIT)) !== 0) {
           marked = true;
           flags |= text.charCodeAt(i + 1) === 58 ? COLON : DOT;
           i += m;
@@ -548,15 +574,18 @@ export function scan(text: string, from: number, to: number, opts: DetectOptions
       }
       break;
     }
-    if ((flags & (DOT | COLON)) !== 0 && i - s <= MAX_RUN) {
-      const before = sink.out.length;
-      analyzeRun(sink, text, s, i, flags, marked);
-      if (sink.out.length - before > 1) {
-        const added = sink.out.splice(before).sort((a, b) => a.start - b.start);
-        sink.out.push(...added);
-      }
+    if ((flags & (DOT | COLON)) === 0 || i - s > MAX_RUN) continue;
+    const before = sink.out.length;
+    if (marked || (flags & COLON) !== 0) analyzeRun(sink, s, i, flags, marked);
+    else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, i);
+    else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, i, flags, false);
+    else analyzeNumericRun(sink, s, i);
+    if (sink.out.length - before > 1) {
+      const added = sink.out.splice(before).sort((a, b) => a.start - b.start);
+      for (const d of added) sink.out.push(d);
     }
     if (sink.out.length >= sink.limit) break;
   }
+  if (from === 0 && stop === n) return sink.out;
   return sink.out.filter((d) => d.end > from && d.start < stop);
 }
