@@ -97,16 +97,20 @@ export function sortCves(cves: readonly Cve[]): Cve[] {
       (a, b) =>
         (SEVERITY_RANK[a.severity] ?? 9) - (SEVERITY_RANK[b.severity] ?? 9) ||
         (b.score ?? -1) - (a.score ?? -1) ||
-        a.id.localeCompare(b.id),
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
     );
+}
+
+function worstOf(cves: readonly Cve[], best?: string): string | undefined {
+  for (const c of cves)
+    if (best === undefined || (SEVERITY_RANK[c.severity] ?? 9) < (SEVERITY_RANK[best] ?? 9))
+      best = c.severity;
+  return best;
 }
 
 function worstSeverity(host: Host): string | undefined {
   let best: string | undefined;
-  for (const s of host.services)
-    for (const c of s.cve)
-      if (best === undefined || (SEVERITY_RANK[c.severity] ?? 9) < (SEVERITY_RANK[best] ?? 9))
-        best = c.severity;
+  for (const s of host.services) best = worstOf(s.cve, best);
   return best;
 }
 
@@ -344,12 +348,12 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
       };
     }
     case 'item':
-      return itemView(set, node.item, opts);
+      return cachedItemView(set, node.item, opts);
     case 'service': {
       const s = node.service;
       const product = [s.product, s.version].filter(Boolean).join(' ');
       const cves = s.cve.length ? `${s.cve.length} CVE${s.cve.length === 1 ? '' : 's'}` : '';
-      const sev = sortCves(s.cve)[0]?.severity;
+      const sev = worstOf(s.cve);
       return {
         label: `${s.port}/${t(s.protocol ?? 'tcp', 20)}${s.name ? ` ${t(s.name, 40)}` : ''}`,
         description: [t(product, 80), cves].filter(Boolean).join(' · '),
@@ -431,6 +435,22 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         contextValue: 'odin.note',
       };
   }
+}
+
+/**
+ * Item views are cached per item (records do not change once loaded): a refresh of a set
+ * with thousands of rows, which VS Code answers by asking for every row again, then costs
+ * a lookup per row instead of re-describing hosts with hundreds of services.
+ */
+const itemViews = new WeakMap<ResultItem, { details: boolean; view: NodeView }>();
+
+function cachedItemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView {
+  const details = !!opts.detailsAvailable;
+  const hit = itemViews.get(item);
+  if (hit && hit.details === details) return hit.view;
+  const v = itemView(set, item, opts);
+  itemViews.set(item, { details, view: v });
+  return v;
 }
 
 /** "25 of 10,000" plus "(cancelled)" when the last load was cancelled. */
