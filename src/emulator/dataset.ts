@@ -250,8 +250,7 @@ function iso(ms: number): string {
   const hour = (rest - min) / 60;
   return `${prefix}${pad2(hour)}:${pad2(min)}:${pad2(sec)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
-const isoDay = (ms: number): string =>
-  new Date(Math.floor(ms / DAY) * DAY).toISOString().replace('.000Z', 'Z');
+const isoDay = (ms: number): string => `${iso(Math.floor(ms / DAY) * DAY).slice(0, 19)}Z`;
 
 // ---------------------------------------------------------------- special-purpose IPv4 ranges
 
@@ -447,6 +446,41 @@ function httpServerHeader(p: ProductSpec, v: string, extra: string): string {
   return p.product;
 }
 
+// Immutable sub-records shared by every service of the same product (and version).
+const metaByProduct = new WeakMap<ProductSpec, ServiceRecord['_meta']>();
+const softwaresByProduct = new WeakMap<ProductSpec, Map<string, SoftwareRecord[]>>();
+
+function staticMeta(p: ProductSpec): ServiceRecord['_meta'] {
+  let m = metaByProduct.get(p);
+  if (!m) {
+    m = { category: p.category, desc: p.desc, name: p.service, tags: p.tags.slice() };
+    metaByProduct.set(p, m);
+  }
+  return m;
+}
+
+function staticSoftwares(p: ProductSpec, v: string): SoftwareRecord[] {
+  let byVersion = softwaresByProduct.get(p);
+  if (!byVersion) softwaresByProduct.set(p, (byVersion = new Map()));
+  let sw = byVersion.get(v);
+  if (!sw) {
+    sw = [
+      {
+        uri: `cpe:2.3:a:${p.vendor}:${p.cpeProduct}:${v}:*:*:*:*:*:*:*`,
+        vendor: p.vendor,
+        product: p.cpeProduct,
+        version: v,
+        edition: '',
+        language: '',
+        part: 'a',
+        update: '',
+      },
+    ];
+    byVersion.set(v, sw);
+  }
+  return sw;
+}
+
 function makeService(rng: Rng, plan: ServicePlan, ctx: HostCtx): ServiceRecord {
   const { product: p, version: v, port } = plan;
   const ts = iso(ctx.ts - rng.int(0, 6 * 3_600_000));
@@ -516,12 +550,7 @@ function makeService(rng: Rng, plan: ServicePlan, ctx: HostCtx): ServiceRecord {
   const scheme =
     p.module === 'http' || p.module === 'elasticsearch' ? (modules.tls ? 'https' : 'http') : p.service;
   return {
-    _meta: cached(ctx, `meta:${p.key}`, () => ({
-      category: p.category,
-      desc: p.desc,
-      name: p.service,
-      tags: p.tags.slice(),
-    })),
+    _meta: staticMeta(p),
     cve: cves,
     extra_info: h(extra),
     last_updated_at: ts,
@@ -530,18 +559,7 @@ function makeService(rng: Rng, plan: ServicePlan, ctx: HostCtx): ServiceRecord {
     port,
     product: h(p.product),
     protocol: p.protocol,
-    softwares: cached(ctx, `sw:${p.key}:${v}`, () => [
-      {
-        uri: `cpe:2.3:a:${p.vendor}:${p.cpeProduct}:${v}:*:*:*:*:*:*:*`,
-        vendor: p.vendor,
-        product: p.cpeProduct,
-        version: v,
-        edition: '',
-        language: '',
-        part: 'a',
-        update: '',
-      },
-    ]),
+    softwares: staticSoftwares(p, v),
     tunnel: modules.tls ? 'ssl' : '',
     url: `${scheme}://${ctx.ip.includes(':') ? `[${ctx.ip}]` : ctx.ip}:${port}`,
     version: h(v),
@@ -1062,7 +1080,10 @@ function whoisRecords(rng: Rng, plan: DomainPlan, anchor: number): WhoisRecord[]
         is_modified: i > 0,
         updated_at: iso(updated + 3_600_000),
       },
-      ...structuredClone(contacts),
+      registrant_contact: { ...contacts.registrant_contact },
+      administrative_contact: { ...contacts.administrative_contact },
+      technical_contact: { ...contacts.technical_contact },
+      billing_contact: { ...contacts.billing_contact },
     });
   }
   return out.reverse();
@@ -1454,7 +1475,8 @@ function* generationSteps(opts: DatasetOptions): Generator<void, Dataset, void> 
     usedIps.add(ip);
     const city = CITIES[rng.pick(asn.cities)];
     const ts = uniqueTime(anchor - 60_000 * 120 - rng.int(0, 90 * DAY));
-    const nServices = 1 + Math.floor(rng.next() ** 3 * 20);
+    // Most hosts expose a handful of services; a few expose many (mean about 4).
+    const nServices = 1 + Math.floor(rng.next() ** 4 * 20);
     const services = randomServicePlans(rng, Math.min(nServices, 20));
     const hostDomains: string[] = [];
     const hostnames: string[] = [];

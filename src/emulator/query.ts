@@ -143,6 +143,10 @@ class Parser {
       return this.primary(depth, name);
     }
     if (word.text === '') this.fail(`unexpected '${ch}'`);
+    if (!word.escaped && (word.text === 'AND' || word.text === 'OR')) {
+      this.pos = start;
+      this.fail(`unexpected operator ${word.text}`);
+    }
     this.clause();
     if (word.text === '*' && !word.escaped) return field ? { t: 'exists', field } : { t: 'all' };
     return { t: 'term', field, value: word.text, phrase: false, wildcard: word.wildcard };
