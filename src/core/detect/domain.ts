@@ -49,8 +49,8 @@ export const MEMBER_NAME_TLDS: ReadonlySet<string> = words(
 /** First labels that are code receivers, never host names: `this.foo.bar`, `self.user.name`. */
 const RECEIVERS: ReadonlySet<string> = words(
   'this self super cls window document console process module exports globalthis math json object ' +
-    'array promise react vscode props state args kwargs opts req res ctx evt err np pd torch tf sys ' +
-    'os navigator location event e el obj that node item',
+    'array promise react vscode props args kwargs opts req res ctx evt err np pd torch tf sys ' +
+    'navigator obj that',
 );
 
 /** First labels of reverse-DNS identifiers (`com.example.app`, `org.apache.commons`). */

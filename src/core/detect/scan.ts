@@ -444,8 +444,9 @@ function analyzeNameRun(sink: Sink, s: number, e: number): void {
     tld = lower;
   }
   if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
-  if (sink.kinds.has('domain'))
-    emitDomain(sink, text.slice(x, y), x, y, y === e, leftContext(text, s), false);
+  if (!sink.kinds.has('domain')) return;
+  const left = leftContext(text, s);
+  emitDomain(sink, text.slice(x, y), x, y, y === e, left, (left & CTX_DEFANGED) !== 0);
 }
 
 /** General case: colons (IPv6, `host:port`) and/or defang markers. */
