@@ -100,7 +100,9 @@ void describe('cancellation', () => {
     e.injectFault({ fault: { kind: 'trickle', bytesPerChunk: 4, intervalMs: 20 } });
     const ac = new AbortController();
     const call = client.getHost(HOST, { signal: ac.signal });
-    await new Promise((r) => setTimeout(r, 150));
+    // The emulator sets the status when it writes the headers; then the body trickles.
+    assert.ok(await waitFor(() => e.requests[0]?.status === 200));
+    await new Promise((r) => setTimeout(r, 60));
     const port = Number(new URL(e.url).port);
     const during = ends(port);
     assert.equal(during.client.length, 1);
@@ -108,7 +110,8 @@ void describe('cancellation', () => {
     const err = await expectKind(call, 'cancelled');
     assert.match(err.detail, /reading the body/);
     await assertClosed(port, during.client);
-    assert.equal(timers(), 0);
+    // The emulator's own trickle timer (20 ms) may still fire once; our 30 s deadline must be gone.
+    assert.ok(await waitFor(() => timers() === 0, 200), 'no timer left');
   });
 
   void it('while sleeping before a retry: cancelled at once, the backoff timer cleared', async () => {
