@@ -42,7 +42,7 @@ const SEVERITY_RANK: Record<Severity, number> = {
   NONE: 1,
   UNKNOWN: 0,
 };
-const MAX_PORTS = 8;
+const MAX_PORTS = 6;
 const MAX_TAGS = 8;
 const MAX_CVES = 3;
 const MAX_NAME_SERVERS = 4;
@@ -139,18 +139,23 @@ export function topCves(host: Host, max = MAX_CVES): { top: Cve[]; total: number
 
 /** The card for a public IP that ODIN knows. */
 export function hostCard(ip: string, host: Host, opts: CardOptions): string {
-  const lines: string[] = [];
+  // Three compact paragraphs (hard line breaks inside): who and where; what is exposed;
+  // freshness and actions. A hover is small: the links must show without scrolling.
   const asn = host.asn;
   const org = asn?.organization ?? host.whois?.organization;
   const owner = [asn?.number ? md(asn.number, 20) : '', org ? md(org) : ''].filter(Boolean).join(' ');
-  lines.push(`${header(`ODIN · ${md(ip, 60)}`, opts)}${owner ? ` — ${owner}` : ''}`);
-
   const loc = host.location;
-  const place = [loc?.city, loc?.country_name ?? loc?.country_code ?? asn?.country_code].filter(
-    (s) => s && s.trim(),
-  );
-  if (place.length) lines.push(place.map((p) => md(p, 60)).join(', '));
+  const place = [loc?.city, loc?.country_name ?? loc?.country_code ?? asn?.country_code]
+    .filter((p): p is string => !!p && p.trim() !== '')
+    .map((p) => md(p, 60))
+    .join(', ');
+  const seen = day(host.last_updated_at);
+  const who = breaks([
+    `${header(`ODIN · ${md(ip, 60)}`, opts)}${owner ? ` — ${owner}` : ''}`,
+    [place, seen ? `last seen ${seen}` : ''].filter(Boolean).join(' · '),
+  ]);
 
+  const exposed: string[] = [];
   if (host.services.length) {
     const ports = [...host.services]
       .sort((a, b) => a.port - b.port)
@@ -161,48 +166,40 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
         return `${s.port}${proto}${what.length ? ` ${md(what.join(' '), 60)}` : ''}`;
       });
     const more = host.services.length > MAX_PORTS ? ` · +${host.services.length - MAX_PORTS} more` : '';
-    lines.push(`**Open ports (${host.services.length}):** ${ports.join(' · ')}${more}`);
+    exposed.push(`**Open ports (${host.services.length}):** ${ports.join(' · ')}${more}`);
   } else {
-    lines.push('**Open ports:** none seen');
+    exposed.push('**Open ports:** none seen');
   }
-
   if (host.tags.length) {
     const tags = host.tags.slice(0, MAX_TAGS).map((t) => `**${md(t.pretty_name ?? t.name, 40)}**`);
     const more = host.tags.length > MAX_TAGS ? ` · +${host.tags.length - MAX_TAGS} more` : '';
-    lines.push(`**Tags:** ${tags.join(' · ')}${more}`);
+    exposed.push(`**Tags:** ${tags.join(' · ')}${more}`);
   }
-
   const { top, total, exploits } = topCves(host);
-  const vulnerable = host.is_vuln ?? total > 0;
-  if (vulnerable || total > 0) {
-    const counts = [
-      `${fmt(total)} CVE${total === 1 ? '' : 's'}`,
-      `${fmt(exploits)} known exploit${exploits === 1 ? '' : 's'}`,
-    ];
-    lines.push(`**Vulnerable:** yes · ${counts.join(' · ')}`);
+  if (host.is_vuln || total > 0) {
+    const counts = `${fmt(total)} CVE${total === 1 ? '' : 's'} · ${fmt(exploits)} known exploit${exploits === 1 ? '' : 's'}`;
+    exposed.push(`**Vulnerable:** yes · ${counts}`);
     if (top.length) {
-      lines.push(
-        top
-          .map(
-            (c) => `- ${md(c.id, 40)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}`,
-          )
-          .join('\n'),
+      const list = top.map(
+        (c) => `${md(c.id, 40)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}`,
       );
+      exposed.push(`**Top CVEs:** ${list.join(' · ')}`);
     }
   } else {
-    lines.push('**Vulnerable:** no known CVEs');
+    exposed.push('**Vulnerable:** no known CVEs');
   }
 
-  const seen = day(host.last_updated_at);
-  lines.push(footer(opts, seen ? [`last seen ${seen}`] : []));
-  lines.push(
-    links([
-      commandLink('Open details', HOVER_COMMANDS.openHostDetails, [ip], 'Open the full host details', opts),
-      commandLink('Similar hosts', HOVER_COMMANDS.searchSimilar, [ip], 'Search hosts like this one', opts),
-      commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address', opts),
-    ]),
-  );
-  return join(lines);
+  const actions = links([
+    commandLink('Open details', HOVER_COMMANDS.openHostDetails, [ip], 'Open the full host details', opts),
+    commandLink('Similar hosts', HOVER_COMMANDS.searchSimilar, [ip], 'Search hosts like this one', opts),
+    commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address', opts),
+  ]);
+  return join([who, breaks(exposed), breaks([footer(opts), actions])]);
+}
+
+/** Lines of one paragraph, with Markdown hard line breaks between them. */
+function breaks(lines: string[]): string {
+  return lines.filter((l) => l !== '').join('  \n');
 }
 
 /** ODIN answered "not found" for this IP. */
@@ -222,9 +219,13 @@ export function domainCard(
   domain: string,
   whois: Part<WhoisRecord>,
   subdomains: Part<number>,
-  opts: CardOptions & { expiryWarningDays: number },
+  opts: CardOptions & { expiryWarningDays: number; hovered?: string },
 ): string {
-  const lines: string[] = [header(`ODIN · ${md(domain, 120)}`, opts)];
+  const title =
+    opts.hovered && opts.hovered !== domain
+      ? `${header(`ODIN · ${md(opts.hovered, 120)}`, opts)} (whois of ${md(domain, 120)})`
+      : header(`ODIN · ${md(domain, 120)}`, opts);
+  const lines: string[] = [title];
   if ('ok' in whois) {
     const w = whois.ok;
     if (w.registrar?.name) lines.push(`**Registrar:** ${md(w.registrar.name)}`);
@@ -257,22 +258,19 @@ export function domainCard(
   }
   if ('ok' in subdomains) lines.push(`**Known subdomains:** ${fmt(subdomains.ok)}`);
   else if ('error' in subdomains) lines.push(`Subdomains: ${md(subdomains.error, 200)}`);
-  lines.push(footer(opts));
-  lines.push(
-    links([
-      'ok' in whois
-        ? commandLink(
-            'Open whois',
-            HOVER_COMMANDS.openWhoisDetails,
-            [domain],
-            'Open the full whois record',
-            opts,
-          )
-        : '',
-      commandLink('Copy domain', HOVER_COMMANDS.copyValue, [domain], 'Copy the domain name', opts),
-    ]),
-  );
-  return join(lines);
+  const actions = links([
+    'ok' in whois
+      ? commandLink(
+          'Open whois',
+          HOVER_COMMANDS.openWhoisDetails,
+          [domain],
+          'Open the full whois record',
+          opts,
+        )
+      : '',
+    commandLink('Copy domain', HOVER_COMMANDS.copyValue, [domain], 'Copy the domain name', opts),
+  ]);
+  return join([lines[0], breaks(lines.slice(1)), breaks([footer(opts), actions])]);
 }
 
 /** The card for a CIDR block: how many hosts ODIN knows in it. */
@@ -289,20 +287,17 @@ export function cidrCard(cidr: string, total: Part<number>, opts: CardOptions): 
   } else {
     lines.push(md(total.pending, 200));
   }
-  lines.push(footer(opts));
-  lines.push(
-    links([
-      commandLink(
-        'Search hosts in it',
-        HOVER_COMMANDS.searchSimilar,
-        [cidr],
-        'Search the hosts in this block',
-        opts,
-      ),
-      commandLink('Copy', HOVER_COMMANDS.copyValue, [cidr], 'Copy the block', opts),
-    ]),
-  );
-  return join(lines);
+  const actions = links([
+    commandLink(
+      'Search hosts in it',
+      HOVER_COMMANDS.searchSimilar,
+      [cidr],
+      'Search the hosts in this block',
+      opts,
+    ),
+    commandLink('Copy', HOVER_COMMANDS.copyValue, [cidr], 'Copy the block', opts),
+  ]);
+  return join([lines[0], breaks(lines.slice(1)), breaks([footer(opts), actions])]);
 }
 
 /**

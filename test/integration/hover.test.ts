@@ -372,3 +372,67 @@ describe('hover', function () {
     });
   });
 });
+
+/**
+ * Hover latency, run by scripts/bench/hover.mjs (which sets ODIN_BENCH_OUT and starts the
+ * emulator with a fixed latency). Times are the provider's own, through the `odin.test.hover`
+ * hook; the emulator round trip is measured with the same client in the same run.
+ */
+describe('hover-bench', function () {
+  this.timeout(300_000);
+  const out = process.env.ODIN_BENCH_OUT ?? '';
+
+  before(function () {
+    if (!out || !testEnv.emulatorUrl) this.skip();
+  });
+
+  it('measures warm and cold hovers against the emulator round trip', async () => {
+    const api = await getTestApi();
+    await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
+    const n = Number(process.env.ODIN_BENCH_N ?? 30);
+    const page = await api.ctx.client().searchHosts({ query: '*', limit: 100 });
+    const ips = page.items.map((h) => h.ip).filter((ip) => /^\d+\.\d+\.\d+\.\d+$/.test(ip));
+    assert.ok(ips.length >= 2 * n, `only ${ips.length} IPv4 hosts`);
+    const direct = ips.slice(0, n);
+    const hovered = ips.slice(n, 2 * n);
+    const doc = await vscode.workspace.openTextDocument({
+      content: hovered
+        .map((ip) => `${ip} - - [21/Nov/2025:08:14:02 +0000] "GET / HTTP/1.1" 200 1`)
+        .join('\n'),
+      language: 'log',
+    });
+    const probe = (line: number) =>
+      vscode.commands.executeCommand<{ ms: number; markdown?: string }>(
+        'odin.test.hover',
+        doc.uri.toString(),
+        line,
+        3,
+      );
+    api.ctx.requests.cache.clear();
+    // Warm up the code paths (and the connection) on an IP outside both sets.
+    await api.ctx.client().getHost(ips[2 * n] ?? ips[0]);
+
+    const roundTrip: number[] = [];
+    const cold: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await api.ctx.client().getHost(direct[i]);
+      roundTrip.push(performance.now() - t0);
+      const r = await probe(i);
+      assert.ok(r.markdown?.includes('Open ports'), r.markdown);
+      cold.push(r.ms);
+    }
+    const warm: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      for (let i = 0; i < n; i++) warm.push((await probe(i)).ms);
+    }
+    // End to end through the workbench (what `vscode.executeHoverProvider` costs, all providers).
+    const e2e: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await odinHover(doc.uri, new vscode.Position(i, 3));
+      e2e.push(performance.now() - t0);
+    }
+    fs.writeFileSync(out, JSON.stringify({ roundTrip, cold, warm, e2e, sent: api.ctx.requests.sent }));
+  });
+});

@@ -32,8 +32,14 @@ describe('hover cards', () => {
   });
 
   it('renders hostile scan data as text', async () => {
-    await ui.openFile('logs/ufw.log', 2, 1);
-    const text = await ui.hoverText('193.42.33.7', { until: /ODIN · 193\.42\.33\.7/, timeout: 20_000 });
+    // The defanged panel address in the threat report's IOC table (line 22, second occurrence).
+    await ui.openFile('reports/threat-report.md', 22, 1);
+    const text = await ui.hoverText('193.42.33[.]7', {
+      occurrence: 1,
+      until: /Open details/,
+      timeout: 20_000,
+    });
+    assert.match(text, /ODIN · 193\.42\.33\.7 \(refanged from 193\.42\.33\[\.\]7\)/);
     // The payloads show up literally (as text), and nothing ran.
     assert.match(text, /<script>|\[click\]|\$\(alert\)/);
     assert.equal(await ui.page.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
@@ -42,6 +48,7 @@ describe('hover cards', () => {
       .locator('a')
       .evaluateAll((as) => as.map((a) => a.getAttribute('data-href') ?? a.getAttribute('href') ?? ''));
     for (const href of links) assert.match(href, /^command:odin\.|^$/, `unexpected link ${href}`);
+    await ui.screenshotRegion('hover-hostile', ui.hoverWidget(), { padding: 8 });
   });
 
   it('shows the lookup state in the status bar', async () => {

@@ -146,14 +146,20 @@ export function cachedCard(ctx: Ctx, ind: Indicator, opts: CardOptions): string 
   if (!whois) return undefined;
   const subs = rl.peek<number>('subdomains', domain);
   return domainCard(
-    ind.value === domain ? domain : `${ind.value} (whois of ${domain})`,
+    domain,
     whois.status === 'ok' ? { ok: whois.value } : { notFound: true },
     subs
       ? subs.status === 'ok'
         ? { ok: subs.value }
         : { notFound: true }
       : { pending: 'not looked up yet' },
-    { ...opts, cachedAt: whois.storedAt, stale: whois.stale, expiryWarningDays: config.expiryWarningDays() },
+    {
+      ...opts,
+      cachedAt: whois.storedAt,
+      stale: whois.stale,
+      expiryWarningDays: config.expiryWarningDays(),
+      hovered: ind.value,
+    },
   );
 }
 
@@ -187,15 +193,11 @@ async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardO
   // Both paused with nothing cached: one "paused" card rather than two error lines.
   if (whois.status === 'rejected' && whois.reason instanceof LookupsPausedError) throw whois.reason;
   const cachedAt = whois.status === 'fulfilled' && whois.value.fromCache ? whois.value.storedAt : undefined;
-  return domainCard(
-    ind.value === domain ? domain : `${ind.value} (whois of ${domain})`,
-    partOf(whois),
-    partOf(subs),
-    {
-      ...opts,
-      cachedAt,
-      stale: whois.status === 'fulfilled' && whois.value.stale,
-      expiryWarningDays: config.expiryWarningDays(),
-    },
-  );
+  return domainCard(domain, partOf(whois), partOf(subs), {
+    ...opts,
+    cachedAt,
+    stale: whois.status === 'fulfilled' && whois.value.stale,
+    expiryWarningDays: config.expiryWarningDays(),
+    hovered: ind.value,
+  });
 }

@@ -1,0 +1,131 @@
+// Hover latency inside the real VS Code host (code-server), against the API emulator with a
+// fixed latency: warm (cached) hovers, and cold hovers as overhead over the emulator round
+// trip measured with the same client in the same run.
+//
+//   npx tsc -p . --outDir out && node esbuild.mjs && node scripts/bench/hover.mjs
+//   HOVER_BENCH_LATENCY_MS=50 HOVER_BENCH_N=30 node scripts/bench/hover.mjs
+//
+// The measuring code runs inside the extension host (test/integration/hover.test.ts,
+// "hover-bench"), timing the provider through the `odin.test.hover` hook (no workbench
+// round trip); `vscode.executeHoverProvider` end-to-end times are reported alongside.
+// `run()` returns rows `{ name, value, unit, target?, note? }`.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadEmulator } from '../host/emulator.mjs';
+import { startHost } from '../host/host.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+const median = (xs) => quantile(xs, 0.5);
+const fixed = (x, d = 2) => Number(x.toFixed(d));
+
+export default async function run({
+  latencyMs = Number(process.env.HOVER_BENCH_LATENCY_MS ?? 50),
+  n = Number(process.env.HOVER_BENCH_N ?? 30),
+} = {}) {
+  const testsEntry = path.join(root, 'out', 'test', 'integration', 'index.js');
+  const bundle = path.join(root, 'dist', 'extension.js');
+  for (const f of [testsEntry, bundle]) {
+    if (!fs.existsSync(f)) throw new Error(`missing ${path.relative(root, f)}: run tsc and esbuild first`);
+  }
+  const { startEmulator, reason } = loadEmulator(root);
+  if (!startEmulator) throw new Error(`emulator not loadable: ${reason}`);
+  const emu = await startEmulator({ port: 0, seed: 1, latencyMs });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-hover-bench-'));
+  const outFile = path.join(tmp, 'result.json');
+  const workspace = path.join(tmp, 'ws');
+  fs.mkdirSync(workspace);
+  let host;
+  try {
+    host = await startHost({
+      workspace,
+      trusted: true,
+      extensionDevelopmentPath: root,
+      extensionTestsPath: testsEntry,
+      timeoutMs: 6 * 60_000,
+      env: {
+        ODIN_EXTENSION_TEST: '1',
+        ODIN_TEST_RUN: 'bench',
+        ODIN_TEST_EMULATOR_URL: emu.url,
+        ODIN_TEST_API_KEY: emu.apiKey,
+        ODIN_TEST_KEY_VIA: 'env',
+        ODIN_API_KEY: emu.apiKey,
+        ODIN_TEST_GREP: '^hover-bench ',
+        ODIN_BENCH_OUT: outFile,
+        ODIN_BENCH_N: String(n),
+      },
+      userSettings: { 'odin.apiBaseUrl': emu.url, 'odin.rateLimit.requestsPerMinute': 100000 },
+    });
+    const code = await host.waitForExit(6 * 60_000);
+    if (!fs.existsSync(outFile)) {
+      const tail = host.logs
+        .slice(-20)
+        .map((l) => l.msg.slice(0, 300))
+        .join('\n');
+      throw new Error(`the bench inside the host wrote no result (exit ${code}):\n${tail}`);
+    }
+  } finally {
+    await host?.stop();
+    await emu.close();
+  }
+  const r = JSON.parse(fs.readFileSync(outFile, 'utf8'));
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const rt = median(r.roundTrip);
+  const cold = median(r.cold);
+  return [
+    {
+      name: `hover: emulator round trip (latency ${latencyMs} ms)`,
+      value: fixed(rt),
+      unit: 'ms',
+      note: `client.getHost inside the extension host, median of ${r.roundTrip.length}`,
+    },
+    {
+      name: 'hover: cold hover',
+      value: fixed(cold),
+      unit: 'ms',
+      note: `provider time, uncached IP, median of ${r.cold.length}; p95 ${fixed(quantile(r.cold, 0.95))} ms`,
+    },
+    {
+      name: 'hover: cold overhead over round trip',
+      value: fixed(cold - rt),
+      unit: 'ms',
+      target: '< 5 ms',
+      note: 'median cold hover minus median round trip, same run',
+    },
+    {
+      name: 'hover: warm hover (cached)',
+      value: fixed(median(r.warm), 3),
+      unit: 'ms',
+      target: '< 2 ms',
+      note: `provider time, median of ${r.warm.length}; p95 ${fixed(quantile(r.warm, 0.95), 3)} ms`,
+    },
+    {
+      name: 'hover: warm, end to end via executeHoverProvider',
+      value: fixed(median(r.e2e)),
+      unit: 'ms',
+      note: 'through the workbench (browser) and back, all hover providers; informational',
+    },
+    {
+      name: 'hover: requests sent',
+      value: r.sent,
+      unit: 'requests',
+      note: `${r.cold.length} cold hovers + ${r.warm.length} warm hovers + ${r.e2e.length} e2e hovers: one request per IP`,
+    },
+  ];
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const rows = await run();
+  for (const row of rows) {
+    console.log(
+      `${row.name.padEnd(48)} ${String(row.value).padStart(10)} ${row.unit}${row.target ? `  (target ${row.target})` : ''}${row.note ? `  ${row.note}` : ''}`,
+    );
+  }
+  process.exit(0);
+}
