@@ -28,7 +28,7 @@ const KEYLESS: [string, string, unknown?][] = [
   ['GET', '/v1/fields/hosts/all'],
 ];
 
-describe('auth', () => {
+void describe('auth', () => {
   let emu: Emulator;
   before(async () => {
     emu = await small({ apiKey: 'test-key-123' });
@@ -37,7 +37,7 @@ describe('auth', () => {
 
   const req = (m: string, p: string, b: unknown, key: string | null) => call(emu, m as 'GET', p, b, { key });
 
-  it('keyed endpoints: 200 with the key, 401 without or with a wrong one', async () => {
+  void it('keyed endpoints: 200 with the key, 401 without or with a wrong one', async () => {
     for (const [m, p, b] of KEYED) {
       assert.equal((await req(m, p, b, 'test-key-123')).status, 200, p);
       const missing = await req(m, p, b, null);
@@ -48,7 +48,7 @@ describe('auth', () => {
     }
   });
 
-  it('endpoints 4, 11, 15, 16, 17 work without a key, but a wrong key is 401', async () => {
+  void it('endpoints 4, 11, 15, 16, 17 work without a key, but a wrong key is 401', async () => {
     for (const [m, p, b] of KEYLESS) {
       assert.equal((await req(m, p, b, null)).status, 200, p);
       assert.equal((await req(m, p, b, 'test-key-123')).status, 200, p);
@@ -57,7 +57,7 @@ describe('auth', () => {
     assert.equal((await req('GET', '/v1/ping', undefined, null)).status, 200);
   });
 
-  it('the header name is case-insensitive; the key never appears in answers or the log', async () => {
+  void it('the header name is case-insensitive; the key never appears in answers or the log', async () => {
     emu.clearLog();
     const r = await get(emu, `/v1/hosts/${FIXTURE_HOSTS.resolver}`, {
       key: null,
@@ -74,14 +74,14 @@ describe('auth', () => {
   });
 });
 
-describe('request log and admin API', () => {
+void describe('request log and admin API', () => {
   let emu: Emulator;
   before(async () => {
     emu = await small();
   });
   after(() => emu.close());
 
-  it('records method, path, endpoint, ip/domain params, parsed body, key flags, status', async () => {
+  void it('records method, path, endpoint, ip/domain params, parsed body, key flags, status', async () => {
     emu.clearLog();
     await post(emu, '/v1/hosts/search?x=1', { query: 'services.port:22', limit: 2 });
     await get(emu, `/v1/hosts/${FIXTURE_HOSTS.webServer}/`);
@@ -104,7 +104,7 @@ describe('request log and admin API', () => {
     assert.equal(d.status, 404);
   });
 
-  it('GET/DELETE /__admin/log, faults, dialect and health over HTTP', async () => {
+  void it('GET/DELETE /__admin/log, faults, dialect and health over HTTP', async () => {
     emu.clearLog();
     await get(emu, `/v1/hosts/${FIXTURE_HOSTS.resolver}`);
     const log = (await (await fetch(`${emu.url}/__admin/log`)).json()) as RequestLogEntry[];
@@ -155,7 +155,7 @@ describe('request log and admin API', () => {
     );
   });
 
-  it('notFound: "null" answers unknown lookups with 200 and data null', async () => {
+  void it('notFound: "null" answers unknown lookups with 200 and data null', async () => {
     const e2 = await small({ notFound: 'null' });
     try {
       const r = await get(e2, '/v1/hosts/151.101.1.69');
@@ -167,7 +167,7 @@ describe('request log and admin API', () => {
     }
   });
 
-  it('latencyMs delays every /v1 response', async () => {
+  void it('latencyMs delays every /v1 response', async () => {
     const e2 = await small({ latencyMs: 150 });
     try {
       const t = performance.now();

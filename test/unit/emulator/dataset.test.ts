@@ -14,10 +14,10 @@ import { parseArgs } from '../../../src/emulator/cli';
 
 const NOW = Date.parse('2025-03-15T12:00:00Z');
 
-describe('dataset', () => {
+void describe('dataset', () => {
   const ds = generateDataset({ seed: 1, now: NOW });
 
-  it('is deterministic for a seed, and differs across seeds', () => {
+  void it('is deterministic for a seed, and differs across seeds', () => {
     const again = generateDataset({ seed: 1, now: NOW });
     assert.equal(JSON.stringify(again.hosts.slice(0, 200)), JSON.stringify(ds.hosts.slice(0, 200)));
     assert.deepEqual(again.domains, ds.domains);
@@ -30,7 +30,7 @@ describe('dataset', () => {
     );
   });
 
-  it('has >= 5,000 unique public hosts, some IPv6, none in special-purpose ranges', () => {
+  void it('has >= 5,000 unique public hosts, some IPv6, none in special-purpose ranges', () => {
     assert.equal(ds.hosts.length, 5000);
     const ips = ds.hosts.map((h) => h.ip);
     assert.equal(new Set(ips).size, ips.length);
@@ -67,7 +67,7 @@ describe('dataset', () => {
       assert.ok(!isSpecialIPv4(good), good);
   });
 
-  it('looks real: 1–20 services, real products and versions, CVEs, tags, whois', () => {
+  void it('looks real: 1–20 services, real products and versions, CVEs, tags, whois', () => {
     const regular = ds.hosts.filter((h) => h.ip !== FIXTURE_HOSTS.huge);
     for (const h of regular) {
       assert.ok(h.services.length >= 1 && h.services.length <= 20, `${h.ip} ${h.services.length}`);
@@ -94,7 +94,7 @@ describe('dataset', () => {
     assert.ok(ds.fields.buckets.some((f) => f.is_locked));
   });
 
-  it('serves every named fixture and none of the unknown ones', () => {
+  void it('serves every named fixture and none of the unknown ones', () => {
     for (const ip of Object.values(FIXTURE_HOSTS)) assert.ok(ds.hostByIp.has(ip), ip);
     for (const d of Object.values(FIXTURE_DOMAINS)) assert.ok(ds.whois.has(d), d);
     assert.ok(!ds.hostByIp.has(FIXTURE_UNKNOWN_IP));
@@ -103,7 +103,7 @@ describe('dataset', () => {
     for (const ip of Object.values(FIXTURE_HOSTS)) assert.ok(tiny.hostByIp.has(ip), `tiny ${ip}`);
   });
 
-  it('fixture details: web server CVEs with exploits, huge host, expiring domain', () => {
+  void it('fixture details: web server CVEs with exploits, huge host, expiring domain', () => {
     const web = ds.hostByIp.get(FIXTURE_HOSTS.webServer);
     const cves = web?.services.flatMap((s) => s.cve) ?? [];
     assert.ok(cves.filter((c) => c.score >= 7 && c.exploit.length > 0).length >= 3);
@@ -120,7 +120,7 @@ describe('dataset', () => {
     assert.ok(corp.length >= 3);
   });
 
-  it('the hostile fixtures carry every payload in attacker-controlled strings', () => {
+  void it('the hostile fixtures carry every payload in attacker-controlled strings', () => {
     const h = ds.hostByIp.get(FIXTURE_HOSTS.hostile);
     assert.ok(h);
     const strings = [
@@ -151,7 +151,7 @@ describe('dataset', () => {
     }
   });
 
-  it('generates 5,000 hosts quickly', () => {
+  void it('generates 5,000 hosts quickly', () => {
     const t = performance.now();
     generateDataset({ seed: 7 });
     const ms = performance.now() - t;
@@ -160,8 +160,8 @@ describe('dataset', () => {
   });
 });
 
-describe('cli arguments', () => {
-  it('parses every flag', () => {
+void describe('cli arguments', () => {
+  void it('parses every flag', () => {
     assert.deepEqual(
       parseArgs([
         '--port',
@@ -189,7 +189,7 @@ describe('cli arguments', () => {
     assert.deepEqual(parseArgs(['--port=0']), { port: 0 });
   });
 
-  it('rejects bad flags', () => {
+  void it('rejects bad flags', () => {
     for (const a of [
       ['--port'],
       ['--port', 'x'],

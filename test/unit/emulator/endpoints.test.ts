@@ -34,14 +34,14 @@ function assertHost(h: any, dialect: 'spec' | 'live'): void {
 }
 
 for (const dialect of ['spec', 'live'] as const) {
-  describe(`emulator endpoints (${dialect} dialect)`, () => {
+  void describe(`emulator endpoints (${dialect} dialect)`, () => {
     let emu: Emulator;
     before(async () => {
       emu = await small({ dialect });
     });
     after(() => emu.close());
 
-    it('1. POST /v1/domain/subdomain/count', async () => {
+    void it('1. POST /v1/domain/subdomain/count', async () => {
       const r = await post(emu, '/v1/domain/subdomain/count', {
         domain: FIXTURE_DOMAINS.corp,
         keyword: '',
@@ -58,7 +58,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal(typeof bad.json.message, 'string');
     });
 
-    it('2. POST /v1/exposed/buckets/search', async () => {
+    void it('2. POST /v1/exposed/buckets/search', async () => {
       const r = await post(emu, '/v1/exposed/buckets/search', {
         query: 'provider: aws',
         limit: 5,
@@ -85,7 +85,7 @@ for (const dialect of ['spec', 'live'] as const) {
       );
     });
 
-    it('3. POST /v1/hosts/search', async () => {
+    void it('3. POST /v1/hosts/search', async () => {
       const r = await post(emu, '/v1/hosts/search', { query: 'services.port:22', limit: 3 });
       assert.equal(r.status, 200);
       assert.equal(r.json.success, true);
@@ -125,7 +125,7 @@ for (const dialect of ['spec', 'live'] as const) {
       else assert.equal(err.json[' error'], undefined);
     });
 
-    it('3. host search hits: live CVE stubs, spec full CVEs', async () => {
+    void it('3. host search hits: live CVE stubs, spec full CVEs', async () => {
       const r = await post(emu, '/v1/hosts/search', { query: `ip:"${FIXTURE_HOSTS.webServer}"` });
       const hits = dialect === 'spec' ? r.json[' data'] : r.json.data;
       assert.equal(hits.length, 1);
@@ -136,7 +136,7 @@ for (const dialect of ['spec', 'live'] as const) {
       else for (const c of cves) assert.equal(typeof c.summary, 'string');
     });
 
-    it('4. POST /v1/domain/search (no key needed)', async () => {
+    void it('4. POST /v1/domain/search (no key needed)', async () => {
       const r = await post(
         emu,
         '/v1/domain/search',
@@ -158,7 +158,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal(badDate.status, 400);
     });
 
-    it('5. POST /v1/hosts/summary', async () => {
+    void it('5. POST /v1/hosts/summary', async () => {
       const r = await post(emu, '/v1/hosts/summary', { field: 'services.port', query: '*', limit: 5 });
       assert.equal(r.status, 200);
       assert.equal(typeof r.json.message, 'string');
@@ -175,7 +175,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal((await post(emu, '/v1/hosts/summary', { query: '*' })).status, 400);
     });
 
-    it('6. POST /v1/exposed/files/summary', async () => {
+    void it('6. POST /v1/exposed/files/summary', async () => {
       const r = await post(emu, '/v1/exposed/files/summary', {
         field: 'ext',
         query: 'provider:aws',
@@ -187,7 +187,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.ok(r.json.data.buckets.every((b: any) => isObj(b)));
     });
 
-    it('7. POST /v1/exposed/files/count', async () => {
+    void it('7. POST /v1/exposed/files/count', async () => {
       const all = await post(emu, '/v1/exposed/files/count', { query: '*' });
       const aws = await post(emu, '/v1/exposed/files/count', { query: 'provider:aws' });
       assert.equal(all.status, 200);
@@ -198,7 +198,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.ok(db.json.data.count <= aws.json.data.count);
     });
 
-    it('8. GET /v1/hosts/{ip}', async () => {
+    void it('8. GET /v1/hosts/{ip}', async () => {
       const r = await get(emu, `/v1/hosts/${FIXTURE_HOSTS.webServer}`);
       assert.equal(r.status, 200);
       assert.equal(typeof r.json.message, 'string');
@@ -226,7 +226,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal((await get(emu, '/v1/hosts/151.101.1.69')).status, 404);
     });
 
-    it('9. GET /v1/domain/whois/{domain}/historical', async () => {
+    void it('9. GET /v1/domain/whois/{domain}/historical', async () => {
       const r = await get(emu, `/v1/domain/whois/${FIXTURE_DOMAINS.corp}/historical`);
       assert.equal(r.status, 200);
       const meta = dialect === 'spec' ? r.json[' meta'] : r.json.meta;
@@ -242,7 +242,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.deepEqual(updated, [...updated].sort().reverse(), 'newest first');
     });
 
-    it('10. GET /v1/domain/whois/{domain}', async () => {
+    void it('10. GET /v1/domain/whois/{domain}', async () => {
       const r = await get(emu, `/v1/domain/whois/${FIXTURE_DOMAINS.corp}`);
       assert.equal(r.status, 200);
       assert.deepEqual(r.json.meta, {});
@@ -265,7 +265,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal((await get(emu, '/v1/domain/whois/not a domain')).status, 400);
     });
 
-    it('11. POST /v1/domain/count (no key needed)', async () => {
+    void it('11. POST /v1/domain/count (no key needed)', async () => {
       const r = await post(emu, '/v1/domain/count', { domain: FIXTURE_DOMAINS.corp }, { key: null });
       assert.equal(r.status, 200);
       assert.deepEqual(r.json.pagination, {});
@@ -273,7 +273,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal(r.json.data.count, sub.json.data.count + 1, 'the apex record plus its subdomains');
     });
 
-    it('12. GET /v1/cves/all/{ip}/{page}', async () => {
+    void it('12. GET /v1/cves/all/{ip}/{page}', async () => {
       const p1 = await get(emu, `/v1/cves/all/${FIXTURE_HOSTS.webServer}/1`);
       assert.equal(p1.status, 200);
       assert.equal(typeof p1.json.message, 'string');
@@ -295,7 +295,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal((await get(emu, `/v1/cves/all/${FIXTURE_HOSTS.webServer}/0`)).status, 400);
     });
 
-    it('13. GET /v1/hosts/exploits/{ip}', async () => {
+    void it('13. GET /v1/hosts/exploits/{ip}', async () => {
       const r = await get(emu, `/v1/hosts/exploits/${FIXTURE_HOSTS.webServer}`);
       assert.equal(r.status, 200);
       const entries = Object.values(r.json.data) as any[];
@@ -312,7 +312,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.deepEqual(none.json.data, {});
     });
 
-    it('14. GET /v1/hosts/cves/{ip}/{cve}', async () => {
+    void it('14. GET /v1/hosts/cves/{ip}/{cve}', async () => {
       const r = await get(emu, `/v1/hosts/cves/${FIXTURE_HOSTS.webServer}/CVE-2021-41773`);
       assert.equal(r.status, 200);
       assert.deepEqual(Object.keys(r.json.data), ['CVE-2021-41773']);
@@ -325,7 +325,7 @@ for (const dialect of ['spec', 'live'] as const) {
       ['15', '/v1/fields/exposed/buckets'],
       ['16', '/v1/fields/exposed/files'],
     ]) {
-      it(`${n}. GET ${path} (no key needed)`, async () => {
+      void it(`${n}. GET ${path} (no key needed)`, async () => {
         const r = await get(emu, path, { key: null });
         assert.equal(r.status, 200);
         assert.equal(typeof r.json.message, 'string');
@@ -341,7 +341,7 @@ for (const dialect of ['spec', 'live'] as const) {
       });
     }
 
-    it('17. GET /v1/fields/hosts/{category} (no key needed)', async () => {
+    void it('17. GET /v1/fields/hosts/{category} (no key needed)', async () => {
       const r = await get(emu, '/v1/fields/hosts/all', { key: null });
       assert.equal(r.status, 200);
       assert.ok(r.json.data.length > 20);
@@ -352,13 +352,13 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal((await get(emu, '/v1/fields/hosts/nope')).status, 400);
     });
 
-    it('trailing-slash variants are served', async () => {
+    void it('trailing-slash variants are served', async () => {
       assert.equal((await get(emu, `/v1/hosts/${FIXTURE_HOSTS.resolver}/`)).status, 200);
       assert.equal((await get(emu, '/v1/fields/hosts/all/')).status, 200);
       assert.equal((await post(emu, '/v1/hosts/search/', { query: '*' })).status, 200);
     });
 
-    it('ping and credits', async () => {
+    void it('ping and credits', async () => {
       const p = await get(emu, '/v1/ping', { key: null });
       assert.equal(p.status, 200);
       assert.equal(p.text, 'pong');
@@ -370,7 +370,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal(typeof c.json.data.expires_on, 'string');
     });
 
-    it('unknown path → 404 JSON, wrong method → 405, bad JSON → 400', async () => {
+    void it('unknown path → 404 JSON, wrong method → 405, bad JSON → 400', async () => {
       const r = await get(emu, '/v1/nope');
       assert.equal(r.status, 404);
       assert.equal(r.json.success, false);
@@ -384,14 +384,14 @@ for (const dialect of ['spec', 'live'] as const) {
   });
 }
 
-describe('live dialect quirks', () => {
+void describe('live dialect quirks', () => {
   let emu: Emulator;
   before(async () => {
     emu = await small({ dialect: 'live', hosts: 300 });
   });
   after(() => emu.close());
 
-  it('empty lists null or absent, unset times 0001-01-01, nanoseconds, empty country codes', async () => {
+  void it('empty lists null or absent, unset times 0001-01-01, nanoseconds, empty country codes', async () => {
     const texts: string[] = [];
     const hosts: any[] = [];
     let start: unknown = null;
@@ -418,7 +418,7 @@ describe('live dialect quirks', () => {
     );
   });
 
-  it('switching dialect at run time', async () => {
+  void it('switching dialect at run time', async () => {
     emu.setDialect('spec');
     const r = await post(emu, '/v1/hosts/search', { query: '*', limit: 1 });
     assert.ok(Array.isArray(r.json[' data']));

@@ -36,7 +36,7 @@ function raw(
   });
 }
 
-describe('faults', () => {
+void describe('faults', () => {
   let emu: Emulator;
   before(async () => {
     emu = await small();
@@ -47,7 +47,7 @@ describe('faults', () => {
   const inject = (fault: Fault, count?: number, path?: string): void =>
     emu.injectFault({ fault, count, path });
 
-  it('latency delays the answer', async () => {
+  void it('latency delays the answer', async () => {
     inject({ kind: 'latency', ms: 300 });
     const t = performance.now();
     const r = await get(emu, HOST);
@@ -58,7 +58,7 @@ describe('faults', () => {
     assert.ok(performance.now() - t2 < 280, 'count defaults to 1');
   });
 
-  it('status with Retry-After (seconds and HTTP-date) and CDN-style HTML', async () => {
+  void it('status with Retry-After (seconds and HTTP-date) and CDN-style HTML', async () => {
     inject({ kind: 'status', status: 429, retryAfter: '7' });
     const a = await get(emu, HOST);
     assert.equal(a.status, 429);
@@ -77,14 +77,14 @@ describe('faults', () => {
     }
   });
 
-  it('reset destroys the socket before any response', async () => {
+  void it('reset destroys the socket before any response', async () => {
     inject({ kind: 'reset' });
     await assert.rejects(get(emu, HOST), TypeError);
     const r = await raw(emu, HOST, { 'X-Emulator-Fault': JSON.stringify({ kind: 'reset' }) });
     assert.equal(r.data, '');
   });
 
-  it('truncated sends half of a valid JSON body, then closes', async () => {
+  void it('truncated sends half of a valid JSON body, then closes', async () => {
     inject({ kind: 'truncated' });
     await assert.rejects(get(emu, HOST));
     const r = await raw(emu, HOST, { 'X-Emulator-Fault': '{"kind":"truncated"}' });
@@ -94,7 +94,7 @@ describe('faults', () => {
     assert.throws(() => JSON.parse(body));
   });
 
-  it('oversized streams a huge but valid JSON body', async () => {
+  void it('oversized streams a huge but valid JSON body', async () => {
     inject({ kind: 'oversized', bytes: 3_000_000 });
     const res = await fetch(emu.url + HOST, { headers: { 'X-API-Key': emu.apiKey } });
     assert.equal(res.headers.get('content-length'), null, 'streamed, no length up front');
@@ -104,7 +104,7 @@ describe('faults', () => {
     assert.ok(parsed.data.length > 1000);
   });
 
-  it('oversized: a client that gives up early does not hurt the server', async () => {
+  void it('oversized: a client that gives up early does not hurt the server', async () => {
     inject({ kind: 'oversized', bytes: 500_000_000 });
     const ctrl = new AbortController();
     const res = await fetch(emu.url + HOST, { headers: { 'X-API-Key': emu.apiKey }, signal: ctrl.signal });
@@ -120,7 +120,7 @@ describe('faults', () => {
     assert.equal((await get(emu, HOST)).status, 200);
   });
 
-  it('trickle dribbles the real answer slowly', async () => {
+  void it('trickle dribbles the real answer slowly', async () => {
     const normal = await get(emu, HOST);
     inject({ kind: 'trickle', bytesPerChunk: Math.ceil(normal.text.length / 5), intervalMs: 100 });
     const t = performance.now();
@@ -129,7 +129,7 @@ describe('faults', () => {
     assert.equal(r.text, normal.text);
   });
 
-  it('hang never answers; the client times out; close() still ends', async () => {
+  void it('hang never answers; the client times out; close() still ends', async () => {
     inject({ kind: 'hang' });
     await assert.rejects(
       fetch(emu.url + HOST, { headers: { 'X-API-Key': emu.apiKey }, signal: AbortSignal.timeout(300) }),
@@ -137,7 +137,7 @@ describe('faults', () => {
     );
   });
 
-  it('wrongTypes breaks field types inside the records', async () => {
+  void it('wrongTypes breaks field types inside the records', async () => {
     inject({ kind: 'wrongTypes' }, 1, '/v1/hosts/search');
     const r = await post(emu, '/v1/hosts/search', { query: '*', limit: 2 });
     assert.equal(r.status, 200);
@@ -148,7 +148,7 @@ describe('faults', () => {
     assert.ok(Object.values(hit).includes(null), 'null where objects are');
   });
 
-  it('notJson answers 200 text/html', async () => {
+  void it('notJson answers 200 text/html', async () => {
     inject({ kind: 'notJson' });
     const r = await get(emu, HOST);
     assert.equal(r.status, 200);
@@ -156,14 +156,14 @@ describe('faults', () => {
     assert.equal(r.json, undefined);
   });
 
-  it('badContentType answers JSON as text/plain', async () => {
+  void it('badContentType answers JSON as text/plain', async () => {
     inject({ kind: 'badContentType' });
     const r = await get(emu, HOST);
     assert.match(r.headers.get('content-type') ?? '', /^text\/plain/);
     assert.equal(r.json.data.ip, FIXTURE_HOSTS.resolver);
   });
 
-  it('protoPollution injects __proto__ and constructor keys at several levels', async () => {
+  void it('protoPollution injects __proto__ and constructor keys at several levels', async () => {
     inject({ kind: 'protoPollution' });
     const r = await get(emu, HOST);
     assert.ok((r.text.match(/"__proto__"/g) ?? []).length >= 3);
@@ -173,7 +173,7 @@ describe('faults', () => {
     assert.equal(({} as { polluted?: boolean }).polluted, undefined);
   });
 
-  it('rules: count, path regex, -1 for always, header overrides, bad header is 400', async () => {
+  void it('rules: count, path regex, -1 for always, header overrides, bad header is 400', async () => {
     inject({ kind: 'status', status: 500 }, 2, '^/v1/domain/');
     assert.equal((await get(emu, HOST)).status, 200, 'path does not match');
     assert.equal((await post(emu, '/v1/domain/count', { domain: 'x.com' })).status, 500);
@@ -189,7 +189,7 @@ describe('faults', () => {
     assert.throws(() => emu.injectFault({ fault: { kind: 'status', status: 418 as 400 } }));
   });
 
-  it('the request log records the fault', async () => {
+  void it('the request log records the fault', async () => {
     emu.clearLog();
     inject({ kind: 'status', status: 503 });
     await get(emu, HOST);
@@ -197,15 +197,15 @@ describe('faults', () => {
     assert.equal(emu.requests[0].status, 503);
   });
 
-  it('admin routes are never faulted', async () => {
+  void it('admin routes are never faulted', async () => {
     inject({ kind: 'reset' }, -1);
     const r = await fetch(`${emu.url}/__admin/health`);
     assert.equal(r.status, 200);
   });
 });
 
-describe('close() with hanging and trickling sockets', () => {
-  it('ends promptly and lets the clients fail', async () => {
+void describe('close() with hanging and trickling sockets', () => {
+  void it('ends promptly and lets the clients fail', async () => {
     const emu = await small();
     emu.injectFault({ fault: { kind: 'hang' }, count: -1 });
     const pending = [1, 2, 3].map(() =>
@@ -221,7 +221,7 @@ describe('close() with hanging and trickling sockets', () => {
     assert.deepEqual(await Promise.all(pending), ['failed', 'failed', 'failed']);
   });
 
-  it('ends while a trickle and a latency fault are pending', async () => {
+  void it('ends while a trickle and a latency fault are pending', async () => {
     const emu = await small();
     emu.injectFault({ fault: { kind: 'trickle', bytesPerChunk: 1, intervalMs: 1000 } });
     emu.injectFault({ fault: { kind: 'latency', ms: 60_000 } });

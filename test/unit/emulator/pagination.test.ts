@@ -7,7 +7,7 @@ import type { Emulator } from '../../../src/emulator/server';
 import { post, small } from './helpers';
 
 for (const dialect of ['spec', 'live'] as const) {
-  describe(`pagination (${dialect})`, () => {
+  void describe(`pagination (${dialect})`, () => {
     let emu: Emulator;
     before(async () => {
       emu = await small({ dialect });
@@ -16,7 +16,7 @@ for (const dialect of ['spec', 'live'] as const) {
 
     const hits = (r: any): any[] => (dialect === 'spec' ? r.json[' data'] : r.json.data) ?? [];
 
-    it('host search: every host exactly once, newest first, then an empty page', async () => {
+    void it('host search: every host exactly once, newest first, then an empty page', async () => {
       const seen: string[] = [];
       let start: unknown = dialect === 'spec' ? [] : null;
       let total = -1;
@@ -45,7 +45,7 @@ for (const dialect of ['spec', 'live'] as const) {
       );
     });
 
-    it('host search with a filter pages through the filtered set', async () => {
+    void it('host search with a filter pages through the filtered set', async () => {
       const first = await post(emu, '/v1/hosts/search', {
         query: 'services.port:22 OR services.port:80',
         limit: 100,
@@ -67,7 +67,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.deepEqual(seen, expected);
     });
 
-    it('limit defaults to 10 and is capped at 100', async () => {
+    void it('limit defaults to 10 and is capped at 100', async () => {
       const d = await post(emu, '/v1/hosts/search', { query: '*' });
       assert.equal(hits(d).length, 10);
       assert.equal(d.json.pagination.limit, 10);
@@ -77,7 +77,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal((await post(emu, '/v1/hosts/search', { query: '*', start: 'x' })).status, 400);
     });
 
-    it('domain search: all records once; last is null on the last page in live', async () => {
+    void it('domain search: all records once; last is null on the last page in live', async () => {
       const seen: string[] = [];
       let start: unknown;
       let total = 0;
@@ -105,7 +105,7 @@ for (const dialect of ['spec', 'live'] as const) {
       ['files', 'asc'],
       ['name', 'desc'],
     ] as const) {
-      it(`bucket search sorted by ${sortBy} ${sortDir}: every bucket once, in order`, async () => {
+      void it(`bucket search sorted by ${sortBy} ${sortDir}: every bucket once, in order`, async () => {
         const seen: any[] = [];
         let start: unknown;
         let total = 0;
@@ -132,7 +132,7 @@ for (const dialect of ['spec', 'live'] as const) {
       });
     }
 
-    it('bucket search rejects unknown sort fields and directions', async () => {
+    void it('bucket search rejects unknown sort fields and directions', async () => {
       assert.equal(
         (await post(emu, '/v1/exposed/buckets/search', { query: '*', sort_by: 'evil' })).status,
         400,

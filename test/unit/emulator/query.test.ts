@@ -44,25 +44,25 @@ function run(q: string): string[] {
   return recs.filter(pred).map((r) => r.name);
 }
 
-describe('query parser and evaluator', () => {
-  it('matches everything for *, empty and whitespace', () => {
+void describe('query parser and evaluator', () => {
+  void it('matches everything for *, empty and whitespace', () => {
     for (const q of ['', '   ', '*']) assert.equal(run(q).length, 3);
   });
 
-  it('field:value with whitespace after the colon, numbers and aliases', () => {
+  void it('field:value with whitespace after the colon, numbers and aliases', () => {
     assert.deepEqual(run('port:22'), ['OpenSSH box', 'prod.db']);
     assert.deepEqual(run('port: 443'), ['nginx web']);
     assert.deepEqual(run('p:3306'), ['prod.db']);
   });
 
-  it('double and single quoted phrases, escapes inside quotes', () => {
+  void it('double and single quoted phrases, escapes inside quotes', () => {
     assert.deepEqual(run('country:"United States"'), ['nginx web']);
     assert.deepEqual(run("country:'United States'"), ['nginx web']);
     assert.deepEqual(run('country:"Cote d\'Ivoire"'), ['prod.db']);
     assert.deepEqual(run("country:'Cote d\\'Ivoire'"), ['prod.db']);
   });
 
-  it('AND, OR, NOT, implicit AND, precedence and parentheses', () => {
+  void it('AND, OR, NOT, implicit AND, precedence and parentheses', () => {
     assert.deepEqual(run('port:22 AND country:Germany'), ['OpenSSH box']);
     assert.deepEqual(run('port:22 country:Germany'), ['OpenSSH box']);
     assert.deepEqual(run('port:80 OR country:Germany'), ['nginx web', 'OpenSSH box']);
@@ -75,7 +75,7 @@ describe('query parser and evaluator', () => {
     assert.deepEqual(run('port:80 || port:3306'), ['nginx web', 'prod.db']);
   });
 
-  it('ranges: inclusive, exclusive, open ends, quoted ISO dates', () => {
+  void it('ranges: inclusive, exclusive, open ends, quoted ISO dates', () => {
     assert.deepEqual(run('port:[443 TO *]'), ['nginx web', 'prod.db']);
     assert.deepEqual(run('port:{80 TO 443]'), ['nginx web']);
     assert.deepEqual(run('port:[* TO 22}'), []);
@@ -84,7 +84,7 @@ describe('query parser and evaluator', () => {
     assert.deepEqual(run('seen:[2024-01-01 TO 2024-07-01]'), ['OpenSSH box']);
   });
 
-  it('wildcards * and ? in values, field exists', () => {
+  void it('wildcards * and ? in values, field exists', () => {
     assert.deepEqual(run('name:ngi*'), ['nginx web']);
     assert.deepEqual(run('name:open?sh'), ['OpenSSH box']);
     assert.deepEqual(run('name:open?h'), []);
@@ -94,7 +94,7 @@ describe('query parser and evaluator', () => {
     assert.deepEqual(run('port:4*'), ['nginx web']);
   });
 
-  it('bare terms search free text on word boundaries', () => {
+  void it('bare terms search free text on word boundaries', () => {
     assert.deepEqual(run('nginx'), ['nginx web']);
     assert.deepEqual(run('database'), ['prod.db']);
     assert.deepEqual(run('"united states"'), ['nginx web']);
@@ -103,7 +103,7 @@ describe('query parser and evaluator', () => {
     assert.deepEqual(run('data*'), ['prod.db']);
   });
 
-  it('case-insensitive values, words inside text values, unknown fields match nothing', () => {
+  void it('case-insensitive values, words inside text values, unknown fields match nothing', () => {
     assert.deepEqual(run('name:NGINX'), ['nginx web']);
     assert.deepEqual(run('name: prod'), ['prod.db']);
     assert.deepEqual(run('tags.name:cdn'), ['nginx web']);
@@ -111,7 +111,7 @@ describe('query parser and evaluator', () => {
     assert.deepEqual(run('NOT nosuchfield:x').length, 3);
   });
 
-  it('rejects malformed queries with a QueryError', () => {
+  void it('rejects malformed queries with a QueryError', () => {
     for (const q of [
       '(',
       'port:22 AND (',
@@ -134,7 +134,7 @@ describe('query parser and evaluator', () => {
     }
   });
 
-  it('pathological input fails fast, without stack overflow', () => {
+  void it('pathological input fails fast, without stack overflow', () => {
     const cases = [
       '('.repeat(100_000),
       '('.repeat(5000) + 'a' + ')'.repeat(5000),
@@ -152,7 +152,7 @@ describe('query parser and evaluator', () => {
     assert.deepEqual(run('('.repeat(20) + 'port:22' + ')'.repeat(20)), ['OpenSSH box', 'prod.db']);
   });
 
-  it('glob matching is linear-ish on adversarial patterns', () => {
+  void it('glob matching is linear-ish on adversarial patterns', () => {
     const t = performance.now();
     assert.equal(globMatch('a'.repeat(5000), '*a*a*a*a*a*a*a*a*b'), false);
     assert.ok(performance.now() - t < 500);
@@ -162,7 +162,7 @@ describe('query parser and evaluator', () => {
   });
 });
 
-describe('query language over HTTP', () => {
+void describe('query language over HTTP', () => {
   let emu: Emulator;
   before(async () => {
     emu = await small();
@@ -175,7 +175,7 @@ describe('query language over HTTP', () => {
     return r.json.pagination.total;
   };
 
-  it('documented real examples parse and filter', async () => {
+  void it('documented real examples parse and filter', async () => {
     const all = await total('*');
     assert.ok(all >= 50);
     for (const q of [
@@ -208,7 +208,7 @@ describe('query language over HTTP', () => {
     );
   });
 
-  it('answers 400 quickly to a 100 KB query and to deep nesting, then keeps serving', async () => {
+  void it('answers 400 quickly to a 100 KB query and to deep nesting, then keeps serving', async () => {
     for (const query of ['x'.repeat(100_000), '('.repeat(10_000), 'a AND '.repeat(20_000) + 'b']) {
       const t = performance.now();
       const r = await post(emu, '/v1/hosts/search', { query });
