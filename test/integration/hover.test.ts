@@ -131,6 +131,16 @@ describe('hover', function () {
       assert.strictEqual((await emulatorLog()).length, 0);
     });
 
+    it('shows local facts for an internal name and sends nothing', async () => {
+      await clearEmulatorLog();
+      const uri = workspaceFile('logs/app.jsonl');
+      const card = await odinHover(uri, await positionOf(uri, 'db.corp.internal', 4));
+      assert.ok(card, 'an ODIN hover on an internal name');
+      assert.match(card, /db\\\.corp\\\.internal\*\* is Private\\-use TLD \\\.internal/);
+      assert.match(card, /not looked up/);
+      assert.strictEqual((await emulatorLog()).length, 0);
+    });
+
     it('shows whois essentials and the subdomain count for a domain', async () => {
       const uri = workspaceFile('logs/app.jsonl');
       const card = await odinHover(uri, await positionOf(uri, 'api.acme-logistics.com', 2));

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { detectAt, type DetectOptions } from '../../core/detect';
+import { isHostnameSyntax } from '../../core/detect/domain';
+import { specialDomain } from '../../core/privacy';
 import { HOVER_COMMAND_IDS } from '../../core/hoverCard';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
@@ -26,9 +28,34 @@ export function indicatorAt(
 ): { indicator: Indicator; range: vscode.Range } | undefined {
   const line = document.lineAt(position.line).text;
   const mode: DetectOptions['mode'] = TEXT_LANGUAGES.has(document.languageId) ? 'text' : 'code';
-  const hit = detectAt(line, position.character, { mode });
+  const hit = detectAt(line, position.character, { mode }) ?? internalNameAt(line, position.character);
   if (!hit) return undefined;
   return { indicator: hit, range: new vscode.Range(position.line, hit.start, position.line, hit.end) };
+}
+
+const NAME_CHAR = /[A-Za-z0-9.-]/;
+const MAX_NAME = 253;
+
+/**
+ * An internal or special-use name under the cursor (`db.corp.internal`, `nas.lan`,
+ * `printer.local`): the detector only reports names that could be looked up, but a hover
+ * on one of these should still say why nothing is sent. Reads at most 253 characters
+ * either side of the cursor.
+ */
+export function internalNameAt(line: string, offset: number): Indicator | undefined {
+  let start = offset;
+  let end = offset;
+  while (start > 0 && offset - start < MAX_NAME && NAME_CHAR.test(line[start - 1])) start--;
+  while (end < line.length && end - offset < MAX_NAME && NAME_CHAR.test(line[end])) end++;
+  let raw = line.slice(start, end);
+  const trimmed = raw.replace(/^[.-]+/, '');
+  start += raw.length - trimmed.length;
+  raw = trimmed.replace(/[.-]+$/, '');
+  end = start + raw.length;
+  if (!raw.includes('.') || offset < start || offset > end) return undefined;
+  const value = raw.toLowerCase();
+  if (!isHostnameSyntax(value) || !specialDomain(value)) return undefined;
+  return { kind: 'domain', start, end, raw, value, defanged: false };
 }
 
 /** A Markdown string that can run our hover commands and nothing else: no HTML, no icons. */
