@@ -79,7 +79,13 @@ export interface HostView {
   location?: string;
   network?: string;
   tags: string[];
+  /** Module names seen on the host (`http`, `tls`: the live service's host-level `banner`). */
   modules: string[];
+  /**
+   * Lengths of host-level banner texts (the spec's host-level `banner` list holds banner
+   * text, not module names). Fetched on demand by index, like service banners.
+   */
+  hostBanners: number[];
   dates: Array<{ label: string; value: string }>;
   services: ServiceView[];
   hostnames: Array<{ name: string; lastUpdated?: string }>;
@@ -185,6 +191,8 @@ export type FromWebview =
 export interface Requests {
   /** A service's banner, `full` or the first BANNER_PREVIEW characters. */
   banner: { params: { serviceIndex: number; full: boolean }; result: { text: string; length: number } };
+  /** A host-level banner (by index into the host's `banner` list). */
+  hostBanner: { params: { index: number; full: boolean }; result: { text: string; length: number } };
   /** The next page of CVEs from the CVE endpoint. */
   moreCves: { params: Record<string, never>; result: { cves: CveView[]; more: boolean } };
 }
@@ -268,6 +276,15 @@ function parseRequest(v: Rec, page: PageKind): RequestMessage | undefined {
       requestId: v.requestId,
       method: 'banner',
       params: { serviceIndex: p.serviceIndex, full: p.full },
+    };
+  }
+  if (v.method === 'hostBanner' && onlyKeys(p, ['index', 'full']) && isIndex(p.index)) {
+    if (typeof p.full !== 'boolean') return undefined;
+    return {
+      type: 'request',
+      requestId: v.requestId,
+      method: 'hostBanner',
+      params: { index: p.index, full: p.full },
     };
   }
   if (v.method === 'moreCves' && Object.keys(p).length === 0) {

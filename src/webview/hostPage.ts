@@ -53,6 +53,14 @@ export class HostPage {
     this.root.appendChild(
       section('Services', host.services.length, () => this.services(host.services), { id: 'services' }),
     );
+    if (host.hostBanners.length) {
+      this.root.appendChild(
+        section('Host banners', host.hostBanners.length, () => this.hostBanners(host.hostBanners), {
+          id: 'host-banners',
+          expanded: false,
+        }),
+      );
+    }
     this.cveSlot = h('div', { class: 'slot' });
     this.root.appendChild(
       section('Vulnerabilities (CVEs)', undefined, () => this.cveSlot, { id: 'cves', extra: this.cveCount }),
@@ -252,7 +260,7 @@ export class HostPage {
       },
       icon('chevron-right'),
     );
-    const urlCell = h('td', { class: 'wrap' });
+    const urlCell = h('td', { class: 'wrap url-cell' });
     if (s.url) urlCell.appendChild(this.linkText(s.url, { kind: 'service', serviceIndex: s.index }));
     if (s.title) urlCell.appendChild(h('div', { class: 'muted' }, s.title));
     if (s.statusCode !== undefined) urlCell.appendChild(h('div', { class: 'muted' }, `HTTP ${s.statusCode}`));
@@ -285,41 +293,30 @@ export class HostPage {
       box.appendChild(h('p', { class: 'empty' }, 'No banner recorded for this service.'));
       return box;
     }
-    const pre = h('pre', {
-      class: 'banner',
-      tabIndex: 0,
-      attrs: { 'aria-label': `Banner of port ${s.port}` },
-    });
-    const note = h('div', { class: 'banner-note' });
-    box.appendChild(h('h3', null, `Banner (${formatBytes(s.bannerLength)})`));
-    box.appendChild(pre);
-    box.appendChild(note);
-    pre.appendChild(h('span', { class: 'muted' }, 'Loading banner…'));
-    const load = (full: boolean): void => {
-      this.ctx.requests.request('banner', { serviceIndex: s.index, full }).then(
-        ({ text: body, length }) => {
-          pre.replaceChildren(text(body));
-          clear(note);
-          if (body.length < length) {
-            note.appendChild(
-              h(
-                'span',
-                { class: 'muted' },
-                `Showing ${formatBytes(body.length)} of ${formatBytes(length)}. `,
-              ),
-            );
-            if (!full) note.appendChild(button('Show all', 'unfold', () => load(true)));
-          }
-        },
-        (err: unknown) => {
-          pre.replaceChildren(
-            h('span', { class: 'error' }, err instanceof Error ? err.message : String(err)),
-          );
-        },
-      );
-    };
-    load(s.bannerLength <= BANNER_PREVIEW);
+    box.appendChild(
+      bannerBox(`Banner of port ${s.port}`, s.bannerLength, (full) =>
+        this.ctx.requests.request('banner', { serviceIndex: s.index, full }),
+      ),
+    );
     return box;
+  }
+
+  private hostBanners(lengths: number[]): Node {
+    const list = h('div', { class: 'host-banners' });
+    lengths.forEach((length, index) => {
+      list.appendChild(
+        section(
+          `Banner ${index + 1}`,
+          formatBytes(length),
+          () =>
+            bannerBox(`Host banner ${index + 1}`, length, (full) =>
+              this.ctx.requests.request('hostBanner', { index, full }),
+            ),
+          { expanded: false },
+        ),
+      );
+    });
+    return list;
   }
 
   /** A URL from scan data: text, plus copy and (confirmed) open actions carrying its id. */
@@ -661,6 +658,43 @@ export class HostPage {
     }
     return box;
   }
+}
+
+/**
+ * A banner fetched on demand: the first BANNER_PREVIEW characters, then all of it when
+ * asked ("Show all"). The text goes in with textContent (invisible characters marked).
+ */
+function bannerBox(
+  label: string,
+  length: number,
+  fetch: (full: boolean) => Promise<{ text: string; length: number }>,
+): HTMLElement {
+  const box = h('div', { class: 'banner-box' });
+  const pre = h('pre', { class: 'banner', tabIndex: 0, attrs: { 'aria-label': label } });
+  const note = h('div', { class: 'banner-note' });
+  box.appendChild(h('h3', null, `Banner (${formatBytes(length)})`));
+  box.appendChild(pre);
+  box.appendChild(note);
+  pre.appendChild(h('span', { class: 'muted' }, 'Loading banner…'));
+  const load = (full: boolean): void => {
+    fetch(full).then(
+      ({ text: body, length: total }) => {
+        pre.replaceChildren(text(body));
+        clear(note);
+        if (body.length < total) {
+          note.appendChild(
+            h('span', { class: 'muted' }, `Showing ${formatBytes(body.length)} of ${formatBytes(total)}. `),
+          );
+          if (!full) note.appendChild(button('Show all', 'unfold', () => load(true)));
+        }
+      },
+      (err: unknown) => {
+        pre.replaceChildren(h('span', { class: 'error' }, err instanceof Error ? err.message : String(err)));
+      },
+    );
+  };
+  load(length <= BANNER_PREVIEW);
+  return box;
 }
 
 function append(el: HTMLElement, ...children: Node[]): void {

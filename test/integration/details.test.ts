@@ -147,3 +147,50 @@ describe('details pages', function () {
     assert.ok(doc.getText().length > 0);
   });
 });
+
+/**
+ * Time to first render (command → the page's first `rendered` report with the host's
+ * services on screen), for scripts/bench/webview.mjs. Runs only when the bench asks
+ * (ODIN_BENCH_OUT); results are written there as JSON.
+ */
+describe('details-bench', function () {
+  this.timeout(10 * 60_000);
+  const out = process.env.ODIN_BENCH_OUT;
+  const n = Number(process.env.ODIN_BENCH_N ?? 5);
+
+  before(function () {
+    if (!out || !testEnv.emulatorUrl) this.skip();
+  });
+
+  async function time(
+    ip: string,
+    expectServices: number | undefined,
+  ): Promise<{ first: number; page: number }> {
+    await closeAllEditors();
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    const e = await openAndRender('odin.openHostDetails', ip, (r) => r.counts.services > 0, 120_000);
+    if (expectServices !== undefined) assert.strictEqual(e.counts.services, expectServices);
+    return { first: e.at - t0, page: e.ms };
+  }
+
+  it('measures time to first render', async () => {
+    const { FIXTURE_HOSTS: H } = await import('../../src/emulator/fixtures');
+    const result: Record<string, { first: number[]; page: number[] }> = {
+      typical: { first: [], page: [] },
+      huge: { first: [], page: [] },
+    };
+    await time(H.webServer, undefined); // warm-up: webview process, script cache
+    for (let i = 0; i < n; i++) {
+      const a = await time(H.webServer, undefined);
+      result.typical.first.push(a.first);
+      result.typical.page.push(a.page);
+      const b = await time(H.huge, 1000);
+      result.huge.first.push(b.first);
+      result.huge.page.push(b.page);
+    }
+    await closeAllEditors();
+    const fs = await import('fs');
+    fs.writeFileSync(out as string, JSON.stringify(result));
+  });
+});

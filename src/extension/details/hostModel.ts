@@ -136,6 +136,9 @@ export function mergeCves(current: Cve[], incoming: Cve[]): Cve[] {
   return [...byId.values()];
 }
 
+/** Module names (`http`, `tls`) versus banner text in the host-level `banner` list. */
+const MODULE_NAME = /^[a-z0-9_.-]{1,32}$/i;
+
 export function hostView(host: Host): HostView {
   const loc = host.location;
   const location = [loc?.city, loc?.country_name ?? loc?.country_code, loc?.continent]
@@ -159,7 +162,8 @@ export function hostView(host: Host): HostView {
     location: cap(location, 500),
     network: cap(loc?.network ?? host.whois?.network, 200),
     tags: (host.tags ?? []).map((t) => cap(t.pretty_name ?? t.name, 200)!).slice(0, 200),
-    modules: (host.banner ?? []).map((b) => cap(b, 64)!).slice(0, 100),
+    modules: (host.banner ?? []).filter((b) => MODULE_NAME.test(b)).slice(0, 100),
+    hostBanners: hostBanners(host).map((b) => b.length),
     dates,
     services: (host.services ?? []).map(serviceView),
     hostnames: (host.hostnames ?? [])
@@ -183,6 +187,23 @@ export function hostView(host: Host): HostView {
       : undefined,
     cves: hostCves(host).map((c) => cveView(c, 'host')),
   };
+}
+
+/** Banner texts listed at host level (the spec dialect puts them there). */
+export function hostBanners(host: Host): string[] {
+  return (host.banner ?? []).filter((b) => !MODULE_NAME.test(b));
+}
+
+export function hostBannerText(
+  host: Host,
+  index: number,
+  full: boolean,
+  preview: number,
+): { text: string; length: number } {
+  const banner = hostBanners(host)[index];
+  if (banner === undefined)
+    throw new Error('That banner is no longer in this host record. Refresh the page.');
+  return { text: banner.slice(0, full ? BANNER_MAX : preview), length: banner.length };
 }
 
 /** A service's banner text for the page: the preview or all of it (capped at BANNER_MAX). */

@@ -4,7 +4,16 @@ import { BANNER_PREVIEW, type FromWebview, type RequestHandlers } from '../../co
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../errors';
 import { confirmOpenExternal, copyJson, copyText, exportJson, openJson } from './actions';
-import { bannerText, cveView, exploitView, hostCves, hostView, linkTarget, mergeCves } from './hostModel';
+import {
+  bannerText,
+  cveView,
+  hostBannerText,
+  exploitView,
+  hostCves,
+  hostView,
+  linkTarget,
+  mergeCves,
+} from './hostModel';
 import { webviewOptions } from './html';
 import { DetailsPanel } from './panel';
 
@@ -159,6 +168,10 @@ export class HostPanel extends DetailsPanel {
       banner: async ({ serviceIndex, full }) => {
         if (!this.state.host) throw new Error('The host is not loaded yet.');
         return bannerText(this.state.host, serviceIndex, full, BANNER_PREVIEW);
+      },
+      hostBanner: async ({ index, full }) => {
+        if (!this.state.host) throw new Error('The host is not loaded yet.');
+        return hostBannerText(this.state.host, index, full, BANNER_PREVIEW);
       },
       moreCves: async () => {
         const page = this.state.nextCvePage;

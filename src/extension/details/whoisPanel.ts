@@ -112,7 +112,7 @@ export class WhoisPanel extends DetailsPanel {
     const none = (): never => {
       throw new Error('Not available on the whois page.');
     };
-    return { banner: async () => none(), moreCves: async () => none() };
+    return { banner: async () => none(), hostBanner: async () => none(), moreCves: async () => none() };
   }
 
   private json(): unknown {

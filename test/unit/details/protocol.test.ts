@@ -181,6 +181,7 @@ void test('request/reply round trip, errors and unknown replies', async () => {
     parsed,
     {
       banner: async ({ serviceIndex }) => ({ text: `banner ${serviceIndex}`, length: 8 }),
+      hostBanner: async () => ({ text: '', length: 0 }),
       moreCves: async () => {
         throw new Error('quota used up');
       },
@@ -195,6 +196,7 @@ void test('request/reply round trip, errors and unknown replies', async () => {
     sent[1] as RequestMessage,
     {
       banner: async () => ({ text: '', length: 0 }),
+      hostBanner: async () => ({ text: '', length: 0 }),
       moreCves: async () => Promise.reject(new Error('quota used up')),
     },
     (r) => replies.push(r),
