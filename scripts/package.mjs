@@ -42,13 +42,25 @@ export function listPackageFiles(dir = root) {
 /** What the staging copy needs: the build inputs and everything .vscodeignore may ship. */
 const STAGE = ['package.json', 'esbuild.mjs', 'tsconfig.json', 'src', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
 
-function stage() {
+/** A staging copy of the build inputs, node_modules linked. The caller removes it. */
+export function stage() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-package-'));
   for (const item of STAGE) {
     const from = path.join(root, item);
     if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, item), { recursive: true });
   }
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** A staging copy with the production build in its dist/ (for the bench). The caller removes it. */
+export function stageProductionBuild() {
+  const dir = stage();
+  const b = run(process.execPath, ['esbuild.mjs', '--production'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (b.status !== 0) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`production build failed:\n${b.stdout}\n${b.stderr}`);
+  }
   return dir;
 }
 

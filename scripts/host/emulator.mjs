@@ -7,14 +7,16 @@ import * as path from 'node:path';
 const require = createRequire(import.meta.url);
 
 /** Where startEmulator can be loaded from, best first. */
-export function emulatorCandidates(root) {
-  return [path.join(root, 'out', 'src', 'emulator', 'server.js'), path.join(root, 'dist', 'emulator.js')];
+export function emulatorCandidates(root, prefer = 'out') {
+  const out = path.join(root, 'out', 'src', 'emulator', 'server.js');
+  const dist = path.join(root, 'dist', 'emulator.js');
+  return prefer === 'dist' ? [dist, out] : [out, dist];
 }
 
 /** Loads `startEmulator` or returns undefined (with the reason) when the emulator is not built. */
-export function loadEmulator(root) {
+export function loadEmulator(root, { prefer = 'out' } = {}) {
   const tried = [];
-  for (const file of emulatorCandidates(root)) {
+  for (const file of emulatorCandidates(root, prefer)) {
     if (!fs.existsSync(file)) {
       tried.push(`${path.relative(root, file)}: missing`);
       continue;

@@ -59,7 +59,8 @@ function installExitHook() {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(sig, () => {
       for (const h of live) h.killSync();
-      process.exit(128 + (os.constants.signals[sig] ?? 1));
+      // Exit like the default handler would, unless the program handles the signal itself.
+      if (process.listenerCount(sig) === 0) process.exit(128 + (os.constants.signals[sig] ?? 1));
     });
   }
 }

@@ -60,8 +60,8 @@ export function missingAptPackages(pkgs = APT_PACKAGES) {
 }
 
 /** Installs missing Debian packages when running as root; otherwise says what to install. */
-export function ensureAptPackages({ quiet = false } = {}) {
-  const missing = missingAptPackages();
+export function ensureAptPackages({ quiet = false, pkgs = APT_PACKAGES } = {}) {
+  const missing = missingAptPackages(pkgs);
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot) {
@@ -145,8 +145,8 @@ function pidAlive(pid) {
  * Makes sure code-server and the Debian packages are present. Fast (a few stat calls) when
  * they already are.
  */
-export async function ensureHost({ force = false, quiet = false } = {}) {
-  ensureAptPackages({ quiet });
+export async function ensureHost({ force = false, quiet = false, aptPackages = APT_PACKAGES } = {}) {
+  ensureAptPackages({ quiet, pkgs: aptPackages });
   const prefix = hostPrefix();
   if (!force && isInstalled(prefix)) {
     return { prefix, entry: codeServerEntry(prefix), version: CODE_SERVER_VERSION, chromium: CHROMIUM_PATH };

@@ -1,0 +1,92 @@
+// `npm run bench`: runs every section in scripts/bench/*.mjs and prints one table.
+//
+// A section is a module whose default export is
+//   async function run(): Promise<Array<{ name, value, unit, target?, note? }>>
+// `target` is a budget: "< 50", "<= 150", "> 1000", ">= 10", or a number (an upper bound).
+// Rows with a target are marked pass/fail.
+//
+// Usage: node scripts/bench.mjs [--only=activation,hover] [--json=FILE] [--strict]
+//   --strict  exit 1 when a budget is missed (default: report only)
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const only = opt('only')?.split(',').filter(Boolean);
+
+/** Parses a target into a check; undefined when there is none. */
+export function budget(target) {
+  if (target === undefined || target === null || target === '') return undefined;
+  if (typeof target === 'number') return { text: `<= ${target}`, ok: (v) => v <= target };
+  const m = /^\s*(<=|>=|<|>|≤|≥)\s*(-?[\d.]+)/.exec(String(target));
+  if (!m) return { text: String(target), ok: () => true };
+  const n = Number(m[2]);
+  const op = { '≤': '<=', '≥': '>=' }[m[1]] ?? m[1];
+  const ok = { '<': (v) => v < n, '<=': (v) => v <= n, '>': (v) => v > n, '>=': (v) => v >= n }[op];
+  return { text: `${op} ${n}`, ok };
+}
+
+async function main() {
+  const dir = path.join(root, 'scripts', 'bench');
+  const sections = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.mjs'))
+    .sort()
+    .filter((f) => !only || only.includes(path.basename(f, '.mjs')));
+  const rows = [];
+  let crashed = 0;
+  for (const file of sections) {
+    const section = path.basename(file, '.mjs');
+    const t0 = Date.now();
+    process.stdout.write(`[bench] ${section} … `);
+    try {
+      const mod = await import(pathToFileURL(path.join(dir, file)).href);
+      const out = await mod.default();
+      for (const r of out) rows.push({ section, ...r });
+      console.log(`${out.length} figures (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (e) {
+      crashed++;
+      console.log('failed');
+      console.error(`[bench] ${section}: ${e instanceof Error ? e.stack : e}`);
+      rows.push({ section, name: 'section failed', value: NaN, unit: '', note: String(e instanceof Error ? e.message : e).split('\n')[0] });
+    }
+  }
+
+  let pass = 0;
+  let fail = 0;
+  const table = rows.map((r) => {
+    const b = budget(r.target);
+    let result = '';
+    if (b) {
+      const ok = Number.isFinite(r.value) && b.ok(r.value);
+      result = ok ? 'pass' : 'FAIL';
+      if (ok) pass++;
+      else fail++;
+    }
+    const value = typeof r.value === 'number' ? (Number.isInteger(r.value) ? String(r.value) : r.value.toFixed(1)) : String(r.value);
+    return [r.section, r.name, value, r.unit ?? '', b ? b.text : '', result, r.note ?? ''];
+  });
+  const head = ['section', 'figure', 'value', 'unit', 'budget', 'result', 'note'];
+  const widths = head.map((h, i) => Math.min(i === 6 ? 80 : 60, Math.max(h.length, ...table.map((r) => r[i].length))));
+  const line = (cells) =>
+    cells
+      .map((c, i) => {
+        const s = c.length > widths[i] ? `${c.slice(0, widths[i] - 1)}…` : c;
+        return i === 2 ? s.padStart(widths[i]) : s.padEnd(widths[i]);
+      })
+      .join('  ')
+      .trimEnd();
+  console.log('');
+  console.log(line(head));
+  console.log(widths.map((w) => '─'.repeat(w)).join('  '));
+  for (const r of table) console.log(line(r));
+  console.log('');
+  console.log(`budgets: ${pass} met, ${fail} missed${crashed ? `; ${crashed} section(s) failed` : ''}`);
+  const json = opt('json');
+  if (json) fs.writeFileSync(json, JSON.stringify(rows, null, 2));
+  if (crashed || (args.includes('--strict') && fail)) process.exitCode = 1;
+}
+
+await main();
