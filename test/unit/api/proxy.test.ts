@@ -75,11 +75,11 @@ for (const mode of ['CONNECT tunnel', 'absolute-form'] as const) {
       emu.injectFault({ fault: { kind: 'hang' } });
       let t0 = performance.now();
       await expectKind(client.getHost(HOST), 'timeout');
-      assert.ok(performance.now() - t0 < 800);
+      assert.ok(performance.now() - t0 < 1800);
       emu.injectFault({ fault: { kind: 'trickle', bytesPerChunk: 8, intervalMs: 40 } });
       t0 = performance.now();
       const e = await expectKind(client.getHost(HOST), 'timeout');
-      assert.ok(performance.now() - t0 < 800);
+      assert.ok(performance.now() - t0 < 1800);
       assert.match(e.detail, /reading the body/);
     });
 
@@ -98,7 +98,7 @@ for (const mode of ['CONNECT tunnel', 'absolute-form'] as const) {
       setTimeout(() => ac.abort(), 100);
       const t0 = performance.now();
       await expectKind(call, 'cancelled');
-      assert.ok(performance.now() - t0 < 300);
+      assert.ok(performance.now() - t0 < 1000);
     });
 
     void it('retries go through the proxy too', async () => {
