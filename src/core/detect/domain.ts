@@ -72,7 +72,8 @@ export function isIcannTld(label: string): boolean {
   let v = tldCache.get(label);
   if (v === undefined) {
     const r = parse(`x.${label}`, TLDTS_OPTIONS);
-    v = r.isIcann === true && r.publicSuffix === label;
+    // isIcann is false only when no rule matched (the implicit `*` rule): an unknown TLD.
+    v = r.isIcann === true;
     if (tldCache.size < 50_000) tldCache.set(label, v);
   }
   return v;
@@ -143,6 +144,8 @@ export interface NameContext {
   /** After `scheme://`, `//`, `\\`, `@`, or defanged: the text says "this is a host". */
   strong: boolean;
   mode: 'code' | 'text';
+  /** Followed by `=`: a member assignment or a `key=value` key, unless the TLD is unambiguous. */
+  assigned?: boolean;
 }
 
 /** What is known about a name regardless of where it appears; cached per name. */
@@ -192,6 +195,8 @@ function nameFacts(name: string): NameFacts | undefined {
 export function acceptName(name: string, ctx: NameContext): NameInfo | undefined {
   const f = nameFacts(name);
   if (!f) return undefined;
-  if (!ctx.strong && (f.needsContext || (ctx.mode === 'code' && f.needsContextInCode))) return undefined;
+  if (ctx.strong) return f.info;
+  if (f.needsContext || ((ctx.mode === 'code' || ctx.assigned === true) && f.needsContextInCode))
+    return undefined;
   return f.info;
 }

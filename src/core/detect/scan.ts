@@ -327,9 +327,9 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
     const wa = a;
     const wb = b;
     a = b;
-    // Eight groups need seven colons (six with an IPv4 tail) unless `::` stands for some; `::`
-    // without any digit is code (`Foo::Bar`, `a::b`), not an address. Timestamps stop here.
-    if (colons < 2 || (doubleColon ? digits === 0 : colons < 6)) continue;
+    // Eight groups need seven colons (six with an IPv4 tail) unless `::` stands for some.
+    // Timestamps stop here.
+    if (colons < 2 || (!doubleColon && colons < 6)) continue;
     let x = wa;
     let y = wb;
     while (y > x && str.charCodeAt(y - 1) === 46) y--;
@@ -348,6 +348,9 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
     ) {
       continue;
     }
+    // `::` without any digit is code (`Foo::Bar`, `a::b`), unless it is a block (`::/0`).
+    if (doubleColon && digits === 0 && !(y === hi && text.charCodeAt(e) === 47 && prefixAt(text, e + 1, 128)))
+      continue;
     let value = formatIPv6(groups);
     let kind: DetectionKind = 'ipv6';
     let en = v.endOf(y);
@@ -396,13 +399,16 @@ function overlaps(consumed: number[], a: number, b: number): boolean {
   return false;
 }
 
-/** After the candidate: `foo.bar(` is a call, `a.b.name = x` an assignment, `first.last@` a mailbox. */
-function codeAfter(text: string, en: number): boolean {
+/**
+ * After the candidate: `foo.bar(` is a call and `first.last@` a mailbox (never hosts); `a.b = x`
+ * is an assignment or a `key=value` key (a host only if its TLD is unambiguous).
+ */
+function codeAfter(text: string, en: number): 'call' | 'assign' | undefined {
   const c = text.charCodeAt(en);
-  if (c === 40 || c === 64) return true;
+  if (c === 40 || c === 64) return 'call';
   let j = en;
   while (j - en < 4 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
-  return text.charCodeAt(j) === 61;
+  return text.charCodeAt(j) === 61 ? 'assign' : undefined;
 }
 
 /** `written` is the candidate as in the (refanged) text; the value is its lower-case form. */
@@ -416,10 +422,14 @@ function emitDomain(
   defanged: boolean,
   port?: number,
 ): void {
-  if ((left & CTX_PATH) !== 0 || (atRunEnd && codeAfter(sink.text, en))) return;
+  if ((left & CTX_PATH) !== 0) return;
+  const after = atRunEnd ? codeAfter(sink.text, en) : undefined;
+  if (after === 'call') return;
   const strong = (left & (CTX_URL | CTX_AT)) !== 0 || defanged;
   const name = written.toLowerCase();
-  if (acceptName(name, { strong, mode: sink.mode })) emit(sink, 'domain', st, en, name, defanged, port);
+  if (acceptName(name, { strong, mode: sink.mode, assigned: after === 'assign' })) {
+    emit(sink, 'domain', st, en, name, defanged, port);
+  }
 }
 
 /**
