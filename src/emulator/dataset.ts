@@ -31,7 +31,13 @@ import {
   WORDS_B,
   severityOf,
 } from './catalog';
-import { FIXTURE_DOMAINS, FIXTURE_HOSTS, FIXTURE_UNKNOWN_DOMAIN, FIXTURE_UNKNOWN_IP } from './fixtures';
+import {
+  FIXTURE_BUCKETS,
+  FIXTURE_DOMAINS,
+  FIXTURE_HOSTS,
+  FIXTURE_UNKNOWN_DOMAIN,
+  FIXTURE_UNKNOWN_IP,
+} from './fixtures';
 import { hostile } from './hostile';
 import { Rng, hash32 } from './random';
 
@@ -1174,10 +1180,10 @@ function bucketsAndFiles(
       url: base,
     });
   };
-  addBucket(-1, 'acme-logistics-backups', 'aws', false);
-  addBucket(-2, 'evil-payload-uploads', 'do', true);
-  names.add('acme-logistics-backups');
-  names.add('evil-payload-uploads');
+  addBucket(-1, FIXTURE_BUCKETS.corp, 'aws', false);
+  addBucket(-2, FIXTURE_BUCKETS.hostile, 'do', true);
+  names.add(FIXTURE_BUCKETS.corp);
+  names.add(FIXTURE_BUCKETS.hostile);
   for (let i = 0; buckets.length < count + 2; i++) {
     const rng = Rng.derive(seed, 'bucket-name', i);
     const owner = rng.chance(0.6)

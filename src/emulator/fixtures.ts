@@ -44,3 +44,11 @@ export const FIXTURE_UNKNOWN_DOMAIN = 'no-such-domain-odin.org';
 
 /** The API key the emulator accepts by default (printed at start-up; not a secret). */
 export const DEMO_API_KEY = 'odin-demo-0000-0000-0000-000000000000';
+
+/** Exposed buckets the emulator always serves (files join them by name). */
+export const FIXTURE_BUCKETS = {
+  /** An AWS bucket of the corp fixture. */
+  corp: 'acme-logistics-backups',
+  /** A bucket whose first file name carries the hostile payloads. */
+  hostile: 'evil-payload-uploads',
+} as const;

@@ -364,6 +364,19 @@ function inRange(v: Primitive, n: Extract<QNode, { t: 'range' }>): boolean {
 
 export type Predicate<T> = (record: T) => boolean;
 
+const tokenCache = new WeakMap<object, string[]>();
+
+/** The distinct words of a record's free text, cached per record. */
+function freeTokens<T>(schema: Schema<T>, r: T): string[] {
+  if (typeof r !== 'object' || r === null) return tokens(schema.freeText(r));
+  let t = tokenCache.get(r);
+  if (t === undefined) {
+    t = [...new Set(tokens(schema.freeText(r)))];
+    tokenCache.set(r, t);
+  }
+  return t;
+}
+
 /** Compiles a parsed query into a predicate over records of a schema. */
 export function compile<T>(node: QNode, schema: Schema<T>): Predicate<T> {
   const field = (f: string): string => schema.aliases[f] ?? f;
@@ -394,7 +407,7 @@ export function compile<T>(node: QNode, schema: Schema<T>): Predicate<T> {
       const lower = node.value.toLowerCase();
       if (node.field === undefined) {
         if (node.wildcard) {
-          return (r) => tokens(schema.freeText(r)).some((tok) => globMatch(tok, lower));
+          return (r) => freeTokens(schema, r).some((tok) => globMatch(tok, lower));
         }
         return (r) => containsWords(schema.freeText(r), lower);
       }

@@ -42,6 +42,16 @@
  * - Faults apply to /v1 paths only (never to /__admin), header before rules; a rule's
  *   `path` is a regex source tested against the path without query.
  * - The request log keeps the newest 10,000 entries; /__admin requests are not logged.
+ *
+ * Admin API (no key; for tests in another process):
+ *   GET    /__admin/health   → {ok, dialect, seed, hosts, notFound}
+ *   GET    /__admin/log      → RequestLogEntry[] (oldest first)
+ *   DELETE /__admin/log      → 204
+ *   POST   /__admin/faults   body FaultRule (count -1 = always) → {ok:true}; 400 if invalid
+ *   GET    /__admin/faults   → the active rules with `remaining`
+ *   DELETE /__admin/faults   → 204
+ *   POST   /__admin/dialect  body {dialect:'spec'|'live'} → {ok, dialect}
+ * One-off fault: request header `X-Emulator-Fault: <JSON Fault>` (invalid → 400).
  */
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
