@@ -156,7 +156,8 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
         render();
       }),
       qp.onDidAccept(() => {
-        const item = qp.activeItems[0] ?? qp.selectedItems[0];
+        // A click selects the row it is on; Enter selects the active row.
+        const item = qp.selectedItems[0] ?? qp.activeItems[0];
         if (!item || item.action === 'run' || item.action === 'error') {
           finish((item?.action === 'run' ? item.value : qp.value).trim());
           return;
