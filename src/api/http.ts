@@ -12,7 +12,11 @@
  * patched fetch:
  *  - a total deadline per call (headers AND body, retries and backoff included): one
  *    AbortController aborted by our own timer or by the caller's signal; the timer is
- *    cleared and the listener removed when the call settles, so nothing keeps running;
+ *    cleared and the listener removed when the call settles, so nothing keeps running.
+ *    (Rather than `AbortSignal.any([signal, AbortSignal.timeout(ms)])`: that leaves a
+ *    timer pending for the full deadline after every call, and on Node 20 `any()` keeps
+ *    its dependants alive as long as a long-lived parent signal lives. Linking by hand
+ *    also tells us which of the two fired: `timeout` versus `cancelled`.)
  *  - cancellation: the same controller, checked between attempts and during backoff;
  *  - the response-size cap: Content-Length checked up front, then counted while reading
  *    `res.body` through a reader, which is cancelled (and the attempt aborted, closing the

@@ -130,7 +130,10 @@ export interface Host {
   is_vuln?: boolean;
   scan_id?: number;
   last_updated_at?: string;
-  /** Module names seen on the host (`["http","tls"]`), not banner text. */
+  /**
+   * Live: module names seen on the host (`["http","tls"]`); the spec dialect carries the
+   * banner texts here. Per-service banner text is `services[].banner` (live).
+   */
   banner: string[];
   services_hash?: string;
   asn?: Asn;

@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import zlib from 'node:zlib';
 import { OdinClient } from '../../../src/api/client';
 import { FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import { type Emulator, startEmulator } from '../../../src/emulator/server';
@@ -200,5 +201,47 @@ void describe('the key never leaks', () => {
     const e = await expectKind(client.getHost(FIXTURE_HOSTS.resolver), 'auth');
     assert.equal(e.status, 401);
     assert.match(e.message, /Set API Key/);
+  });
+});
+
+void describe('network failures are told apart, and compressed bodies are capped after decompression', () => {
+  void it('connection refused → network/refused, not retried', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const spy = countingFetch();
+    const { client } = makeClient(`http://127.0.0.1:${port}`, KEY, { fetch: spy.fetch });
+    const e = await expectKind(client.getHost('8.8.8.8'), 'network');
+    assert.equal(e.network, 'refused');
+    assert.match(e.detail, /ECONNREFUSED/);
+    assert.equal(spy.calls.length, 1);
+  });
+
+  void it('TLS to a plain-http server → network/tls', async () => {
+    const plain = await serve((_req, res) => res.end('{}'));
+    const { client } = makeClient(plain.url.replace('http:', 'https:'), KEY);
+    const e = await expectKind(client.getHost('8.8.8.8'), 'network');
+    assert.equal(e.network, 'tls');
+    assert.match(e.message, /secure connection failed/);
+    await plain.close();
+  });
+
+  void it('a gzip bomb is stopped at the cap of decoded bytes', async () => {
+    const bomb = zlib.gzipSync(Buffer.concat([Buffer.from('{"data":"'), Buffer.alloc(20_000_000, 0x61)]));
+    assert.ok(bomb.length < 100_000);
+    const server = await serve((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': bomb.length,
+      });
+      res.end(bomb);
+    });
+    const { client } = makeClient(server.url, KEY, { maxResponseBytes: 1_000_000 });
+    const e = await expectKind(client.getHost('8.8.8.8'), 'tooLarge');
+    assert.match(e.detail, /while streaming/);
+    await server.close();
   });
 });
