@@ -348,9 +348,16 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
     ) {
       continue;
     }
-    // `::` without any digit is code (`Foo::Bar`, `a::b`), unless it is a block (`::/0`).
-    if (doubleColon && digits === 0 && !(y === hi && text.charCodeAt(e) === 47 && prefixAt(text, e + 1, 128)))
+    // `::` without any digit is code (`Foo::Bar`, `a::b`), unless it is bracketed (`[::]:80`)
+    // or a block (`::/0`).
+    if (
+      doubleColon &&
+      digits === 0 &&
+      !(bracketed && text.charCodeAt(e) === 93) &&
+      !(y === hi && text.charCodeAt(e) === 47 && prefixAt(text, e + 1, 128))
+    ) {
       continue;
+    }
     let value = formatIPv6(groups);
     let kind: DetectionKind = 'ipv6';
     let en = v.endOf(y);
