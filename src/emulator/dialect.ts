@@ -6,7 +6,8 @@
  *   `services[].modules.<proto>.banner` and module names in `banner`, empty lists `null`
  *   or absent, unset timestamps `0001-01-01T00:00:00Z`, regex-escaped software versions,
  *   `asn.country_code` often empty, some timestamps with nanoseconds, and search hits
- *   with `services[].cve` reduced to `{id, severity}`).
+ *   with `services[].cve` reduced to `{id, severity}` and without `hostnames`, `domains`
+ *   and `whois.raw`, which only the lookup carries).
  * Every function builds new objects: the dataset is shared and never mutated.
  */
 import type { BucketRecord, CveRecord, HostRecord, ServiceRecord } from './dataset';
@@ -116,13 +117,17 @@ export function hostOut(h: HostRecord, dialect: Dialect, hit: boolean): Record<s
     services_hash: h.services_hash,
     asn: { ...h.asn, country_code: live && coin % 5 < 2 ? '' : h.asn.country_code },
     asn_updated_at: time(h.asn_updated_at),
-    domains: live ? liveList(domains, (coin & 2) === 2) : domains,
-    hostnames: live ? liveList(hostnames, (coin & 4) === 4) : hostnames,
+    // Live search hits leave out hostnames, domains and whois.raw (the lookup adds them).
+    domains: live ? (hit ? undefined : liveList(domains, (coin & 2) === 2)) : domains,
+    hostnames: live ? (hit ? undefined : liveList(hostnames, (coin & 4) === 4)) : hostnames,
     location: { ...h.location, coordinates: { ...h.location.coordinates } },
     location_updated_at: time(h.location_updated_at),
     services: live ? liveList(services, true) : services,
     tags: live ? liveList(tags, (coin & 8) === 8) : tags,
-    whois: { ...h.whois, _encoding: { ...h.whois._encoding } },
+    whois:
+      live && hit
+        ? { ...h.whois, raw: undefined, _encoding: { ...h.whois._encoding } }
+        : { ...h.whois, _encoding: { ...h.whois._encoding } },
     whois_updated_at: time(h.whois_updated_at),
   };
 }

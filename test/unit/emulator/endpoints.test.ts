@@ -409,13 +409,24 @@ void describe('live dialect quirks', () => {
     );
     assert.ok(hosts.some((h) => h.asn.country_code === ''));
     assert.ok(
-      hosts.some((h) => h.tags === undefined || h.hostnames === undefined),
+      hosts.some((h) => h.tags === undefined),
       'absent lists',
     );
     assert.ok(
-      hosts.some((h) => h.domains === null || h.hostnames === null || h.tags === null),
+      hosts.some((h) => h.tags === null),
       'null lists',
     );
+    assert.ok(
+      hosts.every((h) => h.hostnames === undefined && h.domains === undefined && h.whois.raw === undefined),
+      'hits omit lookup-only fields',
+    );
+    const lookups = await Promise.all(hosts.slice(0, 40).map((h) => get(emu, `/v1/hosts/${h.ip}`)));
+    assert.ok(lookups.every((r) => typeof r.json.data.whois.raw === 'string'));
+    assert.ok(
+      lookups.some((r) => r.json.data.hostnames === null || r.json.data.domains === null),
+      'null lists',
+    );
+    assert.ok(lookups.some((r) => Array.isArray(r.json.data.hostnames)));
   });
 
   void it('switching dialect at run time', async () => {
