@@ -379,7 +379,7 @@ export class HttpTransport {
   }
 
   private isRetryable(err: OdinApiError): boolean {
-    if (err.status !== undefined) return RETRY_STATUSES.has(err.status) && err.kind !== 'tooLarge';
+    if (err.status !== undefined) return RETRY_STATUSES.has(err.status);
     return err.kind === 'network' && err.network === 'reset';
   }
 
