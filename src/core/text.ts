@@ -9,7 +9,6 @@
  * Bidi controls, zero-width characters, NUL, other C0/C1 controls (ANSI escapes start
  * with ESC) and the line/paragraph separators. Shown visibly instead of being interpreted.
  */
-// eslint-disable-next-line no-control-regex
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /** Replaces invisible and control characters with a visible `<U+XXXX>` marker. */
