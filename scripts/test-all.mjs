@@ -156,7 +156,7 @@ async function unitTier() {
   const t0 = Date.now();
   const r = await exec(
     process.execPath,
-    ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
+    ['--test', '--test-timeout=300000', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
     { timeoutMs: 20 * 60_000 },
   );
   const { parseTap } = await import('./host/suite.mjs');

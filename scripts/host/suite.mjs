@@ -19,6 +19,10 @@ import { freePort, installVsix, startHost, waitForWorkbench } from './host.mjs';
 import { requestsCarryingKey, startRecorder } from './recorder.mjs';
 
 export const ATTACKER_PLACEHOLDER = '__ODIN_ATTACKER_URL__';
+/** Longest one UI test file may take before it is killed. */
+const UI_FILE_LIMIT_MS = 6 * 60_000;
+/** Longest one run of the integration tests inside VS Code may take. */
+const INSIDE_LIMIT_MS = 15 * 60_000;
 
 /**
  * A result the outer command counts: one named check (passed/failed), or a group of
@@ -190,10 +194,10 @@ export async function runHostTier(o) {
       const t0 = Date.now();
       let host;
       try {
-        host = await startHost({ timeoutMs: 8 * 60_000, onLog: onLog(name), ...hostOpts, extensionTestsPath: testsEntry });
+        host = await startHost({ timeoutMs: INSIDE_LIMIT_MS + 60_000, onLog: onLog(name), ...hostOpts, extensionTestsPath: testsEntry });
         let code;
         try {
-          code = await host.waitForExit(8 * 60_000);
+          code = await host.waitForExit(INSIDE_LIMIT_MS);
         } catch (e) {
           code = undefined;
           log(`[${name}] ${e instanceof Error ? e.message : e}`);
@@ -320,7 +324,7 @@ async function uiRun({ root, work, run, commonEnv, userSettings, shotsDir, updat
       env: { ...commonEnv, ...run.env },
       userSettings: { ...userSettings, 'workbench.colorTheme': 'Default Dark Modern' },
       extensionDevelopmentPath: root,
-      timeoutMs: 10 * 60_000,
+      timeoutMs: run.files.length * UI_FILE_LIMIT_MS + 2 * 60_000,
       onLog,
       cdpPort,
     });
@@ -342,36 +346,51 @@ async function uiRun({ root, work, run, commonEnv, userSettings, shotsDir, updat
         updateScreenshots,
       }),
     );
-    const tapFile = path.join(work, `${run.name}.tap`);
-    const args = [
-      '--test',
-      '--test-concurrency=1',
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      '--test-reporter=tap',
-      `--test-reporter-destination=${tapFile}`,
-      ...(process.env.ODIN_UI_GREP ? [`--test-name-pattern=${process.env.ODIN_UI_GREP}`] : []),
-      ...run.files,
-    ];
-    const code = await new Promise((resolve) => {
-      const p = spawn(process.execPath, args, {
-        cwd: root,
-        env: { ...process.env, ODIN_UI_HOST: infoFile },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    // One node --test process per file: a file that hangs is killed alone and the others' results stay.
+    const total = { passed: 0, failed: 0, skipped: 0, failures: [] };
+    for (const file of run.files) {
+      const rel = path.relative(root, file);
+      const tapFile = path.join(work, `${run.name}-${path.basename(file)}.tap`);
+      const args = [
+        '--test',
+        '--test-timeout=180000', // a stuck test fails alone
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        '--test-reporter=tap',
+        `--test-reporter-destination=${tapFile}`,
+        ...(process.env.ODIN_UI_GREP ? [`--test-name-pattern=${process.env.ODIN_UI_GREP}`] : []),
+        file,
+      ];
+      let killed = false;
+      const code = await new Promise((resolve) => {
+        const p = spawn(process.execPath, args, {
+          cwd: root,
+          env: { ...process.env, ODIN_UI_HOST: infoFile },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        const kill = setTimeout(() => {
+          killed = true;
+          p.kill('SIGKILL');
+        }, UI_FILE_LIMIT_MS);
+        p.stdout.on('data', (d) => process.stdout.write(indent(d)));
+        p.stderr.on('data', (d) => process.stderr.write(indent(d)));
+        p.on('exit', (c) => {
+          clearTimeout(kill);
+          resolve(c);
+        });
       });
-      const kill = setTimeout(() => p.kill('SIGKILL'), 8 * 60_000);
-      p.stdout.on('data', (d) => process.stdout.write(indent(d)));
-      p.stderr.on('data', (d) => process.stderr.write(indent(d)));
-      p.on('exit', (c) => {
-        clearTimeout(kill);
-        resolve(c);
-      });
-    });
-    const tap = fs.existsSync(tapFile) ? fs.readFileSync(tapFile, 'utf8') : '';
-    const r = parseTap(tap);
-    const failures = r.failures;
-    if (r.passed + r.failed === 0 && code !== 0) failures.push({ title: `${run.name}: node --test`, error: `exit code ${code}, no tests counted` });
-    return { name, passed: r.passed, failed: Math.max(r.failed, failures.length), skipped: r.skipped, ms: Date.now() - t0, failures };
+      const r = parseTap(fs.existsSync(tapFile) ? fs.readFileSync(tapFile, 'utf8') : '');
+      total.passed += r.passed;
+      total.skipped += r.skipped;
+      const failures = r.failures.map((f) => ({ title: `${rel} › ${f.title}`, error: f.error }));
+      if (killed) failures.push({ title: `${rel}`, error: `killed after ${UI_FILE_LIMIT_MS / 1000} s (hung; a test or after() never finished)` });
+      else if (code !== 0 && r.failed === 0) failures.push({ title: `${rel}`, error: `node --test exited ${code} with no failed test counted` });
+      total.failed += Math.max(r.failed, failures.length);
+      total.failures.push(...failures);
+      // The next file starts from a calm workbench even if this one left widgets open.
+      await host.page.keyboard.press('Escape').catch(() => {});
+    }
+    return { name, passed: total.passed, failed: total.failed, skipped: total.skipped, ms: Date.now() - t0, failures: total.failures };
   } catch (e) {
     return single(name, false, e instanceof Error ? e.message : String(e), Date.now() - t0);
   } finally {
