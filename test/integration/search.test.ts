@@ -96,7 +96,8 @@ describe('search commands and the results view', function () {
 
   it('loads all pages of a result set (Load all) until the end', async () => {
     const f = await feature();
-    const r = await run('odin.searchHosts', { query: 'services.port:3389', pageSize: 10 });
+    const r = await run('odin.searchHosts', { query: 'services.port:3389', pageSize: 100 });
+    assert.ok((r.total ?? 0) > 100, 'more than one page');
     assert.strictEqual(r.status, 'ready', r.error);
     const all = await run('odin.loadAll', r.setId);
     assert.strictEqual(all.status, 'ready');
@@ -104,6 +105,23 @@ describe('search commands and the results view', function () {
     const nodes = await setNodes(r.setId!);
     assert.ok(!nodes.some((n) => n.type === 'more'), 'no "Load more" at the end');
     assert.strictEqual(f.results.get(r.setId)?.hasMore, false);
+  });
+
+  it('a cancelled Load all keeps the pages already loaded', async () => {
+    const f = await feature();
+    const r = await run('odin.searchHosts', { query: '*', pageSize: 10 });
+    const set = f.results.get(r.setId)!;
+    const c = new AbortController();
+    await set.loadAll(c.signal, (s) => {
+      if (s.pages === 3) c.abort();
+    });
+    assert.strictEqual(set.items.length, 30);
+    assert.strictEqual(set.status, 'ready');
+    const nodes = await setNodes(r.setId!);
+    const last = f.results.getTreeItem(nodes[nodes.length - 1]);
+    assert.strictEqual(last.contextValue, 'odin.loadMore', 'Load more is offered again');
+    const more = await run('odin.loadMore', r.setId);
+    assert.strictEqual(more.count, 40);
   });
 
   it('hosts expand to services and CVEs with severity icons in theme colours', async () => {
@@ -289,7 +307,7 @@ describe('search commands and the results view', function () {
   });
 
   it('exports all pages (loading the rest first) into an untitled editor', async () => {
-    const r = await run('odin.searchHosts', { query: 'services.port:3389', pageSize: 5 });
+    const r = await run('odin.searchHosts', { query: 'services.port:3389', pageSize: 100 });
     const out = (await vscode.commands.executeCommand('odin.exportResults', {
       setId: r.setId,
       format: 'json',

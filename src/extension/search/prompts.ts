@@ -141,11 +141,16 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
           });
         }
       }
+      // When only the catalogue arrived (same text), keep the row the user moved to.
+      const previous = value === renderedValue ? qp.activeItems[0] : undefined;
+      renderedValue = value;
       qp.items = items;
-      // Keep "run" (or the error) as the active item so Enter runs what was typed.
-      const run = items.find((i) => i.action === 'run');
+      const keep = previous && items.find((i) => i.label === previous.label && i.value === previous.value);
+      // Otherwise "run" is the active row, so Enter runs what was typed.
+      const run = keep ?? items.find((i) => i.action === 'run');
       if (run) qp.activeItems = [run];
     };
+    let renderedValue: string | undefined;
 
     subs.push(
       qp.onDidChangeValue(() => {
