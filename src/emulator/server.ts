@@ -223,6 +223,24 @@ function matchRoute(
   return { params: [], methodMismatch };
 }
 
+/**
+ * Datasets are read-only, so emulators started with the same seed and size on the same day
+ * share one (test suites start many emulators). Only the two most recent are kept.
+ */
+const datasetCache = new Map<string, Promise<Dataset>>();
+
+function sharedDataset(seed: number, hosts: number): Promise<Dataset> {
+  const key = `${seed}:${hosts}:${Math.floor(Date.now() / 86_400_000)}`;
+  let ds = datasetCache.get(key);
+  if (!ds) {
+    ds = generateDatasetAsync({ seed, hosts });
+    datasetCache.set(key, ds);
+    ds.catch(() => datasetCache.delete(key));
+    while (datasetCache.size > 2) datasetCache.delete(datasetCache.keys().next().value as string);
+  }
+  return ds;
+}
+
 interface ActiveRule {
   rule: FaultRule;
   remaining: number;
@@ -631,7 +649,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   // Generated before the first request, in slices so an in-process host (the extension)
   // keeps answering meanwhile.
-  dataset ??= await generateDatasetAsync({ seed: opts.seed ?? 1, hosts: opts.hosts ?? 5000 });
+  dataset ??= await sharedDataset(opts.seed ?? 1, opts.hosts ?? 5000);
 
   const emulator: Emulator = {
     url: `http://127.0.0.1:${port}`,
