@@ -470,8 +470,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
             ...headers,
           });
           res.end(html);
-        } else
-          sendJson(res, fault.status, { success: false, message: `Emulated error ${fault.status}` }, headers);
+        } else {
+          const message = `Emulated error ${fault.status}`;
+          sendJson(res, fault.status, errorBody(r?.endpoint, message), headers);
+        }
         return;
       }
       case 'notJson': {
@@ -494,6 +496,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
 
     const reply = answer(r, params, body, bodyError, methodMismatch, hadKey, keyValid);
+    if (reply.status >= 400 && reply.text === undefined) {
+      reply.body = errorBody(r?.endpoint, (reply.body as { message?: string } | undefined)?.message ?? '');
+    }
     entry.status = reply.status;
     if (reply.text !== undefined) {
       res.writeHead(reply.status, {
@@ -528,6 +533,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     res.end(method === 'HEAD' ? undefined : text);
   }
 
+  /** The error body: `{success, message}`, plus ` error` on host search in the spec dialect. */
+  function errorBody(endpoint: string | undefined, message: string): Record<string, unknown> {
+    if (endpoint === 'hosts.search' && dialect === 'spec')
+      return { success: false, message, ' error': message };
+    return { success: false, message };
+  }
+
   function answer(
     r: Route | undefined,
     params: string[],
@@ -540,16 +552,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (!r) return methodMismatch ? H.fail(405, 'Method not allowed') : H.fail(404, 'Not found');
     if (r.key !== 'none' && hadKey && !keyValid) return H.fail(401, 'Invalid API key');
     if (r.key === 'required' && !hadKey) return H.fail(401, 'API key is required (X-API-Key header)');
-    if (bodyError)
-      return r.endpoint === 'hosts.search' && dialect === 'spec'
-        ? {
-            status: bodyError.status,
-            body: {
-              ...(bodyError.body as object),
-              ' error': (bodyError.body as { message: string }).message,
-            },
-          }
-        : bodyError;
+    if (bodyError) return bodyError;
     const ctx: H.Ctx = { ds: getDataset(), dialect, notFound: notFoundMode, credits };
     try {
       const reply = r.handler(ctx, params, body);
@@ -561,12 +564,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       }
       return reply;
     } catch (e) {
-      if (e instanceof H.BadRequest || e instanceof QueryError) {
-        const reply = H.fail(400, e.message);
-        if (r.endpoint === 'hosts.search' && dialect === 'spec')
-          return { status: 400, body: { success: false, message: e.message, ' error': e.message } };
-        return reply;
-      }
+      if (e instanceof H.BadRequest || e instanceof QueryError) return H.fail(400, e.message);
       return H.fail(500, 'Internal server error');
     }
   }

@@ -42,7 +42,8 @@ void describe('auth', () => {
       assert.equal((await req(m, p, b, 'test-key-123')).status, 200, p);
       const missing = await req(m, p, b, null);
       assert.equal(missing.status, 401, p);
-      assert.deepEqual(Object.keys(missing.json).sort(), ['message', 'success']);
+      const keys = p === '/v1/hosts/search' ? [' error', 'message', 'success'] : ['message', 'success'];
+      assert.deepEqual(Object.keys(missing.json).sort(), keys);
       assert.equal(missing.json.success, false);
       assert.equal((await req(m, p, b, 'wrong')).status, 401, p);
     }
