@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary, SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/views/resultNodes';
-import { getTestApi, testEnv } from './index';
+import { clearEmulatorLog, emulatorLog, getTestApi, testEnv } from './index';
 
 async function feature(): Promise<SearchFeature> {
   const api = await getTestApi();
@@ -268,6 +268,19 @@ describe('search commands and the results view', function () {
       assert.strictEqual(failed.count, 10);
     } finally {
       await cfg.update('requestTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('sends nothing when lookups are off', async () => {
+    const cfg = vscode.workspace.getConfiguration('odin');
+    await cfg.update('lookups.mode', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      await clearEmulatorLog();
+      const r = await run('odin.searchHosts', { query: '*' });
+      assert.strictEqual(r.status, 'blocked');
+      assert.strictEqual((await emulatorLog()).length, 0, 'no request reached the service');
+    } finally {
+      await cfg.update('lookups.mode', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

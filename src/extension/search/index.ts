@@ -55,7 +55,7 @@ import { fetcherFor } from './runner';
 /** What a search command returns (for tests and callers; no API data beyond counts). */
 export interface RunSummary {
   setId?: string;
-  status: 'ready' | 'error' | 'cancelled' | 'dismissed' | 'details';
+  status: 'ready' | 'error' | 'cancelled' | 'dismissed' | 'details' | 'blocked';
   count?: number;
   total?: number;
   error?: string;
@@ -212,6 +212,18 @@ export class SearchFeature implements vscode.Disposable {
     spec: SearchSpec,
     opts: { interactive?: boolean; pageSize?: number; reveal?: boolean } = {},
   ): Promise<RunSummary> {
+    if (config.lookupMode() === 'off') {
+      // "off" means nothing leaves the machine, search commands included.
+      void vscode.window
+        .showWarningMessage(
+          'ODIN: lookups are off (setting "ODIN › Lookups: Mode"), so nothing was sent.',
+          'Open Settings',
+        )
+        .then(
+          (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode'),
+        );
+      return { status: 'blocked' };
+    }
     const pageSize = opts.pageSize ?? config.searchPageSize();
     void this.updateDetailsAvailable();
     const set = this.results.add(

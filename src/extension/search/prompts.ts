@@ -75,62 +75,48 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
         value,
         alwaysShow: true,
       });
-      const completions = complete(value, { fields, max: 40 });
-      if (completions.length)
-        items.push({
-          label: 'complete',
-          kind: vscode.QuickPickItemKind.Separator,
-          action: 'none',
-          value: '',
-        });
-      for (const c of completions) {
-        items.push({
-          label: neutraliseUiText(c.label, 200),
-          description: [
-            c.detail ? neutraliseUiText(c.detail, 60) : '',
-            c.locked ? 'locked: needs a higher plan' : '',
-          ]
-            .filter(Boolean)
-            .join(' · '),
-          iconPath: new vscode.ThemeIcon(
-            c.locked
-              ? 'lock'
-              : c.kind === 'field'
-                ? 'symbol-field'
-                : c.kind === 'value'
-                  ? 'symbol-enum-member'
-                  : 'symbol-operator',
-          ),
-          action: 'fill',
-          value: c.value,
-          alwaysShow: true,
-        });
-      }
+      const separator = (label: string): Item => ({
+        label,
+        kind: vscode.QuickPickItemKind.Separator,
+        action: 'none',
+        value: '',
+      });
+      const completionItems: Item[] = complete(value, { fields, max: 40 }).map((c) => ({
+        label: neutraliseUiText(c.label, 200),
+        description: [
+          c.detail ? neutraliseUiText(c.detail, 60) : '',
+          c.locked ? 'locked: needs a higher plan' : '',
+        ]
+          .filter(Boolean)
+          .join(' · '),
+        iconPath: new vscode.ThemeIcon(
+          c.locked
+            ? 'lock'
+            : c.kind === 'field'
+              ? 'symbol-field'
+              : c.kind === 'value'
+                ? 'symbol-enum-member'
+                : 'symbol-operator',
+        ),
+        action: 'fill',
+        value: c.value,
+        alwaysShow: true,
+      }));
       const needle = value.trim().toLowerCase();
-      const recent = opts.recent
+      const recentItems: Item[] = opts.recent
         .filter((r) => r !== value && (!needle || r.toLowerCase().includes(needle)))
-        .slice(0, 10);
-      if (recent.length)
-        items.push({ label: 'recent', kind: vscode.QuickPickItemKind.Separator, action: 'none', value: '' });
-      for (const r of recent) {
-        items.push({
+        .slice(0, 10)
+        .map((r) => ({
           label: neutraliseUiText(r, 300),
           iconPath: new vscode.ThemeIcon('history'),
           action: 'run',
           value: r,
           alwaysShow: true,
           buttons: [EDIT_BUTTON],
-        });
-      }
-      if (!needle) {
-        items.push({
-          label: 'examples',
-          kind: vscode.QuickPickItemKind.Separator,
-          action: 'none',
-          value: '',
-        });
-        for (const ex of EXAMPLES[opts.target]) {
-          items.push({
+        }));
+      const exampleItems: Item[] = needle
+        ? []
+        : EXAMPLES[opts.target].map((ex) => ({
             label: ex.query,
             description: ex.description,
             iconPath: new vscode.ThemeIcon('lightbulb'),
@@ -138,8 +124,21 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
             value: ex.query,
             alwaysShow: true,
             buttons: [EDIT_BUTTON],
-          });
-        }
+          }));
+      // Nothing typed yet: recent queries first, then the examples, then the fields.
+      // While typing: completions of what is typed first, then matching recent queries.
+      const sections: Array<[string, Item[]]> = needle
+        ? [
+            ['complete', completionItems],
+            ['recent', recentItems],
+          ]
+        : [
+            ['recent', recentItems],
+            ['examples', exampleItems],
+            ['fields', completionItems],
+          ];
+      for (const [label, list] of sections) {
+        if (list.length) items.push(separator(label), ...list);
       }
       // When only the catalogue arrived (same text), keep the row the user moved to.
       const previous = value === renderedValue ? qp.activeItems[0] : undefined;
