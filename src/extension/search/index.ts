@@ -186,17 +186,17 @@ export class SearchFeature implements vscode.Disposable {
 
   // ---------------------------------------------------------------- recent queries
 
-  private recentKey(target: QueryTarget): string {
+  private recentsSlot(target: QueryTarget): string {
     return `odin.recentQueries.${target}`;
   }
 
   recent(target: QueryTarget): string[] {
-    return readRecent(this.ctx.extension.globalState.get<unknown>(this.recentKey(target)));
+    return readRecent(this.ctx.extension.globalState.get<unknown>(this.recentsSlot(target)));
   }
 
   private async remember(target: QueryTarget, query: string): Promise<void> {
     await this.ctx.extension.globalState.update(
-      this.recentKey(target),
+      this.recentsSlot(target),
       pushRecent(this.recent(target), query),
     );
   }
