@@ -6,7 +6,7 @@ import { HOVER_COMMAND_IDS } from '../../core/hoverCard';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { isCancellation } from '../errors';
-import { buildCard } from './lookups';
+import { buildCard, quickCard } from './lookups';
 import type { Indicator } from './policy';
 
 /** Languages read as prose/logs: member-like names (`user.name`) count as host names there. */
@@ -78,6 +78,9 @@ export class OdinHoverProvider implements vscode.HoverProvider {
     if (!config.hoverEnabled() || token.isCancellationRequested) return undefined;
     const found = indicatorAt(document, position);
     if (!found) return undefined;
+    // Local facts and fresh cached answers: no await, no request.
+    const quick = quickCard(this.ctx, { indicator: found.indicator, explicit: false });
+    if (quick !== undefined) return new vscode.Hover(hoverMarkdown(quick), found.range);
     // The hover closing (mouse moved on) aborts our wait; the request layer aborts the
     // request itself once no other hover still waits for the same answer.
     const controller = new AbortController();

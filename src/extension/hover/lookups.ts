@@ -47,13 +47,20 @@ async function refreshCommands(): Promise<void> {
   knownCommands = { at: Date.now(), ids: new Set(all.filter((c) => HOVER_COMMAND_IDS.includes(c))) };
 }
 export async function availableCommands(): Promise<ReadonlySet<string>> {
-  if (!knownCommands) await (refreshing ??= refreshCommands().finally(() => (refreshing = undefined)));
-  else if (Date.now() - knownCommands.at > 10_000 && !refreshing) {
+  const now = commandsNow();
+  if (now) return now;
+  await (refreshing ??= refreshCommands().finally(() => (refreshing = undefined)));
+  return knownCommands?.ids ?? new Set(HOVER_COMMAND_IDS);
+}
+
+/** The known command ids without waiting (undefined before the first refresh). */
+function commandsNow(): ReadonlySet<string> | undefined {
+  if (knownCommands && Date.now() - knownCommands.at > 10_000 && !refreshing) {
     refreshing = refreshCommands()
       .catch(() => undefined)
       .finally(() => (refreshing = undefined));
   }
-  return knownCommands?.ids ?? new Set(HOVER_COMMAND_IDS);
+  return knownCommands?.ids;
 }
 
 export interface CardRequest {
@@ -86,6 +93,8 @@ function describeError(err: unknown): string {
  * single flight, limits). Throws only a cancellation.
  */
 export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
+  const quick = quickCard(ctx, req);
+  if (quick !== undefined) return quick;
   const ind = req.indicator;
   const opts: CardOptions = {
     now: Date.now(),
@@ -123,18 +132,41 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
   }
 }
 
+/**
+ * The card when it needs no waiting at all: local facts, or a fresh cached answer (an
+ * automatic lookup that may be sent). Undefined otherwise. Synchronous on purpose: a warm
+ * hover never yields to the event loop, so nothing else can run in the middle of it.
+ */
+export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
+  const commands = commandsNow();
+  if (!commands || req.explicit) return undefined;
+  const ind = req.indicator;
+  const opts: CardOptions = { now: Date.now(), commands, defangedFrom: ind.defanged ? ind.raw : undefined };
+  const privacy = checkPrivacy(ind);
+  if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
+  if (automaticBlock(ctx)) return undefined;
+  return cachedCard(ctx, ind, opts, { freshOnly: true });
+}
+
 /** The card from the cache only (nothing sent), or undefined when nothing is cached. */
-export function cachedCard(ctx: Ctx, ind: Indicator, opts: CardOptions): string | undefined {
+export function cachedCard(
+  ctx: Ctx,
+  ind: Indicator,
+  opts: CardOptions,
+  { freshOnly = false }: { freshOnly?: boolean } = {},
+): string | undefined {
   const rl = ctx.requests;
+  const usable = <T>(hit: LookupResult<T> | undefined): hit is LookupResult<T> =>
+    !!hit && !(freshOnly && hit.stale);
   if (ind.kind === 'ipv4' || ind.kind === 'ipv6') {
     const hit = rl.peek<import('../../api/types').Host>('host', ind.value);
-    if (!hit) return undefined;
+    if (!usable(hit)) return undefined;
     const o = { ...opts, cachedAt: hit.storedAt, stale: hit.stale };
     return hit.status === 'ok' ? hostCard(ind.value, hit.value, o) : hostNotFoundCard(ind.value, o);
   }
   if (ind.kind === 'cidr') {
     const hit = rl.peek<number>('cidrHosts', ind.value);
-    if (!hit) return undefined;
+    if (!usable(hit)) return undefined;
     return cidrCard(ind.value, hit.status === 'ok' ? { ok: hit.value } : { notFound: true }, {
       ...opts,
       cachedAt: hit.storedAt,
@@ -143,8 +175,9 @@ export function cachedCard(ctx: Ctx, ind: Indicator, opts: CardOptions): string 
   }
   const domain = registrableDomain(ind.value);
   const whois = rl.peek<WhoisRecord>('whois', domain);
-  if (!whois) return undefined;
+  if (!usable(whois)) return undefined;
   const subs = rl.peek<number>('subdomains', domain);
+  if (freshOnly && !usable(subs)) return undefined;
   return domainCard(
     domain,
     whois.status === 'ok' ? { ok: whois.value } : { notFound: true },
