@@ -42,6 +42,19 @@ describe('API key', () => {
     }
   });
 
+  it('is stored nowhere but SecretStorage (global and workspace state hold no copy)', async () => {
+    const api = await getTestApi();
+    const key = api.ctx.keys.get();
+    assert.ok(key);
+    for (const memento of [api.ctx.extension.globalState, api.ctx.extension.workspaceState]) {
+      for (const k of memento.keys()) {
+        assert.ok(!JSON.stringify(memento.get(k) ?? null).includes(key), `state entry ${k} holds the key`);
+      }
+    }
+    const settings = JSON.stringify(vscode.workspace.getConfiguration('odin'));
+    assert.ok(!settings.includes(key), 'settings hold no key');
+  });
+
   it('works against the API: credits usage through the configured base URL', async () => {
     const api = await getTestApi();
     assert.strictEqual(new URL(api.ctx.baseUrl()).origin, new URL(testEnv.emulatorUrl).origin);

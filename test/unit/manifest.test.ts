@@ -72,6 +72,13 @@ test('no setting can hold the API key', () => {
 });
 
 test('the key is read and written through SecretStorage only', () => {
-  assert.doesNotMatch(extensionSource, /globalState\.update\([^)]*[Kk]ey/, 'no key in globalState');
-  assert.doesNotMatch(extensionSource, /getConfiguration\([^)]*\)\.update\(\s*['"][^'"]*[Kk]ey/, 'no key in settings');
+  const keyExpr = String.raw`(apiKey|keys\.get\(\)|secrets\.get)`;
+  assert.doesNotMatch(
+    extensionSource,
+    new RegExp(String.raw`(globalState|workspaceState)\.update\([^;]*` + keyExpr),
+  );
+  assert.doesNotMatch(
+    extensionSource,
+    new RegExp(String.raw`getConfiguration\([^)]*\)\.update\([^;]*` + keyExpr),
+  );
 });
