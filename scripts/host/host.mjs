@@ -241,6 +241,30 @@ export async function startHost(o) {
         return '';
       }
     },
+    /**
+     * Resolves once extension `extId` has written its first log line (its LogOutputChannel
+     * file under the user-data logs), i.e. it has activated; false after `timeout` ms.
+     */
+    async waitForExtensionLog(extId, { pattern = /\S/, timeout = 60_000 } = {}) {
+      const deadline = Date.now() + timeout;
+      const logsRoot = path.join(userDataDir, 'logs');
+      while (Date.now() < deadline) {
+        for (const session of safeReaddir(logsRoot)) {
+          for (const host of safeReaddir(path.join(logsRoot, session)).filter((d) => d.startsWith('exthost'))) {
+            const dir = path.join(logsRoot, session, host, extId);
+            for (const f of safeReaddir(dir)) {
+              try {
+                if (pattern.test(fs.readFileSync(path.join(dir, f), 'utf8'))) return true;
+              } catch {
+                /* being written */
+              }
+            }
+          }
+        }
+        await sleep(250);
+      }
+      return false;
+    },
     killSync() {
       try {
         if (!serverExited && child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -376,6 +400,14 @@ export async function installVsix(vsix, extensionsDir) {
 export async function waitForWorkbench(page, timeout = 60_000) {
   await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout });
   await page.waitForSelector('.monaco-workbench .part.statusbar', { timeout });
+}
+
+function safeReaddir(dir) {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 export function sleep(ms) {

@@ -18,6 +18,7 @@ import { demoApiKey, loadEmulator } from './emulator.mjs';
 import { freePort, installVsix, startHost, waitForWorkbench } from './host.mjs';
 import { requestsCarryingKey, startRecorder } from './recorder.mjs';
 
+export const EXTENSION_ID = 'odin-community.odin-vscode';
 export const ATTACKER_PLACEHOLDER = '__ODIN_ATTACKER_URL__';
 /** Longest one UI test file may take before it is killed. */
 const UI_FILE_LIMIT_MS = 6 * 60_000;
@@ -329,6 +330,9 @@ async function uiRun({ root, work, run, commonEnv, userSettings, shotsDir, updat
       cdpPort,
     });
     await waitForWorkbench(host.page);
+    // UI tests start once the extension has activated (its log has a line), not before.
+    const activated = await host.waitForExtensionLog(EXTENSION_ID, { timeout: 90_000 });
+    if (!activated) log(`[${run.name}] note: no log line from ${EXTENSION_ID} within 90 s; running the UI tests anyway`);
     const infoFile = path.join(work, `${run.name}-host.json`);
     fs.mkdirSync(shotsDir, { recursive: true });
     fs.writeFileSync(

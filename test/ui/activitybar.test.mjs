@@ -31,7 +31,7 @@ describe('activity bar and side bar', () => {
     await ui.page.waitForFunction(
       () => /Activated\s+in/.test(document.querySelector('.part.panel .monaco-editor .view-lines')?.textContent ?? ''),
       undefined,
-      { timeout: 10_000, polling: 100 }, // rAF polling stalls in a page driven over CDP
+      { timeout: 10_000, polling: 100 },
     );
     const text = await output.innerText();
     assert.match(text, /Activated\s+in/);

@@ -204,12 +204,23 @@ export class Ui {
     await page.mouse.move(1, 1);
     const rect = await this.textRect(text, { occurrence });
     if (!rect) throw new Error(`"${text}" is not visible in the active editor`);
-    // Approach like a person: from the left edge of the word to its middle.
-    await page.mouse.move(rect.x + 2, rect.y + rect.height / 2);
-    await page.mouse.move(rect.x + rect.width / 2, rect.y + rect.height / 2, { steps: 3 });
     const hover = this.hoverWidget();
-    await hover.waitFor({ state: 'visible', timeout });
     const deadline = Date.now() + timeout;
+    // Approach like a person: from the left edge of the word to its middle. If no hover
+    // shows (e.g. the provider registered a moment later), move away and come back.
+    for (let attempt = 0; ; attempt++) {
+      await page.mouse.move(rect.x + 2, rect.y + rect.height / 2);
+      await page.mouse.move(rect.x + rect.width / 2, rect.y + rect.height / 2, { steps: 3 });
+      const left = deadline - Date.now();
+      try {
+        await hover.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(left, 3000 + attempt * 1000)) });
+        break;
+      } catch (e) {
+        if (Date.now() >= deadline) throw e;
+        await page.mouse.move(1, 1);
+        await page.keyboard.press('Escape');
+      }
+    }
     let last = '';
     let stableSince = Date.now();
     for (;;) {
@@ -291,6 +302,25 @@ export class Ui {
     await row.waitFor({ state: 'visible', timeout });
     await row.click({ button });
     return row;
+  }
+
+  /**
+   * innerText of a locator with the editor's non-breaking spaces turned into spaces (Monaco
+   * renders every space of a line as U+00A0, so /a b/ would not match its text).
+   */
+  async textOf(locator) {
+    return (await locator.innerText()).replace(/\u00a0/g, ' ');
+  }
+
+  /** Text of the rendered (visible) lines of the active editor (or of `editor`), top to bottom. */
+  async editorText(editor = this.activeEditor()) {
+    // Monaco recycles line elements: their DOM order is not their screen order.
+    return editor.evaluate((el) =>
+      [...el.querySelectorAll('.view-lines .view-line')]
+        .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+        .map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' '))
+        .join('\n'),
+    );
   }
 
   // ---------------------------------------------------------------- notifications
