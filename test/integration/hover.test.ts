@@ -169,10 +169,22 @@ describe('hover', function () {
     });
 
     it('counts known hosts in a CIDR block', async () => {
+      const doc = await vscode.workspace.openTextDocument({
+        content: 'allow 45.33.32.0/24;',
+        language: 'plaintext',
+      });
+      const card = await odinHover(doc.uri, new vscode.Position(0, 8));
+      assert.ok(card);
+      assert.match(card, /ODIN · 45\\\.33\\\.32\\\.0\/24/);
+      assert.match(card, /Known hosts in this block:\*\* [\d,]+/);
+    });
+
+    it('shows the host card for a /32 block (Terraform cidr_blocks)', async () => {
       const uri = workspaceFile('infra/main.tf');
       const card = await odinHover(uri, await positionOf(uri, '104.16.132.229/32', 3));
       assert.ok(card);
-      assert.match(card, /Known hosts in this block:\*\* [\d,]+/);
+      assert.match(card, /ODIN · 104\\\.16\\\.132\\\.229\*\*/);
+      assert.match(card, /Open ports/);
     });
 
     it('renders hostile scan data inert', async () => {

@@ -70,6 +70,16 @@ export interface CardRequest {
   signal?: AbortSignal;
 }
 
+/** A `/32` (IPv4) or `/128` (IPv6) block is one address: show that host (Terraform `cidr_blocks`). */
+export function singleAddress(ind: Indicator): Indicator {
+  if (ind.kind !== 'cidr') return ind;
+  const m = /^(.*)\/(\d+)$/.exec(ind.value);
+  if (!m) return ind;
+  const v6 = m[1].includes(':');
+  if (Number(m[2]) !== (v6 ? 128 : 32)) return ind;
+  return { ...ind, kind: v6 ? 'ipv6' : 'ipv4', value: m[1] };
+}
+
 /** The registrable domain whose whois and subdomains describe `name`. */
 export function registrableDomain(name: string): string {
   return getDomain(name, { allowPrivateDomains: false }) ?? name;
@@ -95,7 +105,7 @@ function describeError(err: unknown): string {
 export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
   const quick = quickCard(ctx, req);
   if (quick !== undefined) return quick;
-  const ind = req.indicator;
+  const ind = singleAddress(req.indicator);
   const opts: CardOptions = {
     now: Date.now(),
     commands: await availableCommands(),
@@ -117,7 +127,7 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
   }
 
   try {
-    return await fetchCard(ctx, ind, req, opts);
+    return await fetchCard(ctx, ind, { ...req, indicator: ind }, opts);
   } catch (err) {
     if (isCancellation(err) || req.signal?.aborted) throw err;
     if (err instanceof LookupsPausedError) {
@@ -140,7 +150,7 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
 export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
   const commands = commandsNow();
   if (!commands || req.explicit) return undefined;
-  const ind = req.indicator;
+  const ind = singleAddress(req.indicator);
   const opts: CardOptions = { now: Date.now(), commands, defangedFrom: ind.defanged ? ind.raw : undefined };
   const privacy = checkPrivacy(ind);
   if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
