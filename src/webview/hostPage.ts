@@ -15,6 +15,10 @@ import { button, chips, clear, dl, formatBytes, h, icon, navigableRows, section,
 
 type SortKey = 'score' | 'severity' | 'id';
 
+/** Service rows built before the first paint, then per batch. */
+const FIRST_ROWS = 60;
+const ROW_BATCH = 150;
+
 export class HostPage {
   private host: HostView | undefined;
   private cves: CveView[] = [];
@@ -181,6 +185,16 @@ export class HostPage {
       },
     });
     const table = h('table', { class: 'grid services-table' });
+    // Fixed layout: column widths come from here, not from measuring 1,000 rows of cells.
+    table.appendChild(
+      h(
+        'colgroup',
+        null,
+        ...['toggle', 'port', 'proto', 'name', 'product', 'version', 'tunnel', 'url', 'software', 'cves'].map(
+          (c) => h('col', { class: `col-${c}` }),
+        ),
+      ),
+    );
     table.appendChild(
       h(
         'thead',
@@ -205,29 +219,57 @@ export class HostPage {
     );
     const tbody = h('tbody');
     const searchText: string[] = [];
-    for (const s of services) {
-      const row = this.serviceRow(s);
-      tbody.appendChild(row.main);
-      tbody.appendChild(row.detail);
-      searchText.push(
-        [s.port, s.protocol, s.name, s.product, s.version, s.tunnel, s.url, s.title, ...s.software, ...s.cves]
-          .filter((x) => x !== undefined)
-          .join(' ')
-          .toLowerCase(),
-      );
-    }
-    table.appendChild(tbody);
-    navigableRows(tbody);
-    filter.addEventListener('input', () => {
+    const applyFilter = (): void => {
       const q = filter.value.trim().toLowerCase();
       const rows = tbody.rows;
-      for (let i = 0; i < services.length; i++) {
+      for (let i = 0; i < searchText.length; i++) {
         const hide = q !== '' && !searchText[i].includes(q);
         rows[2 * i].hidden = hide;
         if (hide) rows[2 * i + 1].hidden = true;
         else rows[2 * i + 1].hidden = rows[2 * i].getAttribute('aria-expanded') !== 'true';
       }
-    });
+    };
+    // Big hosts: the first rows now, the rest in batches after the first paint, so the page
+    // is readable at once and never blocks for seconds.
+    let next = 0;
+    const appendRows = (count: number): void => {
+      const end = Math.min(services.length, next + count);
+      const batch = document.createDocumentFragment();
+      for (; next < end; next++) {
+        const s = services[next];
+        const row = this.serviceRow(s);
+        batch.appendChild(row.main);
+        batch.appendChild(row.detail);
+        searchText.push(
+          [
+            s.port,
+            s.protocol,
+            s.name,
+            s.product,
+            s.version,
+            s.tunnel,
+            s.url,
+            s.title,
+            ...s.software,
+            ...s.cves,
+          ]
+            .filter((x) => x !== undefined)
+            .join(' ')
+            .toLowerCase(),
+        );
+      }
+      tbody.appendChild(batch);
+      if (next < services.length) {
+        setTimeout(() => appendRows(ROW_BATCH), 0);
+      } else {
+        tbody.dataset.complete = 'true';
+        if (filter.value) applyFilter();
+      }
+    };
+    appendRows(FIRST_ROWS);
+    table.appendChild(tbody);
+    navigableRows(tbody);
+    filter.addEventListener('input', applyFilter);
     frag.appendChild(filter);
     frag.appendChild(h('div', { class: 'table-scroll' }, table));
     return frag;

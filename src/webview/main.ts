@@ -45,10 +45,9 @@ const context: PageContext = {
   requests: new RequestClient(post),
   rendered(partial, started) {
     counts = { ...counts, ...partial };
-    // Wait for layout before saying "rendered", so the figure includes it.
-    requestAnimationFrame(() =>
-      post({ type: 'rendered', page, counts: { ...counts }, ms: Math.max(0, performance.now() - started) }),
-    );
+    // Force style and layout now, so the figure includes them (not only the DOM build).
+    void root.offsetHeight;
+    post({ type: 'rendered', page, counts: { ...counts }, ms: Math.max(0, performance.now() - started) });
   },
 };
 

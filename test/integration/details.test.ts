@@ -150,8 +150,9 @@ describe('details pages', function () {
 
 /**
  * Time to first render (command → the page's first `rendered` report with the host's
- * services on screen), for scripts/bench/webview.mjs. Runs only when the bench asks
- * (ODIN_BENCH_OUT); results are written there as JSON.
+ * services on screen), split into webview load (command → `ready`), fetch and view model
+ * (`ready` → data posted) and page render (data posted → `rendered`), for
+ * scripts/bench/webview.mjs. Runs only when the bench asks (ODIN_BENCH_OUT).
  */
 describe('details-bench', function () {
   this.timeout(10 * 60_000);
@@ -162,32 +163,40 @@ describe('details-bench', function () {
     if (!out || !testEnv.emulatorUrl) this.skip();
   });
 
-  async function time(
-    ip: string,
-    expectServices: number | undefined,
-  ): Promise<{ first: number; page: number }> {
+  interface Run {
+    first: number;
+    page: number;
+    load: number;
+    fetch: number;
+    show: number;
+  }
+
+  /** One fresh panel and one fresh API request (the details pages do not cache). */
+  async function time(ip: string, expectServices: number | undefined): Promise<Run> {
     await closeAllEditors();
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, Number(process.env.ODIN_BENCH_PAUSE_MS ?? 1000)));
+    const api = await getTestApi();
     const t0 = Date.now();
     const e = await openAndRender('odin.openHostDetails', ip, (r) => r.counts.services > 0, 120_000);
     if (expectServices !== undefined) assert.strictEqual(e.counts.services, expectServices);
-    return { first: e.at - t0, page: e.ms };
+    const mark = (phase: string): number =>
+      api.details.marks.find((m) => m.id === ip && m.phase === phase && m.at >= t0)?.at ?? Number.NaN;
+    return {
+      first: e.at - t0,
+      page: e.ms,
+      load: mark('ready') - t0,
+      fetch: mark('data') - mark('ready'),
+      show: e.at - mark('data'),
+    };
   }
 
   it('measures time to first render', async () => {
     const { FIXTURE_HOSTS: H } = await import('../../src/emulator/fixtures');
-    const result: Record<string, { first: number[]; page: number[] }> = {
-      typical: { first: [], page: [] },
-      huge: { first: [], page: [] },
-    };
+    const result: Record<string, Run[]> = { typical: [], huge: [] };
     await time(H.webServer, undefined); // warm-up: webview process, script cache
     for (let i = 0; i < n; i++) {
-      const a = await time(H.webServer, undefined);
-      result.typical.first.push(a.first);
-      result.typical.page.push(a.page);
-      const b = await time(H.huge, 1000);
-      result.huge.first.push(b.first);
-      result.huge.page.push(b.page);
+      result.typical.push(await time(H.webServer, undefined));
+      result.huge.push(await time(H.huge, 1000));
     }
     await closeAllEditors();
     const fs = await import('fs');

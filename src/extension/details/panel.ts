@@ -45,6 +45,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
     );
     detailsProbe.open.add(`${page}:${id}`);
+    detailsProbe.mark(page, id, 'created');
   }
 
   protected abstract onReady(): void;
@@ -56,6 +57,9 @@ export abstract class DetailsPanel implements vscode.Disposable {
   /** Posts to the page once it has said `ready` (before that it is dropped; `ready` resends all). */
   protected post(message: ToWebview): void {
     if (!this.isReady || this.disposed) return;
+    if (message.type === 'host' || message.type === 'whois' || message.type === 'error') {
+      detailsProbe.mark(this.page, this.id, 'data');
+    }
     void this.panel.webview.postMessage(message).then(undefined, () => undefined);
   }
 
@@ -76,6 +80,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.isReady = true;
+        detailsProbe.mark(this.page, this.id, 'ready');
         this.post({ type: 'loading', page: this.page, id: this.id });
         this.onReady();
         return;

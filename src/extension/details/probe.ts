@@ -20,10 +20,17 @@ export class DetailsProbe implements vscode.Disposable {
   readonly rendered: RenderedEvent[] = [];
   readonly accepted: Record<string, number> = {};
   rejected = 0;
+  /** When each panel reached each phase (created, ready, data posted): for the bench. */
+  readonly marks: Array<{ page: PageKind; id: string; phase: string; at: number }> = [];
   private readonly emitter = new vscode.EventEmitter<RenderedEvent>();
   readonly onDidRender = this.emitter.event;
   /** Open panels by page and id (filled by the panels themselves). */
   readonly open = new Set<string>();
+
+  mark(page: PageKind, id: string, phase: string): void {
+    this.marks.push({ page, id, phase, at: Date.now() });
+    if (this.marks.length > 500) this.marks.shift();
+  }
 
   noteAccepted(type: string): void {
     this.accepted[type] = (this.accepted[type] ?? 0) + 1;

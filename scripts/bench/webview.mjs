@@ -1,0 +1,146 @@
+// Details pages: time to first render inside the real VS Code host (code-server), from the
+// `odin.openHostDetails` command to the page's first `rendered` message with the host's
+// services on screen, for a typical host and for the huge one (1,000 services, ~5 MB of
+// banners), against the API emulator with a fixed latency.
+//
+//   npx tsc -p . --outDir out && node esbuild.mjs && node scripts/bench/webview.mjs
+//   WEBVIEW_BENCH_N=10 WEBVIEW_BENCH_LATENCY_MS=20 node scripts/bench/webview.mjs
+//
+// The measuring code runs inside the extension host (test/integration/details.test.ts,
+// "details-bench"), reading the TestApi's details probe. Each open is a fresh panel and a
+// fresh API request (the details pages do not cache). `run()` returns rows
+// `{ name, value, unit, target?, note? }`.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadEmulator } from '../host/emulator.mjs';
+import { startHost } from '../host/host.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+const median = (xs) => quantile(xs, 0.5);
+const fixed = (x, d = 1) => Number(x.toFixed(d));
+
+export default async function run({
+  latencyMs = Number(process.env.WEBVIEW_BENCH_LATENCY_MS ?? 20),
+  n = Number(process.env.WEBVIEW_BENCH_N ?? 5),
+} = {}) {
+  const testsEntry = path.join(root, 'out', 'test', 'integration', 'index.js');
+  for (const f of [
+    testsEntry,
+    path.join(root, 'dist', 'extension.js'),
+    path.join(root, 'dist', 'webview.js'),
+  ]) {
+    if (!fs.existsSync(f)) throw new Error(`missing ${path.relative(root, f)}: run tsc and esbuild first`);
+  }
+  const { startEmulator, reason } = loadEmulator(root);
+  if (!startEmulator) throw new Error(`emulator not loadable: ${reason}`);
+  const emu = await startEmulator({ port: 0, seed: 1, latencyMs });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-webview-bench-'));
+  const outFile = path.join(tmp, 'result.json');
+  const workspace = path.join(tmp, 'ws');
+  fs.mkdirSync(workspace);
+  let host;
+  try {
+    host = await startHost({
+      workspace,
+      trusted: true,
+      extensionDevelopmentPath: root,
+      extensionTestsPath: testsEntry,
+      timeoutMs: 8 * 60_000,
+      env: {
+        ODIN_EXTENSION_TEST: '1',
+        ODIN_TEST_RUN: 'bench',
+        ODIN_TEST_EMULATOR_URL: emu.url,
+        ODIN_TEST_API_KEY: emu.apiKey,
+        ODIN_TEST_KEY_VIA: 'env',
+        ODIN_API_KEY: emu.apiKey,
+        ODIN_TEST_GREP: '^details-bench ',
+        ODIN_BENCH_OUT: outFile,
+        ODIN_BENCH_N: String(n),
+      },
+      userSettings: { 'odin.apiBaseUrl': emu.url, 'odin.rateLimit.requestsPerMinute': 100000 },
+    });
+    const code = await host.waitForExit(8 * 60_000);
+    if (!fs.existsSync(outFile)) {
+      const tail = host.logs
+        .slice(-20)
+        .map((l) => l.msg.slice(0, 300))
+        .join('\n');
+      throw new Error(`the bench inside the host wrote no result (exit ${code}):\n${tail}`);
+    }
+  } finally {
+    await host?.stop();
+    await emu.close();
+  }
+  const r = JSON.parse(fs.readFileSync(outFile, 'utf8'));
+  if (process.env.WEBVIEW_BENCH_DUMP)
+    fs.writeFileSync(process.env.WEBVIEW_BENCH_DUMP, JSON.stringify(r, null, 1));
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const row = (label, runs, key, target, note) => {
+    const xs = runs.map((x) => x[key]).filter((x) => Number.isFinite(x));
+    return {
+      name: `webview: ${label}`,
+      value: fixed(median(xs)),
+      unit: 'ms',
+      ...(target ? { target } : {}),
+      note: `${note}; median of ${xs.length}, p95 ${fixed(quantile(xs, 0.95))} ms, max ${fixed(Math.max(...xs))} ms`,
+    };
+  };
+  const rows = [];
+  for (const [kind, label, ip, targets] of [
+    ['typical', 'typical host', '45.33.32.156 (6 services)', ['< 1500 ms', '< 100 ms']],
+    ['huge', 'huge host', '159.89.214.31 (1,000 services, ~5 MB banners)', ['< 3000 ms', '< 1000 ms']],
+  ]) {
+    const runs = r[kind];
+    rows.push(
+      row(
+        `${label}, command → first render`,
+        runs,
+        'first',
+        targets[0],
+        `${ip}, emulator latency ${latencyMs} ms, fresh panel`,
+      ),
+      row(
+        `${label}, webview load (command → ready)`,
+        runs,
+        'load',
+        undefined,
+        'VS Code creates the panel, loads HTML, CSS, script',
+      ),
+      row(
+        `${label}, fetch + view model (ready → data posted)`,
+        runs,
+        'fetch',
+        undefined,
+        'getHost over loopback, hostView()',
+      ),
+      row(
+        `${label}, post + render (data posted → rendered)`,
+        runs,
+        'show',
+        targets[1],
+        'postMessage, DOM build, first frame',
+      ),
+      row(
+        `${label}, DOM build inside the page`,
+        runs,
+        'page',
+        undefined,
+        'host message handler → rendered, measured in the page',
+      ),
+    );
+  }
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await run();
+  for (const r of rows)
+    console.log(`${r.name}: ${r.value} ${r.unit}${r.target ? ` (target ${r.target})` : ''} — ${r.note}`);
+}
