@@ -96,24 +96,11 @@ async function activeContent(frame) {
 }
 const INERT = { foreignScripts: 0, pwnedScripts: 0, imgs: 0, embeds: 0, styleAttrs: 0, handlers: 0 };
 
-async function setTheme(label) {
-  await ui.runCommand('Preferences: Color Theme');
-  await ui.pickQuickItem(new RegExp(`^\\s*${label}\\s*$`));
-  await ui.page.waitForTimeout(800);
-}
-
-/** Screenshot of the editor area (the details page), named for media/screenshots. */
-async function shotEditor(name) {
-  const editor = ui.page.locator('.part.editor').first();
-  return ui.screenshotRegion(name, editor);
-}
-
 describe('details pages', () => {
   before(async () => {
     ui = await connectUi();
   });
   after(async () => {
-    await setTheme('Dark Modern').catch(() => {});
     await ui?.close();
   });
 
@@ -219,32 +206,5 @@ describe('details pages', () => {
     await ui.page.locator('.monaco-diff-editor').first().waitFor({ timeout: 15_000 });
     const tab = await ui.page.locator('.tabs-container .tab.active').first().innerText();
     assert.match(tab, /Whois acme-logistics\.com/);
-  });
-
-  it('looks right in a dark and a light theme (screenshots)', async () => {
-    await ui.reset();
-    for (const [theme, suffix] of [
-      ['Dark Modern', 'dark'],
-      ['Light Modern', 'light'],
-    ]) {
-      await setTheme(theme);
-      await ui.reset();
-      const host = await openHost(HOSTS.webServer);
-      await host.waitForSelector('.cve-table tbody tr.row', { timeout: 30_000 });
-      // The top of the page with the first service opened.
-      await host.locator('.services-table tbody tr.row button').first().click();
-      await host.evaluate(() => window.scrollTo(0, 0));
-      await ui.page.waitForTimeout(600);
-      await shotEditor(`host-${suffix}`);
-      await ui.reset();
-      const whois = await openWhois(DOMAINS.corp);
-      await whois.waitForSelector('.timeline .timeline-item', { timeout: 30_000 });
-      // Contacts folded so the history timeline shows in the viewport.
-      await whois.locator('#contacts .section-toggle').click();
-      await whois.evaluate(() => window.scrollTo(0, 0));
-      await ui.page.waitForTimeout(600);
-      await shotEditor(`whois-${suffix}`);
-      await ui.reset();
-    }
   });
 });

@@ -48,9 +48,24 @@ function moduleNumber(s: Service, module: string, field: string): number | undef
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+/** `cpe:2.3:a:openbsd:openssh:8.2p1:*:…` → `openbsd openssh 8.2p1`; other text unchanged. */
+export function cpeText(uri: string): string {
+  const parts = uri.split(':');
+  if (parts[0] !== 'cpe' || parts[1] !== '2.3' || parts.length < 6) return uri;
+  return parts
+    .slice(3, 6)
+    .filter((p) => p !== '*' && p !== '-' && p !== '')
+    .map((p) => p.replace(/\\(.)/g, '$1').replace(/_/g, ' '))
+    .join(' ');
+}
+
 function softwareText(s: Service): string[] {
   return (s.softwares ?? [])
-    .map((w) => [w.vendor, w.product, unescapeVersion(w.version)].filter((x) => x).join(' ') || w.uri || '')
+    .map(
+      (w) =>
+        [w.vendor, w.product, unescapeVersion(w.version)].filter((x) => x).join(' ') ||
+        (w.uri ? cpeText(w.uri) : ''),
+    )
     .filter((x) => x !== '')
     .map((x) => cap(x, 500)!)
     .slice(0, 50);

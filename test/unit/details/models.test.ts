@@ -4,6 +4,7 @@ import type { Host } from '../../../src/api/types';
 import { BANNER_PREVIEW } from '../../../src/common/protocol';
 import {
   bannerText,
+  cpeText,
   hostCves,
   hostView,
   linkTarget,
@@ -51,6 +52,12 @@ void test('host view carries no banner text, only lengths', () => {
   // The unset timestamp of the live service is not a date.
   assert.deepEqual(v.dates, []);
   assert.equal(v.asn, 'AS63949');
+});
+
+void test('CPE names read as vendor, product, version', () => {
+  assert.equal(cpeText('cpe:2.3:a:openbsd:openssh:8.2p1:*:*:*:*:*:*:*'), 'openbsd openssh 8.2p1');
+  assert.equal(cpeText('cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*'), 'apache http server 2.4.49');
+  assert.equal(cpeText('nginx'), 'nginx');
 });
 
 void test('banners: preview, then all', () => {
