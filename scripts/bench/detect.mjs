@@ -149,24 +149,56 @@ function calibrate(text) {
   });
 }
 
-export default async function run({ megabytes = 100 } = {}) {
-  const { detect } = require(path.resolve(root, process.env.DETECT_OUT ?? 'out', 'src/core/detect/index.js'));
+/** Where the two disagree on IPv4 (by start offset), for the notes: not timed. */
+function ipv4Diff(text, ours) {
+  const oursAt = new Set(ours.filter((d) => d.kind === 'ipv4' || d.kind === 'cidr').map((d) => d.start));
+  let naiveOnly = 0;
+  const naiveAt = new Set();
+  for (const m of text.matchAll(/\b(?:\d{1,3}\.){3}\d{1,3}\b/g)) {
+    if (!m[0].split('.').every((o) => Number(o) <= 255)) continue;
+    naiveAt.add(m.index);
+    if (!oursAt.has(m.index)) naiveOnly++;
+  }
+  let oursOnly = 0;
+  for (const at of oursAt) if (!naiveAt.has(at)) oursOnly++;
+  return { naiveOnly, oursOnly };
+}
+
+export default async function run({ megabytes = 100, rounds = 3 } = {}) {
+  const out = path.resolve(root, process.env.DETECT_OUT ?? 'out', 'src/core/detect/index.js');
+  let detect;
+  try {
+    ({ detect } = require(out));
+  } catch (e) {
+    throw new Error(`${out} not found: compile first (npx tsc -p . --outDir out). ${e}`);
+  }
   const tldts = require('tldts');
   const text = generateLog(megabytes * 1024 * 1024);
   const mb = text.length / (1024 * 1024);
   // Warm-up on a slice so both sides are measured with optimised code and warm caches.
-  detect(text.slice(0, 2_000_000));
+  detect(text.slice(0, 2_000_000), { mode: 'text' });
   naiveExtract(text.slice(0, 2_000_000), tldts);
-  const floor = calibrate(text);
-  const ours = time(() => detect(text, { mode: 'text' }));
-  const naive = time(() => naiveExtract(text, tldts));
+  // Best of interleaved rounds: on a shared machine the slowest rounds measure the neighbours.
+  let ours;
+  let naive;
+  let floor;
+  for (let r = 0; r < rounds; r++) {
+    const o = time(() => detect(text, { mode: 'text' }));
+    const n = time(() => naiveExtract(text, tldts));
+    const f = calibrate(text);
+    if (!ours || o.seconds < ours.seconds) ours = o;
+    if (!naive || n.seconds < naive.seconds) naive = n;
+    if (!floor || f.seconds < floor.seconds) floor = f;
+  }
   const counts = { ipv4: 0, ipv6: 0, cidr: 0, domain: 0, defanged: 0 };
   for (const d of ours.result) {
     counts[d.kind]++;
     if (d.defanged) counts.defanged++;
   }
+  const diff = ipv4Diff(text, ours.result);
   const oursMBs = mb / ours.seconds;
   const naiveMBs = mb / naive.seconds;
+  const note = `CPU time, best of ${rounds}`;
   return [
     {
       name: 'detect: input size',
@@ -179,36 +211,49 @@ export default async function run({ megabytes = 100 } = {}) {
       value: Number(oursMBs.toFixed(1)),
       unit: 'MB/s',
       target: 100,
-      note: `CPU time; wall ${(mb / ours.wall).toFixed(1)} MB/s`,
+      note: `${note}; wall ${(mb / ours.wall).toFixed(1)} MB/s`,
     },
     {
       name: 'detect: naive regex throughput',
       value: Number(naiveMBs.toFixed(1)),
       unit: 'MB/s',
-      note: `IPv4 + domain regexes, per-match validation; CPU time; wall ${(mb / naive.wall).toFixed(1)} MB/s`,
+      note: `IPv4 + domain regexes, per-match PSL validation; ${note}; wall ${(mb / naive.wall).toFixed(1)} MB/s`,
     },
     {
-      name: 'detect: charCodeAt loop (machine ceiling)',
+      name: 'detect: charCodeAt loop',
       value: Number((mb / floor.seconds).toFixed(1)),
       unit: 'MB/s',
-      note: 'an empty scan of the same text, for scale',
+      note: 'an empty loop over the same text: the ceiling for any JS scanner on this machine',
     },
     { name: 'detect: speed ratio ours/naive', value: Number((oursMBs / naiveMBs).toFixed(2)), unit: 'x' },
     { name: 'detect: ours found IPv4', value: counts.ipv4, unit: 'count' },
-    { name: 'detect: ours found IPv6', value: counts.ipv6, unit: 'count', note: 'naive finds none' },
-    { name: 'detect: ours found domains', value: counts.domain, unit: 'count' },
-    { name: 'detect: ours found defanged', value: counts.defanged, unit: 'count', note: 'naive finds none' },
+    { name: 'detect: ours found CIDR', value: counts.cidr, unit: 'count' },
     {
-      name: 'detect: naive found IPv4',
-      value: naive.result.ips,
+      name: 'detect: ours found IPv6',
+      value: counts.ipv6,
       unit: 'count',
-      note: 'includes Chrome/120.0.0.0 versions',
+      note: 'the naive extractor finds none',
+    },
+    { name: 'detect: ours found domains', value: counts.domain, unit: 'count' },
+    {
+      name: 'detect: ours found defanged',
+      value: counts.defanged,
+      unit: 'count',
+      note: 'the naive extractor finds none',
+    },
+    { name: 'detect: naive found IPv4', value: naive.result.ips, unit: 'count' },
+    { name: 'detect: naive found domains', value: naive.result.names, unit: 'count' },
+    {
+      name: 'detect: IPv4 only naive reports',
+      value: diff.naiveOnly,
+      unit: 'count',
+      note: 'version numbers such as Chrome/120.0.0.0',
     },
     {
-      name: 'detect: naive found domains',
-      value: naive.result.names,
+      name: 'detect: IPv4 only ours reports',
+      value: diff.oursOnly,
       unit: 'count',
-      note: 'includes file names such as gate.php',
+      note: 'defanged addresses such as 185.220.101[.]34',
     },
   ];
 }

@@ -82,41 +82,48 @@ class RunView {
     readonly str: string,
     readonly lo: number,
     readonly hi: number,
-    /** For runs with markers: original start / end offset of each refanged character. */
-    private readonly starts?: number[],
-    private readonly ends?: number[],
+    /** For runs with markers: the original offset of index 0. */
+    private readonly base = 0,
+    /** For runs with markers: triples (refanged index, original offset, marker length). */
+    private readonly marks?: number[],
   ) {}
 
   static marked(text: string, s: number, e: number): RunView {
-    const chars: string[] = [];
-    const starts: number[] = [];
-    const ends: number[] = [];
+    let str = '';
+    const marks: number[] = [];
+    let last = s;
     for (let i = s; i < e;) {
       const c = text.charCodeAt(i);
       const m = c === 91 || c === 40 || c === 123 ? markerAt(text, i) : 0;
-      chars.push(m === 0 ? text[i] : text.charCodeAt(i + 1) === 58 ? ':' : '.');
-      starts.push(i);
-      i += m === 0 ? 1 : m;
-      ends.push(i);
+      if (m === 0) {
+        i++;
+        continue;
+      }
+      str += text.slice(last, i);
+      marks.push(str.length, i, m);
+      str += text.charCodeAt(i + 1) === 58 ? ':' : '.';
+      i += m;
+      last = i;
     }
-    starts.push(e);
-    return new RunView(chars.join(''), 0, chars.length, starts, ends);
+    str += text.slice(last, e);
+    return new RunView(str, 0, str.length, s, marks);
   }
 
-  /** Original offset of index i (i may equal hi: the run end). */
-  startOf(i: number): number {
-    return this.starts === undefined ? i : this.starts[i];
-  }
-
-  /** Original offset just after index i - 1. */
-  endOf(i: number): number {
-    return this.ends === undefined ? i : i === 0 ? this.starts![0] : this.ends[i - 1];
+  /**
+   * Original offset of index i: where character i starts, which is also where character i - 1
+   * ends (i may equal hi: the run end).
+   */
+  orig(i: number): number {
+    if (this.marks === undefined) return i;
+    let off = this.base + i;
+    for (let k = 0; k < this.marks.length && this.marks[k] < i; k += 3) off += this.marks[k + 2] - 1;
+    return off;
   }
 
   /** True if [a, b) holds a character that came from a defang marker. */
   markedIn(a: number, b: number): boolean {
-    if (this.starts === undefined || this.ends === undefined) return false;
-    for (let k = a; k < b; k++) if (this.ends[k] - this.starts[k] > 1) return true;
+    if (this.marks === undefined) return false;
+    for (let k = 0; k < this.marks.length; k += 3) if (this.marks[k] >= a && this.marks[k] < b) return true;
     return false;
   }
 }
@@ -235,9 +242,10 @@ function emit(
   value: string | undefined,
   defanged: boolean,
   port?: number,
+  written?: string,
 ): void {
   if (!sink.kinds.has(kind) || sink.out.length >= sink.limit) return;
-  const raw = sink.text.slice(start, end);
+  const raw = written ?? sink.text.slice(start, end);
   const d: Detection = { kind, start, end, raw, value: value ?? raw, defanged };
   if (port !== undefined) d.port = port;
   sink.out.push(d);
@@ -298,10 +306,13 @@ function bracketPort(text: string, en: number): number | undefined {
 
 const groups = new Uint16Array(8);
 
-/** Finds IPv6 literals in the run; returns the ranges they consumed (pairs). */
-function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number): number[] {
+/** Ranges (pairs) of the current run taken by IPv6 literals; reused across runs (no reentrancy). */
+const consumed: number[] = [];
+
+/** Finds IPv6 literals in the run and records the ranges they take in `consumed`. */
+function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number): void {
   const text = sink.text;
-  const consumed: number[] = [];
+  consumed.length = 0;
   const { str, lo, hi } = v;
   let a = lo;
   while (a < hi) {
@@ -360,7 +371,7 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
     }
     let value = formatIPv6(groups);
     let kind: DetectionKind = 'ipv6';
-    let en = v.endOf(y);
+    let en = v.orig(y);
     if (y === hi && text.charCodeAt(e) === 37 && (cls(text, e + 1) & (ALPHA | DIGIT)) !== 0) {
       // Zone id: `fe80::1%eth0`; `%25eth0` inside brackets is its URL-encoded form.
       let z = e + 1;
@@ -390,7 +401,7 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
     emit(
       sink,
       kind,
-      v.startOf(x),
+      v.orig(x),
       en,
       value,
       v.markedIn(x, y) || (x === lo && (left & CTX_DEFANGED) !== 0),
@@ -398,10 +409,9 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
     );
     consumed.push(wa, wb);
   }
-  return consumed;
 }
 
-function overlaps(consumed: number[], a: number, b: number): boolean {
+function overlaps(a: number, b: number): boolean {
   for (let k = 0; k < consumed.length; k += 2) if (a < consumed[k + 1] && consumed[k] < b) return true;
   return false;
 }
@@ -435,7 +445,8 @@ function emitDomain(
   const strong = (left & (CTX_URL | CTX_AT)) !== 0 || defanged;
   const name = written.toLowerCase();
   if (acceptName(name, { strong, mode: sink.mode, assigned: after === 'assign' })) {
-    emit(sink, 'domain', st, en, name, defanged, port);
+    // Without markers in it, the written form is the raw text (markers are longer than a dot).
+    emit(sink, 'domain', st, en, name, defanged, port, en - st === written.length ? written : undefined);
   }
 }
 
@@ -450,20 +461,30 @@ function analyzeNameRun(sink: Sink, s: number, e: number): void {
   let y = e;
   while (x < y && (text.charCodeAt(x) === 46 || text.charCodeAt(x) === 45)) x++;
   while (y > x && (text.charCodeAt(y - 1) === 46 || text.charCodeAt(y - 1) === 45)) y--;
-  let t = y;
-  while (t > x && text.charCodeAt(t - 1) !== 46) t--;
-  if (t <= x + 1 || y - t < 2 || y - t > 63) return;
-  if ((CLS[text.charCodeAt(t)] & ALPHA) === 0) return; // numeric TLD: a version or an address
-  let tld = text.slice(t, y);
-  if (!isIcannTld(tld)) {
-    const lower = tld.toLowerCase();
-    if (lower === tld || !isIcannTld(lower)) return;
-    tld = lower;
-  }
+  if (!hasIcannTld(text, x, y)) return;
   if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
   if (!sink.kinds.has('domain')) return;
   const left = leftContext(text, s);
   emitDomain(sink, text.slice(x, y), x, y, y === e, left, (left & CTX_DEFANGED) !== 0);
+}
+
+/**
+ * Does `str[x, y)` end in a dot and an ICANN TLD? Checked before anything is sliced or cached:
+ * the TLD must be letters (or an `xn--` label), so `1.120Z`, `v2.0.1` or `a.b_c` stop here.
+ */
+function hasIcannTld(str: string, x: number, y: number): boolean {
+  let t = y;
+  while (t > x && str.charCodeAt(t - 1) !== 46) t--;
+  if (t <= x + 1 || y - t < 2 || y - t > 63) return false;
+  let letters = true;
+  for (let k = t; k < y && letters; k++) letters = (CLS[str.charCodeAt(k)] & ALPHA) !== 0;
+  const idn =
+    (str.charCodeAt(t) | 32) === 120 && (str.charCodeAt(t + 1) | 32) === 110 && str.charCodeAt(t + 2) === 45;
+  if (!letters && !idn) return false;
+  const tld = str.slice(t, y);
+  if (isIcannTld(tld)) return true;
+  const lower = tld.toLowerCase();
+  return lower !== tld && isIcannTld(lower);
 }
 
 /** General case: colons (IPv6, `host:port`) and/or defang markers. */
@@ -472,7 +493,8 @@ function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boo
   const v = marked ? RunView.marked(text, s, e) : new RunView(text, s, e);
   const { str, lo, hi } = v;
   const left = leftContext(text, s);
-  const consumed = (flags & COLON) !== 0 ? analyzeIPv6(sink, s, e, v, left) : [];
+  consumed.length = 0;
+  if ((flags & COLON) !== 0) analyzeIPv6(sink, s, e, v, left);
   if ((flags & DOT) === 0) return; // without a dot only IPv6 was possible
   // Colon-separated segments: `host:port`, `key:value`, `1.2.3.4:80:90`.
   let p = lo;
@@ -480,7 +502,7 @@ function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boo
     const segStart = p;
     const segEnd = find(str, 58, p, hi);
     p = segEnd + 1;
-    if (segEnd - segStart < 3 || (consumed.length > 0 && overlaps(consumed, segStart, segEnd))) continue;
+    if (segEnd - segStart < 3 || (consumed.length > 0 && overlaps(segStart, segEnd))) continue;
     let x = segStart;
     let y = segEnd;
     while (x < y && (str.charCodeAt(x) === 46 || str.charCodeAt(x) === 45)) x++;
@@ -498,10 +520,10 @@ function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boo
     if (dots === 0) continue;
     const touchesEnd = y === hi;
     if ((x === lo && gluedAt(text, s - 1)) || (touchesEnd && gluedAt(text, e))) continue;
-    const st = v.startOf(x);
-    const en = v.endOf(y);
+    const st = v.orig(x);
+    const en = v.orig(y);
     const port =
-      y === segEnd && segEnd < hi && !(consumed.length > 0 && overlaps(consumed, segEnd + 1, segEnd + 2))
+      y === segEnd && segEnd < hi && !(consumed.length > 0 && overlaps(segEnd + 1, segEnd + 2))
         ? portAt(str, segEnd + 1, hi)
         : undefined;
     const segLeft = segStart === lo ? left : 0;
@@ -520,8 +542,8 @@ function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boo
         if (parseIPv4At(str, r, t) >= 0) {
           emitIPv4(
             sink,
-            v.startOf(r),
-            v.endOf(t),
+            v.orig(r),
+            v.orig(t),
             marked ? str.slice(r, t) : undefined,
             t === hi,
             v.markedIn(r, t),
@@ -531,9 +553,25 @@ function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boo
       }
       continue;
     }
-    if (sink.kinds.has('domain'))
+    if (sink.kinds.has('domain') && hasIcannTld(str, x, y)) {
       emitDomain(sink, str.slice(x, y), st, en, touchesEnd, segLeft, defanged, port);
+    }
   }
+}
+
+/**
+ * Cheap filter for runs with colons and no dot, the most common runs in logs (`":"` in JSON,
+ * `08:14:02`, `https:`): only an IPv6 literal could be in them, which needs `::` or six colons.
+ */
+function mayBeIPv6(text: string, s: number, e: number): boolean {
+  if (e - s < 2) return false;
+  let colons = 0;
+  for (let i = s; i < e; i++) {
+    if (text.charCodeAt(i) !== 58) continue;
+    if (text.charCodeAt(i + 1) === 58) return true;
+    colons++;
+  }
+  return colons >= 6;
 }
 
 /** Where a scan that must cover `from` can safely start: after whitespace, or a bounded distance back. */
@@ -548,7 +586,129 @@ function syncPoint(text: string, from: number): number {
   return i;
 }
 
-export function scan(text: string, from: number, to: number, opts: DetectOptions = {}): Detection[] {
+/**
+ * Scans the run starting at `s` (resuming at `i` with the `flags` of `s..i` when the caller has
+ * already read them), analyses it if it can hold anything, and returns its end.
+ */
+function scanRun(sink: Sink, s: number, i = s, flags = 0): number {
+  const text = sink.text;
+  const n = text.length;
+  let marked = false;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    const k = CLS[c];
+    if (k !== 0) {
+      flags |= k;
+      i++;
+      continue;
+    }
+    // A defang marker continues a run between two run characters: `evil[.]com`, `1(.)2`.
+    if ((c === 91 || c === 40 || c === 123) && i > s) {
+      const m = markerAt(text, i);
+      if (m !== 0 && (cls(text, i + m) & (ALPHA | DIGIT)) !== 0) {
+        marked = true;
+        flags |= text.charCodeAt(i + 1) === 58 ? COLON : DOT;
+        i += m;
+        continue;
+      }
+    }
+    break;
+  }
+  if ((flags & (DOT | COLON)) === 0 || i - s > MAX_RUN) return i;
+  const before = sink.out.length;
+  if (!marked && (flags & (COLON | DOT)) === COLON) {
+    if (mayBeIPv6(text, s, i)) analyzeRun(sink, s, i, flags, false);
+  } else if (marked || (flags & COLON) !== 0) analyzeRun(sink, s, i, flags, marked);
+  else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, i);
+  else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, i, flags, false);
+  else analyzeNumericRun(sink, s, i);
+  if (sink.out.length - before > 1) {
+    const added = sink.out.splice(before).sort((a, b) => a.start - b.start);
+    for (const d of added) sink.out.push(d);
+  }
+  return i;
+}
+
+/** `%2F` ends right before `i`: a percent-escape, which separates runs. */
+function escapeEndsAt(text: string, i: number): boolean {
+  return (
+    i >= 3 &&
+    text.charCodeAt(i - 3) === 37 &&
+    (cls(text, i - 2) & HEX) !== 0 &&
+    (cls(text, i - 1) & HEX) !== 0
+  );
+}
+
+/** Every character, for small ranges (a hover's line): bounded work around the range. */
+function scanEach(sink: Sink, start: number, stop: number): void {
+  const text = sink.text;
+  let i = start;
+  while (i < stop && sink.out.length < sink.limit) {
+    const c = text.charCodeAt(i);
+    if (CLS[c] !== 0) {
+      i = scanRun(sink, i);
+    } else {
+      // `%2F%2Fevil.com`: a percent-escape separates, it does not start a token.
+      i += c === 37 && (cls(text, i + 1) & HEX) !== 0 && (cls(text, i + 2) & HEX) !== 0 ? 3 : 1;
+    }
+  }
+}
+
+const DOT_WORD = /[[({][dD][oO][tT][\])}]/g;
+
+/**
+ * Large inputs: only runs holding a dot, a colon or a `[dot]` marker can yield anything, so jump
+ * between those with native searches (indexOf, one regex) and walk back to each run's start.
+ * Yields exactly the runs `scanEach` analyses: a run never spans a character that is not a run
+ * character (or a marker, and every marker holds a trigger), nor a percent-escape.
+ */
+function scanTriggers(sink: Sink, start: number, stop: number): void {
+  const text = sink.text;
+  let pos = start;
+  let nDot = -2;
+  let nColon = -2;
+  let nWord = -2;
+  while (pos < stop && sink.out.length < sink.limit) {
+    if (nDot !== -1 && nDot < pos) nDot = text.indexOf('.', pos);
+    if (nColon !== -1 && nColon < pos) nColon = text.indexOf(':', pos);
+    if (nWord !== -1 && nWord < pos) {
+      DOT_WORD.lastIndex = pos;
+      const m = DOT_WORD.exec(text);
+      nWord = m ? m.index + 1 : -1;
+    }
+    let p = nDot;
+    if (nColon !== -1 && (p === -1 || nColon < p)) p = nColon;
+    if (nWord !== -1 && (p === -1 || nWord < p)) p = nWord;
+    if (p === -1) break;
+    // Walk back to the run start (collecting the classes on the way); a trigger inside a
+    // marker belongs to the run before the marker, if there is one.
+    const opener = text.charCodeAt(p - 1);
+    const inMarker =
+      (opener === 91 || opener === 40 || opener === 123) && p - 1 > pos && markerAt(text, p - 1) !== 0;
+    const from = inMarker ? p - 1 : p;
+    let s = from;
+    let flags = 0;
+    while (s > pos && !escapeEndsAt(text, s)) {
+      const k = CLS[text.charCodeAt(s - 1)];
+      if (k === 0) break;
+      flags |= k;
+      s--;
+    }
+    if (s === from) s = p; // nothing before the marker: the trigger starts a run of its own
+    if (s >= stop) break;
+    let e = scanRun(sink, s, s === p ? p : from, flags);
+    // The marker did not continue the run (`a[.] b`): the trigger starts a run of its own.
+    if (e <= p) e = scanRun(sink, p);
+    pos = e;
+  }
+}
+
+/** Internal: tests compare the two strategies, which must agree on every input. */
+export interface ScanOptions extends DetectOptions {
+  strategy?: 'each' | 'triggers';
+}
+
+export function scan(text: string, from: number, to: number, opts: ScanOptions = {}): Detection[] {
   const sink: Sink = {
     text,
     out: [],
@@ -562,48 +722,10 @@ export function scan(text: string, from: number, to: number, opts: DetectOptions
   // Runs that start before `stop` are analysed whole; a zero-width range asks for the
   // detection covering one offset.
   const stop = Math.min(n, Math.max(to, from + 1));
-  let i = syncPoint(text, from);
-  while (i < stop) {
-    let c = text.charCodeAt(i);
-    let k = CLS[c];
-    if (k === 0) {
-      // `%2F%2Fevil.com`: a percent-escape separates, it does not start a token.
-      i += c === 37 && (cls(text, i + 1) & HEX) !== 0 && (cls(text, i + 2) & HEX) !== 0 ? 3 : 1;
-      continue;
-    }
-    const s = i;
-    let flags = 0;
-    let marked = false;
-    for (;;) {
-      flags |= k;
-      if (++i >= n) break;
-      c = text.charCodeAt(i);
-      k = CLS[c];
-      if (k !== 0) continue;
-      if (c === 91 || c === 40 || c === 123) {
-        const m = markerAt(text, i);
-        if (m !== 0 && (cls(text, i + m) & (ALPHA | DIGIT)) !== 0) {
-          marked = true;
-          flags |= text.charCodeAt(i + 1) === 58 ? COLON : DOT;
-          i += m;
-          k = CLS[text.charCodeAt(i)];
-          continue;
-        }
-      }
-      break;
-    }
-    if ((flags & (DOT | COLON)) === 0 || i - s > MAX_RUN) continue;
-    const before = sink.out.length;
-    if (marked || (flags & COLON) !== 0) analyzeRun(sink, s, i, flags, marked);
-    else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, i);
-    else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, i, flags, false);
-    else analyzeNumericRun(sink, s, i);
-    if (sink.out.length - before > 1) {
-      const added = sink.out.splice(before).sort((a, b) => a.start - b.start);
-      for (const d of added) sink.out.push(d);
-    }
-    if (sink.out.length >= sink.limit) break;
-  }
+  const start = syncPoint(text, from);
+  const strategy = opts.strategy ?? (stop - start > 65_536 ? 'triggers' : 'each');
+  if (strategy === 'triggers') scanTriggers(sink, start, stop);
+  else scanEach(sink, start, stop);
   if (from === 0 && stop === n) return sink.out;
   return sink.out.filter((d) => d.end > from && d.start < stop);
 }

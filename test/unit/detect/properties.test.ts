@@ -21,6 +21,7 @@ import {
   parseIPv6,
   refang,
 } from '../../../src/core/detect';
+import { scan } from '../../../src/core/detect/scan';
 
 const RUNS = { numRuns: 300 };
 
@@ -267,6 +268,62 @@ void describe('detect: completeness (generated)', () => {
         },
       ),
       RUNS,
+    );
+  });
+});
+
+void describe('detect: the two scan strategies agree', () => {
+  // Large inputs jump between trigger characters with native searches; small ranges read every
+  // character. Both must find exactly the same detections on any input.
+  const pieces = [
+    'a',
+    '1',
+    '.',
+    ':',
+    '[',
+    ']',
+    '(',
+    ')',
+    '{',
+    '}',
+    'd',
+    'o',
+    't',
+    'D',
+    '%',
+    '2',
+    'F',
+    '-',
+    '_',
+    ' ',
+    '\n',
+    '/',
+    '@',
+    'é',
+    'x',
+    '::',
+    '[.]',
+    '(dot)',
+    '%2F',
+    'hxxp://',
+    '8.8.8.8',
+    '2001:db8::1',
+    'example.com',
+    '[dot]',
+    '[:]',
+    '10.0.0.0/8',
+  ];
+  void it('every-character and trigger scans yield identical detections', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 80 }), (parts) => {
+        const t = parts.join('');
+        assert.deepEqual(
+          scan(t, 0, t.length, { strategy: 'triggers' }),
+          scan(t, 0, t.length, { strategy: 'each' }),
+          JSON.stringify(t),
+        );
+      }),
+      { numRuns: 3000 },
     );
   });
 });
