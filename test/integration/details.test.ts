@@ -113,7 +113,17 @@ describe('details pages', function () {
     const e = await openAndRender('odin.openHostDetails', FIXTURE_UNKNOWN_IP);
     assert.strictEqual(e.counts.services, 0);
     const before = detailsTabs('odin.hostDetails').length;
-    for (const bad of ['127.1', 'not an ip', '1.2.3.4/24', 42, { ip: 'javascript:alert(1)' }]) {
+    // Not IPs, and addresses the privacy filter never sends (private, loopback, documentation).
+    for (const bad of [
+      '127.1',
+      'not an ip',
+      '1.2.3.4/24',
+      42,
+      { ip: 'javascript:alert(1)' },
+      '10.1.2.3',
+      '127.0.0.1',
+      '192.0.2.1',
+    ]) {
       await vscode.commands.executeCommand('odin.openHostDetails', bad);
     }
     assert.strictEqual(detailsTabs('odin.hostDetails').length, before);
@@ -129,6 +139,14 @@ describe('details pages', function () {
     assert.ok(e.counts.snapshots >= 2, `snapshots: ${e.counts.snapshots}`);
     assert.ok(e.counts.changes > 0, 'the timeline shows changes');
     assert.strictEqual(detailsTabs('odin.whoisDetails').length, 1);
+  });
+
+  it('never opens internal names', async () => {
+    const before = detailsTabs('odin.whoisDetails').length;
+    for (const name of ['intranet.corp', 'printer.local', 'db.internal', 'x.home.arpa']) {
+      await vscode.commands.executeCommand('odin.openWhoisDetails', name);
+    }
+    assert.strictEqual(detailsTabs('odin.whoisDetails').length, before);
   });
 
   it('renders the hostile domain without any refused message from the page', async () => {

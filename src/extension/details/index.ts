@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
+import { PrivacyPolicy } from '../../core/privacy';
+import { neutraliseUiText } from '../../core/text';
 import type { CommandMap } from '../commands';
+import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { HOST_VIEW_TYPE, HostPanel } from './hostPanel';
 import { parseDomain, parseIp } from './targets';
@@ -21,7 +24,7 @@ export function registerDetails(ctx: Ctx): CommandMap {
     vscode.window.registerWebviewPanelSerializer(HOST_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         const ip = parseIp(stateId(state));
-        if (ip) HostPanel.revive(ctx, panel, ip);
+        if (ip && mayLookUp(ip.includes(':') ? 'ipv6' : 'ipv4', ip, true)) HostPanel.revive(ctx, panel, ip);
         else panel.dispose();
       },
     }),
@@ -30,7 +33,7 @@ export function registerDetails(ctx: Ctx): CommandMap {
     vscode.window.registerWebviewPanelSerializer(WHOIS_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         const domain = parseDomain(stateId(state));
-        if (domain) WhoisPanel.revive(ctx, docs, panel, domain);
+        if (domain && mayLookUp('domain', domain, true)) WhoisPanel.revive(ctx, docs, panel, domain);
         else panel.dispose();
       },
     }),
@@ -49,7 +52,7 @@ export function registerDetails(ctx: Ctx): CommandMap {
         void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
         return;
       }
-      if (ip) HostPanel.show(ctx, ip);
+      if (ip && mayLookUp(ip.includes(':') ? 'ipv6' : 'ipv4', ip)) HostPanel.show(ctx, ip);
     },
     'odin.openWhoisDetails': async (arg?: unknown) => {
       const domain = arg === undefined ? await askDomain() : parseDomain(arg);
@@ -57,9 +60,28 @@ export function registerDetails(ctx: Ctx): CommandMap {
         void vscode.window.showWarningMessage('ODIN: that is not a domain name.');
         return;
       }
-      if (domain) WhoisPanel.show(ctx, docs, domain);
+      if (domain && mayLookUp('domain', domain)) WhoisPanel.show(ctx, docs, domain);
     },
   };
+}
+
+/**
+ * The privacy filter (SECURITY.md): addresses that are not globally reachable and internal
+ * names are never sent, unless the user allowed them; workspace and user deny lists win.
+ */
+function mayLookUp(kind: 'ipv4' | 'ipv6' | 'domain', value: string, quiet = false): boolean {
+  const deny = config.privacyDeny();
+  const decision = new PrivacyPolicy({
+    userAllow: config.privacyAllow(),
+    userDeny: deny.user,
+    workspaceDeny: deny.workspace,
+  }).check({ kind, value });
+  if (!decision.allowed && !quiet) {
+    void vscode.window.showWarningMessage(
+      `ODIN: ${neutraliseUiText(value, 100)} is not looked up: ${neutraliseUiText(decision.reason, 200)}.`,
+    );
+  }
+  return decision.allowed;
 }
 
 function stateId(state: unknown): unknown {

@@ -8,6 +8,7 @@ import {
   type RequestMessage,
   type ToWebview,
 } from '../../common/protocol';
+import { neutraliseUiText } from '../../core/text';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../errors';
 import { detailsHtml, webviewOptions } from './html';
@@ -119,7 +120,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
   protected report(err: unknown): void {
     if (isCancellation(err)) return;
     this.ctx.log.error(`Details ${this.page} ${this.id}: ${userMessage(err)}`);
-    void vscode.window.showErrorMessage(`ODIN: ${userMessage(err)}`);
+    void vscode.window.showErrorMessage(`ODIN: ${neutraliseUiText(userMessage(err))}`);
   }
 
   /** Starts a new load, cancelling the previous one. */
