@@ -271,6 +271,20 @@ describe('search commands and the results view', function () {
     }
   });
 
+  it('never sends private addresses or internal names (privacy filter)', async () => {
+    await clearEmulatorLog();
+    for (const [command, arg] of [
+      ['odin.hostCves', { ip: '10.1.2.3' }],
+      ['odin.lookupHost', { ip: '192.168.0.1', view: 'results' }],
+      ['odin.whoisHistory', { domain: 'printer.local' }],
+      ['odin.searchDomains', { domain: 'db.corp.internal' }],
+    ] as const) {
+      const r = await run(command, arg);
+      assert.strictEqual(r.status, 'blocked', `${command} ${JSON.stringify(arg)}`);
+    }
+    assert.strictEqual((await emulatorLog()).length, 0, 'no request reached the service');
+  });
+
   it('sends nothing when lookups are off', async () => {
     const cfg = vscode.workspace.getConfiguration('odin');
     await cfg.update('lookups.mode', 'off', vscode.ConfigurationTarget.Global);

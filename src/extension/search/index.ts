@@ -10,6 +10,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { exportText, type ExportFormat } from '../../core/export';
+import { PrivacyPolicy } from '../../core/privacy';
 import { narrowQuery, pushRecent, readRecent, similarHostsQuery, type QueryTarget } from '../../core/query';
 import {
   FORMAT_VERSION,
@@ -223,6 +224,11 @@ export class SearchFeature implements vscode.Disposable {
           (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode'),
         );
       return { status: 'blocked' };
+    }
+    const refused = privacyRefusal(spec);
+    if (refused) {
+      void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(refused, 300)}`);
+      return { status: 'blocked', error: refused };
     }
     const pageSize = opts.pageSize ?? config.searchPageSize();
     void this.updateDetailsAvailable();
@@ -945,6 +951,29 @@ export class SearchFeature implements vscode.Disposable {
       'odin.narrowByFacet': (...args: unknown[]) => this.narrow(...args),
     };
   }
+}
+
+/**
+ * The privacy filter (SECURITY.md) for the IP or domain a search would send: addresses that
+ * are not globally reachable and internal names are refused unless the user allowed them;
+ * deny lists (user and workspace) always win. Returns the reason when refused.
+ */
+export function privacyRefusal(spec: SearchSpec): string | undefined {
+  const targets: Array<{ kind: 'ipv4' | 'ipv6' | 'domain'; value: string }> = [];
+  if (spec.ip) targets.push({ kind: spec.ip.includes(':') ? 'ipv6' : 'ipv4', value: spec.ip });
+  if (spec.domain) targets.push({ kind: 'domain', value: spec.domain });
+  if (!targets.length) return undefined;
+  const deny = config.privacyDeny();
+  const policy = new PrivacyPolicy({
+    userAllow: config.privacyAllow(),
+    userDeny: deny.user,
+    workspaceDeny: deny.workspace,
+  });
+  for (const t of targets) {
+    const d = policy.check(t);
+    if (!d.allowed) return `${t.value} is not looked up: ${d.reason}.`;
+  }
+  return undefined;
 }
 
 function defaultDir(): string {
