@@ -20,6 +20,7 @@
  * The parser is linear in the input and bounded (length, nesting depth, clause count): a
  * query outside the bounds is a QueryError (answered 400), never a stack overflow.
  */
+import { BlockList, isIP } from 'node:net';
 
 export type QNode =
   | { t: 'all' }
@@ -412,9 +413,28 @@ export function compile<T>(node: QNode, schema: Schema<T>): Predicate<T> {
         return (r) => containsWords(schema.freeText(r), lower);
       }
       const f = field(node.field);
+      const block = f === 'ip' && !node.wildcard ? cidrBlock(node.value) : undefined;
+      if (block) return (r) => valuesAt(r, f).some((v) => typeof v === 'string' && inBlock(block, v));
       return (r) => valuesAt(r, f).some((v) => termMatches(v, node.value, lower, node.wildcard));
     }
   }
+}
+
+/** `ip:"a.b.c.0/24"` matches every address in the block, as Elasticsearch's ip field does. */
+function cidrBlock(value: string): BlockList | undefined {
+  const m = /^([0-9a-fA-F:.]+)\/(\d{1,3})$/.exec(value.trim());
+  if (!m) return undefined;
+  const family = isIP(m[1]);
+  const prefix = Number(m[2]);
+  if (family === 0 || prefix > (family === 4 ? 32 : 128)) return undefined;
+  const list = new BlockList();
+  list.addSubnet(m[1], prefix, family === 4 ? 'ipv4' : 'ipv6');
+  return list;
+}
+
+function inBlock(block: BlockList, ip: string): boolean {
+  const family = isIP(ip);
+  return family !== 0 && block.check(ip, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** Parses and compiles in one step; throws QueryError on a bad query. */

@@ -194,6 +194,10 @@ void describe('query language over HTTP', () => {
     }
     assert.equal(await total('asn.number:AS13335'), await total('asn.number:13335'));
     assert.equal(await total('ip:"45.33.32.156"'), 1);
+    // CIDR terms on the ip field match the whole block (Elasticsearch ip semantics).
+    assert.equal(await total('ip:"45.33.32.156/32"'), 1);
+    assert.ok((await total('ip:"45.33.32.0/24"')) >= 1);
+    assert.equal(await total('ip:"0.0.0.0/0"'), await total('is_ipv4:true'));
     const buckets = await post(emu, '/v1/exposed/buckets/search', {
       query: 'provider: aws AND file_cat_count.src: [10 TO *]',
       sort_by: 'ins_at',
