@@ -46,6 +46,14 @@ export const MEMBER_NAME_TLDS: ReadonlySet<string> = words(
     'deal gift delivery credit loan exchange security club space fit fly',
 );
 
+/**
+ * TLDs that are not words in code: the legacy generic TLDs. In `code` mode every other TLD of
+ * three letters or more (the new gTLDs: `.compare`, `.zero`, `.cloud`, `.dev` ...) is treated as
+ * a possible member name, like MEMBER_NAME_TLDS; two-letter country codes are not, unless listed
+ * there (`.id`, `.is`, `.to`).
+ */
+const CODE_SAFE_TLDS: ReadonlySet<string> = words('com net org edu gov mil int biz arpa');
+
 /** First labels that are code receivers, never host names: `this.foo.bar`, `self.user.name`. */
 const RECEIVERS: ReadonlySet<string> = words(
   'this self super cls window document console process module exports globalthis math json object ' +
@@ -112,6 +120,7 @@ export function isHostnameSyntax(name: string): boolean {
   let labelStart = 0;
   let labels = 0;
   let servicePrefix = true;
+  let serviceLabels = 0;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? name.charCodeAt(i) : 46;
     if (c !== 46) continue;
@@ -120,6 +129,7 @@ export function isHostnameSyntax(name: string): boolean {
     let from = labelStart;
     if (name.charCodeAt(from) === 95) {
       if (!servicePrefix || len === 1) return false;
+      serviceLabels++;
       from++;
     } else {
       servicePrefix = false;
@@ -129,7 +139,8 @@ export function isHostnameSyntax(name: string): boolean {
     labels++;
     labelStart = i + 1;
   }
-  if (labels < 2 || servicePrefix) return false;
+  // Service labels sit left of a host name: `_dmarc.example.com`, not `_version.zero`.
+  if (labels - serviceLabels < 2) return false;
   // The TLD is alphabetic (or an IDN `xn--` label).
   const tld = name.slice(name.lastIndexOf('.') + 1);
   if (tld.startsWith('xn--')) return tld.length > 4;
@@ -146,6 +157,10 @@ export interface NameContext {
   mode: 'code' | 'text';
   /** Followed by `=`: a member assignment or a `key=value` key, unless the TLD is unambiguous. */
   assigned?: boolean;
+  /** Written with capitals before a lower-case TLD: `Version.zero`, `Date.now` (code mode only). */
+  classMember?: boolean;
+  /** The whole candidate is a string literal: `'api.example.dev'`. */
+  quoted?: boolean;
 }
 
 /** What is known about a name regardless of where it appears; cached per name. */
@@ -153,8 +168,9 @@ interface NameFacts {
   info: NameInfo;
   /** Needs context in any mode: `this.x.com`, `com.example.app`, `setup.py`. */
   needsContext: boolean;
-  /** Needs context in `code` mode: `user.name`, `node.id`. */
+  /** Needs context in `code` mode: `user.name`, `node.id`, `collator.compare`. */
   needsContextInCode: boolean;
+  labels: number;
 }
 
 const factsCache = new Map<string, NameFacts | null>();
@@ -172,10 +188,13 @@ function nameFacts(name: string): NameFacts | undefined {
       const first = name.slice(0, firstDot);
       const marked = first === 'www' || info.suffix !== tld;
       const code = RECEIVERS.has(first) || (REVERSE_DNS_HEADS.has(first) && firstDot !== lastDot);
+      const wordTld =
+        MEMBER_NAME_TLDS.has(tld) || (tld.length > 2 && !CODE_SAFE_TLDS.has(tld) && !tld.startsWith('xn--'));
       f = {
         info,
         needsContext: code || (!marked && FILE_EXTENSION_TLDS.has(tld)),
-        needsContextInCode: code || (!marked && MEMBER_NAME_TLDS.has(tld) && !name.includes('-')),
+        needsContextInCode: code || (!marked && wordTld && !name.includes('-')),
+        labels: name.split('.').length,
       };
     }
   }
@@ -188,15 +207,20 @@ function nameFacts(name: string): NameFacts | undefined {
  * Full domain decision for a lower-case candidate. Returns the registrable-domain info, or
  * undefined when the name is not a public host name or looks like code / a file name:
  * a receiver first label (`this.`, `self.`), a reverse-DNS identifier (`com.example.app`), a
- * file-extension TLD (`setup.py`) or, in `code` mode, a member-name TLD (`user.name`). Context
- * (URL, e-mail, defang) lifts all of these; a `www.` label or a multi-label public suffix
- * (`co.in`, `com.pl`) lifts the TLD-based ones.
+ * file-extension TLD (`setup.py`) or, in `code` mode, a TLD that is also a word (`user.name`,
+ * `collator.compare`) or a `Class.member` spelling. Context (URL, e-mail, defang) lifts all of
+ * these; a `www.` label, a multi-label public suffix (`co.in`) or a hyphen lifts the TLD-based
+ * ones; in code, so does being a quoted name of three labels or more.
  */
 export function acceptName(name: string, ctx: NameContext): NameInfo | undefined {
   const f = nameFacts(name);
   if (!f) return undefined;
   if (ctx.strong) return f.info;
-  if (f.needsContext || ((ctx.mode === 'code' || ctx.assigned === true) && f.needsContextInCode))
+  if (ctx.mode === 'code' && ctx.classMember === true) return undefined;
+  if (f.needsContext) return undefined;
+  if (ctx.assigned === true && f.needsContextInCode) return undefined;
+  // A quoted host name of three labels or more (`"api.example.dev"`) is a value, not a member.
+  if (ctx.mode === 'code' && f.needsContextInCode && !(ctx.quoted === true && f.labels >= 3))
     return undefined;
   return f.info;
 }

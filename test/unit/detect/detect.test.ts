@@ -296,6 +296,24 @@ void describe('detect: domains', () => {
     assert.deepEqual(values('fetch("https://evil.info/x") bad-site.info'), ['evil.info', 'bad-site.info']);
   });
 
+  void it('in code mode treats word TLDs and Class.member spellings as code', () => {
+    const code = 'return collator.compare; Version.zero _Version.zero Date.now cfg.cloud';
+    assert.deepEqual(values(code), []);
+    assert.deepEqual(values(code, { mode: 'text' }), [
+      'collator.compare',
+      'version.zero',
+      'date.now',
+      'cfg.cloud',
+    ]);
+    // Quoted names of three labels or more are values; hyphens and www. are context too.
+    assert.deepEqual(values(`host = 'api.example.dev'; b = "example.dev"; c = my-site.cloud; www.shop.app`), [
+      'api.example.dev',
+      'my-site.cloud',
+      'www.shop.app',
+    ]);
+    assert.deepEqual(values('GitHub.com and https://GitHub.com/x', { mode: 'code' }), ['github.com']);
+  });
+
   void it('accepts file-extension TLDs only with context', () => {
     assert.deepEqual(
       values('setup.py https://example.py/x www.python.py evil[.]zip shop.com.pl', { mode: 'text' }),
