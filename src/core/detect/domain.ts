@@ -157,8 +157,8 @@ export interface NameContext {
   mode: 'code' | 'text';
   /** Followed by `=`: a member assignment or a `key=value` key, unless the TLD is unambiguous. */
   assigned?: boolean;
-  /** Written with capitals before a lower-case TLD: `Version.zero`, `Date.now` (code mode only). */
-  classMember?: boolean;
+  /** Written in mixed case: `Version.zero`, `Date.now`, `e.cA` (an identifier, in code mode). */
+  mixedCase?: boolean;
   /** The whole candidate is a string literal: `'api.example.dev'`. */
   quoted?: boolean;
 }
@@ -190,10 +190,12 @@ function nameFacts(name: string): NameFacts | undefined {
       const code = RECEIVERS.has(first) || (REVERSE_DNS_HEADS.has(first) && firstDot !== lastDot);
       const wordTld =
         MEMBER_NAME_TLDS.has(tld) || (tld.length > 2 && !CODE_SAFE_TLDS.has(tld) && !tld.startsWith('xn--'));
+      // Minified member access: `e.id`, `it.ch`, `r1.st`.
+      const shortPair = firstDot === lastDot && firstDot <= 2 && tld.length === 2;
       f = {
         info,
         needsContext: code || (!marked && FILE_EXTENSION_TLDS.has(tld)),
-        needsContextInCode: code || (!marked && wordTld && !name.includes('-')),
+        needsContextInCode: code || shortPair || (!marked && wordTld && !name.includes('-')),
         labels: name.split('.').length,
       };
     }
@@ -208,7 +210,7 @@ function nameFacts(name: string): NameFacts | undefined {
  * undefined when the name is not a public host name or looks like code / a file name:
  * a receiver first label (`this.`, `self.`), a reverse-DNS identifier (`com.example.app`), a
  * file-extension TLD (`setup.py`) or, in `code` mode, a TLD that is also a word (`user.name`,
- * `collator.compare`) or a `Class.member` spelling. Context (URL, e-mail, defang) lifts all of
+ * `collator.compare`), a short pair (`e.id`) or a mixed-case spelling (`Date.now`). Context (URL, e-mail, defang) lifts all of
  * these; a `www.` label, a multi-label public suffix (`co.in`) or a hyphen lifts the TLD-based
  * ones; in code, so does being a quoted name of three labels or more.
  */
@@ -216,7 +218,7 @@ export function acceptName(name: string, ctx: NameContext): NameInfo | undefined
   const f = nameFacts(name);
   if (!f) return undefined;
   if (ctx.strong) return f.info;
-  if (ctx.mode === 'code' && ctx.classMember === true) return undefined;
+  if (ctx.mode === 'code' && ctx.mixedCase === true) return undefined;
   if (f.needsContext) return undefined;
   if (ctx.assigned === true && f.needsContextInCode) return undefined;
   // A quoted host name of three labels or more (`"api.example.dev"`) is a value, not a member.

@@ -428,22 +428,6 @@ function codeAfter(text: string, en: number): 'call' | 'assign' | undefined {
   return text.charCodeAt(j) === 61 ? 'assign' : undefined;
 }
 
-/** Capitals left of the last dot and none right of it: `Version.zero`, `Date.now`, `Foo.app`. */
-function isClassMember(written: string): boolean {
-  const dot = written.lastIndexOf('.');
-  let upperHead = false;
-  for (let k = 0; k < dot && !upperHead; k++) {
-    const c = written.charCodeAt(k);
-    upperHead = c >= 65 && c <= 90;
-  }
-  if (!upperHead) return false;
-  for (let k = dot + 1; k < written.length; k++) {
-    const c = written.charCodeAt(k);
-    if (c >= 65 && c <= 90) return false;
-  }
-  return true;
-}
-
 /** `written` is the candidate as in the (refanged) text; the value is its lower-case form. */
 function emitDomain(
   sink: Sink,
@@ -461,9 +445,10 @@ function emitDomain(
   const strong = (left & (CTX_URL | CTX_AT)) !== 0 || defanged;
   const name = written.toLowerCase();
   const q = sink.text.charCodeAt(st - 1);
-  const quoted = (q === 34 || q === 39 || q === 96) && sink.text.charCodeAt(en) === q;
-  const ctx = { strong, mode: sink.mode, assigned: after === 'assign', classMember: false, quoted };
-  if (sink.mode === 'code' && name !== written) ctx.classMember = isClassMember(written);
+  const quoted = (q === 34 || q === 39) && sink.text.charCodeAt(en) === q;
+  // Lower-casing changed it, and it is not all capitals (`WWW.EXAMPLE.COM`): `Date.now`.
+  const mixedCase = name !== written && written.toUpperCase() !== written;
+  const ctx = { strong, mode: sink.mode, assigned: after === 'assign', mixedCase, quoted };
   if (acceptName(name, ctx)) {
     // Without markers in it, the written form is the raw text (markers are longer than a dot).
     emit(sink, 'domain', st, en, name, defanged, port, en - st === written.length ? written : undefined);

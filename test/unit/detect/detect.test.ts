@@ -219,7 +219,7 @@ void describe('detect: CIDR', () => {
 
 void describe('detect: domains', () => {
   void it('finds names under ICANN suffixes, lower-cased', () => {
-    assert.deepEqual(rows('see WWW.Example.COM and api.acme-logistics.co.uk.'), [
+    assert.deepEqual(rows('see WWW.Example.COM and api.acme-logistics.co.uk.', { mode: 'text' }), [
       ['domain', 'WWW.Example.COM', 'www.example.com'],
       ['domain', 'api.acme-logistics.co.uk', 'api.acme-logistics.co.uk'],
     ]);
@@ -297,13 +297,20 @@ void describe('detect: domains', () => {
   });
 
   void it('in code mode treats word TLDs and Class.member spellings as code', () => {
-    const code = 'return collator.compare; Version.zero _Version.zero Date.now cfg.cloud';
+    const code = 'return collator.compare; Version.zero _Version.zero Date.now cfg.cloud it.ch r1.st e.cA';
     assert.deepEqual(values(code), []);
     assert.deepEqual(values(code, { mode: 'text' }), [
       'collator.compare',
       'version.zero',
       'date.now',
       'cfg.cloud',
+      'it.ch',
+      'r1.st',
+      'e.ca',
+    ]);
+    assert.deepEqual(values('see `chalk.red.yellow.green` and WWW.EXAMPLE.DE or t.co but "https://t.co/x"'), [
+      'www.example.de',
+      't.co',
     ]);
     // Quoted names of three labels or more are values; hyphens and www. are context too.
     assert.deepEqual(values(`host = 'api.example.dev'; b = "example.dev"; c = my-site.cloud; www.shop.app`), [

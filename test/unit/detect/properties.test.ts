@@ -104,8 +104,9 @@ const suffix = fc.constantFrom(
 );
 const domain = fc
   .tuple(label, fc.array(label, { maxLength: 3 }), suffix)
-  // The leading `h` keeps the first label clear of code receivers (`this.`, `self.`).
-  .map(([first, rest, sfx]) => [`h${first}`, ...rest, sfx].join('.'));
+  // The leading `hx` keeps the first label clear of code receivers (`this.`, `self.`) and of
+  // minified-member pairs (`e.id`), which code mode leaves alone by design.
+  .map(([first, rest, sfx]) => [`hx${first}`, ...rest, sfx].join('.'));
 
 const MARKERS = ['[.]', '(.)', '{.}', '[dot]', '(dot)', '{dot}', '[DOT]'];
 
