@@ -77,7 +77,9 @@ function single(name, ok, error = '', ms = 0, note = '') {
 }
 
 /** Counts passes/failures from a TAP stream written by node --test (leaf tests; suites are not counted). */
-export function parseTap(tap) {
+export function parseTap(tapText) {
+  // eslint-disable-next-line no-control-regex -- ANSI colour codes in error texts
+  const tap = tapText.replace(/\u001b\[[0-9;]*m/g, '');
   const num = (k) => Number(new RegExp(`^# ${k} (\\d+)`, 'm').exec(tap)?.[1] ?? 0);
   const failures = [];
   const lines = tap.split('\n');

@@ -253,6 +253,8 @@ export class Ui {
     await item.waitFor({ state: 'visible', timeout: 15_000 });
     const checked = await item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') ?? false);
     if (!checked) await item.click();
+    // Off the activity bar, or its tooltip stays on screen (and in screenshots).
+    await this.page.mouse.move(1, 1);
     await this.page
       .locator('.part.sidebar .composite.title h2', { hasText: new RegExp(escapeRe(title), 'i') })
       .first()
