@@ -107,6 +107,7 @@ export default async function run() {
       }
     }
 
+    const parts = await largestParts();
     const main = path.join(staged, (pkg.main ?? './dist/extension.js').replace(/^\.\//, ''));
     const mainKB = fs.statSync(main).size / 1024;
     const loadedKB = loaded.reduce((a, f) => a + f.bytes, 0) / 1024;
@@ -123,11 +124,43 @@ export default async function run() {
         target: `< ${BUDGETS.activationKB}`,
         note: loaded.map((f) => `${f.file} ${round(f.bytes / 1024)} KB`).join(', '),
       },
+      { name: 'largest parts of the activation bundle', value: round(parts.reduce((a, p) => a + p.kb, 0)), unit: 'KB', note: parts.map((p) => `${p.name} ${p.kb} KB`).join(', ') },
     ];
   } finally {
     if (staged) fs.rmSync(staged, { recursive: true, force: true });
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** What the minified extension bundle is made of, by npm package or source folder (top 5). */
+async function largestParts() {
+  const esbuild = await import('esbuild');
+  // Same options as esbuild.mjs's production "extension" target.
+  const r = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['src/extension/extension.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    minify: true,
+    write: false,
+    metafile: true,
+    outdir: path.join(os.tmpdir(), 'odin-bench-meta'),
+    logLevel: 'silent',
+  });
+  const out = Object.entries(r.metafile.outputs).find(([f]) => f.endsWith('.js'))?.[1];
+  const groups = new Map();
+  for (const [file, v] of Object.entries(out?.inputs ?? {})) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+    const key = m ? m[1] : file.split('/').slice(0, 3).join('/');
+    groups.set(key, (groups.get(key) ?? 0) + v.bytesInOutput);
+  }
+  return [...groups]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([name, bytes]) => ({ name, kb: round(bytes / 1024) }));
 }
 
 function round(x) {
