@@ -23,7 +23,7 @@ function rng(seed) {
   };
 }
 
-/** A mixed log of about `bytes` characters: access, auth, flow, firewall, JSON and threat-report lines. */
+/** A mixed log of about `bytes` characters: access, auth, flow, firewall, JSON, rule and threat-report lines. */
 export function generateLog(bytes, seed = 1) {
   const r = rng(seed);
   const pick = (xs) => xs[Math.floor(r() * xs.length)];
@@ -81,7 +81,7 @@ export function generateLog(bytes, seed = 1) {
   let size = 0;
   while (size < bytes) {
     let line;
-    switch (Math.floor(r() * 7)) {
+    switch (Math.floor(r() * 8)) {
       case 0:
         line = `${ip()} - - [21/Nov/2025:08:${10 + Math.floor(r() * 50)}:02 +0000] "GET ${pick(paths)} HTTP/1.1" ${pick([200, 304, 404])} ${Math.floor(r() * 99999)} "https://${pick(domains)}/" "${pick(uas)}"`;
         break;
@@ -99,6 +99,9 @@ export function generateLog(bytes, seed = 1) {
         break;
       case 5:
         line = `{"ts":"2025-11-21T08:30:09.902Z","level":"info","msg":"resolver","server":"${ipv6()}","fallback":"${ip()}","query":"${pick(domains)}"}`;
+        break;
+      case 6:
+        line = `-A INPUT -s ${ip().replace(/\.\d+$/, '.0')}/${pick([8, 16, 24, 32])} -p tcp --dport 22 -j DROP # ipv6: ${pick(['2001:db8::/32', '::/0', `2a01:4f8:${hex()}::/48`])}`;
         break;
       default:
         line = `IOC: hxxps://${pick(['evil', 'c2', 'drop'])}${Math.floor(r() * 999)}[.]${pick(['com', 'net', 'ru', 'xyz'])}/gate.php seen from ${publicIp().replace(/\.(\d+)$/, '[.]$1')} and ${pick(['bad', 'phish'])}-site(dot)com`;
@@ -151,7 +154,8 @@ function calibrate(text) {
 
 /** Where the two disagree on IPv4 (by start offset), for the notes: not timed. */
 function ipv4Diff(text, ours) {
-  const oursAt = new Set(ours.filter((d) => d.kind === 'ipv4' || d.kind === 'cidr').map((d) => d.start));
+  const v4 = (d) => d.kind === 'ipv4' || (d.kind === 'cidr' && !d.value.includes(':'));
+  const oursAt = new Set(ours.filter(v4).map((d) => d.start));
   let naiveOnly = 0;
   const naiveAt = new Set();
   for (const m of text.matchAll(/\b(?:\d{1,3}\.){3}\d{1,3}\b/g)) {
