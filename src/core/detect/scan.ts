@@ -246,7 +246,15 @@ function emit(
 ): void {
   if (!sink.kinds.has(kind) || sink.out.length >= sink.limit) return;
   const raw = written ?? sink.text.slice(start, end);
-  const d: Detection = { kind, start, end, raw, value: value ?? raw, defanged };
+  // One string when the text is already canonical: the result list is most of what survives.
+  const d: Detection = {
+    kind,
+    start,
+    end,
+    raw,
+    value: value === undefined || value === raw ? raw : value,
+    defanged,
+  };
   if (port !== undefined) d.port = port;
   sink.out.push(d);
 }
@@ -269,7 +277,8 @@ function emitIPv4(
   if (atRunEnd && port === undefined && text.charCodeAt(en) === 47) {
     const p = prefixAt(text, en + 1, 32);
     if (p) {
-      emit(sink, 'cidr', st, p.end, `${value ?? text.slice(st, en)}/${p.bits}`, defanged);
+      // A strict address and a strict prefix are canonical as written: the raw text is the value.
+      emit(sink, 'cidr', st, p.end, value === undefined ? undefined : `${value}/${p.bits}`, defanged);
       return;
     }
   }
