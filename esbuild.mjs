@@ -17,6 +17,15 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    // The public suffix list is loaded on first use from dist/psl.js, not at activation.
+    alias: { tldts: './src/extension/pslLazy.ts' },
+    outdir: 'dist',
+  },
+  psl: {
+    entryPoints: { psl: 'src/extension/psl.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
     outdir: 'dist',
   },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
