@@ -26,7 +26,9 @@ async function openAndRender(
   command: 'odin.openHostDetails' | 'odin.openWhoisDetails',
   id: string,
   until: (e: RenderedEvent) => boolean = () => true,
-  timeoutMs = 30_000,
+  // Generous: the workbench sometimes takes ~30 s to load a webview right after another
+  // panel was closed while loading (seen in code-server under load; not our code).
+  timeoutMs = 90_000,
 ): Promise<RenderedEvent> {
   const api = await getTestApi();
   const since = Date.now();

@@ -17,7 +17,7 @@ let ui;
  * The frame that holds our page: VS Code puts each webview in an iframe that hosts another
  * iframe with the content. Found by what the page itself says (body[data-page] + heading).
  */
-async function detailsFrame(kind, id, { timeout = 30_000 } = {}) {
+async function detailsFrame(kind, id, { timeout = 90_000 } = {}) {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
     for (const frame of ui.page.frames()) {
