@@ -79,9 +79,9 @@ function markerAt(text: string, i: number): number {
  */
 class RunView {
   constructor(
-    readonly str: string,
-    readonly lo: number,
-    readonly hi: number,
+    public str: string,
+    public lo: number,
+    public hi: number,
     /** For runs with markers: the original offset of index 0. */
     private readonly base = 0,
     /** For runs with markers: triples (refanged index, original offset, marker length). */
@@ -109,6 +109,15 @@ class RunView {
     return new RunView(str, 0, str.length, s, marks);
   }
 
+  /** The shared view of a plain run (no markers): analyses are not reentrant. */
+  static plain(text: string, s: number, e: number): RunView {
+    const v = PLAIN_VIEW;
+    v.str = text;
+    v.lo = s;
+    v.hi = e;
+    return v;
+  }
+
   /**
    * Original offset of index i: where character i starts, which is also where character i - 1
    * ends (i may equal hi: the run end).
@@ -128,6 +137,8 @@ class RunView {
   }
 }
 
+const PLAIN_VIEW = new RunView('', 0, 0);
+
 /** First index of `code` in str[from, to), or `to`. Bounded: never reads past the run. */
 function find(str: string, code: number, from: number, to: number): number {
   let i = from;
@@ -139,6 +150,8 @@ interface Sink {
   text: string;
   out: Detection[];
   kinds: ReadonlySet<DetectionKind>;
+  /** No kinds filter: every kind is wanted (skips the set lookups). */
+  allKinds: boolean;
   mode: 'code' | 'text';
   limit: number;
 }
@@ -244,7 +257,7 @@ function emit(
   port?: number,
   written?: string,
 ): void {
-  if (!sink.kinds.has(kind) || sink.out.length >= sink.limit) return;
+  if ((!sink.allKinds && !sink.kinds.has(kind)) || sink.out.length >= sink.limit) return;
   const raw = written ?? sink.text.slice(start, end);
   // One string when the text is already canonical: the result list is most of what survives.
   const d: Detection = {
@@ -477,7 +490,7 @@ function analyzeNameRun(sink: Sink, s: number, e: number): void {
   while (y > x && (text.charCodeAt(y - 1) === 46 || text.charCodeAt(y - 1) === 45)) y--;
   if (!hasIcannTld(text, x, y)) return;
   if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
-  if (!sink.kinds.has('domain')) return;
+  if (!sink.allKinds && !sink.kinds.has('domain')) return;
   const left = leftContext(text, s);
   emitDomain(sink, text.slice(x, y), x, y, y === e, left, (left & CTX_DEFANGED) !== 0);
 }
@@ -491,20 +504,42 @@ function hasIcannTld(str: string, x: number, y: number): boolean {
   while (t > x && str.charCodeAt(t - 1) !== 46) t--;
   if (t <= x + 1 || y - t < 2 || y - t > 63) return false;
   let letters = true;
-  for (let k = t; k < y && letters; k++) letters = (CLS[str.charCodeAt(k)] & ALPHA) !== 0;
+  let h = y - t;
+  for (let k = t; k < y; k++) {
+    const c = str.charCodeAt(k);
+    if ((CLS[c] & ALPHA) === 0) letters = false;
+    h = (Math.imul(h, 31) + c) | 0;
+  }
   const idn =
     (str.charCodeAt(t) | 32) === 120 && (str.charCodeAt(t + 1) | 32) === 110 && str.charCodeAt(t + 2) === 45;
   if (!letters && !idn) return false;
+  // Direct-mapped cache on the TLD as written, compared in place: no slice, no string hashing.
+  const slot = (h ^ (h >>> 13)) & (TLD_SLOTS - 1);
+  const known = tldKeys[slot];
+  if (known !== undefined && known.length === y - t) {
+    let same = true;
+    for (let k = 0; k < known.length && same; k++) same = known.charCodeAt(k) === str.charCodeAt(t + k);
+    if (same) return tldValues[slot] === 1;
+  }
   const tld = str.slice(t, y);
-  if (isIcannTld(tld)) return true;
-  const lower = tld.toLowerCase();
-  return lower !== tld && isIcannTld(lower);
+  let v = isIcannTld(tld);
+  if (!v) {
+    const lower = tld.toLowerCase();
+    v = lower !== tld && isIcannTld(lower);
+  }
+  tldKeys[slot] = tld;
+  tldValues[slot] = v ? 1 : 0;
+  return v;
 }
+
+const TLD_SLOTS = 1024;
+const tldKeys: (string | undefined)[] = new Array<string | undefined>(TLD_SLOTS).fill(undefined);
+const tldValues = new Uint8Array(TLD_SLOTS);
 
 /** General case: colons (IPv6, `host:port`) and/or defang markers. */
 function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boolean): void {
   const text = sink.text;
-  const v = marked ? RunView.marked(text, s, e) : new RunView(text, s, e);
+  const v = marked ? RunView.marked(text, s, e) : RunView.plain(text, s, e);
   const { str, lo, hi } = v;
   const left = leftContext(text, s);
   consumed.length = 0;
@@ -567,7 +602,7 @@ function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boo
       }
       continue;
     }
-    if (sink.kinds.has('domain') && hasIcannTld(str, x, y)) {
+    if ((sink.allKinds || sink.kinds.has('domain')) && hasIcannTld(str, x, y)) {
       emitDomain(sink, str.slice(x, y), st, en, touchesEnd, segLeft, defanged, port);
     }
   }
@@ -636,11 +671,17 @@ function scanRun(sink: Sink, s: number, i = s, flags = 0): number {
   else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, i);
   else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, i, flags, false);
   else analyzeNumericRun(sink, s, i);
-  if (sink.out.length - before > 1) {
+  if (sink.out.length - before > 1 && !sortedFrom(sink.out, before)) {
     const added = sink.out.splice(before).sort((a, b) => a.start - b.start);
     for (const d of added) sink.out.push(d);
   }
   return i;
+}
+
+/** out[from..] already in order of start (the common case: nothing to reorder). */
+function sortedFrom(out: Detection[], from: number): boolean {
+  for (let k = from + 1; k < out.length; k++) if (out[k].start < out[k - 1].start) return false;
+  return true;
 }
 
 /** `%2F` ends right before `i`: a percent-escape, which separates runs. */
@@ -702,11 +743,18 @@ function scanTriggers(sink: Sink, start: number, stop: number): void {
     const from = inMarker ? p - 1 : p;
     let s = from;
     let flags = 0;
-    while (s > pos && !escapeEndsAt(text, s)) {
+    while (s > pos) {
       const k = CLS[text.charCodeAt(s - 1)];
       if (k === 0) break;
       flags |= k;
       s--;
+    }
+    // A percent-escape (`%2F`) can only end right after the character that stopped the walk
+    // (`%` is not a run character): the run starts after it.
+    if (s > pos && s + 2 <= from && escapeEndsAt(text, s + 2)) {
+      s += 2;
+      flags = 0;
+      for (let q = s; q < from; q++) flags |= CLS[text.charCodeAt(q)];
     }
     if (s === from) s = p; // nothing before the marker: the trigger starts a run of its own
     if (s >= stop) break;
@@ -727,6 +775,7 @@ export function scan(text: string, from: number, to: number, opts: ScanOptions =
     text,
     out: [],
     kinds: opts.kinds ? new Set(opts.kinds) : ALL_KINDS,
+    allKinds: opts.kinds === undefined,
     mode: opts.mode ?? 'code',
     limit: opts.limit ?? Number.MAX_SAFE_INTEGER,
   };
