@@ -144,6 +144,7 @@ async function largestParts() {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    alias: { tldts: './src/extension/pslLazy.ts' },
     minify: true,
     write: false,
     metafile: true,
