@@ -172,6 +172,18 @@ function schemeBefore(text: string, p: number): string {
   return text.slice(q, p).toLowerCase();
 }
 
+/**
+ * `DEFANGED_SCHEMES.has(schemeBefore(text, p))`, without slicing for ordinary schemes: every
+ * defanged scheme is 3-6 letters with an `x` second or third (`https`, `ftp` stop here).
+ */
+function defangedSchemeBefore(text: string, p: number): boolean {
+  let q = p;
+  while (q > 0 && p - q < 10 && (cls(text, q - 1) & ALPHA) !== 0) q--;
+  if (p - q < 3 || p - q > 6) return false;
+  if ((text.charCodeAt(q + 1) | 32) !== 120 && (text.charCodeAt(q + 2) | 32) !== 120) return false;
+  return DEFANGED_SCHEMES.has(schemeBefore(text, p));
+}
+
 function leftContext(text: string, s: number): number {
   const c1 = text.charCodeAt(s - 1);
   if (c1 !== 47 && c1 !== 92 && c1 !== 64 && c1 !== 93 && c1 !== 41) return 0;
@@ -179,7 +191,7 @@ function leftContext(text: string, s: number): number {
   if (c1 === 47 && c2 === 47) {
     // `scheme://host`, `scheme[:]//host` or `//host`.
     if (text.charCodeAt(s - 3) === 58) {
-      return DEFANGED_SCHEMES.has(schemeBefore(text, s - 3)) ? CTX_URL | CTX_DEFANGED : CTX_URL;
+      return defangedSchemeBefore(text, s - 3) ? CTX_URL | CTX_DEFANGED : CTX_URL;
     }
     return text.startsWith('[:]', s - 5) ? CTX_URL | CTX_DEFANGED : CTX_URL;
   }
@@ -188,8 +200,16 @@ function leftContext(text: string, s: number): number {
   if (c1 === 64) return CTX_AT;
   if (c1 === 93 && text.startsWith('[://]', s - 5)) return CTX_URL | CTX_DEFANGED;
   if (s >= 4) {
-    const m = text.slice(s - 4, s).toLowerCase();
-    if (m === '[at]' || m === '(at)' || m.endsWith('[@]')) return CTX_AT | CTX_DEFANGED;
+    // `[at]`, `(at)` in any case, or `[@]`: compared in place (only ASCII lower-cases to a, t).
+    const o = text.charCodeAt(s - 4);
+    if (
+      ((o === 91 && c1 === 93) || (o === 40 && c1 === 41)) &&
+      (text.charCodeAt(s - 3) | 32) === 97 &&
+      (text.charCodeAt(s - 2) | 32) === 116
+    ) {
+      return CTX_AT | CTX_DEFANGED;
+    }
+    if (c1 === 93 && text.charCodeAt(s - 2) === 64 && text.charCodeAt(s - 3) === 91) return CTX_AT | CTX_DEFANGED;
   }
   return 0;
 }
