@@ -2,6 +2,7 @@
 // media/screenshots when ODIN_UPDATE_SCREENSHOTS=1). The theme is switched the way a person
 // does it (Preferences: Color Theme), which writes `workbench.colorTheme` to user settings.
 import { after, before, describe, it } from 'node:test';
+import { detailsFrame } from './detailsFrame.mjs';
 import { connectUi } from './helpers.mjs';
 
 const WEB_SERVER = '45.33.32.156';
@@ -9,25 +10,6 @@ const CORP = 'acme-logistics.com';
 
 /** @type {import('./helpers.mjs').Ui} */
 let ui;
-
-async function detailsFrame(kind, id, { timeout = 60_000 } = {}) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    for (const frame of ui.page.frames()) {
-      const ok = await frame
-        .evaluate(
-          ([k, want]) =>
-            document.body?.dataset.page === k &&
-            (document.querySelector('h1')?.textContent ?? '').includes(want),
-          [kind, id],
-        )
-        .catch(() => false);
-      if (ok) return frame;
-    }
-    await ui.page.waitForTimeout(200);
-  }
-  throw new Error(`no ${kind} details frame for ${id} within ${timeout} ms`);
-}
 
 async function setTheme(label) {
   await ui.runCommand('Preferences: Color Theme');
@@ -39,7 +21,7 @@ async function shoot(suffix) {
   await ui.reset();
   await ui.runCommand('ODIN: Look Up Host by IP\u2026');
   await ui.answerInput(WEB_SERVER);
-  const host = await detailsFrame('host', WEB_SERVER);
+  const host = await detailsFrame(ui, 'host', WEB_SERVER);
   await host.waitForSelector('.cve-table tbody tr.row', { timeout: 30_000 });
   // The top of the page with the first service opened.
   await host.locator('.services-table tbody tr.row button').first().click();
@@ -50,7 +32,7 @@ async function shoot(suffix) {
   await ui.reset();
   await ui.runCommand('ODIN: Show Whois of a Domain\u2026');
   await ui.answerInput(CORP);
-  const whois = await detailsFrame('whois', CORP);
+  const whois = await detailsFrame(ui, 'whois', CORP);
   await whois.waitForSelector('.timeline .timeline-item', { timeout: 30_000 });
   // Contacts folded so the history timeline shows in the viewport.
   await whois.locator('#contacts .section-toggle').click();

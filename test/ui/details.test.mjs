@@ -4,6 +4,7 @@
 // screenshots in a dark and a light theme.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { detailsFrame } from './detailsFrame.mjs';
 import { connectUi } from './helpers.mjs';
 
 // Same values as src/emulator/fixtures.ts (this file runs as plain Node, outside the build).
@@ -13,39 +14,16 @@ const DOMAINS = { corp: 'acme-logistics.com', hostile: 'evil-payload.xyz' };
 /** @type {import('./helpers.mjs').Ui} */
 let ui;
 
-/**
- * The frame that holds our page: VS Code puts each webview in an iframe that hosts another
- * iframe with the content. Found by what the page itself says (body[data-page] + heading).
- */
-async function detailsFrame(kind, id, { timeout = 90_000 } = {}) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    for (const frame of ui.page.frames()) {
-      const ok = await frame
-        .evaluate(
-          ([k, want]) =>
-            document.body?.dataset.page === k &&
-            (document.querySelector('h1')?.textContent ?? '').includes(want),
-          [kind, id],
-        )
-        .catch(() => false);
-      if (ok) return frame;
-    }
-    await ui.page.waitForTimeout(200);
-  }
-  throw new Error(`no ${kind} details frame for ${id} within ${timeout} ms`);
-}
-
 async function openHost(ip) {
   await ui.runCommand('ODIN: Look Up Host by IP\u2026');
   await ui.answerInput(ip);
-  return detailsFrame('host', ip);
+  return detailsFrame(ui, 'host', ip);
 }
 
 async function openWhois(domain) {
   await ui.runCommand('ODIN: Show Whois of a Domain\u2026');
   await ui.answerInput(domain);
-  return detailsFrame('whois', domain);
+  return detailsFrame(ui, 'whois', domain);
 }
 
 /** Evaluates in every frame of the workbench; true if `window.__pwned` is set in any. */

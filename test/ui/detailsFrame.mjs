@@ -1,0 +1,28 @@
+// Shared by the details-page UI tests.
+
+/**
+ * The frame that holds a details page: VS Code puts each webview in an iframe that hosts
+ * another iframe with the content. Found by what the page itself says (body[data-page] +
+ * heading). Generous default: the workbench sometimes takes ~30 s to load a webview.
+ * @param {import('./helpers.mjs').Ui} ui
+ * @param {'host' | 'whois'} kind
+ * @param {string} id
+ */
+export async function detailsFrame(ui, kind, id, { timeout = 90_000 } = {}) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    for (const frame of ui.page.frames()) {
+      const ok = await frame
+        .evaluate(
+          ([k, want]) =>
+            document.body?.dataset.page === k &&
+            (document.querySelector('h1')?.textContent ?? '').includes(want),
+          [kind, id],
+        )
+        .catch(() => false);
+      if (ok) return frame;
+    }
+    await ui.page.waitForTimeout(200);
+  }
+  throw new Error(`no ${kind} details frame for ${id} within ${timeout} ms`);
+}
