@@ -70,6 +70,16 @@ export interface Exploit {
 
 export type Severity = 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'NONE' | 'UNKNOWN';
 
+/** Orders severities: higher is worse, `UNKNOWN` lowest. */
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = {
+  CRITICAL: 5,
+  HIGH: 4,
+  MEDIUM: 3,
+  LOW: 2,
+  NONE: 1,
+  UNKNOWN: 0,
+};
+
 /** A CVE, either the `{id, severity}` stub of a search hit or the full record. */
 export interface Cve {
   id: string;

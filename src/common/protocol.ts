@@ -15,15 +15,8 @@
 
 // ---------------------------------------------------------------- view models (extension → webview)
 
-export type Severity = 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW' | 'NONE' | 'UNKNOWN';
-export const SEVERITY_RANK: Record<Severity, number> = {
-  CRITICAL: 5,
-  HIGH: 4,
-  MEDIUM: 3,
-  LOW: 2,
-  NONE: 1,
-  UNKNOWN: 0,
-};
+export { SEVERITY_RANK, type Severity } from '../api/types';
+import type { Severity } from '../api/types';
 
 export interface ServiceView {
   /** Position in the host record: the id the page uses to ask for this service's banner or URL. */

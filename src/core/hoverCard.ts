@@ -8,7 +8,7 @@
  * built here with JSON arguments percent-encoded so no `)` or space can end them early;
  * no HTML, no theme icons, no code spans around untrusted text.
  */
-import type { Cve, Host, Severity, WhoisRecord } from '../api/types';
+import { SEVERITY_RANK, type Cve, type Host, type WhoisRecord } from '../api/types';
 import { escapeMarkdown } from './text';
 
 /** The commands hover cards may link to; the hover's MarkdownString enables exactly these. */
@@ -34,14 +34,6 @@ export interface CardOptions {
   stale?: boolean;
 }
 
-const SEVERITY_RANK: Record<Severity, number> = {
-  CRITICAL: 5,
-  HIGH: 4,
-  MEDIUM: 3,
-  LOW: 2,
-  NONE: 1,
-  UNKNOWN: 0,
-};
 const MAX_PORTS = 6;
 const MAX_TAGS = 8;
 const MAX_CVES = 3;

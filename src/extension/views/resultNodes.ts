@@ -5,7 +5,17 @@
  * Node. Every API string passes `neutraliseUiText` (a `$(icon)` in a banner must not
  * render as an icon in a tree label).
  */
-import type { Bucket, Cve, DomainRecord, Exploit, Host, Service, WhoisRecord } from '../../api/types';
+import {
+  SEVERITY_RANK,
+  type Bucket,
+  type Cve,
+  type DomainRecord,
+  type Exploit,
+  type Host,
+  type Service,
+  type Severity,
+  type WhoisRecord,
+} from '../../api/types';
 import type { ResultItem } from '../../core/export';
 import { KINDS, describeSpec, type SearchKind } from '../../core/savedSearches';
 import { neutraliseUiText } from '../../core/text';
@@ -66,14 +76,8 @@ export interface ViewOptions {
 const t = (s: string | undefined, max = 200): string => (s ? neutraliseUiText(s, max) : '');
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
-const SEVERITY_RANK: Record<string, number> = {
-  CRITICAL: 0,
-  HIGH: 1,
-  MEDIUM: 2,
-  LOW: 3,
-  NONE: 4,
-  UNKNOWN: 5,
-};
+/** Severity rank for sorting, most severe highest; strings outside the set rank below all. */
+const rank = (severity: string): number => SEVERITY_RANK[severity as Severity] ?? -1;
 
 export function severityIcon(severity: string): IconView {
   switch (severity) {
@@ -95,16 +99,14 @@ export function sortCves(cves: readonly Cve[]): Cve[] {
     .slice()
     .sort(
       (a, b) =>
-        (SEVERITY_RANK[a.severity] ?? 9) - (SEVERITY_RANK[b.severity] ?? 9) ||
+        rank(b.severity) - rank(a.severity) ||
         (b.score ?? -1) - (a.score ?? -1) ||
         (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
     );
 }
 
 function worstOf(cves: readonly Cve[], best?: string): string | undefined {
-  for (const c of cves)
-    if (best === undefined || (SEVERITY_RANK[c.severity] ?? 9) < (SEVERITY_RANK[best] ?? 9))
-      best = c.severity;
+  for (const c of cves) if (best === undefined || rank(c.severity) > rank(best)) best = c.severity;
   return best;
 }
 
