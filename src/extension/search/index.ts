@@ -42,6 +42,7 @@ import { SavedSearchStore, type StoreProblem } from '../views/savedStore';
 import { SavedSearchesProvider, type SavedNode } from '../views/savedView';
 import { FieldCatalogue } from './fieldCatalogue';
 import {
+  fieldItem,
   promptBucketSort,
   promptCve,
   promptDomain,
@@ -638,24 +639,11 @@ export class SearchFeature implements vscode.Disposable {
       },
       (_p, token) => this.catalogue.fields(which!, signalOf(token)),
     );
-    const picked = await vscode.window.showQuickPick(
-      fields.map((f) => ({
-        label: neutraliseUiText(f.name, 200),
-        description: [
-          f.category ? neutraliseUiText(f.category, 60) : '',
-          f.locked ? 'locked: needs a higher plan' : '',
-        ]
-          .filter(Boolean)
-          .join(' · '),
-        iconPath: new vscode.ThemeIcon(f.locked ? 'lock' : 'symbol-field'),
-        name: f.name,
-      })),
-      {
-        title: `ODIN: ${fields.length} queryable fields`,
-        placeHolder: 'Pick a field to start a search with it',
-        matchOnDescription: true,
-      },
-    );
+    const picked = await vscode.window.showQuickPick(fields.map(fieldItem), {
+      title: `ODIN: ${fields.length} queryable fields`,
+      placeHolder: 'Pick a field to start a search with it',
+      matchOnDescription: true,
+    });
     if (!picked) return undefined;
     const kind: SearchKind = which === 'hosts' ? 'hosts' : which === 'buckets' ? 'buckets' : 'fileCount';
     const query = await promptQuery({

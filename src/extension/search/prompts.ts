@@ -33,6 +33,21 @@ const EDIT_BUTTON: vscode.QuickInputButton = {
 };
 
 /** Asks for a query; resolves the text to run (`''` means everything) or undefined when dismissed. */
+/** A queryable field as a quick-pick row (API text neutralised; locked fields marked). */
+export function fieldItem(f: FieldInfo): vscode.QuickPickItem & { name: string } {
+  return {
+    label: neutraliseUiText(f.name, 200),
+    description: [
+      f.category ? neutraliseUiText(f.category, 60) : '',
+      f.locked ? 'locked: needs a higher plan' : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+    iconPath: new vscode.ThemeIcon(f.locked ? 'lock' : 'symbol-field'),
+    name: f.name,
+  };
+}
+
 export function promptQuery(opts: QueryPromptOptions): Promise<string | undefined> {
   return new Promise((resolve) => {
     const qp = vscode.window.createQuickPick<Item>();
@@ -217,16 +232,7 @@ export async function promptField(
     qp.placeholder = 'Field to summarise by (e.g. services.port, location.country_code)';
     qp.ignoreFocusOut = true;
     const render = (): void => {
-      qp.items = fields.map((f) => ({
-        label: neutraliseUiText(f.name, 200),
-        description: [
-          f.category ? neutraliseUiText(f.category, 60) : '',
-          f.locked ? 'locked: needs a higher plan' : '',
-        ]
-          .filter(Boolean)
-          .join(' · '),
-        iconPath: new vscode.ThemeIcon(f.locked ? 'lock' : 'symbol-field'),
-      }));
+      qp.items = fields.map(fieldItem);
     };
     qp.onDidAccept(() => {
       const typed = qp.value.trim();
