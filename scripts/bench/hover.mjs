@@ -9,73 +9,26 @@
 // "hover-bench"), timing the provider through the `odin.test.hover` hook (no workbench
 // round trip); `vscode.executeHoverProvider` end-to-end times are reported alongside.
 // `run()` returns rows `{ name, value, unit, target?, note? }`.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadEmulator } from '../host/emulator.mjs';
-import { startHost } from '../host/host.mjs';
+import { median, quantile, runBenchInHost } from '../host/bench.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
-const median = (xs) => quantile(xs, 0.5);
 const fixed = (x, d = 2) => Number(x.toFixed(d));
 
 export default async function run({
   latencyMs = Number(process.env.HOVER_BENCH_LATENCY_MS ?? 50),
   n = Number(process.env.HOVER_BENCH_N ?? 30),
 } = {}) {
-  const testsEntry = path.join(root, 'out', 'test', 'integration', 'index.js');
-  const bundle = path.join(root, 'dist', 'extension.js');
-  for (const f of [testsEntry, bundle]) {
-    if (!fs.existsSync(f)) throw new Error(`missing ${path.relative(root, f)}: run tsc and esbuild first`);
-  }
-  const { startEmulator, reason } = loadEmulator(root);
-  if (!startEmulator) throw new Error(`emulator not loadable: ${reason}`);
-  const emu = await startEmulator({ port: 0, seed: 1, latencyMs });
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-hover-bench-'));
-  const outFile = path.join(tmp, 'result.json');
-  const workspace = path.join(tmp, 'ws');
-  fs.mkdirSync(workspace);
-  let host;
-  try {
-    host = await startHost({
-      workspace,
-      trusted: true,
-      extensionDevelopmentPath: root,
-      extensionTestsPath: testsEntry,
-      timeoutMs: 6 * 60_000,
-      env: {
-        ODIN_EXTENSION_TEST: '1',
-        ODIN_TEST_RUN: 'bench',
-        ODIN_TEST_EMULATOR_URL: emu.url,
-        ODIN_TEST_API_KEY: emu.apiKey,
-        ODIN_TEST_KEY_VIA: 'env',
-        ODIN_API_KEY: emu.apiKey,
-        ODIN_TEST_GREP: '^hover-bench ',
-        ODIN_BENCH_OUT: outFile,
-        ODIN_BENCH_N: String(n),
-      },
-      userSettings: { 'odin.apiBaseUrl': emu.url, 'odin.rateLimit.requestsPerMinute': 100000 },
-    });
-    const code = await host.waitForExit(6 * 60_000);
-    if (!fs.existsSync(outFile)) {
-      const tail = host.logs
-        .slice(-20)
-        .map((l) => l.msg.slice(0, 300))
-        .join('\n');
-      throw new Error(`the bench inside the host wrote no result (exit ${code}):\n${tail}`);
-    }
-  } finally {
-    await host?.stop();
-    await emu.close();
-  }
-  const r = JSON.parse(fs.readFileSync(outFile, 'utf8'));
-  fs.rmSync(tmp, { recursive: true, force: true });
+  const r = await runBenchInHost({
+    root,
+    grep: '^hover-bench ',
+    n,
+    latencyMs,
+    timeoutMs: 6 * 60_000,
+    needs: ['dist/extension.js'],
+  });
   const rt = median(r.roundTrip);
   const cold = median(r.cold);
   return [

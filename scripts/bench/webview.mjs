@@ -11,77 +11,28 @@
 // fresh API request (the details pages do not cache). `run()` returns rows
 // `{ name, value, unit, target?, note? }`.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadEmulator } from '../host/emulator.mjs';
-import { startHost } from '../host/host.mjs';
+import { median, quantile, runBenchInHost } from '../host/bench.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
-const median = (xs) => quantile(xs, 0.5);
 const fixed = (x, d = 1) => Number(x.toFixed(d));
 
 export default async function run({
   latencyMs = Number(process.env.WEBVIEW_BENCH_LATENCY_MS ?? 20),
   n = Number(process.env.WEBVIEW_BENCH_N ?? 5),
 } = {}) {
-  const testsEntry = path.join(root, 'out', 'test', 'integration', 'index.js');
-  for (const f of [
-    testsEntry,
-    path.join(root, 'dist', 'extension.js'),
-    path.join(root, 'dist', 'webview.js'),
-  ]) {
-    if (!fs.existsSync(f)) throw new Error(`missing ${path.relative(root, f)}: run tsc and esbuild first`);
-  }
-  const { startEmulator, reason } = loadEmulator(root);
-  if (!startEmulator) throw new Error(`emulator not loadable: ${reason}`);
-  const emu = await startEmulator({ port: 0, seed: 1, latencyMs });
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-webview-bench-'));
-  const outFile = path.join(tmp, 'result.json');
-  const workspace = path.join(tmp, 'ws');
-  fs.mkdirSync(workspace);
-  let host;
-  try {
-    host = await startHost({
-      workspace,
-      trusted: true,
-      extensionDevelopmentPath: root,
-      extensionTestsPath: testsEntry,
-      timeoutMs: 8 * 60_000,
-      env: {
-        ODIN_EXTENSION_TEST: '1',
-        ODIN_TEST_RUN: 'bench',
-        ODIN_TEST_EMULATOR_URL: emu.url,
-        ODIN_TEST_API_KEY: emu.apiKey,
-        ODIN_TEST_KEY_VIA: 'env',
-        ODIN_API_KEY: emu.apiKey,
-        ODIN_TEST_GREP: '^details-bench ',
-        ODIN_BENCH_OUT: outFile,
-        ODIN_BENCH_N: String(n),
-      },
-      userSettings: { 'odin.apiBaseUrl': emu.url, 'odin.rateLimit.requestsPerMinute': 100000 },
-    });
-    const code = await host.waitForExit(8 * 60_000);
-    if (!fs.existsSync(outFile)) {
-      const tail = host.logs
-        .slice(-20)
-        .map((l) => l.msg.slice(0, 300))
-        .join('\n');
-      throw new Error(`the bench inside the host wrote no result (exit ${code}):\n${tail}`);
-    }
-  } finally {
-    await host?.stop();
-    await emu.close();
-  }
-  const r = JSON.parse(fs.readFileSync(outFile, 'utf8'));
+  const r = await runBenchInHost({
+    root,
+    grep: '^details-bench ',
+    n,
+    latencyMs,
+    timeoutMs: 8 * 60_000,
+    needs: ['dist/extension.js', 'dist/webview.js'],
+  });
   if (process.env.WEBVIEW_BENCH_DUMP)
     fs.writeFileSync(process.env.WEBVIEW_BENCH_DUMP, JSON.stringify(r, null, 1));
-  fs.rmSync(tmp, { recursive: true, force: true });
   const row = (label, runs, key, target, note) => {
     const xs = runs.map((x) => x[key]).filter((x) => Number.isFinite(x));
     return {
