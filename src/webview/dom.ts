@@ -228,3 +228,17 @@ export function formatBytes(n: number): string {
 export function clear(el: Element): void {
   while (el.firstChild) el.removeChild(el.firstChild);
 }
+
+/** A scrollable `table.grid` with one header row of column names over `tbody`. */
+export function gridTable(columns: string[], tbody: HTMLTableSectionElement): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'grid' },
+      h('thead', null, h('tr', null, ...columns.map((l) => h('th', { attrs: { scope: 'col' } }, l)))),
+      tbody,
+    ),
+  );
+}

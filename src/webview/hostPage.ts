@@ -11,7 +11,19 @@ import {
   type ServiceView,
 } from '../common/protocol';
 import type { PageContext } from './context';
-import { button, chips, clear, dl, formatBytes, h, icon, navigableRows, section, text } from './dom';
+import {
+  button,
+  chips,
+  clear,
+  dl,
+  formatBytes,
+  gridTable,
+  h,
+  icon,
+  navigableRows,
+  section,
+  text,
+} from './dom';
 
 type SortKey = 'score' | 'severity' | 'id';
 
@@ -600,26 +612,7 @@ export class HostPage {
       );
     }
     navigableRows(tbody);
-    return h(
-      'div',
-      { class: 'table-scroll' },
-      h(
-        'table',
-        { class: 'grid' },
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            ...['ID', 'Description', 'Platform', 'Type', 'CVEs', 'Link / file'].map((l) =>
-              h('th', { attrs: { scope: 'col' } }, l),
-            ),
-          ),
-        ),
-        tbody,
-      ),
-    );
+    return gridTable(['ID', 'Description', 'Platform', 'Type', 'CVEs', 'Link / file'], tbody);
   }
 
   // ---------------------------------------------------------------- names, domains, whois
@@ -658,26 +651,7 @@ export class HostPage {
       );
     }
     navigableRows(tbody);
-    return h(
-      'div',
-      { class: 'table-scroll' },
-      h(
-        'table',
-        { class: 'grid' },
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            ...['Domain', 'Web server', 'Country', 'DNS servers', 'Emails', 'Updated'].map((l) =>
-              h('th', { attrs: { scope: 'col' } }, l),
-            ),
-          ),
-        ),
-        tbody,
-      ),
-    );
+    return gridTable(['Domain', 'Web server', 'Country', 'DNS servers', 'Emails', 'Updated'], tbody);
   }
 
   private whois(host: HostView): Node {
