@@ -27,17 +27,28 @@
 // - Linear time: one pass over runs of [0-9A-Za-z._:-] and markers, each analysed in time linear in
 //   its length; runs longer than MAX_RUN are skipped. Large inputs skip between trigger characters
 //   with native searches. No regular expression sees unbounded input.
-import { scan } from './scan';
+import { scan, scanTable } from './scan';
+import type { DetectionTable } from './table';
 import type { Detection, DetectOptions } from './types';
 
 export type { Detection, DetectionKind, DetectOptions } from './types';
 export { refang } from './refang';
 export { canonicalIp, formatIPv4, formatIPv6, parseIPv4, parseIPv6 } from './ip';
 export { MAX_RUN } from './scan';
+export type { DetectionTable } from './table';
 
 /** All detections in `text`, in order of `start`. Linear time in `text.length`. */
 export function detect(text: string, opts?: DetectOptions): Detection[] {
   return scan(text, 0, text.length, opts);
+}
+
+/**
+ * All detections in `text` as a compact table: the same detections as `detect`, as numbers,
+ * with `raw` and `value` built only for the rows a caller reads (`table.get(i)`). For whole
+ * files and large logs, where `detect` would allocate an object and strings per hit.
+ */
+export function detectTable(text: string, opts?: DetectOptions): DetectionTable {
+  return scanTable(text, opts);
 }
 
 /**

@@ -6,6 +6,7 @@
 // expression ever sees unbounded input.
 import { acceptName, isIcannTld } from './domain';
 import { formatIPv6, parseIPv4At, parseIPv6Into } from './ip';
+import { DetectionTable } from './table';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
 /** Runs longer than this are blobs (hashes, base64, minified identifiers): never analysed. */
@@ -148,7 +149,14 @@ function find(str: string, code: number, from: number, to: number): number {
 
 interface Sink {
   text: string;
+  /** Materialised detections (undefined when filling a table). */
   out: Detection[];
+  /** Compact mode: detections as rows of numbers; `value` strings are not built. */
+  table: DetectionTable | undefined;
+  /** Build `value` strings (false in compact mode: `valueOf` builds one on demand). */
+  values: boolean;
+  /** Detections so far (either mode). */
+  n: number;
   kinds: ReadonlySet<DetectionKind>;
   /** No kinds filter: every kind is wanted (skips the set lookups). */
   allKinds: boolean;
@@ -209,7 +217,8 @@ function leftContext(text: string, s: number): number {
     ) {
       return CTX_AT | CTX_DEFANGED;
     }
-    if (c1 === 93 && text.charCodeAt(s - 2) === 64 && text.charCodeAt(s - 3) === 91) return CTX_AT | CTX_DEFANGED;
+    if (c1 === 93 && text.charCodeAt(s - 2) === 64 && text.charCodeAt(s - 3) === 91)
+      return CTX_AT | CTX_DEFANGED;
   }
   return 0;
 }
@@ -277,7 +286,12 @@ function emit(
   port?: number,
   written?: string,
 ): void {
-  if ((!sink.allKinds && !sink.kinds.has(kind)) || sink.out.length >= sink.limit) return;
+  if ((!sink.allKinds && !sink.kinds.has(kind)) || sink.n >= sink.limit) return;
+  sink.n++;
+  if (sink.table !== undefined) {
+    sink.table.push(kind, start, end, defanged, port);
+    return;
+  }
   const raw = written ?? sink.text.slice(start, end);
   // One string when the text is already canonical: the result list is most of what survives.
   const d: Detection = {
@@ -413,7 +427,7 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
     ) {
       continue;
     }
-    let value = formatIPv6(groups);
+    let value = sink.values ? formatIPv6(groups) : '';
     let kind: DetectionKind = 'ipv6';
     let en = v.orig(y);
     if (y === hi && text.charCodeAt(e) === 37 && (cls(text, e + 1) & (ALPHA | DIGIT)) !== 0) {
@@ -428,16 +442,13 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
           z++;
         else break;
       }
-      let zone = text.slice(e + 1, z);
-      if (bracketed && text.charCodeAt(z) === 93 && zone.length > 2 && zone.startsWith('25'))
-        zone = zone.slice(2);
-      value += `%${zone}`;
+      if (sink.values) value += `%${zoneValue(text, e + 1, z, bracketed)}`;
       en = z;
     } else if (y === hi && text.charCodeAt(e) === 47) {
       const p = prefixAt(text, e + 1, 128);
       if (p) {
         kind = 'cidr';
-        value += `/${p.bits}`;
+        if (sink.values) value += `/${p.bits}`;
         en = p.end;
       }
     }
@@ -454,6 +465,14 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
     consumed[consumedN++] = wa;
     consumed[consumedN++] = wb;
   }
+}
+
+/** A zone id as written at text[a, z); `%25eth0` inside brackets is the URL-encoded `%eth0`. */
+function zoneValue(text: string, a: number, z: number, bracketed: boolean): string {
+  const zone = text.slice(a, z);
+  return bracketed && text.charCodeAt(z) === 93 && zone.length > 2 && zone.startsWith('25')
+    ? zone.slice(2)
+    : zone;
 }
 
 function overlaps(a: number, b: number): boolean {
@@ -604,7 +623,15 @@ function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boo
       if (x > segStart && str.charCodeAt(segStart) === 46) continue; // OID tail
       if (!hyphen) {
         if (parseIPv4At(str, x, y) >= 0)
-          emitIPv4(sink, st, en, marked ? str.slice(x, y) : undefined, touchesEnd, defanged, port);
+          emitIPv4(
+            sink,
+            st,
+            en,
+            marked && sink.values ? str.slice(x, y) : undefined,
+            touchesEnd,
+            defanged,
+            port,
+          );
         continue;
       }
       // Ranges: `10.0.0.1-10.0.0.9`.
@@ -616,7 +643,7 @@ function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boo
             sink,
             v.orig(r),
             v.orig(t),
-            marked ? str.slice(r, t) : undefined,
+            marked && sink.values ? str.slice(r, t) : undefined,
             t === hi,
             v.markedIn(r, t),
           );
@@ -687,16 +714,19 @@ function scanRun(sink: Sink, s: number, i = s, flags = 0): number {
     break;
   }
   if ((flags & (DOT | COLON)) === 0 || i - s > MAX_RUN) return i;
-  const before = sink.out.length;
+  const before = sink.n;
   if (!marked && (flags & (COLON | DOT)) === COLON) {
     if (mayBeIPv6(text, s, i)) analyzeRun(sink, s, i, flags, false);
   } else if (marked || (flags & COLON) !== 0) analyzeRun(sink, s, i, flags, marked);
   else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, i);
   else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, i, flags, false);
   else analyzeNumericRun(sink, s, i);
-  if (sink.out.length - before > 1 && !sortedFrom(sink.out, before)) {
-    const added = sink.out.splice(before).sort((a, b) => a.start - b.start);
-    for (const d of added) sink.out.push(d);
+  if (sink.n - before > 1) {
+    if (sink.table !== undefined) sink.table.sortFrom(before);
+    else if (!sortedFrom(sink.out, before)) {
+      const added = sink.out.splice(before).sort((a, b) => a.start - b.start);
+      for (const d of added) sink.out.push(d);
+    }
   }
   return i;
 }
@@ -721,7 +751,7 @@ function escapeEndsAt(text: string, i: number): boolean {
 function scanEach(sink: Sink, start: number, stop: number): void {
   const text = sink.text;
   let i = start;
-  while (i < stop && sink.out.length < sink.limit) {
+  while (i < stop && sink.n < sink.limit) {
     const c = text.charCodeAt(i);
     if (CLS[c] !== 0) {
       i = scanRun(sink, i);
@@ -746,7 +776,7 @@ function scanTriggers(sink: Sink, start: number, stop: number): void {
   let nDot = -2;
   let nColon = -2;
   let nWord = -2;
-  while (pos < stop && sink.out.length < sink.limit) {
+  while (pos < stop && sink.n < sink.limit) {
     if (nDot !== -1 && nDot < pos) nDot = text.indexOf('.', pos);
     if (nColon !== -1 && nColon < pos) nColon = text.indexOf(':', pos);
     if (nWord !== -1 && nWord < pos) {
@@ -794,14 +824,36 @@ export interface ScanOptions extends DetectOptions {
 }
 
 export function scan(text: string, from: number, to: number, opts: ScanOptions = {}): Detection[] {
-  const sink: Sink = {
+  const sink = newSink(text, opts, undefined);
+  const stop = run(sink, from, to, opts.strategy);
+  if (from === 0 && stop === text.length) return sink.out;
+  return sink.out.filter((d) => d.end > from && d.start < stop);
+}
+
+/** The whole text into a compact table (no per-detection objects or value strings). */
+export function scanTable(text: string, opts: ScanOptions = {}): DetectionTable {
+  const table = new DetectionTable(text);
+  run(newSink(text, opts, table), 0, text.length, opts.strategy);
+  return table;
+}
+
+function newSink(text: string, opts: DetectOptions, table: DetectionTable | undefined): Sink {
+  return {
     text,
     out: [],
+    table,
+    values: table === undefined,
+    n: 0,
     kinds: opts.kinds ? new Set(opts.kinds) : ALL_KINDS,
     allKinds: opts.kinds === undefined,
     mode: opts.mode ?? 'code',
     limit: opts.limit ?? Number.MAX_SAFE_INTEGER,
   };
+}
+
+/** Scans the runs that start in [from, to) (or cover `from` when empty); returns the stop offset. */
+function run(sink: Sink, from: number, to: number, strategy?: 'each' | 'triggers'): number {
+  const text = sink.text;
   const n = text.length;
   from = Math.max(0, Math.min(from, n));
   to = Math.max(from, Math.min(to, n));
@@ -809,9 +861,8 @@ export function scan(text: string, from: number, to: number, opts: ScanOptions =
   // detection covering one offset.
   const stop = Math.min(n, Math.max(to, from + 1));
   const start = syncPoint(text, from);
-  const strategy = opts.strategy ?? (stop - start > 65_536 ? 'triggers' : 'each');
-  if (strategy === 'triggers') scanTriggers(sink, start, stop);
+  if ((strategy ?? (stop - start > 65_536 ? 'triggers' : 'each')) === 'triggers')
+    scanTriggers(sink, start, stop);
   else scanEach(sink, start, stop);
-  if (from === 0 && stop === n) return sink.out;
-  return sink.out.filter((d) => d.end > from && d.start < stop);
+  return stop;
 }

@@ -16,6 +16,7 @@ import {
   detect,
   detectAt,
   detectInRange,
+  detectTable,
   formatIPv6,
   MAX_RUN,
   parseIPv4,
@@ -234,6 +235,7 @@ void describe('detect: completeness (generated)', () => {
           text += tail;
           const found = detect(text);
           assert.deepEqual(detect(text, { mode: 'text' }), found);
+          assert.deepEqual(detectTable(text).toArray(), found);
           const norm = (ds: Detection[]) => ds.map((d) => ({ ...d }));
           assert.deepEqual(
             norm(found).map(({ kind, start, end, raw, value, defanged, port }) => ({
@@ -315,13 +317,17 @@ void describe('detect: the two scan strategies agree', () => {
     '[:]',
     '10.0.0.0/8',
   ];
-  void it('every-character and trigger scans yield identical detections', () => {
+  void it('every-character, trigger and compact-table scans yield identical detections', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 80 }), (parts) => {
         const t = parts.join('');
+        const each = scan(t, 0, t.length, { strategy: 'each' });
+        assert.deepEqual(scan(t, 0, t.length, { strategy: 'triggers' }), each, JSON.stringify(t));
+        // The compact table holds the same detections, and builds the same values on demand.
+        assert.deepEqual(detectTable(t).toArray(), detect(t), JSON.stringify(t));
         assert.deepEqual(
-          scan(t, 0, t.length, { strategy: 'triggers' }),
-          scan(t, 0, t.length, { strategy: 'each' }),
+          detectTable(t, { mode: 'text' }).toArray(),
+          detect(t, { mode: 'text' }),
           JSON.stringify(t),
         );
       }),
