@@ -579,13 +579,13 @@ const tldKeys: (string | undefined)[] = new Array<string | undefined>(TLD_SLOTS)
 const tldValues = new Uint8Array(TLD_SLOTS);
 
 /** General case: colons (IPv6, `host:port`) and/or defang markers. */
-function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boolean): void {
+function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boolean, checked = false): void {
   const text = sink.text;
   const v = marked ? RunView.marked(text, s, e) : RunView.plain(text, s, e);
   const { str, lo, hi } = v;
   const left = leftContext(text, s);
   consumedN = 0;
-  if ((flags & COLON) !== 0) analyzeIPv6(sink, s, e, v, left);
+  if ((flags & COLON) !== 0 && (checked || mayBeIPv6(str, lo, hi))) analyzeIPv6(sink, s, e, v, left);
   if ((flags & DOT) === 0) return; // without a dot only IPv6 was possible
   // Colon-separated segments: `host:port`, `key:value`, `1.2.3.4:80:90`.
   let p = lo;
@@ -659,18 +659,56 @@ function analyzeRun(sink: Sink, s: number, e: number, flags: number, marked: boo
 }
 
 /**
- * Cheap filter for runs with colons and no dot, the most common runs in logs (`":"` in JSON,
- * `08:14:02`, `https:`): only an IPv6 literal could be in them, which needs `::` or six colons.
+ * Cheap filter before the IPv6 analysis of str[s, e): some window of IPv6 characters
+ * ([0-9A-Fa-f:.]) holds `::` or 6 colons, and at most 10 (8 in the longest address, plus a
+ * separator at each end): the test analyzeIPv6 applies to each window. Most runs with colons
+ * fail it (`":"` in JSON, `08:14:02`, `https:`, MAC addresses).
  */
-function mayBeIPv6(text: string, s: number, e: number): boolean {
-  if (e - s < 2) return false;
+function mayBeIPv6(str: string, s: number, e: number): boolean {
   let colons = 0;
-  for (let i = s; i < e; i++) {
-    if (text.charCodeAt(i) !== 58) continue;
-    if (text.charCodeAt(i + 1) === 58) return true;
-    colons++;
+  let double = false;
+  for (let i = s; i <= e; i++) {
+    const c = i < e ? str.charCodeAt(i) : 0;
+    if (c === 58) {
+      colons++;
+      if (i > s && str.charCodeAt(i - 1) === 58) double = true;
+    } else if (i === e || ((CLS[c] & HEX) === 0 && c !== 46)) {
+      if (colons >= 2 && colons <= 10 && (double || colons >= 6)) return true;
+      colons = 0;
+      double = false;
+    }
   }
-  return colons >= 6;
+  return false;
+}
+
+/**
+ * For the colon at `p`, the first colon found after the last analysed run: if the window of
+ * IPv6 characters ([0-9A-Fa-f:.]) it starts cannot hold an address, the offset where that
+ * window ends (every colon before it can be skipped); MAY_BE_IPV6 if the window passes the
+ * mayBeIPv6 test, UNSURE if the run must be analysed for another reason. A window
+ * can hold one only with `::` or 6 colons and at most 10 (8 in the longest address, plus a
+ * separator at each end), and a `[:]` marker next to it makes it longer than it looks. Colons
+ * to the left of `p` in the same window cannot exist: the window would have started a run
+ * already analysed, or an earlier colon would have been found first.
+ */
+const MAY_BE_IPV6 = -1;
+const UNSURE = -2;
+
+function ipv6WindowEnd(text: string, p: number, stop: number): number {
+  if (text.charCodeAt(p - 1) === 91) return UNSURE; // `[:]`
+  let colons = 0;
+  let double = false;
+  let i = p;
+  const cap = Math.min(text.length, p + MAX_RUN);
+  for (; i < cap; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 58) {
+      colons++;
+      if (text.charCodeAt(i - 1) === 58) double = true;
+    } else if ((CLS[c] & HEX) === 0 && c !== 46) break;
+  }
+  if (i === cap || i >= stop || text.charCodeAt(i) === 91) return UNSURE;
+  return colons < 2 || colons > 10 || (!double && colons < 6) ? i : MAY_BE_IPV6;
 }
 
 /** Where a scan that must cover `from` can safely start: after whitespace, or a bounded distance back. */
@@ -689,7 +727,7 @@ function syncPoint(text: string, from: number): number {
  * Scans the run starting at `s` (resuming at `i` with the `flags` of `s..i` when the caller has
  * already read them), analyses it if it can hold anything, and returns its end.
  */
-function scanRun(sink: Sink, s: number, i = s, flags = 0): number {
+function scanRun(sink: Sink, s: number, i = s, flags = 0, ipv6Checked = false): number {
   const text = sink.text;
   const n = text.length;
   let marked = false;
@@ -716,7 +754,7 @@ function scanRun(sink: Sink, s: number, i = s, flags = 0): number {
   if ((flags & (DOT | COLON)) === 0 || i - s > MAX_RUN) return i;
   const before = sink.n;
   if (!marked && (flags & (COLON | DOT)) === COLON) {
-    if (mayBeIPv6(text, s, i)) analyzeRun(sink, s, i, flags, false);
+    if (ipv6Checked || mayBeIPv6(text, s, i)) analyzeRun(sink, s, i, flags, false, true);
   } else if (marked || (flags & COLON) !== 0) analyzeRun(sink, s, i, flags, marked);
   else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, i);
   else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, i, flags, false);
@@ -788,6 +826,17 @@ function scanTriggers(sink: Sink, start: number, stop: number): void {
     if (nColon !== -1 && (p === -1 || nColon < p)) p = nColon;
     if (nWord !== -1 && (p === -1 || nWord < p)) p = nWord;
     if (p === -1) break;
+    let past = UNSURE;
+    if (p === nColon && p !== nDot && p !== nWord) {
+      // Most colons in logs are separators (`"key":"value"`, `08:30:01`, MAC addresses). A colon
+      // matters only as part of an IPv6 candidate; a run with a dot or a `[dot]` marker is
+      // analysed from that trigger anyway.
+      past = ipv6WindowEnd(text, p, stop);
+      if (past >= 0) {
+        nColon = text.indexOf(':', past);
+        continue;
+      }
+    }
     // Walk back to the run start (collecting the classes on the way); a trigger inside a
     // marker belongs to the run before the marker, if there is one.
     const opener = text.charCodeAt(p - 1);
@@ -811,7 +860,7 @@ function scanTriggers(sink: Sink, start: number, stop: number): void {
     }
     if (s === from) s = p; // nothing before the marker: the trigger starts a run of its own
     if (s >= stop) break;
-    let e = scanRun(sink, s, s === p ? p : from, flags);
+    let e = scanRun(sink, s, s === p ? p : from, flags, past === MAY_BE_IPV6);
     // The marker did not continue the run (`a[.] b`): the trigger starts a run of its own.
     if (e <= p) e = scanRun(sink, p);
     pos = e;

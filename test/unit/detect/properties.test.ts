@@ -316,6 +316,13 @@ void describe('detect: the two scan strategies agree', () => {
     '[dot]',
     '[:]',
     '10.0.0.0/8',
+    'fe80',
+    ':1',
+    'ab:',
+    '%eth0',
+    '::ffff:',
+    '1.2.3.4',
+    '"',
   ];
   void it('every-character, trigger and compact-table scans yield identical detections', () => {
     fc.assert(
@@ -331,7 +338,7 @@ void describe('detect: the two scan strategies agree', () => {
           JSON.stringify(t),
         );
       }),
-      { numRuns: 3000 },
+      { numRuns: Number(process.env.ODIN_FUZZ_RUNS ?? 3000) },
     );
   });
 });
