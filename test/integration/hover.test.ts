@@ -9,7 +9,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { detect } from '../../src/core/detect';
-import { clearEmulatorLog, emulatorLog, getTestApi, testEnv, waitFor } from './index';
+import type { ListedIndicators } from '../../src/extension/hover/listIndicators';
+import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
 
 /** The text of every hover at `position` that came from ODIN. */
 async function odinHover(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
@@ -64,6 +65,11 @@ function assertInert(card: string): void {
     );
   }
   assert.ok(!/command:(?!odin\.)/.test(rest.replace(/command\\:/g, '')), 'a foreign command link');
+}
+
+/** Undoes the defang markers the sample report uses. */
+function refangForTest(raw: string): string {
+  return raw.replace(/\[\.\]|\(\.\)|\(dot\)/g, '.');
 }
 
 const userConfig = () => vscode.workspace.getConfiguration('odin');
@@ -283,6 +289,101 @@ describe('hover', function () {
         assert.ok(after && !/paused|credits/.test(after));
       } finally {
         api.ctx.requests.resume();
+      }
+    });
+
+    it('pauses after a real 401, 402 or 403 from the service, says why, and resumes', async () => {
+      const api = await getTestApi();
+      const cases: Array<[number, RegExp, string]> = [
+        [401, /rejected the API key/, '45.79.201.11'],
+        [402, /credits are used up/, '45.79.201.12'],
+        [403, /refused access/, '45.79.201.13'],
+      ];
+      try {
+        for (const [status, message, ip] of cases) {
+          await emulatorAdmin('POST', 'faults', {
+            fault: { kind: 'status', status },
+            count: -1,
+            path: '^/v1/',
+          });
+          await clearEmulatorLog();
+          const doc = await vscode.workspace.openTextDocument({
+            content: `from ${ip} port 22 and 45.79.201.99`,
+            language: 'log',
+          });
+          const card = await odinHover(doc.uri, new vscode.Position(0, 7));
+          assert.ok(card, `${status}: a card`);
+          assert.match(card, message, `${status}: ${card}`);
+          await waitFor(
+            () => api.contextValue('odin.lookupsPaused') === true,
+            5000,
+            'the paused context key',
+          );
+          const sent = (await emulatorLog()).length;
+          assert.ok(sent >= 1, `${status}: the refused request`);
+          // Paused: the next uncached value is not even tried.
+          const next = await odinHover(
+            doc.uri,
+            new vscode.Position(0, doc.getText().indexOf('45.79.201.99') + 1),
+          );
+          assert.ok(next && message.test(next), `${status}: ${next}`);
+          assert.match(next, /command:odin\.resumeLookups/);
+          assert.strictEqual((await emulatorLog()).length, sent, `${status}: nothing sent while paused`);
+          await emulatorAdmin('DELETE', 'faults');
+          await vscode.commands.executeCommand('odin.resumeLookups');
+          assert.strictEqual(api.contextValue('odin.lookupsPaused'), false);
+          const after = await odinHover(doc.uri, new vscode.Position(0, 7));
+          assert.ok(
+            after && /Open ports|no scan data/.test(after) && !message.test(after),
+            `${status}: ${after}`,
+          );
+        }
+      } finally {
+        await emulatorAdmin('DELETE', 'faults');
+        api.ctx.requests.resume();
+      }
+    });
+
+    it('lists the unique indicators of a threat report, sends nothing, and goes to the one picked', async () => {
+      await clearEmulatorLog();
+      const uri = workspaceFile('reports/threat-report.md');
+      const editor = await vscode.window.showTextDocument(uri);
+      editor.selection = new vscode.Selection(0, 0, 0, 0);
+      const list = await vscode.commands.executeCommand<ListedIndicators>('odin.listIndicators');
+      try {
+        assert.ok(list, 'a list');
+        const byValue = new Map(list.items.map((i) => [i.value, i]));
+        const paypal = byValue.get('secure-login-paypa1.com');
+        assert.ok(paypal && paypal.count >= 3 && paypal.defanged, JSON.stringify(paypal));
+        const rdp = byValue.get('52.14.88.213');
+        assert.ok(rdp && rdp.count === 2 && rdp.defanged, JSON.stringify(rdp));
+        assert.ok(byValue.has('159.89.214.31'));
+        assert.ok(byValue.has('evil-payload.xyz'));
+        for (const local of ['10.0.22.114', '10.0.0.5', '192.168.10.4']) {
+          assert.ok(list.local.includes(local), `${local} is kept local: ${list.local.join(', ')}`);
+        }
+        assert.ok(!list.local.includes('185.220.101.34'));
+        assert.strictEqual((await emulatorLog()).length, 0, 'listing sends nothing');
+        // The picker is open with the most frequent value first; accepting it selects its
+        // first occurrence, as written.
+        const first = list.items[0];
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        const active = await waitFor(
+          () => {
+            const e = vscode.window.activeTextEditor;
+            return e && !e.selection.isEmpty ? e : undefined;
+          },
+          10_000,
+          'the picked indicator selected',
+        );
+        assert.ok(active);
+        assert.strictEqual(active.document.offsetAt(active.selection.start), first.first);
+        assert.strictEqual(
+          refangForTest(active.document.getText(active.selection)).toLowerCase(),
+          first.value,
+        );
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       }
     });
 

@@ -54,8 +54,19 @@ export async function emulatorLog(): Promise<unknown[]> {
   const res = await fetch(new URL('/__admin/log', testEnv.emulatorUrl));
   const body = (await res.json()) as unknown;
   if (Array.isArray(body)) return body;
-  const entries = (body as { entries?: unknown; requests?: unknown }).entries ?? (body as { requests?: unknown }).requests;
+  const entries =
+    (body as { entries?: unknown; requests?: unknown }).entries ?? (body as { requests?: unknown }).requests;
   return Array.isArray(entries) ? entries : [];
+}
+
+/** Calls the emulator's admin API (faults, dialect); fails the test on an error status. */
+export async function emulatorAdmin(method: string, sub: string, body?: unknown): Promise<void> {
+  const res = await fetch(new URL(`/__admin/${sub}`, testEnv.emulatorUrl), {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`emulator admin ${method} ${sub}: ${res.status}`);
 }
 
 /** Clears the emulator's request log (DELETE /__admin/log). */
@@ -64,7 +75,11 @@ export async function clearEmulatorLog(): Promise<void> {
 }
 
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
-export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -74,7 +89,8 @@ export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000, 
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -128,7 +144,14 @@ export async function run(): Promise<void> {
       say(`ODIN-TEST fail ${t.fullTitle()}: ${err?.message ?? String(err)}`);
     });
   });
-  const summary = { run: testEnv.run, passed, failed: failures.length, pending, ms: Date.now() - started, failures };
+  const summary = {
+    run: testEnv.run,
+    passed,
+    failed: failures.length,
+    pending,
+    ms: Date.now() - started,
+    failures,
+  };
   say(`ODIN-RESULTS ${JSON.stringify(summary)}`);
   if (failures.length > 0) throw new Error(`${failures.length} integration test(s) failed`);
 }

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary, SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/views/resultNodes';
-import { clearEmulatorLog, emulatorLog, getTestApi, testEnv } from './index';
+import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv } from './index';
 
 async function feature(): Promise<SearchFeature> {
   const api = await getTestApi();
@@ -36,14 +36,7 @@ async function setNodes(setId: string): Promise<Node[]> {
   return f.results.getChildren(root);
 }
 
-async function admin(method: string, sub: string, body?: unknown): Promise<void> {
-  const res = await fetch(new URL(`/__admin/${sub}`, testEnv.emulatorUrl), {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  assert.ok(res.ok, `admin ${method} ${sub}: ${res.status}`);
-}
+const admin = emulatorAdmin;
 
 const injectFault = (fault: unknown, count = 1): Promise<void> =>
   admin('POST', 'faults', { fault, count, path: '^/v1/hosts/search' });

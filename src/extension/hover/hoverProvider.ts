@@ -10,7 +10,7 @@ import { buildCard, quickCard } from './lookups';
 import type { Indicator } from './policy';
 
 /** Languages read as prose/logs: member-like names (`user.name`) count as host names there. */
-const TEXT_LANGUAGES = new Set(['log', 'plaintext', 'markdown', 'csv', 'tsv', 'jsonl', 'Log']);
+export const TEXT_LANGUAGES = new Set(['log', 'plaintext', 'markdown', 'csv', 'tsv', 'jsonl', 'Log']);
 
 /** Every document a person can hover: files, unsaved buffers, remote and virtual files. */
 export const HOVER_SELECTOR: vscode.DocumentSelector = [

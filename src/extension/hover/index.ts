@@ -5,6 +5,7 @@ import type { Ctx } from '../ctx';
 import { hoverCommands } from './commands';
 import { HOVER_SELECTOR, indicatorAt, OdinHoverProvider } from './hoverProvider';
 import { buildCard } from './lookups';
+import { listIndicatorCommands } from './listIndicators';
 import { invalidatePolicy } from './policy';
 import { LookupStatus } from './statusBar';
 
@@ -16,7 +17,7 @@ export function registerHover(ctx: Ctx): void {
   const provider = new OdinHoverProvider(ctx);
   ctx.subscriptions.add(vscode.languages.registerHoverProvider(HOVER_SELECTOR, provider));
   ctx.subscriptions.add(new LookupStatus(ctx));
-  registerCommands(ctx, hoverCommands(ctx));
+  registerCommands(ctx, hoverCommands(ctx), listIndicatorCommands());
   ctx.subscriptions.add(
     onConfigChange((e) => {
       if (e.affectsConfiguration('odin.privacy')) invalidatePolicy();
