@@ -136,7 +136,7 @@ function showPicker(
   pick.placeholder =
     `${items.length}${list.truncated ? '+' : ''} unique, ${list.total} in all` +
     (local > 0 ? `, ${local} kept local` : '') +
-    ': pick one to go to it; filter by typing';
+    '. Type to filter';
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.items = items;
