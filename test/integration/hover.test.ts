@@ -292,6 +292,27 @@ describe('hover', function () {
       }
     });
 
+    it('reads YAML and JSON as data: a name under a word TLD is a host there, not in code', async () => {
+      const yaml = await vscode.workspace.openTextDocument({
+        content: 'upstream:\n  host: shop.acme-logistics.cloud\n',
+        language: 'yaml',
+      });
+      const json = await vscode.workspace.openTextDocument({
+        content: '{ "host": "shop.acme-logistics.cloud" }',
+        language: 'json',
+      });
+      const ts = await vscode.workspace.openTextDocument({
+        content: 'const n = user.name;\n',
+        language: 'typescript',
+      });
+      assert.match(
+        (await odinHover(yaml.uri, new vscode.Position(1, 10))) ?? '',
+        /shop\\.acme\\-logistics\\.cloud|acme\\-logistics\\.cloud/,
+      );
+      assert.match((await odinHover(json.uri, new vscode.Position(0, 15))) ?? '', /acme\\-logistics\\.cloud/);
+      assert.strictEqual(await odinHover(ts.uri, new vscode.Position(0, 13)), undefined);
+    });
+
     it('pauses after a real 401, 402 or 403 from the service, says why, and resumes', async () => {
       const api = await getTestApi();
       const cases: Array<[number, RegExp, string]> = [

@@ -9,8 +9,26 @@ import { isCancellation } from '../errors';
 import { buildCard, quickCard } from './lookups';
 import type { Indicator } from './policy';
 
-/** Languages read as prose/logs: member-like names (`user.name`) count as host names there. */
-export const TEXT_LANGUAGES = new Set(['log', 'plaintext', 'markdown', 'csv', 'tsv', 'jsonl', 'Log']);
+/**
+ * Languages read as prose, logs or data: there is no member access in them, so a name under a
+ * TLD that is also a word (`host: api.example.cloud`, `user.name`) counts as a host name.
+ */
+export const TEXT_LANGUAGES = new Set([
+  'log',
+  'Log',
+  'plaintext',
+  'markdown',
+  'csv',
+  'tsv',
+  'jsonl',
+  'json',
+  'jsonc',
+  'yaml',
+  'toml',
+  'ini',
+  'properties',
+  'dotenv',
+]);
 
 /** Every document a person can hover: files, unsaved buffers, remote and virtual files. */
 export const HOVER_SELECTOR: vscode.DocumentSelector = [
