@@ -23,7 +23,7 @@ import {
   parseIPv6,
   refang,
 } from '../../../src/core/detect';
-import { scan } from '../../../src/core/detect/scan';
+import { scan, setFastPaths } from '../../../src/core/detect/scan';
 
 const RUNS = { numRuns: 300 };
 
@@ -337,6 +337,55 @@ void describe('detect: the two scan strategies agree', () => {
           detect(t, { mode: 'text' }),
           JSON.stringify(t),
         );
+      }),
+      { numRuns: Number(process.env.ODIN_FUZZ_RUNS ?? 3000) },
+    );
+  });
+});
+
+void describe('detect: special-case paths (generated)', () => {
+  // Defanged dotted quads have a path of their own; it must find what the general run
+  // analysis finds, with the same ranges and values.
+  const quadPieces = [
+    '1',
+    '2',
+    '5',
+    '0',
+    '25',
+    '255',
+    '256',
+    '.',
+    '[.]',
+    '(.)',
+    '{.}',
+    '[dot]',
+    '(DOT)',
+    ' ',
+    '/',
+    '24',
+    'a',
+    '-',
+    ':',
+    '[',
+    'é',
+    '..',
+    '8',
+  ];
+  void it('defanged dotted quads: fast path = general path', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...quadPieces), { maxLength: 40 }), (parts) => {
+        const t = parts.join('');
+        const fast = [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()];
+        setFastPaths(false);
+        try {
+          assert.deepEqual(
+            fast,
+            [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()],
+            JSON.stringify(t),
+          );
+        } finally {
+          setFastPaths(true);
+        }
       }),
       { numRuns: Number(process.env.ODIN_FUZZ_RUNS ?? 3000) },
     );
