@@ -1,6 +1,7 @@
-// Bundles the extension, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,webview,emulator]
+// Bundles the extension, its lazily loaded features, the webview script and the API emulator.
+// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,psl,emulator,webview]
 import * as esbuild from 'esbuild';
+import * as path from 'node:path';
 
 const args = process.argv.slice(2);
 const watch = args.includes('--watch');
@@ -8,34 +9,22 @@ const production = args.includes('--production');
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 
+const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist' };
+// `vscode` is provided by the host at run time; the public suffix list is loaded on first
+// use from dist/psl.js (src/extension/pslLazy.ts), not at activation.
+const extensionHost = { ...node, external: ['vscode'], alias: { tldts: './src/extension/pslLazy.ts' } };
+
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const targets = {
-  // The extension host entry. `vscode` is provided by the host at run time.
-  extension: {
-    entryPoints: { extension: 'src/extension/extension.ts' },
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    // The public suffix list is loaded on first use from dist/psl.js, not at activation.
-    alias: { tldts: './src/extension/pslLazy.ts' },
-    outdir: 'dist',
-  },
-  psl: {
-    entryPoints: { psl: 'src/extension/psl.ts' },
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outdir: 'dist',
-  },
+  // What loads at activation: the composition root, hovers, keys, and the stand-ins that
+  // register the search and details features' commands and views.
+  extension: { ...extensionHost, entryPoints: { extension: 'src/extension/extension.ts' } },
+  // Features loaded on first use (src/extension/searchLazy.ts, detailsLazy.ts).
+  search: { ...extensionHost, entryPoints: { search: 'src/extension/search/index.ts' } },
+  details: { ...extensionHost, entryPoints: { details: 'src/extension/details/index.ts' } },
+  psl: { ...node, entryPoints: { psl: 'src/extension/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
-  emulator: {
-    entryPoints: { emulator: 'src/emulator/cli.ts' },
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outdir: 'dist',
-  },
+  emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
   // Runs inside the webview (a browser sandbox): no Node APIs.
   webview: {
     entryPoints: { webview: 'src/webview/main.ts' },
@@ -46,6 +35,10 @@ const targets = {
   },
 };
 
+/** The feature bundles, which take the modules they share with dist/extension.js from it. */
+const FEATURES = ['search', 'details'];
+const SHARED_EXPORT = '__odinShared';
+
 const common = {
   bundle: true,
   minify: production,
@@ -54,6 +47,95 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
 };
+
+/** The files a target bundles and what each imports (paths relative to this folder). */
+async function inputsOf(opts) {
+  const r = await esbuild.build({
+    ...common,
+    ...opts,
+    minify: false,
+    sourcemap: false,
+    write: false,
+    metafile: true,
+  });
+  return r.metafile.inputs;
+}
+
+/**
+ * One instance of every module: a module that both dist/extension.js and a feature bundle
+ * need (the API error classes that `instanceof` checks, the context-key and probe state,
+ * config, the privacy filter) is bundled into dist/extension.js only, which exports the
+ * ones a feature imports by path; the feature's import becomes a lookup in that export.
+ */
+async function shareModules() {
+  const main = await inputsOf(targets.extension);
+  const shared = new Set();
+  for (const name of FEATURES) {
+    for (const [file, input] of Object.entries(await inputsOf(targets[name]))) {
+      if (file in main) continue;
+      for (const i of input.imports) if (i.path in main) shared.add(i.path);
+    }
+  }
+  const list = [...shared].sort();
+
+  // dist/extension.js: the real entry, plus the shared modules by path.
+  const entry = targets.extension.entryPoints.extension;
+  targets.extension = {
+    ...targets.extension,
+    entryPoints: { extension: 'odin-entry' },
+    plugins: [
+      {
+        name: 'odin-entry',
+        setup(build) {
+          build.onResolve({ filter: /^odin-entry$/ }, () => ({
+            path: 'odin-entry',
+            namespace: 'odin-entry',
+          }));
+          build.onLoad({ filter: /.*/, namespace: 'odin-entry' }, () => ({
+            resolveDir: process.cwd(),
+            loader: 'ts',
+            contents: [
+              `export * from './${entry}';`,
+              ...list.map((f, i) => `import * as m${i} from './${f}';`),
+              `export const ${SHARED_EXPORT} = {${list.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')}};`,
+            ].join('\n'),
+          }));
+        },
+      },
+    ],
+  };
+
+  // Feature bundles: imports of shared modules read dist/extension.js's export.
+  const sharedSet = new Set(list);
+  for (const name of FEATURES) {
+    targets[name] = {
+      ...targets[name],
+      plugins: [
+        {
+          name: 'odin-shared',
+          setup(build) {
+            build.onResolve({ filter: /^\./ }, async (a) => {
+              if (a.namespace !== 'file' || a.pluginData === 'odin-shared') return undefined;
+              const r = await build.resolve(a.path, {
+                kind: a.kind,
+                resolveDir: a.resolveDir,
+                pluginData: 'odin-shared',
+              });
+              const rel = path.relative(process.cwd(), r.path).split(path.sep).join('/');
+              return sharedSet.has(rel) ? { path: rel, namespace: 'odin-shared' } : undefined;
+            });
+            build.onLoad({ filter: /.*/, namespace: 'odin-shared' }, (a) => ({
+              loader: 'js',
+              contents: `module.exports = require(require('path').join(__dirname, 'extension.js')).${SHARED_EXPORT}[${JSON.stringify(a.path)}];`,
+            }));
+          },
+        },
+      ],
+    };
+  }
+}
+
+if (!only || only.has('extension') || FEATURES.some((f) => only.has(f))) await shareModules();
 
 const selected = Object.entries(targets).filter(([name]) => !only || only.has(name));
 

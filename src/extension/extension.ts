@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { Ctx } from './ctx';
-import { registerDetails } from './details';
+import { registerDetailsLazy } from './detailsLazy';
 import { registerHover } from './hover';
-import { registerSearch } from './search';
 import { keyCommands } from './keyCommands';
 import { Log } from './log';
+import { registerSearchLazy } from './searchLazy';
 import { KeyStore } from './secrets';
 import type { TestApi } from './testApi';
 
 /**
  * The composition root: builds the one context object, then lets each feature register
- * its commands, views and providers. Nothing here waits on the network.
+ * its commands, views and providers. Nothing here waits on the network, and the search and
+ * details features register stand-ins here and load their own bundles on first use.
  */
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
   const started = performance.now();
@@ -23,9 +24,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     context.subscriptions.push(ctx, keys);
 
     registerCommands(ctx, keyCommands(ctx));
-    registerCommands(ctx, registerDetails(ctx));
+    registerDetailsLazy(ctx);
     registerHover(ctx);
-    registerCommands(ctx, registerSearch(ctx).commands);
+    const loadSearch = registerSearchLazy(ctx);
 
     // Reading the keyring is a round trip to the workbench: activation does not wait for
     // it. The welcome view and hovers follow as soon as the key is known.
@@ -42,7 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     if (process.env.ODIN_EXTENSION_TEST === '1') {
       await keyReady;
       const { createTestApi } = await import('./testApi');
-      return createTestApi(ctx);
+      return createTestApi(ctx, loadSearch);
     }
     return undefined;
   } catch (err) {

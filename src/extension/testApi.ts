@@ -1,7 +1,8 @@
 import type { Ctx } from './ctx';
 import { getContext, type ContextKey } from './contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
-import { searchProbe, type SearchProbe } from './search/probe';
+import type { SearchFeature } from './search';
+import type { SearchProbe } from './search/probe';
 
 /**
  * What `activate()` returns when the environment variable ODIN_EXTENSION_TEST=1 is set
@@ -18,6 +19,16 @@ export interface TestApi {
   search: SearchProbe;
 }
 
-export function createTestApi(ctx: Ctx): TestApi {
-  return { ctx, contextValue: (key) => getContext(key), details: detailsProbe, search: searchProbe };
+/** `loadSearch` loads the search feature (it loads on first use): reading `search.feature` does. */
+export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature): TestApi {
+  return {
+    ctx,
+    contextValue: (key) => getContext(key),
+    details: detailsProbe,
+    search: {
+      get feature() {
+        return loadSearch();
+      },
+    },
+  };
 }

@@ -12,7 +12,9 @@ interface Manifest {
 
 /** package.json as shipped with the extension in this host, read at run time. */
 function manifest(): Manifest {
-  return JSON.parse(fs.readFileSync(path.join(extension().extensionPath, 'package.json'), 'utf8')) as Manifest;
+  return JSON.parse(
+    fs.readFileSync(path.join(extension().extensionPath, 'package.json'), 'utf8'),
+  ) as Manifest;
 }
 
 describe('activation', () => {
@@ -53,10 +55,24 @@ describe('activation', () => {
     assert.strictEqual(api.ctx.keys.source(), testEnv.keyVia === 'testApi' ? 'stored' : 'env');
   });
 
+  it('loads the search and details features from their own bundles on first use', async () => {
+    const api = await getTestApi();
+    const dist = path.join(fs.realpathSync(extension().extensionPath), 'dist');
+    // A whois snapshot document loads the details feature (without any UI).
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse('odin-whois:/example.com/0.txt'));
+    assert.match(doc.getText(), /no longer loaded/);
+    assert.ok(require.cache[path.join(dist, 'details.js')], 'dist/details.js loaded');
+    assert.ok(api.search.feature, 'the search feature loads');
+    assert.ok(require.cache[path.join(dist, 'search.js')], 'dist/search.js loaded');
+  });
+
   it('is the installed .vsix when the harness says so', function () {
     if (testEnv.run !== 'vsix') this.skip();
     const extensionsDir = process.env.ODIN_TEST_EXTENSIONS_DIR ?? '';
-    assert.ok(extensionsDir && extension().extensionPath.startsWith(extensionsDir), extension().extensionPath);
+    assert.ok(
+      extensionsDir && extension().extensionPath.startsWith(extensionsDir),
+      extension().extensionPath,
+    );
     assert.ok(fs.existsSync(path.join(extension().extensionPath, manifest().main ?? 'dist/extension.js')));
   });
 });

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { DETAILS_COMMANDS, HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from '../../src/extension/details/ids';
+import { RESULTS_VIEW, SAVED_VIEW, SEARCH_COMMANDS } from '../../src/extension/search/ids';
 
 const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -81,4 +83,18 @@ test('the key is read and written through SecretStorage only', () => {
     extensionSource,
     new RegExp(String.raw`getConfiguration\([^)]*\)\.update\([^;]*` + keyExpr),
   );
+});
+
+test('the features loaded on first use register contributed commands and views', () => {
+  const commands = new Set(contributes.commands.map((c: { command: string }) => c.command));
+  for (const id of [...SEARCH_COMMANDS, ...DETAILS_COMMANDS]) assert.ok(commands.has(id), id);
+  const views = Object.values(contributes.views as Record<string, Array<{ id: string }>>).flat();
+  for (const id of [RESULTS_VIEW, SAVED_VIEW])
+    assert.ok(
+      views.some((v) => v.id === id),
+      id,
+    );
+  for (const viewType of [HOST_VIEW_TYPE, WHOIS_VIEW_TYPE]) {
+    assert.ok(pkg.activationEvents.includes(`onWebviewPanel:${viewType}`), viewType);
+  }
 });

@@ -15,9 +15,9 @@ import {
   mergeCves,
 } from './hostModel';
 import { webviewOptions } from './html';
+import { HOST_VIEW_TYPE } from './ids';
 import { DetailsPanel } from './panel';
 
-export const HOST_VIEW_TYPE = 'odin.hostDetails';
 const FIRST_CVE_PAGE = 1;
 
 interface HostState {

@@ -1,43 +1,31 @@
 import * as vscode from 'vscode';
 import { PrivacyPolicy } from '../../core/privacy';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandMap } from '../commands';
+import type { CommandHandler } from '../commands';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
-import { HOST_VIEW_TYPE, HostPanel } from './hostPanel';
+import { HostPanel } from './hostPanel';
+import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE, type DetailsCommandId } from './ids';
 import { parseDomain, parseIp } from './targets';
-import { WHOIS_SCHEME, WhoisSnapshotDocs } from './whoisDocs';
-import { WHOIS_VIEW_TYPE, WhoisPanel } from './whoisPanel';
+import { WhoisSnapshotDocs } from './whoisDocs';
+import { WhoisPanel } from './whoisPanel';
+
+/** The details feature once loaded; detailsLazy.ts registers its commands, serializers and documents. */
+export interface DetailsFeature {
+  commands: Record<DetailsCommandId, CommandHandler>;
+  /** The read-only snapshot documents the whois diff uses. */
+  docs: WhoisSnapshotDocs;
+  /** Restores a panel of `viewType` after a reload from its page state, or disposes it. */
+  restore(viewType: string, panel: vscode.WebviewPanel, state: unknown): void;
+}
 
 /**
  * The details pages: `odin.openHostDetails` (an IP) and `odin.openWhoisDetails` (a
  * domain), their restore after a reload, and the read-only snapshot documents the whois
- * diff uses. Returns the command map for the shell's `registerCommands`.
+ * diff uses. The entry of dist/details.js, loaded on first use (see detailsLazy.ts).
  */
-export function registerDetails(ctx: Ctx): CommandMap {
+export function createDetails(ctx: Ctx): DetailsFeature {
   const docs = ctx.subscriptions.add(new WhoisSnapshotDocs());
-  ctx.subscriptions.add(vscode.workspace.registerTextDocumentContentProvider(WHOIS_SCHEME, docs));
-
-  // Restored panels carry only their IP / domain in the page state (never data or the key),
-  // and the state is parsed as strictly as a command argument.
-  ctx.subscriptions.add(
-    vscode.window.registerWebviewPanelSerializer(HOST_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state: unknown) => {
-        const ip = parseIp(stateId(state));
-        if (ip && mayLookUp(ip.includes(':') ? 'ipv6' : 'ipv4', ip, true)) HostPanel.revive(ctx, panel, ip);
-        else panel.dispose();
-      },
-    }),
-  );
-  ctx.subscriptions.add(
-    vscode.window.registerWebviewPanelSerializer(WHOIS_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state: unknown) => {
-        const domain = parseDomain(stateId(state));
-        if (domain && mayLookUp('domain', domain, true)) WhoisPanel.revive(ctx, docs, panel, domain);
-        else panel.dispose();
-      },
-    }),
-  );
   ctx.subscriptions.add({
     dispose: () => {
       for (const p of HostPanel.all()) p.dispose();
@@ -46,21 +34,38 @@ export function registerDetails(ctx: Ctx): CommandMap {
   });
 
   return {
-    'odin.openHostDetails': async (arg?: unknown) => {
-      const ip = arg === undefined ? await askIp() : parseIp(arg);
-      if (arg !== undefined && ip === undefined) {
-        void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
-        return;
+    docs,
+    // Restored panels carry only their IP / domain in the page state (never data or the key),
+    // and the state is parsed as strictly as a command argument.
+    restore: (viewType, panel, state) => {
+      if (viewType === HOST_VIEW_TYPE) {
+        const ip = parseIp(stateId(state));
+        if (ip && mayLookUp(ip.includes(':') ? 'ipv6' : 'ipv4', ip, true))
+          return void HostPanel.revive(ctx, panel, ip);
+      } else if (viewType === WHOIS_VIEW_TYPE) {
+        const domain = parseDomain(stateId(state));
+        if (domain && mayLookUp('domain', domain, true))
+          return void WhoisPanel.revive(ctx, docs, panel, domain);
       }
-      if (ip && mayLookUp(ip.includes(':') ? 'ipv6' : 'ipv4', ip)) HostPanel.show(ctx, ip);
+      panel.dispose();
     },
-    'odin.openWhoisDetails': async (arg?: unknown) => {
-      const domain = arg === undefined ? await askDomain() : parseDomain(arg);
-      if (arg !== undefined && domain === undefined) {
-        void vscode.window.showWarningMessage('ODIN: that is not a domain name.');
-        return;
-      }
-      if (domain && mayLookUp('domain', domain)) WhoisPanel.show(ctx, docs, domain);
+    commands: {
+      'odin.openHostDetails': async (arg?: unknown) => {
+        const ip = arg === undefined ? await askIp() : parseIp(arg);
+        if (arg !== undefined && ip === undefined) {
+          void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
+          return;
+        }
+        if (ip && mayLookUp(ip.includes(':') ? 'ipv6' : 'ipv4', ip)) HostPanel.show(ctx, ip);
+      },
+      'odin.openWhoisDetails': async (arg?: unknown) => {
+        const domain = arg === undefined ? await askDomain() : parseDomain(arg);
+        if (arg !== undefined && domain === undefined) {
+          void vscode.window.showWarningMessage('ODIN: that is not a domain name.');
+          return;
+        }
+        if (domain && mayLookUp('domain', domain)) WhoisPanel.show(ctx, docs, domain);
+      },
     },
   };
 }

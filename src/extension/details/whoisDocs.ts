@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-
-export const WHOIS_SCHEME = 'odin-whois';
+import { WHOIS_SCHEME } from './ids';
 
 /**
  * Read-only virtual documents of whois snapshots (`odin-whois:/<domain>/<n>-<date>.txt`)

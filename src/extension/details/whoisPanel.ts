@@ -8,11 +8,10 @@ import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../errors';
 import { copyJson, copyText, exportJson, openJson } from './actions';
 import { webviewOptions } from './html';
+import { WHOIS_VIEW_TYPE } from './ids';
 import { DetailsPanel } from './panel';
 import type { WhoisSnapshotDocs } from './whoisDocs';
 import { whoisView } from './whoisModel';
-
-export const WHOIS_VIEW_TYPE = 'odin.whoisDetails';
 
 interface WhoisState {
   record?: WhoisRecord;

@@ -32,7 +32,7 @@ import {
   type SearchSpec,
 } from '../../core/savedSearches';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandMap } from '../commands';
+import type { CommandHandler } from '../commands';
 import { config } from '../config';
 import type { Ctx } from '../ctx';
 import { copyText, setTitle, type Node } from '../views/resultNodes';
@@ -51,7 +51,7 @@ import {
   promptIp,
   promptQuery,
 } from './prompts';
-import { searchProbe } from './probe';
+import type { SearchCommandId } from './ids';
 import { fetcherFor } from './runner';
 
 /** What a search command returns (for tests and callers; no API data beyond counts). */
@@ -65,6 +65,12 @@ export interface RunSummary {
 }
 
 type Args = Record<string, unknown>;
+
+/** The results and saved searches tree views. */
+export interface SearchViews {
+  results: vscode.TreeView<Node>;
+  saved: vscode.TreeView<SavedNode>;
+}
 
 const QUERY_TARGET: Partial<Record<SearchKind, QueryTarget>> = {
   hosts: 'hosts',
@@ -121,30 +127,28 @@ export class SearchFeature implements vscode.Disposable {
   readonly savedView: vscode.TreeView<SavedNode>;
   private readonly reported = new Set<string>();
 
-  constructor(private readonly ctx: Ctx) {
+  /**
+   * `views` are the two tree views, created at activation (searchLazy.ts) over stand-in
+   * providers that hand over to `results` and `saved` once this feature exists.
+   */
+  constructor(
+    private readonly ctx: Ctx,
+    views: SearchViews,
+  ) {
     this.catalogue = new FieldCatalogue(
       () => ctx.client(),
       () => ctx.origin(),
       (m) => ctx.log.debug(m),
     );
-    this.resultsView = vscode.window.createTreeView('odin.results', {
-      treeDataProvider: this.results,
-      showCollapseAll: true,
-    });
+    this.resultsView = views.results;
     this.results.attach(this.resultsView);
     this.store = new SavedSearchStore(ctx.extension.globalStorageUri.fsPath, (p) =>
       this.reportStoreProblem(p),
     );
     this.saved = new SavedSearchesProvider(this.store);
-    this.savedView = vscode.window.createTreeView('odin.savedSearches', {
-      treeDataProvider: this.saved,
-      dragAndDropController: this.saved,
-      canSelectMany: true,
-    });
+    this.savedView = views.saved;
     ctx.subscriptions.add(this.results);
-    ctx.subscriptions.add(this.resultsView);
     ctx.subscriptions.add(this.saved);
-    ctx.subscriptions.add(this.savedView);
     ctx.subscriptions.add(this.store);
     // A new origin or key: field catalogues are per origin (the results stay: they are data already shown).
     ctx.subscriptions.add(ctx.onDidChangeConnection(() => this.catalogue.clear()));
@@ -897,7 +901,7 @@ export class SearchFeature implements vscode.Disposable {
 
   // ---------------------------------------------------------------- command map
 
-  commands(): CommandMap {
+  commands(): Record<SearchCommandId, CommandHandler> {
     return {
       'odin.searchHosts': this.searchCommand('hosts'),
       'odin.lookupHost': this.searchCommand('host'),
@@ -968,10 +972,12 @@ function defaultDir(): string {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.env.HOME ?? '/';
 }
 
-/** Wires the feature into the extension: views, store, commands. */
-export function registerSearch(ctx: Ctx): { feature: SearchFeature; commands: CommandMap } {
-  const feature = new SearchFeature(ctx);
+/**
+ * The entry of dist/search.js, loaded on first use (see searchLazy.ts): the feature over
+ * the views created at activation. Its commands are registered by searchLazy.ts.
+ */
+export function createSearch(ctx: Ctx, views: SearchViews): SearchFeature {
+  const feature = new SearchFeature(ctx, views);
   ctx.subscriptions.add(feature);
-  searchProbe.feature = feature;
-  return { feature, commands: feature.commands() };
+  return feature;
 }
