@@ -374,6 +374,52 @@ function analyzeMarkedQuad(sink: Sink, s: number, e: number): void {
   emitIPv4(sink, s, y, sink.values ? refangedSlice(text, s, y) : undefined, y === e, true);
 }
 
+/**
+ * Letters, digits, `.`, `-`, `_` and dot markers, no colon (`evil[.]com`, `bad-site(dot)com`):
+ * a defanged host name candidate. The TLD is checked in place first; the refanged name is
+ * built only for a candidate under an ICANN TLD. What analyzeRun finds in such a run (tests
+ * compare the two).
+ */
+function analyzeMarkedName(sink: Sink, s: number, e: number): void {
+  const text = sink.text;
+  let x = s;
+  let y = e;
+  // Trim `.` and `-` at both ends, as in the refanged run (a marker reads as a dot). A run
+  // never ends with a marker: one continues a run only before a letter or digit.
+  for (;;) {
+    const c = text.charCodeAt(x);
+    if (x >= y) break;
+    const m = x > s && (c === 91 || c === 40 || c === 123) ? markerAt(text, x) : 0;
+    if (c === 46 || c === 45) x++;
+    else if (m !== 0) x += m;
+    else break;
+  }
+  while (y > x && (text.charCodeAt(y - 1) === 46 || text.charCodeAt(y - 1) === 45)) y--;
+  // The TLD: after the last dot or marker.
+  let t = y;
+  let marker = false;
+  for (; t > x; t--) {
+    const c = text.charCodeAt(t - 1);
+    if (c === 46) break;
+    if (c === 93 || c === 41 || c === 125) {
+      marker = true;
+      break;
+    }
+  }
+  if (t === x) return; // no dot left: nothing to find (the general path skips it too)
+  const dotStart = marker ? t - (text.charCodeAt(t - 2) === 46 ? 3 : 5) : t - 1;
+  if (dotStart <= x || !tldAt(text, t, y)) return;
+  if (!sink.allKinds && !sink.kinds.has('domain')) return;
+  if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
+  let defanged = false;
+  for (let k = x; k < y && !defanged; k++) {
+    const c = text.charCodeAt(k);
+    defanged = (c === 91 || c === 40 || c === 123) && markerAt(text, k) !== 0;
+  }
+  const left = leftContext(text, s);
+  emitDomain(sink, refangedSlice(text, x, y), x, y, y === e, left, defanged || (left & CTX_DEFANGED) !== 0);
+}
+
 /** text[s, e) with its dot markers replaced by dots. */
 function refangedSlice(text: string, s: number, e: number): string {
   let out = '';
@@ -604,7 +650,12 @@ function analyzeNameRun(sink: Sink, s: number, e: number): void {
 function hasIcannTld(str: string, x: number, y: number): boolean {
   let t = y;
   while (t > x && str.charCodeAt(t - 1) !== 46) t--;
-  if (t <= x + 1 || y - t < 2 || y - t > 63) return false;
+  return t > x + 1 && tldAt(str, t, y);
+}
+
+/** Is str[t, y) (2-63 characters) an ICANN TLD? */
+function tldAt(str: string, t: number, y: number): boolean {
+  if (y - t < 2 || y - t > 63) return false;
   let letters = true;
   let h = y - t;
   for (let k = t; k < y; k++) {
@@ -817,6 +868,8 @@ function scanRun(sink: Sink, s: number, i = s, flags = 0, ipv6Checked = false): 
     if (ipv6Checked || mayBeIPv6(text, s, i)) analyzeRun(sink, s, i, flags, false, true);
   } else if (marked && fastPaths && (flags & (ALPHA | UNDERSCORE | HYPHEN | COLON)) === 0) {
     analyzeMarkedQuad(sink, s, i);
+  } else if (marked && fastPaths && (flags & (ALPHA | COLON)) === ALPHA) {
+    analyzeMarkedName(sink, s, i);
   } else if (marked || (flags & COLON) !== 0) analyzeRun(sink, s, i, flags, marked);
   else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, i);
   else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, i, flags, false);

@@ -371,6 +371,58 @@ void describe('detect: special-case paths (generated)', () => {
     '..',
     '8',
   ];
+  const namePieces = [
+    'ab',
+    'evil',
+    'com',
+    'net',
+    'co',
+    'uk',
+    'io',
+    'x',
+    'xn--p1ai',
+    '-',
+    '_',
+    '.',
+    '[.]',
+    '(.)',
+    '{.}',
+    '[dot]',
+    '(dot)',
+    '{DoT}',
+    ' ',
+    '/',
+    '//',
+    'hxxp://',
+    '@',
+    ':',
+    '1',
+    'é',
+    '(',
+    'EXAMPLE',
+    'py',
+    'a-b',
+  ];
+  void it('defanged host names: fast path = general path', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...namePieces), { maxLength: 30 }), (parts) => {
+        const t = parts.join('');
+        const fast = [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()];
+        setFastPaths(false);
+        try {
+          assert.deepEqual(
+            fast,
+            [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()],
+            JSON.stringify(t),
+          );
+        } finally {
+          setFastPaths(true);
+        }
+      }),
+      { numRuns: Number(process.env.ODIN_FUZZ_RUNS ?? 3000) },
+    );
+  });
+
   void it('defanged dotted quads: fast path = general path', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...quadPieces), { maxLength: 40 }), (parts) => {
