@@ -423,6 +423,50 @@ void describe('detect: special-case paths (generated)', () => {
     );
   });
 
+  void it('ISO 8601 times: skipping them finds what the general path finds', () => {
+    const digit = fc.constantFrom(...'0123456789');
+    const d = (n: number) => fc.array(digit, { minLength: n, maxLength: n }).map((a) => a.join(''));
+    const time = fc
+      .tuple(d(4), d(2), d(2), d(2), d(2), d(2), fc.option(fc.nat(9)), fc.boolean())
+      .map(([y, mo, da, h, mi, se, frac, z]) => {
+        const f = frac === null ? '' : `.${'7'.repeat(frac)}`;
+        return `${y}-${mo}-${da}T${h}:${mi}:${se}${f}${z ? 'Z' : ''}`;
+      });
+    const around = fc.constantFrom(
+      '',
+      ' ',
+      '"',
+      '@',
+      '//',
+      'x',
+      '.com',
+      '.1.2.3',
+      ':1',
+      '::1',
+      '+00:00',
+      '[.]io',
+      '-',
+      'a.b',
+    );
+    fc.assert(
+      fc.property(around, time, around, (a, t0, b) => {
+        const t = `${a}${t0}${b}`;
+        const fast = [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()];
+        setFastPaths(false);
+        try {
+          assert.deepEqual(
+            fast,
+            [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()],
+            JSON.stringify(t),
+          );
+        } finally {
+          setFastPaths(true);
+        }
+      }),
+      { numRuns: Number(process.env.ODIN_FUZZ_RUNS ?? 3000) },
+    );
+  });
+
   void it('defanged dotted quads: fast path = general path', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...quadPieces), { maxLength: 40 }), (parts) => {
