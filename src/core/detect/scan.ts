@@ -970,9 +970,9 @@ function scanTriggers(sink: Sink, start: number, stop: number): void {
     if (nDot !== -1 && nDot < pos) nDot = text.indexOf('.', pos);
     if (nColon !== -1 && nColon < pos) nColon = text.indexOf(':', pos);
     if (nWord !== -1 && nWord < pos) {
+      // test() rather than exec(): no match object; every match is 5 characters long.
       DOT_WORD.lastIndex = pos;
-      const m = DOT_WORD.exec(text);
-      nWord = m ? m.index + 1 : -1;
+      nWord = DOT_WORD.test(text) ? DOT_WORD.lastIndex - 4 : -1;
     }
     let p = nDot;
     if (nColon !== -1 && (p === -1 || nColon < p)) p = nColon;
