@@ -188,6 +188,11 @@ export function bigIntToIPv6(v: bigint): Uint16Array {
   return g;
 }
 
+/** A zone id as written; inside brackets, `25eth0` is the URL-encoded form (`%25`) of `eth0`. */
+export function zoneValue(zone: string, inBrackets: boolean): string {
+  return inBrackets && zone.length > 2 && zone.startsWith('25') ? zone.slice(2) : zone;
+}
+
 /** Canonical text of any strict IPv4 or IPv6 literal (zone kept as written), or undefined. */
 export function canonicalIp(s: string): string | undefined {
   const v4 = parseIPv4(s);

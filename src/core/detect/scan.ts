@@ -2,10 +2,16 @@
 // address or host name can be made of ([0-9A-Za-z._:-] plus the defang markers `[.]`, `(.)`,
 // `{.}`, `[dot]`, `(dot)`, `{dot}`, `[:]`), and analyses each run that holds a dot or a colon on
 // its own, with fixed-size look-arounds into the text. Every step is linear in the run and runs
-// longer than MAX_RUN are skipped, so the whole scan is linear in the input: no regular
-// expression ever sees unbounded input.
+// longer than MAX_RUN are skipped, so the whole scan is linear in the input: the one regular
+// expression that reads the whole text matches a fixed five-character marker (`[dot]`).
+//
+// Speed on large inputs comes from visiting as little as possible: native searches jump to the
+// characters that can start something (dots, colons, `[dot]` markers); separator colons and
+// ISO times are dismissed without analysis; defanged quads and names are read in place. Each
+// such shortcut can be switched off (setFastPaths) and is held by generated tests to the
+// general analysis. Results go to Detection objects, or to a compact DetectionTable.
 import { acceptName, isIcannTld } from './domain';
-import { formatIPv6, parseIPv4At, parseIPv6Into } from './ip';
+import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
 import { DetectionTable } from './table';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
@@ -413,9 +419,8 @@ function analyzeMarkedName(sink: Sink, s: number, e: number): void {
   let y = e;
   // Trim `.` and `-` at both ends, as in the refanged run (a marker reads as a dot). A run
   // never ends with a marker: one continues a run only before a letter or digit.
-  for (;;) {
+  while (x < y) {
     const c = text.charCodeAt(x);
-    if (x >= y) break;
     const m = x > s && (c === 91 || c === 40 || c === 123) ? markerAt(text, x) : 0;
     if (c === 46 || c === 45) x++;
     else if (m !== 0) x += m;
@@ -575,7 +580,7 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
           z++;
         else break;
       }
-      if (sink.values) value += `%${zoneValue(text, e + 1, z, bracketed)}`;
+      if (sink.values) value += `%${zoneValue(text.slice(e + 1, z), bracketed && text.charCodeAt(z) === 93)}`;
       en = z;
     } else if (y === hi && text.charCodeAt(e) === 47) {
       const p = prefixAt(text, e + 1, 128);
@@ -598,14 +603,6 @@ function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number)
     consumed[consumedN++] = wa;
     consumed[consumedN++] = wb;
   }
-}
-
-/** A zone id as written at text[a, z); `%25eth0` inside brackets is the URL-encoded `%eth0`. */
-function zoneValue(text: string, a: number, z: number, bracketed: boolean): string {
-  const zone = text.slice(a, z);
-  return bracketed && text.charCodeAt(z) === 93 && zone.length > 2 && zone.startsWith('25')
-    ? zone.slice(2)
-    : zone;
 }
 
 function overlaps(a: number, b: number): boolean {
@@ -819,6 +816,9 @@ function mayBeIPv6(str: string, s: number, e: number): boolean {
   return false;
 }
 
+const MAY_BE_IPV6 = -1;
+const UNSURE = -2;
+
 /**
  * For the colon at `p`, the first colon found after the last analysed run: if the window of
  * IPv6 characters ([0-9A-Fa-f:.]) it starts cannot hold an address, the offset where that
@@ -829,9 +829,6 @@ function mayBeIPv6(str: string, s: number, e: number): boolean {
  * to the left of `p` in the same window cannot exist: the window would have started a run
  * already analysed, or an earlier colon would have been found first.
  */
-const MAY_BE_IPV6 = -1;
-const UNSURE = -2;
-
 function ipv6WindowEnd(text: string, p: number, stop: number): number {
   if (text.charCodeAt(p - 1) === 91) return UNSURE; // `[:]`
   let colons = 0;

@@ -3,7 +3,7 @@
 // materialised form costs more than finding the detections (an object and one or two strings
 // each, most of them kept alive until the scan ends); callers that count, filter or only look
 // at a few of them (the bench, "list the indicators in this file") do not pay for that.
-import { formatIPv6, parseIPv6At } from './ip';
+import { formatIPv6, parseIPv6At, zoneValue } from './ip';
 import type { Detection, DetectionKind } from './types';
 
 const KINDS: readonly DetectionKind[] = ['ipv4', 'ipv6', 'cidr', 'domain'];
@@ -128,10 +128,8 @@ export function valueOf(text: string, kind: DetectionKind, start: number, end: n
   if (!groups) return plain; // not reached: the scanner emitted it
   let v = formatIPv6(groups);
   if (pct >= 0) {
-    let zone = addr.slice(pct + 1);
     const bracketed = text.charCodeAt(start - 1) === 91 && text.charCodeAt(end) === 93;
-    if (bracketed && zone.length > 2 && zone.startsWith('25')) zone = zone.slice(2);
-    v += `%${zone}`;
+    v += `%${zoneValue(addr.slice(pct + 1), bracketed)}`;
   }
   return slash >= 0 ? `${v}${plain.slice(slash)}` : v;
 }
