@@ -96,23 +96,8 @@ class RunView {
   ) {}
 
   static marked(text: string, s: number, e: number): RunView {
-    let str = '';
     const marks: number[] = [];
-    let last = s;
-    for (let i = s; i < e;) {
-      const c = text.charCodeAt(i);
-      const m = c === 91 || c === 40 || c === 123 ? markerAt(text, i) : 0;
-      if (m === 0) {
-        i++;
-        continue;
-      }
-      str += text.slice(last, i);
-      marks.push(str.length, i, m);
-      str += text.charCodeAt(i + 1) === 58 ? ':' : '.';
-      i += m;
-      last = i;
-    }
-    str += text.slice(last, e);
+    const str = refang(text, s, e, marks);
     return new RunView(str, 0, str.length, s, marks);
   }
 
@@ -404,7 +389,7 @@ function analyzeMarkedQuad(sink: Sink, s: number, e: number): void {
   }
   if (digits === 0 || part > 255 || dots !== 3) return;
   if (gluedAt(text, s - 1) || (y === e && gluedAt(text, e))) return;
-  emitIPv4(sink, s, y, sink.values ? refangedSlice(text, s, y) : undefined, y === e, true);
+  emitIPv4(sink, s, y, sink.values ? refang(text, s, y) : undefined, y === e, true);
 }
 
 /**
@@ -449,11 +434,14 @@ function analyzeMarkedName(sink: Sink, s: number, e: number): void {
     defanged = (c === 91 || c === 40 || c === 123) && markerAt(text, k) !== 0;
   }
   const left = leftContext(text, s);
-  emitDomain(sink, refangedSlice(text, x, y), x, y, y === e, left, defanged || (left & CTX_DEFANGED) !== 0);
+  emitDomain(sink, refang(text, x, y), x, y, y === e, left, defanged || (left & CTX_DEFANGED) !== 0);
 }
 
-/** text[s, e) with its dot markers replaced by dots. */
-function refangedSlice(text: string, s: number, e: number): string {
+/**
+ * text[s, e) with its markers replaced by what they stand for (`.` or `:`). With `marks`, also
+ * records each marker as (index in the result, original offset, marker length).
+ */
+function refang(text: string, s: number, e: number, marks?: number[]): string {
   let out = '';
   let last = s;
   for (let i = s; i < e;) {
@@ -463,7 +451,9 @@ function refangedSlice(text: string, s: number, e: number): string {
       i++;
       continue;
     }
-    out += `${text.slice(last, i)}.`;
+    out += text.slice(last, i);
+    marks?.push(out.length, i, m);
+    out += text.charCodeAt(i + 1) === 58 ? ':' : '.';
     i += m;
     last = i;
   }

@@ -343,6 +343,18 @@ void describe('detect: the two scan strategies agree', () => {
   });
 });
 
+/** detect() and detectTable() give the same answer with the scanner's shortcuts off. */
+function assertSameWithoutShortcuts(t: string): void {
+  const all = () => [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()];
+  const fast = all();
+  setFastPaths(false);
+  try {
+    assert.deepEqual(fast, all(), JSON.stringify(t));
+  } finally {
+    setFastPaths(true);
+  }
+}
+
 void describe('detect: special-case paths (generated)', () => {
   // Defanged dotted quads have a path of their own; it must find what the general run
   // analysis finds, with the same ranges and values.
@@ -407,17 +419,7 @@ void describe('detect: special-case paths (generated)', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...namePieces), { maxLength: 30 }), (parts) => {
         const t = parts.join('');
-        const fast = [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()];
-        setFastPaths(false);
-        try {
-          assert.deepEqual(
-            fast,
-            [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()],
-            JSON.stringify(t),
-          );
-        } finally {
-          setFastPaths(true);
-        }
+        assertSameWithoutShortcuts(t);
       }),
       { numRuns: Number(process.env.ODIN_FUZZ_RUNS ?? 3000) },
     );
@@ -451,17 +453,7 @@ void describe('detect: special-case paths (generated)', () => {
     fc.assert(
       fc.property(around, time, around, (a, t0, b) => {
         const t = `${a}${t0}${b}`;
-        const fast = [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()];
-        setFastPaths(false);
-        try {
-          assert.deepEqual(
-            fast,
-            [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()],
-            JSON.stringify(t),
-          );
-        } finally {
-          setFastPaths(true);
-        }
+        assertSameWithoutShortcuts(t);
       }),
       { numRuns: Number(process.env.ODIN_FUZZ_RUNS ?? 3000) },
     );
@@ -471,17 +463,7 @@ void describe('detect: special-case paths (generated)', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...quadPieces), { maxLength: 40 }), (parts) => {
         const t = parts.join('');
-        const fast = [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()];
-        setFastPaths(false);
-        try {
-          assert.deepEqual(
-            fast,
-            [detect(t), detect(t, { mode: 'text' }), detectTable(t).toArray()],
-            JSON.stringify(t),
-          );
-        } finally {
-          setFastPaths(true);
-        }
+        assertSameWithoutShortcuts(t);
       }),
       { numRuns: Number(process.env.ODIN_FUZZ_RUNS ?? 3000) },
     );
