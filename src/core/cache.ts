@@ -10,6 +10,9 @@
  * - Bounded: least recently used entries go first once `maxEntries` is reached.
  * - Persisted as one JSON file, written atomically (temp file + rename) and debounced.
  *   A file that cannot be read is moved aside and reported, never fatal.
+ * - Shared by every window: a write first merges what other windows wrote since (the newer
+ *   answer per key wins), so two windows no longer overwrite each other's lookups. Deletes
+ *   and clears are remembered until the next write, so a merge does not bring them back.
  *
  * Pure Node: no `vscode` import (tested in plain Node).
  */
@@ -71,6 +74,9 @@ export class ResultCache {
   private dirty = false;
   private writing: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** Since the last write: when the cache was cleared, and keys deleted (with when). */
+  private clearedAt = -Infinity;
+  private readonly deleted = new Map<string, number>();
   /** Resolves once the file (if any) has been read; `get` works before, on an empty cache. */
   readonly ready: Promise<void>;
 
@@ -117,11 +123,14 @@ export class ResultCache {
   }
 
   delete(key: string): void {
+    this.deleted.set(key, this.now());
     if (this.entries.delete(key)) this.scheduleWrite();
   }
 
   clear(): void {
     this.entries.clear();
+    this.deleted.clear();
+    this.clearedAt = this.now();
     this.scheduleWrite();
   }
 
@@ -142,6 +151,7 @@ export class ResultCache {
     this.timer = undefined;
     if (this.dirty && this.options.file) {
       try {
+        this.mergeFile(readIfExistsSync(this.options.file));
         this.writeFileAtomicSync(this.options.file, this.serialise());
         this.dirty = false;
       } catch (e) {
@@ -193,6 +203,7 @@ export class ResultCache {
     if (!file || !this.dirty) return;
     this.dirty = false;
     try {
+      this.mergeFile(await fs.promises.readFile(file, 'utf8').catch(() => undefined));
       const text = this.serialise();
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
       const tmp = `${file}.${process.pid}.${Math.floor(Math.random() * 1e9).toString(36)}.tmp`;
@@ -218,6 +229,33 @@ export class ResultCache {
       fs.rmSync(tmp, { force: true });
       throw e;
     }
+  }
+
+  /**
+   * Takes in what the file holds now (written by another window since this one last wrote):
+   * entries this window lacks or holds an older answer for, unless this window deleted or
+   * cleared them after they were stored. An unreadable file is left to the next load.
+   */
+  private mergeFile(text: string | undefined): void {
+    const parsed = text === undefined ? undefined : parseCacheFile(text);
+    if (parsed) {
+      const theirs = new Map(parsed.entries);
+      const merged = new Map<string, CacheEntry>();
+      for (const [key, entry] of theirs) {
+        const gone = Math.max(this.clearedAt, this.deleted.get(key) ?? -Infinity);
+        if (!this.entries.has(key) && entry.storedAt > gone) merged.set(key, entry);
+      }
+      // Theirs first (less recent here), then ours in recency order, each with the newer answer.
+      for (const [key, ours] of this.entries) {
+        const other = theirs.get(key);
+        merged.set(key, other && other.storedAt > ours.storedAt ? other : ours);
+      }
+      this.entries.clear();
+      for (const [key, entry] of merged) this.entries.set(key, entry);
+      this.evict();
+    }
+    this.deleted.clear();
+    this.clearedAt = -Infinity;
   }
 
   private async load(file: string): Promise<void> {
@@ -257,6 +295,14 @@ export class ResultCache {
     } catch {
       // A failing reporter must not break the cache.
     }
+  }
+}
+
+function readIfExistsSync(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

@@ -163,3 +163,45 @@ void test('entries set while the file loads win over the file', async () => {
   assert.equal(b.peek('k')?.value, 'new');
   b.dispose();
 });
+
+void test('windows sharing one file merge their lookups instead of overwriting each other', async () => {
+  const file = tmpFile();
+  let now = 1_000;
+  const a = new ResultCache({ file, ttlMs: TTL, maxEntries: 10, now: () => now, writeDelayMs: 60_000 });
+  const b = new ResultCache({ file, ttlMs: TTL, maxEntries: 10, now: () => now, writeDelayMs: 60_000 });
+  await Promise.all([a.ready, b.ready]);
+  a.set('from-a', 'A', 'host');
+  b.set('from-b', 'B', 'host');
+  now += 10;
+  b.set('both', 'B-older', 'host');
+  now += 10;
+  a.set('both', 'A-newer', 'host');
+  await a.flush();
+  await b.flush(); // the last writer keeps what A wrote, and the newer answer per key
+  const c = new ResultCache({ file, ttlMs: TTL, maxEntries: 10 });
+  await c.ready;
+  assert.equal(c.peek('from-a')?.value, 'A');
+  assert.equal(c.peek('from-b')?.value, 'B');
+  assert.equal(c.peek('both')?.value, 'A-newer');
+  assert.equal(b.peek('from-a')?.value, 'A', 'the writer took the other window’s entry in');
+
+  // A delete or a clear is not undone by merging an older copy from the file.
+  now += 10;
+  b.delete('from-a');
+  await b.flush();
+  const d = new ResultCache({ file, ttlMs: TTL, maxEntries: 10 });
+  await d.ready;
+  assert.equal(d.peek('from-a'), undefined);
+  now += 10;
+  a.clear();
+  a.set('after-clear', 1, 'host');
+  await a.flush();
+  const e = new ResultCache({ file, ttlMs: TTL, maxEntries: 10 });
+  await e.ready;
+  assert.deepEqual(
+    ['from-a', 'from-b', 'both', 'after-clear'].map((k) => e.peek(k) !== undefined),
+    [false, false, false, true],
+  );
+  a.dispose();
+  b.dispose();
+});
