@@ -21,7 +21,11 @@ export type ResultItem =
 
 export type ExportFormat = 'json' | 'csv';
 
-const FORMULA_START = /^[\s]*[=+\-@\t\r]/;
+/**
+ * Text a spreadsheet would read as a formula, or whose leading apostrophe it would swallow as
+ * its own text marker (so `'-x` would show as `-x`): both get an apostrophe in front.
+ */
+const FORMULA_START = /^(?:[\s]*[=+\-@\t\r]|')/;
 
 /** One CSV cell: formula-safe and quoted when it holds a comma, quote or line break. */
 export function csvCell(value: unknown): string {

@@ -47,6 +47,8 @@ function parseCsv(text: string): string[][] {
 }
 
 void test('CSV round-trips any text and never starts a cell with a formula character', () => {
+  // A text that starts with an apostrophe gets one more, or a spreadsheet would hide it.
+  assert.equal(csvCell("'-1"), "''-1");
   fc.assert(
     fc.property(
       fc.array(fc.array(fc.string({ maxLength: 20 }), { minLength: 1, maxLength: 4 }), {
@@ -61,7 +63,7 @@ void test('CSV round-trips any text and never starts a cell with a formula chara
         back.slice(1).forEach((r, i) =>
           r.forEach((cell, j) => {
             assert.ok(!/^\s*[=+\-@\t\r]/.test(cell), cell);
-            assert.equal(cell.replace(/^'(?=\s*[=+\-@\t\r])/, ''), norm[i][j]);
+            assert.equal(cell.replace(/^'(?=\s*[=+\-@\t\r]|')/, ''), norm[i][j]);
           }),
         );
       },
