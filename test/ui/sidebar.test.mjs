@@ -42,10 +42,19 @@ describe('search prompts and the results side bar', () => {
     // The last row is "Load N more" with "N of TOTAL shown".
     await row.first().click(); // focuses the tree (and toggles the set: expand it again)
     const setRow = ui.view('Results').locator('.monaco-list-row[aria-level="1"]').first();
-    if ((await setRow.getAttribute('aria-expanded')) === 'false') await ui.page.keyboard.press('ArrowRight');
-    await ui.page.keyboard.press('End');
     const more = ui.view('Results').locator('.monaco-list-row', { hasText: /Load \d+ more/ });
-    await more.first().waitFor({ state: 'visible', timeout: 10_000 });
+    // The click's toggle can land after the check on a loaded machine: check, expand and go
+    // to the end again until the row shows.
+    for (const deadline = Date.now() + 30_000; ; ) {
+      if ((await setRow.getAttribute('aria-expanded')) === 'false') await ui.page.keyboard.press('ArrowRight');
+      await ui.page.keyboard.press('End');
+      try {
+        await more.first().waitFor({ state: 'visible', timeout: 2_000 });
+        break;
+      } catch (e) {
+        if (Date.now() > deadline) throw e;
+      }
+    }
     assert.match(await more.first().innerText(), /\d+ of [\d,]+ shown/);
     await ui.page.keyboard.press('Home');
   });
