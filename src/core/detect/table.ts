@@ -4,6 +4,7 @@
 // each, most of them kept alive until the scan ends); callers that count, filter or only look
 // at a few of them (the bench, "list the indicators in this file") do not pay for that.
 import { formatIPv6, parseIPv6At, zoneValue } from './ip';
+import { refang } from './refang';
 import type { Detection, DetectionKind } from './types';
 
 const KINDS: readonly DetectionKind[] = ['ipv4', 'ipv6', 'cidr', 'domain'];
@@ -104,20 +105,13 @@ export class DetectionTable {
   }
 }
 
-/** `raw` with its defang markers (`[.]`, `(dot)`, `[:]` ...) replaced by what they stand for. */
-function unmark(raw: string): string {
-  if (!/[[({]/.test(raw)) return raw;
-  return raw.replace(/\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\{dot\}|\[:\]/gi, (m) =>
-    m === '[:]' ? ':' : '.',
-  );
-}
-
 /**
  * The canonical value of a detection the scanner found at text[start, end): what the scanner
  * builds inline when it materialises (tests hold the two to the same answer).
  */
 export function valueOf(text: string, kind: DetectionKind, start: number, end: number, raw: string): string {
-  const plain = unmark(raw);
+  // A detection's raw text holds dot and colon markers at most: refang() turns them back.
+  const plain = /[[({]/.test(raw) ? refang(raw) : raw;
   if (kind === 'domain') return plain.toLowerCase();
   if (kind === 'ipv4') return plain;
   const slash = kind === 'cidr' ? plain.lastIndexOf('/') : -1;
