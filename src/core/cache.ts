@@ -13,6 +13,7 @@
  * - Shared by every window: a write first merges what other windows wrote since (the newer
  *   answer per key wins), so two windows no longer overwrite each other's lookups. Deletes
  *   and clears are remembered until the next write, so a merge does not bring them back.
+ *   The file is read again only when it changed since this window last read or wrote it.
  *
  * Pure Node: no `vscode` import (tested in plain Node).
  */
@@ -77,6 +78,8 @@ export class ResultCache {
   /** Since the last write: when the cache was cleared, and keys deleted (with when). */
   private clearedAt = -Infinity;
   private readonly deleted = new Map<string, number>();
+  /** The file as this window last read or wrote it: unchanged means no other window wrote. */
+  private seen: { mtimeMs: number; size: number } | undefined;
   /** Resolves once the file (if any) has been read; `get` works before, on an empty cache. */
   readonly ready: Promise<void>;
 
@@ -151,8 +154,10 @@ export class ResultCache {
     this.timer = undefined;
     if (this.dirty && this.options.file) {
       try {
-        this.mergeFile(readIfExistsSync(this.options.file));
-        this.writeFileAtomicSync(this.options.file, this.serialise());
+        const file = this.options.file;
+        this.mergeFile(this.changedSince(statIfExistsSync(file)) ? readIfExistsSync(file) : undefined);
+        this.writeFileAtomicSync(file, this.serialise());
+        this.seen = statIfExistsSync(file);
         this.dirty = false;
       } catch (e) {
         this.problem(`Could not save the lookup cache: ${message(e)}`);
@@ -203,13 +208,19 @@ export class ResultCache {
     if (!file || !this.dirty) return;
     this.dirty = false;
     try {
-      this.mergeFile(await fs.promises.readFile(file, 'utf8').catch(() => undefined));
+      const before = await fs.promises.stat(file).catch(() => undefined);
+      this.mergeFile(
+        this.changedSince(before)
+          ? await fs.promises.readFile(file, 'utf8').catch(() => undefined)
+          : undefined,
+      );
       const text = this.serialise();
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
       const tmp = `${file}.${process.pid}.${Math.floor(Math.random() * 1e9).toString(36)}.tmp`;
       try {
         await fs.promises.writeFile(tmp, text, { encoding: 'utf8', mode: 0o600 });
         await fs.promises.rename(tmp, file);
+        this.seen = await fs.promises.stat(file).catch(() => undefined);
       } catch (e) {
         await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
         throw e;
@@ -236,6 +247,12 @@ export class ResultCache {
    * entries this window lacks or holds an older answer for, unless this window deleted or
    * cleared them after they were stored. An unreadable file is left to the next load.
    */
+  private changedSince(now: fs.Stats | undefined): boolean {
+    return (
+      now !== undefined && !(this.seen && now.mtimeMs === this.seen.mtimeMs && now.size === this.seen.size)
+    );
+  }
+
   private mergeFile(text: string | undefined): void {
     const parsed = text === undefined ? undefined : parseCacheFile(text);
     if (parsed) {
@@ -261,6 +278,7 @@ export class ResultCache {
   private async load(file: string): Promise<void> {
     let text: string;
     try {
+      this.seen = await fs.promises.stat(file);
       text = await fs.promises.readFile(file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
@@ -295,6 +313,14 @@ export class ResultCache {
     } catch {
       // A failing reporter must not break the cache.
     }
+  }
+}
+
+function statIfExistsSync(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
   }
 }
 
