@@ -164,7 +164,7 @@ export interface NameContext {
 }
 
 /** What is known about a name regardless of where it appears; cached per name. */
-interface NameFacts {
+export interface NameFacts {
   info: NameInfo;
   /** Needs context in any mode: `this.x.com`, `com.example.app`, `setup.py`. */
   needsContext: boolean;
@@ -175,7 +175,8 @@ interface NameFacts {
 
 const factsCache = new Map<string, NameFacts | null>();
 
-function nameFacts(name: string): NameFacts | undefined {
+/** The facts of a lower-case candidate name, or undefined if it is not a public host name. */
+export function nameFacts(name: string): NameFacts | undefined {
   let f = factsCache.get(name);
   if (f !== undefined) return f ?? undefined;
   f = null;
@@ -216,13 +217,32 @@ function nameFacts(name: string): NameFacts | undefined {
  */
 export function acceptName(name: string, ctx: NameContext): NameInfo | undefined {
   const f = nameFacts(name);
-  if (!f) return undefined;
-  if (ctx.strong) return f.info;
-  if (ctx.mode === 'code' && ctx.mixedCase === true) return undefined;
-  if (f.needsContext) return undefined;
-  if (ctx.assigned === true && f.needsContextInCode) return undefined;
+  return f &&
+    acceptFacts(
+      f,
+      ctx.strong,
+      ctx.mode === 'code',
+      ctx.assigned === true,
+      ctx.mixedCase === true,
+      ctx.quoted === true,
+    )
+    ? f.info
+    : undefined;
+}
+
+/** acceptName for facts already looked up, with the context as arguments (the scanner's hot path). */
+export function acceptFacts(
+  f: NameFacts,
+  strong: boolean,
+  code: boolean,
+  assigned: boolean,
+  mixedCase: boolean,
+  quoted: boolean,
+): boolean {
+  if (strong) return true;
+  if (code && mixedCase) return false;
+  if (f.needsContext) return false;
+  if (assigned && f.needsContextInCode) return false;
   // A quoted host name of three labels or more (`"api.example.dev"`) is a value, not a member.
-  if (ctx.mode === 'code' && f.needsContextInCode && !(ctx.quoted === true && f.labels >= 3))
-    return undefined;
-  return f.info;
+  return !(code && f.needsContextInCode && !(quoted && f.labels >= 3));
 }
