@@ -239,6 +239,70 @@ function versionBefore(text: string, st: number): boolean {
   return text.slice(q - 7, q).toLowerCase() === 'version';
 }
 
+/**
+ * Words after which a dotted quad numbers a part of a document, not a host: `Section 2.8.3.2`,
+ * `Figure 1.1.2.3`, `Step 4.1.1.2`. Not `table`: `ip route add ... table 10.0.0.1` is networking.
+ */
+const NUMBERING_WORDS: readonly string[] = [
+  'section',
+  'sections',
+  'sect',
+  'sec',
+  'chapter',
+  'clause',
+  'paragraph',
+  'para',
+  'appendix',
+  'annex',
+  'figure',
+  'fig',
+  'step',
+];
+
+/** The last letters of NUMBERING_WORDS, as bits (a = 1). */
+const NUMBERING_LAST_LETTERS = NUMBERING_WORDS.reduce(
+  (m, w) => m | (1 << (w.charCodeAt(w.length - 1) - 97)),
+  0,
+);
+
+/**
+ * `Section 2.8.3.2`, `Sect. 2.8.3.2`, `§ 2.8.3.2`, `§2.8.3.2`, or a Markdown heading
+ * `### 2.8.3.2 Title`: a section number. Reads at most 16 characters back from `st`.
+ */
+function numberingBefore(text: string, st: number): boolean {
+  let q = st;
+  while (q > 0 && st - q < 3) {
+    const c = text.charCodeAt(q - 1);
+    if (c === 32 || c === 9 || c === 160) q--;
+    else break;
+  }
+  const c = text.charCodeAt(q - 1);
+  if (c === 0xa7) return true; // §
+  if (q === st) return false; // a word or `#` must be set apart by a space
+  if (c === 35) {
+    // `#` to `######` at the start of a line.
+    let h = q - 1;
+    while (h > 0 && q - h < 6 && text.charCodeAt(h - 1) === 35) h--;
+    const b = h === 0 ? 10 : text.charCodeAt(h - 1);
+    return b === 10 || b === 13;
+  }
+  const end = c === 46 ? q - 1 : q; // an abbreviation: `Sect. 4.1.2.3`, `Fig. 1.2.3.4`
+  // Most words before an address (`from`, `and`, `host`) end in a letter no numbering word ends in.
+  const last = text.charCodeAt(end - 1) | 32;
+  if (last < 97 || last > 122 || (NUMBERING_LAST_LETTERS & (1 << (last - 97))) === 0) return false;
+  let w = end;
+  while (w > 0 && end - w < 10 && (cls(text, w - 1) & ALPHA) !== 0) w--;
+  const n = end - w;
+  if (n < 3 || n > 9 || (cls(text, w - 1) & (ALPHA | DIGIT | UNDERSCORE)) !== 0) return false;
+  for (const word of NUMBERING_WORDS) {
+    if (word.length !== n) continue;
+    let k = 0;
+    while (k < n && (text.charCodeAt(w + k) | 32) === word.charCodeAt(k)) k++;
+    if (k === n) return true;
+  }
+  return false;
+}
+
 /** Strict prefix length at `i` (no leading zeros), followed by a non-token character. */
 function prefixAt(text: string, i: number, max: number): { bits: number; end: number } | undefined {
   let bits = 0;
@@ -312,7 +376,7 @@ function emitIPv4(
   port?: number,
 ): void {
   const text = sink.text;
-  if (versionBefore(text, st)) return;
+  if (versionBefore(text, st) || numberingBefore(text, st)) return;
   if (atRunEnd && port === undefined && text.charCodeAt(en) === 47) {
     const p = prefixAt(text, en + 1, 32);
     if (p) {

@@ -100,6 +100,12 @@ void describe('detect: strict IPv4 (never an address)', () => {
     'Version=4.0.0.0',
     'AssemblyVersion("1.0.0.0")',
     '"version": "1.2.3.4"',
+    'Section 2.8.3.2',
+    'see sections 4.1.2.3 and',
+    'Chapter 1.2.3.4',
+    'SECT. 1.2.3.4',
+    '§ 2.8.3.2',
+    '§2.8.3.2',
   ];
   for (const text of never) {
     void it(`does not read ${JSON.stringify(text)} as an address`, () => {
@@ -109,6 +115,19 @@ void describe('detect: strict IPv4 (never an address)', () => {
       );
     });
   }
+
+  void it('does not read a Markdown heading number as an address', () => {
+    assert.deepEqual(values('### 2.8.3.2 Zone transfers\n## 1.2.3.4\n#2.8.3.2'), ['2.8.3.2']);
+  });
+
+  void it('reads an address after other words, or after a numbering word set apart by no space', () => {
+    assert.deepEqual(values('from 2.8.3.2, subsection 1.2.3.4, section=5.6.7.8, C# 9.9.9.9'), [
+      '2.8.3.2',
+      '1.2.3.4',
+      '5.6.7.8',
+      '9.9.9.9',
+    ]);
+  });
 
   void it('still reads an address in a URL path', () => {
     assert.deepEqual(values('GET /api/ip/1.2.3.4 and http://5.6.7.8/x'), ['1.2.3.4', '5.6.7.8']);
