@@ -178,7 +178,7 @@ RUN_CLASS[95] = 16;
  * results. The least work for this text on this machine, not a detector (it reports version
  * numbers as addresses).
  */
-function minimalScan(text) {
+export function minimalScan(text) {
   let pos = 0;
   let hits = 0;
   let nd = -2;

@@ -1,0 +1,102 @@
+// Detection cost in machine instructions per byte, counted by valgrind (callgrind): ours beside
+// the minimal trigger scan of detect.mjs, on the same generated log. Unlike times, these counts
+// do not move with the neighbours on a shared machine, so a change to the scanner can be judged
+// by a difference of a few percent.
+//
+//   npx tsc -p . --outDir out && node scripts/bench/instructions.mjs
+//
+// Each side runs in its own node under valgrind, once with 1 pass over the text and once with
+// 1 + PASSES; the difference is PASSES steady-state passes (start-up, text generation and
+// compilation cancel out). Skipped when valgrind is not installed (it is not needed otherwise).
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const self = fileURLToPath(import.meta.url);
+const root = path.resolve(path.dirname(self), '../..');
+const MB = 2;
+const PASSES = 4;
+
+function counted(side, passes) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        '--callgrind-out-file=/dev/null',
+        process.execPath,
+        // Compile on the main thread so that no compiler thread runs in a measured window.
+        '--single-threaded',
+        self,
+        `--child=${side}`,
+        `--passes=${passes}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const m = /Collected : (\d+)/.exec(err);
+      if (code === 0 && m) resolve(Number(m[1]));
+      else
+        reject(
+          new Error(`valgrind ${side} ${passes} exited ${code}: ${err.split('\n').slice(-5).join(' ')}`),
+        );
+    });
+  });
+}
+
+async function perByte(side, bytes) {
+  // Two at a time: the machine has two cores, and each count is independent of the other.
+  const [one, more] = await Promise.all([counted(side, 1), counted(side, 1 + PASSES)]);
+  return (more - one) / (PASSES * bytes);
+}
+
+async function child(side, passes) {
+  const { generateLog, minimalScan } = await import('./detect.mjs');
+  const { detectTable } = createRequire(import.meta.url)(path.join(root, 'out/src/core/detect/index.js'));
+  const text = generateLog(MB * 1024 * 1024);
+  let n = 0;
+  for (let r = 0; r < passes; r++)
+    n += side === 'ours' ? detectTable(text, { mode: 'text' }).length : minimalScan(text);
+  process.stdout.write(`${n}\n`);
+}
+
+export default async function run() {
+  if (spawnSync('valgrind', ['--version']).status !== 0) {
+    return [
+      {
+        name: 'instructions: skipped',
+        value: 0,
+        unit: '',
+        note: 'valgrind is not installed (apt-get install valgrind)',
+      },
+    ];
+  }
+  const { generateLog } = await import('./detect.mjs');
+  const bytes = generateLog(MB * 1024 * 1024).length;
+  const ours = await perByte('ours', bytes);
+  const minimal = await perByte('minimal', bytes);
+  const note = `callgrind, ${PASSES} passes over a ${MB} MB generated log, start-up subtracted`;
+  return [
+    { name: 'instructions: ours', value: Number(ours.toFixed(1)), unit: 'per byte', note },
+    { name: 'instructions: minimal trigger scan', value: Number(minimal.toFixed(1)), unit: 'per byte', note },
+    {
+      name: 'instructions: ratio ours/minimal',
+      value: Number((ours / minimal).toFixed(2)),
+      unit: 'x',
+      note: 'what the time ratio of the two is when the machine is quiet',
+    },
+  ];
+}
+
+const childArg = process.argv.find((a) => a.startsWith('--child='));
+if (childArg) {
+  const passes = Number(process.argv.find((a) => a.startsWith('--passes='))?.slice(9) ?? 1);
+  await child(childArg.slice(8), passes);
+} else if (process.argv[1] && path.resolve(process.argv[1]) === self) {
+  for (const row of await run())
+    console.log(`${row.name.padEnd(36)} ${String(row.value).padStart(8)} ${row.unit}  ${row.note ?? ''}`);
+}
