@@ -1098,11 +1098,17 @@ function scanTriggers(sink: Sink, start: number, stop: number): void {
       // Most colons in logs are separators (`"key":"value"`, `08:30:01`, MAC addresses). A colon
       // matters only as part of an IPv6 candidate; a run with a dot or a `[dot]` marker is
       // analysed from that trigger anyway.
-      past = ipv6WindowEnd(text, p, stop);
-      if (past >= 0) {
+      // Separators come in series (`{"ts":"…","level":"info","msg":…`): skip them here, as the
+      // loop would one by one, while a colon comes before the next dot and `[dot]` trigger.
+      const other = nWord === -1 || (nDot !== -1 && nDot < nWord) ? nDot : nWord;
+      for (;;) {
+        past = ipv6WindowEnd(text, p, stop);
+        if (past < 0) break;
         nColon = text.indexOf(':', past);
-        continue;
+        if (nColon === -1 || (other !== -1 && nColon >= other)) break;
+        p = nColon;
       }
+      if (past >= 0) continue;
     }
     // Walk back to the run start (collecting the classes on the way); a trigger inside a
     // marker belongs to the run before the marker, if there is one.
