@@ -19,6 +19,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { detached } from './text';
 
 export type TtlClass = 'host' | 'whois' | 'count' | 'notFound';
 export type CacheTtls = Record<TtlClass, number>;
@@ -62,7 +63,8 @@ interface CacheFile {
 
 /** The cache key of one lookup. NUL never occurs in an origin, a kind or a validated target. */
 export function cacheKey(origin: string, kind: string, target: string): string {
-  return `${origin}\u0000${kind}\u0000${target}`;
+  // The target is often cut from a document (a hover's line): the key must not hold it.
+  return detached(`${origin}\u0000${kind}\u0000${target}`);
 }
 
 export class ResultCache {

@@ -6,6 +6,7 @@
 // a 50 MB log neither allocates an object per hit nor blocks the extension host: the caller
 // gets control back between chunks and can cancel.
 import { detectTable, type DetectionKind, type DetectOptions } from './detect';
+import { detached } from './text';
 
 export interface IndicatorSummary {
   /** Refanged, canonical (what a lookup sends). */
@@ -63,14 +64,16 @@ export async function listIndicators(text: string, opts: ListOptions = {}): Prom
         entry = byValue.get(d.value) ?? null;
         if (entry === null && byValue.size < maxUnique) {
           entry = {
-            value: d.value,
+            // The list outlives the scan (a pick may look the value up and cache it): keep a
+            // copy, not a view into the document's text.
+            value: detached(d.value),
             kind: d.kind,
             count: 0,
             first: a + d.start,
             firstLength: d.end - d.start,
             defanged: false,
           };
-          byValue.set(d.value, entry);
+          byValue.set(entry.value, entry);
         }
         if (entry === null) truncated = true;
         if (!raw.includes('%')) byRaw.set(raw, entry);

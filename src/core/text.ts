@@ -9,11 +9,15 @@
  * Bidi controls, zero-width characters, NUL, other C0/C1 controls (ANSI escapes start
  * with ESC) and the line/paragraph separators. Shown visibly instead of being interpreted.
  */
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const INVISIBLE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /** Replaces invisible and control characters with a visible `<U+XXXX>` marker. */
 export function showInvisibles(text: string): string {
-  return text.replace(INVISIBLE, (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+  return text.replace(
+    INVISIBLE,
+    (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`,
+  );
 }
 
 /** Cuts `text` to at most `max` characters (by code point), marking the cut. */
@@ -61,4 +65,15 @@ export function codeFence(text: string, language = 'text', max = 4000): string {
   for (const m of body.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${language}\n${body}\n${fence}`;
+}
+
+/**
+ * A copy of `s` that does not keep the string it was cut from alive. V8 keeps a slice of 13
+ * characters or more as a view into its parent, so a cache key sliced from a 100 MB document
+ * would hold the whole document until evicted; after concatenating and slicing again, the
+ * parent is a copy of `s` alone. The detector's caches and the lookup cache store their keys
+ * through it.
+ */
+export function detached(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
 }

@@ -1,6 +1,7 @@
 // Host name validation against the public suffix list (tldts), plus the small set of
 // heuristics that keep file names and member accesses in code from being read as domains.
 import { parse } from 'tldts';
+import { detached } from '../text';
 
 const TLDTS_OPTIONS = {
   // Only the ICANN section counts: a private-section suffix (github.io, s3.amazonaws.com) is still
@@ -82,7 +83,7 @@ export function isIcannTld(label: string): boolean {
     const r = parse(`x.${label}`, TLDTS_OPTIONS);
     // isIcann is false only when no rule matched (the implicit `*` rule): an unknown TLD.
     v = r.isIcann === true;
-    if (tldCache.size < 50_000) tldCache.set(label, v);
+    if (tldCache.size < 50_000) tldCache.set(detached(label), v);
   }
   return v;
 }
@@ -94,6 +95,8 @@ export function isIcannTld(label: string): boolean {
 export function lookupName(name: string): NameInfo | undefined {
   let v = nameCache.get(name);
   if (v === undefined) {
+    // The suffix and domain tldts returns are slices of the name it is given.
+    name = detached(name);
     const r = parse(name, TLDTS_OPTIONS);
     v =
       r.isIcann === true && r.domain && r.publicSuffix
@@ -180,6 +183,7 @@ export function nameFacts(name: string): NameFacts | undefined {
   let f = factsCache.get(name);
   if (f !== undefined) return f ?? undefined;
   f = null;
+  name = detached(name);
   if (isHostnameSyntax(name)) {
     const lastDot = name.lastIndexOf('.');
     const tld = name.slice(lastDot + 1);

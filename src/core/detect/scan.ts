@@ -10,6 +10,7 @@
 // ISO times are dismissed without analysis; defanged quads and names are read in place. Each
 // such shortcut can be switched off (setFastPaths) and is held by generated tests to the
 // general analysis. Results go to Detection objects, or to a compact DetectionTable.
+import { detached } from '../text';
 import { acceptFacts, isIcannTld, nameFacts, type NameFacts } from './domain';
 import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
 import { DetectionTable } from './table';
@@ -266,8 +267,9 @@ const NUMBERING_LAST_LETTERS = NUMBERING_WORDS.reduce(
 );
 
 /**
- * `Section 2.8.3.2`, `Sect. 2.8.3.2`, `§ 2.8.3.2`, `§2.8.3.2`, or a Markdown heading
- * `### 2.8.3.2 Title`: a section number. Reads at most 16 characters back from `st`.
+ * `Section 2.8.3.2`, `Sect. 2.8.3.2`, `§ 2.8.3.2`, `§2.8.3.2`: a section number. Reads at most
+ * 16 characters back from `st`. (A Markdown heading `### 2.8.3.2` is not told apart: a comment
+ * `# 10.0.0.1 gateway` in a config file looks the same.)
  */
 function numberingBefore(text: string, st: number): boolean {
   let q = st;
@@ -278,14 +280,7 @@ function numberingBefore(text: string, st: number): boolean {
   }
   const c = text.charCodeAt(q - 1);
   if (c === 0xa7) return true; // §
-  if (q === st) return false; // a word or `#` must be set apart by a space
-  if (c === 35) {
-    // `#` to `######` at the start of a line.
-    let h = q - 1;
-    while (h > 0 && q - h < 6 && text.charCodeAt(h - 1) === 35) h--;
-    const b = h === 0 ? 10 : text.charCodeAt(h - 1);
-    return b === 10 || b === 13;
-  }
+  if (q === st) return false; // a word must be set apart by a space
   const end = c === 46 ? q - 1 : q; // an abbreviation: `Sect. 4.1.2.3`, `Fig. 1.2.3.4`
   // Most words before an address (`from`, `and`, `host`) end in a letter no numbering word ends in.
   const last = text.charCodeAt(end - 1) | 32;
@@ -713,7 +708,7 @@ function writtenName(str: string, x: number, y: number, marked: boolean): Writte
     while (k < n && known.charCodeAt(k) === str.charCodeAt(x + k)) k++;
     if (k === n) return nameEntries[slot] as WrittenName;
   }
-  const key = str.slice(x, y);
+  const key = detached(str.slice(x, y));
   const written = marked ? refang(key, 0, n) : key;
   const name = written.toLowerCase();
   const w: WrittenName = {
@@ -816,7 +811,7 @@ function tldAt(str: string, t: number, y: number): boolean {
     for (let k = 0; k < known.length && same; k++) same = known.charCodeAt(k) === str.charCodeAt(t + k);
     if (same) return tldValues[slot] === 1;
   }
-  const tld = str.slice(t, y);
+  const tld = detached(str.slice(t, y));
   let v = isIcannTld(tld);
   if (!v) {
     const lower = tld.toLowerCase();

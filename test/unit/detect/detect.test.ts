@@ -116,8 +116,12 @@ void describe('detect: strict IPv4 (never an address)', () => {
     });
   }
 
-  void it('does not read a Markdown heading number as an address', () => {
-    assert.deepEqual(values('### 2.8.3.2 Zone transfers\n## 1.2.3.4\n#2.8.3.2'), ['2.8.3.2']);
+  void it('reads an address after a comment sign or a heading mark', () => {
+    assert.deepEqual(values('# 10.0.0.1 gateway\n### 2.8.3.2 Zone transfers\n#2.8.3.2'), [
+      '10.0.0.1',
+      '2.8.3.2',
+      '2.8.3.2',
+    ]);
   });
 
   void it('reads an address after other words, or after a numbering word set apart by no space', () => {
