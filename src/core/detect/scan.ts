@@ -176,10 +176,15 @@ function defangedSchemeBefore(text: string, p: number): boolean {
   const n = p - q;
   if (n < 3 || n > 6) return false;
   if ((text.charCodeAt(q + 1) | 32) !== 120 && (text.charCodeAt(q + 2) | 32) !== 120) return false;
-  for (const scheme of DEFANGED_SCHEMES) {
-    if (scheme.length !== n) continue;
+  return lettersAre(text, q, n, DEFANGED_SCHEMES);
+}
+
+/** text[at, at + n) (letters) is one of `words` (lower case), in any case. Compared in place. */
+function lettersAre(text: string, at: number, n: number, words: readonly string[]): boolean {
+  for (const word of words) {
+    if (word.length !== n) continue;
     let k = 0;
-    while (k < n && (text.charCodeAt(q + k) | 32) === scheme.charCodeAt(k)) k++;
+    while (k < n && (text.charCodeAt(at + k) | 32) === word.charCodeAt(k)) k++;
     if (k === n) return true;
   }
   return false;
@@ -289,13 +294,7 @@ function numberingBefore(text: string, st: number): boolean {
   while (w > 0 && end - w < 10 && (cls(text, w - 1) & ALPHA) !== 0) w--;
   const n = end - w;
   if (n < 3 || n > 9 || (cls(text, w - 1) & (ALPHA | DIGIT | UNDERSCORE)) !== 0) return false;
-  for (const word of NUMBERING_WORDS) {
-    if (word.length !== n) continue;
-    let k = 0;
-    while (k < n && (text.charCodeAt(w + k) | 32) === word.charCodeAt(k)) k++;
-    if (k === n) return true;
-  }
-  return false;
+  return lettersAre(text, w, n, NUMBERING_WORDS);
 }
 
 /** Strict prefix length at `i` (no leading zeros), followed by a non-token character. */
