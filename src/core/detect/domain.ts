@@ -154,18 +154,6 @@ export function isHostnameSyntax(name: string): boolean {
   return true;
 }
 
-export interface NameContext {
-  /** After `scheme://`, `//`, `\\`, `@`, or defanged: the text says "this is a host". */
-  strong: boolean;
-  mode: 'code' | 'text';
-  /** Followed by `=`: a member assignment or a `key=value` key, unless the TLD is unambiguous. */
-  assigned?: boolean;
-  /** Written in mixed case: `Version.zero`, `Date.now`, `e.cA` (an identifier, in code mode). */
-  mixedCase?: boolean;
-  /** The whole candidate is a string literal: `'api.example.dev'`. */
-  quoted?: boolean;
-}
-
 /** What is known about a name regardless of where it appears; cached per name. */
 export interface NameFacts {
   info: NameInfo;
@@ -211,30 +199,20 @@ export function nameFacts(name: string): NameFacts | undefined {
 }
 
 /**
- * Full domain decision for a lower-case candidate. Returns the registrable-domain info, or
- * undefined when the name is not a public host name or looks like code / a file name:
- * a receiver first label (`this.`, `self.`), a reverse-DNS identifier (`com.example.app`), a
- * file-extension TLD (`setup.py`) or, in `code` mode, a TLD that is also a word (`user.name`,
- * `collator.compare`), a short pair (`e.id`) or a mixed-case spelling (`Date.now`). Context (URL, e-mail, defang) lifts all of
- * these; a `www.` label, a multi-label public suffix (`co.in`) or a hyphen lifts the TLD-based
- * ones; in code, so does being a quoted name of three labels or more.
+ * The domain decision for a candidate, given `f = nameFacts(its lower-case form)`: false when it
+ * looks like code or a file name: a receiver first label (`this.`, `self.`), a reverse-DNS
+ * identifier (`com.example.app`), a file-extension TLD (`setup.py`) or, in code, a TLD that is
+ * also a word (`user.name`, `collator.compare`), a short pair (`e.id`) or a mixed-case spelling
+ * (`Date.now`). Context (URL, e-mail, defang) lifts all of these; a `www.` label, a multi-label
+ * public suffix (`co.in`) or a hyphen lifts the TLD-based ones; in code, so does being a quoted
+ * name of three labels or more.
+ *
+ * @param strong after `scheme://`, `//`, `\\`, `@`, or defanged: the text says "this is a host"
+ * @param code the text is code (`code` mode), not logs or prose
+ * @param assigned followed by `=`: a member assignment or a `key=value` key
+ * @param mixedCase written in mixed case: `Version.zero`, `Date.now`, `e.cA`
+ * @param quoted the whole candidate is a string literal: `'api.example.dev'`
  */
-export function acceptName(name: string, ctx: NameContext): NameInfo | undefined {
-  const f = nameFacts(name);
-  return f &&
-    acceptFacts(
-      f,
-      ctx.strong,
-      ctx.mode === 'code',
-      ctx.assigned === true,
-      ctx.mixedCase === true,
-      ctx.quoted === true,
-    )
-    ? f.info
-    : undefined;
-}
-
-/** acceptName for facts already looked up, with the context as arguments (the scanner's hot path). */
 export function acceptFacts(
   f: NameFacts,
   strong: boolean,
