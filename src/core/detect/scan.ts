@@ -13,6 +13,7 @@
 import { detached } from '../text';
 import { acceptFacts, isIcannTld, nameFacts, type NameFacts } from './domain';
 import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
+import { CHUNK, IPV4_CHECKED, IPV6_CHECKED, MARKED, runFinder } from './runFinder';
 import { DetectionTable } from './table';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
@@ -519,14 +520,18 @@ function refang(text: string, s: number, e: number, marks?: number[]): string {
   return out + text.slice(last, e);
 }
 
-/** Digits and dots only: the common case (`1.1`, `5.0`, `10.0.0.1`) handled without slicing. */
-function analyzeNumericRun(sink: Sink, s: number, e: number): void {
+/**
+ * Digits and dots only: the common case (`1.1`, `5.0`, `10.0.0.1`) handled without slicing.
+ * `quad` when the run finder has already parsed it as a dotted quad.
+ */
+function analyzeNumericRun(sink: Sink, s: number, e: number, quad = false): void {
   const text = sink.text;
   if (text.charCodeAt(s) === 46) return; // `.1.3.6.1`: an OID tail, not an address
   let en = e;
   while (en > s && text.charCodeAt(en - 1) === 46) en--;
   if (en - s < 7 || en - s > 15) return;
-  if (parseIPv4At(text, s, en) < 0 || gluedAt(text, s - 1) || (en === e && gluedAt(text, e))) return;
+  if ((!quad && parseIPv4At(text, s, en) < 0) || gluedAt(text, s - 1) || (en === e && gluedAt(text, e)))
+    return;
   emitIPv4(sink, s, en, undefined, en === e, (leftContext(text, s) & CTX_DEFANGED) !== 0);
 }
 
@@ -998,28 +1003,46 @@ function scanRun(sink: Sink, s: number, i = s, flags = 0, ipv6Checked = false): 
     }
     break;
   }
-  if ((flags & (DOT | COLON)) === 0 || i - s > MAX_RUN) return i;
+  if ((flags & (DOT | COLON)) !== 0 && i - s <= MAX_RUN) analyseRun(sink, s, i, flags, marked, ipv6Checked);
+  return i;
+}
+
+/**
+ * Analyses the run text[s, e) (it holds a dot or a colon and is at most MAX_RUN long), with
+ * `flags` its classes and `marked` when it holds defang markers; `ipv6Checked` when mayBeIPv6
+ * already passed, `quad` when the run is digits and dots that parse as a dotted quad.
+ */
+function analyseRun(
+  sink: Sink,
+  s: number,
+  e: number,
+  flags: number,
+  marked: boolean,
+  ipv6Checked: boolean,
+  quad = false,
+): void {
+  const text = sink.text;
   // ISO 8601 times (`2025-11-21T08:30:01.120Z`), in most JSON log lines: nothing in them.
   if (
     !marked &&
     fastPaths &&
     (flags & COLON) !== 0 &&
     text.charCodeAt(s + 10) === 84 &&
-    isIsoTime(text, s, i)
+    isIsoTime(text, s, e)
   ) {
-    return i;
+    return;
   }
   const before = sink.n;
   if (!marked && (flags & (COLON | DOT)) === COLON) {
-    if (ipv6Checked || mayBeIPv6(text, s, i)) analyzeRun(sink, s, i, flags, false, true);
+    if (ipv6Checked || mayBeIPv6(text, s, e)) analyzeRun(sink, s, e, flags, false, true);
   } else if (marked && fastPaths && (flags & (ALPHA | UNDERSCORE | HYPHEN | COLON)) === 0) {
-    analyzeMarkedQuad(sink, s, i);
+    analyzeMarkedQuad(sink, s, e);
   } else if (marked && fastPaths && (flags & (ALPHA | COLON)) === ALPHA) {
-    analyzeMarkedName(sink, s, i);
-  } else if (marked || (flags & COLON) !== 0) analyzeRun(sink, s, i, flags, marked);
-  else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, i);
-  else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, i, flags, false);
-  else analyzeNumericRun(sink, s, i);
+    analyzeMarkedName(sink, s, e);
+  } else if (marked || (flags & COLON) !== 0) analyzeRun(sink, s, e, flags, marked);
+  else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, e);
+  else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, e, flags, false);
+  else analyzeNumericRun(sink, s, e, quad);
   if (sink.n - before > 1) {
     if (sink.table !== undefined) sink.table.sortFrom(before);
     else if (!sortedFrom(sink.out, before)) {
@@ -1027,7 +1050,6 @@ function scanRun(sink: Sink, s: number, i = s, flags = 0, ipv6Checked = false): 
       for (const d of added) sink.out.push(d);
     }
   }
-  return i;
 }
 
 /** out[from..] already in order of start (the common case: nothing to reorder). */
@@ -1134,14 +1156,81 @@ function scanTriggers(sink: Sink, start: number, stop: number): void {
   }
 }
 
-/** Internal: tests compare the two strategies, which must agree on every input. */
-export interface ScanOptions extends DetectOptions {
-  strategy?: 'each' | 'triggers';
+/**
+ * Large inputs, with the WebAssembly run finder (src/wasm/runs.ts): scanTriggers' search, eight
+ * characters at a time, over chunks that end with whitespace (no run, marker or escape spans
+ * one); the runs it hands over are analysed here. A stretch without whitespace (a blob, a
+ * minified line) is read by scanEach. False when the finder is not available (no WebAssembly).
+ */
+function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boolean {
+  const finder = runFinder(CLS);
+  if (finder === null) return false;
+  const text = sink.text;
+  const n = text.length;
+  const { records } = finder;
+  const size = Math.max(1, Math.min(chunk, CHUNK));
+  let a = start;
+  while (a < stop && sink.n < sink.limit) {
+    let b = Math.min(n, a + size);
+    if (b < n) {
+      // Back to the last space or newline in the chunk (bounded: not lastIndexOf, which would
+      // search on before `a` in a text without one).
+      let w = b;
+      while (w > a && text.charCodeAt(w - 1) !== 32 && text.charCodeAt(w - 1) !== 10) w--;
+      if (w === a) {
+        // No whitespace in the chunk: up to the next one, every character (scanTriggers'
+        // searches are not bounded by a stop).
+        const next = nextSpace(text, b);
+        scanEach(sink, a, Math.min(next, stop));
+        a = next;
+        continue;
+      }
+      b = w;
+    }
+    finder.load(text, a, b);
+    const count = finder.scan(b - a, Math.min(b, stop) - a);
+    for (let k = 0; k < 3 * count && sink.n < sink.limit; k += 3) {
+      const f = records[k + 2];
+      analyseRun(
+        sink,
+        a + records[k],
+        a + records[k + 1],
+        f & 255,
+        (f & MARKED) !== 0,
+        (f & IPV6_CHECKED) !== 0,
+        (f & IPV4_CHECKED) !== 0,
+      );
+    }
+    a = b;
+  }
+  return true;
 }
+
+/** Offset after the first space or newline at or after `i`, or the text's length. */
+function nextSpace(text: string, i: number): number {
+  const nl = text.indexOf('\n', i);
+  const sp = text.indexOf(' ', i);
+  const w = nl === -1 ? sp : sp === -1 ? nl : Math.min(nl, sp);
+  return w === -1 ? text.length : w + 1;
+}
+
+/** Internal, for tests: the WebAssembly run finder loads here. */
+export function hasRunFinder(): boolean {
+  return runFinder(CLS) !== null;
+}
+
+/** Internal: tests compare the strategies, which must agree on every input. */
+export interface ScanOptions extends DetectOptions {
+  strategy?: Strategy;
+  /** Characters per chunk for the WebAssembly run finder (tests use small ones). */
+  chunk?: number;
+}
+
+type Strategy = 'each' | 'triggers' | 'wasm';
 
 export function scan(text: string, from: number, to: number, opts: ScanOptions = {}): Detection[] {
   const sink = newSink(text, opts, undefined);
-  const stop = run(sink, from, to, opts.strategy);
+  const stop = run(sink, from, to, opts);
   if (from === 0 && stop === text.length) return sink.out;
   return sink.out.filter((d) => d.end > from && d.start < stop);
 }
@@ -1149,7 +1238,7 @@ export function scan(text: string, from: number, to: number, opts: ScanOptions =
 /** The whole text into a compact table (no per-detection objects or value strings). */
 export function scanTable(text: string, opts: ScanOptions = {}): DetectionTable {
   const table = new DetectionTable(text);
-  run(newSink(text, opts, table), 0, text.length, opts.strategy);
+  run(newSink(text, opts, table), 0, text.length, opts);
   return table;
 }
 
@@ -1168,7 +1257,7 @@ function newSink(text: string, opts: DetectOptions, table: DetectionTable | unde
 }
 
 /** Scans the runs that start in [from, to) (or cover `from` when empty); returns the stop offset. */
-function run(sink: Sink, from: number, to: number, strategy?: 'each' | 'triggers'): number {
+function run(sink: Sink, from: number, to: number, opts: ScanOptions): number {
   const text = sink.text;
   const n = text.length;
   from = Math.max(0, Math.min(from, n));
@@ -1177,8 +1266,9 @@ function run(sink: Sink, from: number, to: number, strategy?: 'each' | 'triggers
   // detection covering one offset.
   const stop = Math.min(n, Math.max(to, from + 1));
   const start = syncPoint(text, from);
-  if ((strategy ?? (stop - start > 65_536 ? 'triggers' : 'each')) === 'triggers')
+  const strategy = opts.strategy ?? (stop - start > 65_536 ? (fastPaths ? 'wasm' : 'triggers') : 'each');
+  if (strategy === 'each') scanEach(sink, start, stop);
+  else if (strategy === 'triggers' || !scanChunks(sink, start, stop, opts.chunk ?? CHUNK))
     scanTriggers(sink, start, stop);
-  else scanEach(sink, start, stop);
   return stop;
 }

@@ -1,0 +1,65 @@
+// The WebAssembly run finder (src/wasm/runs.ts), loaded once, on the first large scan: a hover's
+// small scans never load it. Unavailable (null) where there is no WebAssembly or no Buffer to
+// copy text with; the scanner then uses its JavaScript trigger search, which finds the same runs.
+import { RUNS_WASM } from './runsWasm';
+
+/** Characters per chunk: CAP in src/wasm/runs.ts. */
+export const CHUNK = 65536;
+/** Record flag bits above scan.ts's classes: MARKED, IPV6_CHECKED, IPV4_CHECKED in src/wasm/runs.ts. */
+export const MARKED = 256;
+export const IPV6_CHECKED = 512;
+export const IPV4_CHECKED = 1024;
+
+export interface RunFinder {
+  /** Copies text[a, b) (at most CHUNK characters) into the finder's memory. */
+  load(text: string, a: number, b: number): void;
+  /**
+   * Scans the loaded chunk of `n` characters (it must end with whitespace or the text) for runs
+   * starting before `limit` (see `scan` in src/wasm/runs.ts); returns the record count.
+   */
+  scan(n: number, limit: number): number;
+  /** Records: start, end, flags, relative to the chunk. */
+  readonly records: Int32Array;
+}
+
+/** The part of the WebAssembly API used here (not in the ES2022 library typings). */
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+};
+
+let finder: RunFinder | null | undefined;
+
+/**
+ * The run finder, with `classes` (scan.ts's table; ASCII is read) as its character classes: the
+ * first caller's (there is one, scan.ts).
+ */
+export function runFinder(classes: Uint8Array): RunFinder | null {
+  if (finder === undefined) finder = instantiate(classes);
+  return finder;
+}
+
+function instantiate(classes: Uint8Array): RunFinder | null {
+  if (typeof WebAssembly === 'undefined' || typeof Buffer === 'undefined') return null;
+  try {
+    const module = new WebAssembly.Module(Buffer.from(RUNS_WASM, 'base64'));
+    const api = new WebAssembly.Instance(module, {}).exports;
+    const memory = api.memory as { buffer: ArrayBuffer };
+    const scan = api.scan as (n: number, limit: number) => number;
+    // The memory has a fixed size (it never grows), so these views stay valid.
+    const bytes = Buffer.from(memory.buffer);
+    const table = CHUNK * 2;
+    bytes.set(classes.subarray(0, 128), table);
+    // Records start at OUT (src/wasm/runs.ts): after the table and 16 bytes.
+    const records = new Int32Array(memory.buffer, table + 144, (memory.buffer.byteLength - table - 144) >> 2);
+    return {
+      load(text, a, b) {
+        bytes.write(text.substring(a, b), 0, table, 'utf16le');
+      },
+      scan,
+      records,
+    };
+  } catch {
+    return null;
+  }
+}
