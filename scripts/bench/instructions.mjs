@@ -29,6 +29,10 @@ function counted(side, passes) {
         process.execPath,
         // Compile on the main thread so that no compiler thread runs in a measured window.
         '--single-threaded',
+        // WebAssembly straight to optimised code: a long scan runs that soon (V8 tiers it up on a
+        // background thread), but on the main thread the baseline code would run for most of
+        // the measured passes.
+        '--no-liftoff',
         self,
         `--child=${side}`,
         `--passes=${passes}`,
