@@ -1,22 +1,21 @@
 // The run finder of the detection scanner, in AssemblyScript, compiled to WebAssembly by
 // `npm run build:wasm` (scripts/build-wasm.mjs) into src/core/detect/runsWasm.ts.
 //
-// It does for a chunk of UTF-16 text what the every-character scan of src/core/detect/scan.ts
-// (scanEach + the forward loop of scanRun) does: cut the text into runs of [0-9A-Za-z._:-] and
-// defang markers, skipping percent-escapes, and drop the runs that cannot hold anything for
-// reasons read from the run alone (no dot or colon, too long, an ISO time, colons that cannot be
-// IPv6, digits and dots too short or too long for a dotted quad). What is left is written out as
-// records for the TypeScript analysis. A JavaScript loop costs about 20 machine instructions per
-// character here; this one about a third of that (`npm run bench`, instructions).
+// It does for a chunk of UTF-16 text what scanTriggers of src/core/detect/scan.ts does: find
+// the dots, colons and `[dot]` markers (eight characters at a time, with SIMD), walk each run of
+// [0-9A-Za-z._:-] and defang markers around them once, and drop the runs that cannot hold
+// anything for reasons read from the run alone (too long, an ISO time, colons that cannot be
+// IPv6, digits and dots that are not a dotted quad). What is left is written out as records for
+// the TypeScript analysis. The functions below are ports of scan.ts's of the same names;
+// generated tests hold the two scans to the same results.
 //
-// Memory (one instance, 16 pages): [0, 2 * CAP) the chunk; CLS_AT the class table of
-// scan.ts for ASCII, written by the host; HEAD the results besides the records; OUT the records,
-// three i32 each: start, end, flags (scan.ts bits, | MARKED, | IPV6_CHECKED, | IPV4_CHECKED).
+// Memory (one instance, 16 pages): [0, 2 * CAP) the chunk; CLS_AT the class table of scan.ts
+// for ASCII, written by the host; OUT the records, three i32 each: start, end, flags (scan.ts
+// bits, | MARKED, | IPV6_CHECKED, | IPV4_CHECKED).
 
 const CAP: i32 = 65536;
 const CLS_AT: usize = <usize>CAP * 2;
-const HEAD: usize = CLS_AT + 128;
-const OUT: usize = HEAD + 16;
+const OUT: usize = CLS_AT + 128;
 
 const DIGIT: u32 = 1;
 const ALPHA: u32 = 2;

@@ -50,8 +50,8 @@ function instantiate(classes: Uint8Array): RunFinder | null {
     const bytes = Buffer.from(memory.buffer);
     const table = CHUNK * 2;
     bytes.set(classes.subarray(0, 128), table);
-    // Records start at OUT (src/wasm/runs.ts): after the table and 16 bytes.
-    const records = new Int32Array(memory.buffer, table + 144, (memory.buffer.byteLength - table - 144) >> 2);
+    // Records start at OUT (src/wasm/runs.ts): after the table.
+    const records = new Int32Array(memory.buffer, table + 128, (memory.buffer.byteLength - table - 128) >> 2);
     return {
       load(text, a, b) {
         bytes.write(text.substring(a, b), 0, table, 'utf16le');
