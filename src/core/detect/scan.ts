@@ -1206,12 +1206,16 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
   return true;
 }
 
-/** Offset after the first space or newline at or after `i`, or the text's length. */
+/**
+ * Offset after the first space or newline at or after `i`, or the text's length. A loop, not
+ * indexOf: it reads only the stretch that scanEach reads next (indexOf for a newline could search
+ * to the end of a text that has none, once per stretch).
+ */
 function nextSpace(text: string, i: number): number {
-  const nl = text.indexOf('\n', i);
-  const sp = text.indexOf(' ', i);
-  const w = nl === -1 ? sp : sp === -1 ? nl : Math.min(nl, sp);
-  return w === -1 ? text.length : w + 1;
+  const n = text.length;
+  let w = i;
+  while (w < n && text.charCodeAt(w) !== 32 && text.charCodeAt(w) !== 10) w++;
+  return w < n ? w + 1 : n;
 }
 
 /** Internal, for tests: the WebAssembly run finder loads here. */
@@ -1266,9 +1270,10 @@ function run(sink: Sink, from: number, to: number, opts: ScanOptions): number {
   // detection covering one offset.
   const stop = Math.min(n, Math.max(to, from + 1));
   const start = syncPoint(text, from);
-  const strategy = opts.strategy ?? (stop - start > 65_536 ? (fastPaths ? 'wasm' : 'triggers') : 'each');
+  const strategy = opts.strategy ?? (stop - start > 65_536 ? 'wasm' : 'each');
   if (strategy === 'each') scanEach(sink, start, stop);
-  else if (strategy === 'triggers' || !scanChunks(sink, start, stop, opts.chunk ?? CHUNK))
+  // The run finder drops ISO times itself: with the shortcuts off (tests), the JavaScript search.
+  else if (strategy === 'triggers' || !fastPaths || !scanChunks(sink, start, stop, opts.chunk ?? CHUNK))
     scanTriggers(sink, start, stop);
   return stop;
 }
