@@ -29,6 +29,11 @@ const IPV6_CHECKED: u32 = 512;
 const IPV4_CHECKED: u32 = 1024;
 const MAX_RUN: i32 = 1024;
 
+/** The most characters a chunk can hold: the host reads it from here. */
+export function capacity(): i32 {
+  return CAP;
+}
+
 /** Characters in the chunk. */
 let len: i32 = 0;
 /** Classes and marker of the last run read by runEnd. */

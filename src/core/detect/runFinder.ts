@@ -3,15 +3,15 @@
 // copy text with; the scanner then uses its JavaScript trigger search, which finds the same runs.
 import { RUNS_WASM } from './runsWasm';
 
-/** Characters per chunk: CAP in src/wasm/runs.ts. */
-export const CHUNK = 65536;
 /** Record flag bits above scan.ts's classes: MARKED, IPV6_CHECKED, IPV4_CHECKED in src/wasm/runs.ts. */
 export const MARKED = 256;
 export const IPV6_CHECKED = 512;
 export const IPV4_CHECKED = 1024;
 
 export interface RunFinder {
-  /** Copies text[a, b) (at most CHUNK characters) into the finder's memory. */
+  /** The most characters a chunk can hold (CAP in src/wasm/runs.ts). */
+  readonly capacity: number;
+  /** Copies text[a, b) (at most `capacity` characters) into the finder's memory. */
   load(text: string, a: number, b: number): void;
   /**
    * Scans the loaded chunk of `n` characters (it must end with whitespace or the text) for runs
@@ -48,11 +48,13 @@ function instantiate(classes: Uint8Array): RunFinder | null {
     const scan = api.scan as (n: number, limit: number) => number;
     // The memory has a fixed size (it never grows), so these views stay valid.
     const bytes = Buffer.from(memory.buffer);
-    const table = CHUNK * 2;
+    const capacity = (api.capacity as () => number)();
+    const table = capacity * 2;
     bytes.set(classes.subarray(0, 128), table);
     // Records start at OUT (src/wasm/runs.ts): after the table.
     const records = new Int32Array(memory.buffer, table + 128, (memory.buffer.byteLength - table - 128) >> 2);
     return {
+      capacity,
       load(text, a, b) {
         bytes.write(text.substring(a, b), 0, table, 'utf16le');
       },

@@ -13,7 +13,7 @@
 import { detached } from '../text';
 import { acceptFacts, isIcannTld, nameFacts, type NameFacts } from './domain';
 import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
-import { CHUNK, IPV4_CHECKED, IPV6_CHECKED, MARKED, runFinder } from './runFinder';
+import { IPV4_CHECKED, IPV6_CHECKED, MARKED, runFinder } from './runFinder';
 import { DetectionTable } from './table';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
@@ -1163,12 +1163,13 @@ function scanTriggers(sink: Sink, start: number, stop: number): void {
  * minified line) is read by scanEach. False when the finder is not available (no WebAssembly).
  */
 function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boolean {
+  // `chunk`: characters per chunk, at most the finder's capacity (tests use small ones).
   const finder = runFinder(CLS);
   if (finder === null) return false;
   const text = sink.text;
   const n = text.length;
   const { records } = finder;
-  const size = Math.max(1, Math.min(chunk, CHUNK));
+  const size = Math.max(1, Math.min(chunk, finder.capacity));
   let a = start;
   while (a < stop && sink.n < sink.limit) {
     let b = Math.min(n, a + size);
@@ -1273,7 +1274,7 @@ function run(sink: Sink, from: number, to: number, opts: ScanOptions): number {
   const strategy = opts.strategy ?? (stop - start > 65_536 ? 'wasm' : 'each');
   if (strategy === 'each') scanEach(sink, start, stop);
   // The run finder drops ISO times itself: with the shortcuts off (tests), the JavaScript search.
-  else if (strategy === 'triggers' || !fastPaths || !scanChunks(sink, start, stop, opts.chunk ?? CHUNK))
+  else if (strategy === 'triggers' || !fastPaths || !scanChunks(sink, start, stop, opts.chunk ?? Infinity))
     scanTriggers(sink, start, stop);
   return stop;
 }
