@@ -67,32 +67,34 @@ function markerAt(i: i32): i32 {
   return 0;
 }
 
-/** The forward loop of scanRun: the end of the run started at `s`, read on from `i`. */
-function runEnd(s: i32, i: i32, f: u32): i32 {
+/**
+ * The end of the run started at `s`: the forward loop of scanRun, a bitmap word at a time. A
+ * defang marker between run characters continues the run (`evil[.]com`); its classes are the
+ * classes it stands for, not its letters'.
+ */
+function runEnd(s: i32): i32 {
+  let f: u32 = 0;
   let marked = false;
-  const n = len;
-  while (i < n) {
-    const c = ch(i);
-    const k = cls(c);
-    if (k != 0) {
-      f |= k;
-      i++;
-      continue;
-    }
-    if ((c == 91 || c == 40 || c == 123) && i > s) {
-      const m = markerAt(i);
-      if (m != 0 && (cls(at(i + m)) & (ALPHA | DIGIT)) != 0) {
-        marked = true;
-        f |= at(i + 1) == 58 ? COLON : DOT;
-        i += m;
-        continue;
+  let seg = s;
+  for (;;) {
+    const e = nextStop(seg);
+    if (e > seg) f |= classesOf(seg, e);
+    if (e < len && e > s) {
+      const c = ch(e);
+      if (c == 91 || c == 40 || c == 123) {
+        const m = markerAt(e);
+        if (m != 0 && (cls(at(e + m)) & (ALPHA | DIGIT)) != 0) {
+          marked = true;
+          f |= at(e + 1) == 58 ? COLON : DOT;
+          seg = e + m;
+          continue;
+        }
       }
     }
-    break;
+    runFlags = f;
+    runMarked = marked;
+    return e;
   }
-  runFlags = f;
-  runMarked = marked;
-  return i;
 }
 
 /** isIsoTime of scan.ts: [s, e) is `YYYY-MM-DDThh:mm:ss`, an optional fraction and `Z`. */
@@ -225,48 +227,157 @@ function dotWordAt(i: i32): bool {
   );
 }
 
+// The chunk's bitmaps: one bit per character, 64 characters to a word. Each word index has a
+// 64-byte line of maps, so one run's words sit together: STOP (not a run character, or past the
+// chunk; the word after the last is all ones, so every search for a stop ends), TRIGGER (a dot,
+// a colon, or a `d` after an opening bracket: maybe `[dot]`), and the classes a run's flags
+// are made of.
+const MAPS: usize = 0x90000;
+const STOP_MAP: usize = 0;
+const TRIGGER_MAP: usize = 8;
+const DOT_MAP: usize = 16;
+const COLON_MAP: usize = 24;
+const ALPHA_MAP: usize = 32;
+const UNDERSCORE_MAP: usize = 40;
+const HYPHEN_MAP: usize = 48;
+
+/** Words of the maps that hold the chunk. */
+let words: i32 = 0;
+
+function word(map: usize, w: i32): u64 {
+  return load<u64>(MAPS + ((<usize>w) << 6) + map);
+}
+
+/** Bits of the 16 characters at `i`, as an integer with bit k for character i + k. */
+function bits16(m: v128): u64 {
+  return <u64>(<u32>i8x16.bitmask(m));
+}
+
+/** Stores the classes of the 16 characters at `i` into the maps, as 16-bit pieces of their words. */
+// @ts-ignore: decorator
+@inline
+function classify16(i: i32): void {
+  const at = (<usize>i) << 1;
+  const v = i8x16.narrow_i16x8_u(v128.load(at), v128.load(at, 16));
+  const lower = v128.or(v, i8x16.splat(32));
+  const isDot = i8x16.eq(v, i8x16.splat(46));
+  const isColon = i8x16.eq(v, i8x16.splat(58));
+  const isHyphen = i8x16.eq(v, i8x16.splat(45));
+  const isUnderscore = i8x16.eq(v, i8x16.splat(95));
+  const isAlpha = i8x16.lt_u(i8x16.sub(lower, i8x16.splat(97)), i8x16.splat(26));
+  const isDigit = i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10));
+  const isRun = v128.or(
+    v128.or(v128.or(isDot, isColon), v128.or(isHyphen, isUnderscore)),
+    v128.or(isAlpha, isDigit),
+  );
+  const isOpen = v128.or(
+    v128.or(i8x16.eq(v, i8x16.splat(91)), i8x16.eq(v, i8x16.splat(40))),
+    i8x16.eq(v, i8x16.splat(123)),
+  );
+  // An opening bracket right before: the first character's is in the block before, so it
+  // counts as one (nextTrigger confirms every candidate).
+  const afterOpen = i8x16.shuffle(
+    i8x16.splat(-1), isOpen, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+  );
+  const isTrigger = v128.or(
+    v128.or(isDot, isColon),
+    v128.and(i8x16.eq(lower, i8x16.splat(100)), afterOpen),
+  );
+  const line = MAPS + (((<usize>i) >> 6) << 6) + (((<usize>i) >> 3) & 7);
+  store<u16>(line + STOP_MAP, ~i8x16.bitmask(isRun));
+  store<u16>(line + TRIGGER_MAP, i8x16.bitmask(isTrigger));
+  store<u16>(line + DOT_MAP, i8x16.bitmask(isDot));
+  store<u16>(line + COLON_MAP, i8x16.bitmask(isColon));
+  store<u16>(line + ALPHA_MAP, i8x16.bitmask(isAlpha));
+  store<u16>(line + UNDERSCORE_MAP, i8x16.bitmask(isUnderscore));
+  store<u16>(line + HYPHEN_MAP, i8x16.bitmask(isHyphen));
+}
+
+/**
+ * Classifies the chunk's `n` characters sixteen at a time into the maps. A character beyond
+ * U+00FF is narrowed to 0 or 255, neither of which is in any class.
+ */
+function buildMaps(n: i32): void {
+  words = (n + 63) >> 6;
+  const end = words << 6;
+  for (let i = 0; i < end; i += 64) {
+    classify16(i);
+    classify16(i + 16);
+    classify16(i + 32);
+    classify16(i + 48);
+  }
+  if ((n & 63) != 0) {
+    // The last word: nothing past the chunk, whatever the memory there holds.
+    const valid: u64 = (<u64>1 << <u64>(n & 63)) - 1;
+    const line = MAPS + ((<usize>(words - 1)) << 6);
+    store<u64>(line + STOP_MAP, load<u64>(line + STOP_MAP) | ~valid);
+    for (let m: usize = TRIGGER_MAP; m <= HYPHEN_MAP; m += 8) store<u64>(line + m, load<u64>(line + m) & valid);
+  }
+  store<u64>(MAPS + ((<usize>words) << 6) + STOP_MAP, -1);
+}
+
 /**
  * The first trigger at or after `i`: a dot, a colon, or the `d` of a `[dot]` marker; `len` if
- * none. Eight characters at a time: what indexOf and the DOT_WORD search of scan.ts find.
+ * none. What indexOf and the DOT_WORD search of scan.ts find.
  */
 function nextTrigger(i: i32): i32 {
-  const dots = i16x8.splat(46);
-  const colons = i16x8.splat(58);
-  const space = i16x8.splat(32);
-  const d = i16x8.splat(100);
-  const sq = i16x8.splat(91);
-  const rd = i16x8.splat(40);
-  const cu = i16x8.splat(123);
-  const n = len;
-  if (i == 0) {
-    if (n == 0) return 0;
-    const c = at(0);
-    if (c == 46 || c == 58) return 0;
-    i = 1;
-  }
-  while (i + 8 <= n) {
-    const at8 = (<usize>i) << 1;
-    const v = v128.load(at8);
-    const prev = v128.load(at8 - 2);
-    const word = v128.and(
-      i16x8.eq(v128.or(v, space), d),
-      v128.or(v128.or(i16x8.eq(prev, sq), i16x8.eq(prev, rd)), i16x8.eq(prev, cu)),
-    );
-    const m = v128.or(v128.or(i16x8.eq(v, dots), i16x8.eq(v, colons)), word);
-    let bits = i16x8.bitmask(m);
-    while (bits != 0) {
-      const j = i + ctz(bits);
-      const c = ch(j);
-      if (c == 46 || c == 58 || dotWordAt(j)) return j;
-      bits &= bits - 1;
+  if (i >= len) return len;
+  let w = i >> 6;
+  let bits = word(TRIGGER_MAP, w) & (<u64>-1 << <u64>(i & 63));
+  for (;;) {
+    while (bits == 0) {
+      w++;
+      if (w >= words) return len;
+      bits = word(TRIGGER_MAP, w);
     }
-    i += 8;
+    const j = (w << 6) + <i32>ctz(bits);
+    const c = ch(j);
+    if (c == 46 || c == 58 || dotWordAt(j)) return j;
+    bits &= bits - 1;
   }
-  for (; i < n; i++) {
-    const c = ch(i);
-    if (c == 46 || c == 58 || ((c | 32) == 100 && dotWordAt(i))) return i;
+  return len; // not reached
+}
+
+/** The first stop at or after `i` (at most `len`). */
+function nextStop(i: i32): i32 {
+  let w = i >> 6;
+  let bits = word(STOP_MAP, w) & (<u64>-1 << <u64>(i & 63));
+  while (bits == 0) bits = word(STOP_MAP, ++w);
+  return (w << 6) + <i32>ctz(bits);
+}
+
+/** The start of the run holding `i - 1`: after the last stop before `i`, but not before `floor`. */
+function runStart(i: i32, floor: i32): i32 {
+  if (i <= floor) return i;
+  let w = (i - 1) >> 6;
+  let bits = word(STOP_MAP, w) & ((<u64>2 << <u64>((i - 1) & 63)) - 1);
+  const last = floor >> 6;
+  while (bits == 0) {
+    if (w <= last) return floor;
+    bits = word(STOP_MAP, --w);
   }
-  return n;
+  return max((w << 6) + 64 - <i32>clz(bits), floor);
+}
+
+/** The classes (DOT, COLON, ALPHA, UNDERSCORE, HYPHEN) of the run characters [a, b). */
+function classesOf(a: i32, b: i32): u32 {
+  let f: u32 = 0;
+  let w = a >> 6;
+  const last = (b - 1) >> 6;
+  let m: u64 = <u64>-1 << <u64>(a & 63);
+  for (;;) {
+    if (w == last) m &= (<u64>2 << <u64>((b - 1) & 63)) - 1;
+    const line = MAPS + ((<usize>w) << 6);
+    if ((load<u64>(line + DOT_MAP) & m) != 0) f |= DOT;
+    if ((load<u64>(line + COLON_MAP) & m) != 0) f |= COLON;
+    if ((load<u64>(line + ALPHA_MAP) & m) != 0) f |= ALPHA;
+    if ((load<u64>(line + UNDERSCORE_MAP) & m) != 0) f |= UNDERSCORE;
+    if ((load<u64>(line + HYPHEN_MAP) & m) != 0) f |= HYPHEN;
+    if (w == last) return f;
+    w++;
+    m = -1;
+  }
+  return f; // not reached
 }
 
 /**
@@ -275,6 +386,7 @@ function nextTrigger(i: i32): i32 {
  */
 export function scan(n: i32, limit: i32): i32 {
   len = n;
+  buildMaps(n);
   let count = 0;
   let pos = 0;
   let from = 0;
@@ -297,31 +409,21 @@ export function scan(n: i32, limit: i32): i32 {
         past = UNSURE;
       }
     }
-    // Walk back to the run start; a trigger inside a marker belongs to the run before it.
+    // Back to the run start; a trigger inside a marker belongs to the run before it.
     const opener = at(p - 1);
     const inMarker = (opener == 91 || opener == 40 || opener == 123) && p - 1 > pos && markerAt(p - 1) != 0;
     const start = inMarker ? p - 1 : p;
-    let s = start;
-    let flags: u32 = 0;
-    while (s > pos) {
-      const k = cls(ch(s - 1));
-      if (k == 0) break;
-      flags |= k;
-      s--;
-    }
-    if (s > pos && s + 2 <= start && escapeEndsAt(s + 2)) {
-      s += 2;
-      flags = 0;
-      for (let q = s; q < start; q++) flags |= cls(ch(q));
-    }
+    let s = runStart(start, pos);
+    // A percent-escape (`%2F`) can only end right after the stop: the run starts after it.
+    if (s > pos && s + 2 <= start && escapeEndsAt(s + 2)) s += 2;
     if (s == start) s = p;
     if (s >= limit) break;
-    let e = runEnd(s, s == p ? p : start, s == p ? 0 : flags);
+    let e = runEnd(s);
     count = keep(s, e, past == MAY_BE_IPV6, count);
     if (e <= p) {
-      e = runEnd(p, p, 0);
+      e = runEnd(p);
       count = keep(p, e, false, count);
-      if (e <= p) e = p + 1; // never: a trigger is a run character (guards against a bad table)
+      if (e <= p) e = p + 1; // never: a trigger is a run character
     }
     pos = e;
     from = e;
