@@ -27,6 +27,7 @@ const HEX: u32 = 64;
 const MARKED: u32 = 256;
 const IPV6_CHECKED: u32 = 512;
 const IPV4_CHECKED: u32 = 1024;
+const PLAIN_IPV4: u32 = 2048;
 const MAX_RUN: i32 = 1024;
 
 /** The most characters a chunk can hold: the host reads it from here. */
@@ -163,6 +164,48 @@ function isIPv4(s: i32, e: i32): bool {
   return digits != 0 && part <= 255 && parts == 3;
 }
 
+/** The last letters of scan.ts's NUMBERING_WORDS (`section` … `step`), a bit each (a = 1). */
+const NUMBERING_LAST_LETTERS: u32 =
+  (1 << 13) | (1 << 18) | (1 << 19) | (1 << 2) | (1 << 17) | (1 << 4) | (1 << 7) | (1 << 0) | (1 << 23) | (1 << 6) | (1 << 15);
+
+/**
+ * The dotted quad [s, en) of the run [s, e) is an address as it stands: what analyzeNumericRun
+ * and emitIPv4 of scan.ts decide, for the plain case only. False whenever they could decide
+ * otherwise, or would read before the chunk: no URL, path, `@` or defang mark before it
+ * (leftContext), no letter glued to it (gluedAt), no `/` after it (a CIDR block), no word that
+ * could be `version` (versionBefore) or a numbering word (numberingBefore) before it. The
+ * TypeScript analysis decides the rest.
+ */
+function plainQuad(s: i32, en: i32, e: i32): bool {
+  if (s < 24) return false;
+  const c1 = ch(s - 1);
+  if (c1 >= 128 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return false;
+  if (en == e) {
+    const c = at(e);
+    if (c >= 128 || c == 47) return false;
+  }
+  // versionBefore: separators, then a word ending in `n`.
+  let q = s;
+  while (s - q < 8) {
+    const c = ch(q - 1);
+    if (c == 32 || c == 9 || c == 61 || c == 58 || c == 34 || c == 39 || c == 40) q--;
+    else break;
+  }
+  if ((ch(q - 1) | 32) == 110) return false;
+  // numberingBefore: spaces, then `§` or a word ending in a numbering word's last letter.
+  q = s;
+  while (s - q < 3) {
+    const c = ch(q - 1);
+    if (c == 32 || c == 9 || c == 160) q--;
+    else break;
+  }
+  const c = ch(q - 1);
+  if (c == 0xa7) return false;
+  if (q == s) return true;
+  const last = ch(c == 46 ? q - 2 : q - 1) | 32;
+  return last < 97 || last > 122 || (NUMBERING_LAST_LETTERS & (1 << (last - 97))) == 0;
+}
+
 /** Writes the run [s, e) out unless it cannot hold anything; returns the new record count. */
 function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
   let f = runFlags;
@@ -179,6 +222,14 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
     let en = e;
     while (en > s && ch(en - 1) == 46) en--;
     if (en - s < 7 || en - s > 15 || !isIPv4(s, en)) return count;
+    if (plainQuad(s, en, e)) {
+      // The address itself, emitted as it stands: the record is [s, en).
+      const o = OUT + <usize>count * 12;
+      store<i32>(o, s);
+      store<i32>(o, en, 4);
+      store<i32>(o, <i32>PLAIN_IPV4, 8);
+      return count + 1;
+    }
     f |= IPV4_CHECKED;
   }
   if (marked) f |= MARKED;

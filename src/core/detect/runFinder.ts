@@ -3,10 +3,12 @@
 // copy text with; the scanner then uses its JavaScript trigger search, which finds the same runs.
 import { RUNS_WASM } from './runsWasm';
 
-/** Record flag bits above scan.ts's classes: MARKED, IPV6_CHECKED, IPV4_CHECKED in src/wasm/runs.ts. */
+/** Record flag bits above scan.ts's classes: MARKED, IPV6_CHECKED, IPV4_CHECKED, PLAIN_IPV4 in src/wasm/runs.ts. */
 export const MARKED = 256;
 export const IPV6_CHECKED = 512;
 export const IPV4_CHECKED = 1024;
+/** A record that is a dotted quad to emit as it stands (start and end are the address's). */
+export const PLAIN_IPV4 = 2048;
 
 export interface RunFinder {
   /** The most characters a chunk can hold (CAP in src/wasm/runs.ts). */

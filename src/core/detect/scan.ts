@@ -13,7 +13,7 @@
 import { detached } from '../text';
 import { acceptFacts, isIcannTld, nameFacts, type NameFacts } from './domain';
 import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
-import { IPV4_CHECKED, IPV6_CHECKED, MARKED, runFinder } from './runFinder';
+import { IPV4_CHECKED, IPV6_CHECKED, MARKED, PLAIN_IPV4, runFinder } from './runFinder';
 import { DetectionTable } from './table';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
@@ -1192,6 +1192,10 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
     const count = finder.scan(b - a, Math.min(b, stop) - a);
     for (let k = 0; k < 3 * count && sink.n < sink.limit; k += 3) {
       const f = records[k + 2];
+      if (f === PLAIN_IPV4) {
+        emit(sink, 'ipv4', a + records[k], a + records[k + 1], undefined, false);
+        continue;
+      }
       analyseRun(
         sink,
         a + records[k],
