@@ -1,21 +1,30 @@
 // The run finder of the detection scanner, in AssemblyScript, compiled to WebAssembly by
 // `npm run build:wasm` (scripts/build-wasm.mjs) into src/core/detect/runsWasm.ts.
 //
-// It does for a chunk of UTF-16 text what scanTriggers of src/core/detect/scan.ts does: find
-// the dots, colons and `[dot]` markers (eight characters at a time, with SIMD), walk each run of
-// [0-9A-Za-z._:-] and defang markers around them once, and drop the runs that cannot hold
-// anything for reasons read from the run alone (too long, an ISO time, colons that cannot be
-// IPv6, digits and dots that are not a dotted quad). What is left is written out as records for
-// the TypeScript analysis. The functions below are ports of scan.ts's of the same names;
-// generated tests hold the two scans to the same results.
+// It does for a chunk of UTF-16 text what scanTriggers of src/core/detect/scan.ts does. It
+// classifies the chunk once, sixteen characters at a time (SIMD), into bitmaps; finds the dots,
+// colons and `[dot]` markers, and the run of [0-9A-Za-z._:-] and defang markers around each,
+// with bit scans; and drops the runs that cannot hold anything for reasons read from the run
+// alone (too long, an ISO time, colons that cannot be IPv6, digits and dots that are not a
+// dotted quad, a name whose TLD is known not to be one). A dotted quad in plain context is
+// decided here; a host name candidate comes with its TLD's verdict and the slot of its
+// spelling, once the host has told the module about them. What is left is written out as
+// records for the TypeScript analysis. The functions below are ports of scan.ts's of the same
+// names; generated tests hold the two scans to the same results.
 //
-// Memory (one instance, 16 pages): [0, 2 * CAP) the chunk; CLS_AT the class table of scan.ts
-// for ASCII, written by the host; OUT the records, three i32 each: start, end, flags (scan.ts
-// bits, | MARKED, | IPV6_CHECKED, | IPV4_CHECKED).
+// Memory (one instance, fixed size): [0, 2 * CAP) the chunk; CLS_AT the class table of scan.ts
+// for ASCII, written by the host; MAPS the bitmaps; TLDS and NAMES the verdicts and spellings
+// the host has stored; OUT the records, RECORD bytes each: start, end, flags (scan.ts bits, |
+// MARKED, | IPV6_CHECKED, | IPV4_CHECKED, | PLAIN_IPV4, | NAME, | TLD_KNOWN, | NAME_KNOWN), and
+// for a NAME: the name's start and end (trimmed) and its slots (TLD | name << 16).
 
 const CAP: i32 = 65536;
-const CLS_AT: usize = <usize>CAP * 2;
-const OUT: usize = CLS_AT + 128;
+const CLS_AT: usize = 0x20000;
+const MAPS: usize = 0x20100;
+const TLDS: usize = 0x31000;
+const NAMES: usize = 0x51000;
+const OUT: usize = 0x151000;
+const RECORD: usize = 24;
 
 const DIGIT: u32 = 1;
 const ALPHA: u32 = 2;
@@ -28,11 +37,28 @@ const MARKED: u32 = 256;
 const IPV6_CHECKED: u32 = 512;
 const IPV4_CHECKED: u32 = 1024;
 const PLAIN_IPV4: u32 = 2048;
+const NAME: u32 = 4096;
+const TLD_KNOWN: u32 = 8192;
+const NAME_KNOWN: u32 = 16384;
 const MAX_RUN: i32 = 1024;
 
 /** The most characters a chunk can hold: the host reads it from here. */
 export function capacity(): i32 {
   return CAP;
+}
+
+/** Where the class table goes. */
+export function classesAt(): i32 {
+  return <i32>CLS_AT;
+}
+
+/** Where the records are, and their size in bytes. */
+export function recordsAt(): i32 {
+  return <i32>OUT;
+}
+
+export function recordSize(): i32 {
+  return <i32>RECORD;
 }
 
 /** Characters in the chunk. */
@@ -224,7 +250,7 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
     if (en - s < 7 || en - s > 15 || !isIPv4(s, en)) return count;
     if (plainQuad(s, en, e)) {
       // The address itself, emitted as it stands: the record is [s, en).
-      const o = OUT + <usize>count * 12;
+      const o = OUT + <usize>count * RECORD;
       store<i32>(o, s);
       store<i32>(o, en, 4);
       store<i32>(o, <i32>PLAIN_IPV4, 8);
@@ -232,12 +258,101 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
     }
     f |= IPV4_CHECKED;
   }
+  if (!marked && (f & COLON) == 0 && (f & (ALPHA | UNDERSCORE)) != 0) return nameRecord(s, e, f, count);
   if (marked) f |= MARKED;
-  const o = OUT + <usize>count * 12;
+  const o = OUT + <usize>count * RECORD;
   store<i32>(o, s);
   store<i32>(o, e, 4);
   store<i32>(o, <i32>f, 8);
   return count + 1;
+}
+
+// TLD verdicts, by the TLD in lower case: TLD_SLOTS slots of TLD_SLOT bytes, each the length
+// (0: empty), the verdict (1: not an ICANN TLD, 2: one) and the letters.
+const TLD_SLOTS: u32 = 1024;
+const TLD_SLOT: usize = 128;
+// Spellings of names as written: NAME_SLOTS slots of NAME_SLOT bytes, each the length (u16, 0:
+// empty) and the characters. The host keeps what each slot's name says about itself.
+const NAME_SLOTS: u32 = 4096;
+const NAME_SLOT: usize = 256;
+const NAME_MAX: i32 = <i32>NAME_SLOT - 2;
+/** Slot number for "none": a name too long to keep. */
+const NO_SLOT: u32 = 0xffff;
+
+function mix(h: u32): u32 {
+  return h ^ (h >> 15);
+}
+
+/**
+ * A run analyzeNameRun of scan.ts reads (letters or `_`, dots, no colon, no marker): dropped if
+ * it cannot end in an ICANN TLD (the checks of hasIcannTld and tldAt), or if its TLD is known
+ * not to be one; otherwise recorded with the trimmed name [x, y), the TLD's slot (TLD_KNOWN if
+ * it is known to be one) and the name's slot (NAME_KNOWN if the slot holds this spelling).
+ */
+function nameRecord(s: i32, e: i32, f: u32, count: i32): i32 {
+  let x = s;
+  let y = e;
+  while (x < y && (ch(x) == 46 || ch(x) == 45)) x++;
+  while (y > x && (ch(y - 1) == 46 || ch(y - 1) == 45)) y--;
+  let t = y;
+  while (t > x && ch(t - 1) != 46) t--;
+  if (t <= x + 1) return count;
+  const n = y - t;
+  if (n < 2 || n > 63) return count;
+  let letters = true;
+  let h: u32 = <u32>n;
+  for (let k = t; k < y; k++) {
+    const c = ch(k);
+    if ((cls(c) & ALPHA) == 0) letters = false;
+    h = h * 31 + (c | 32);
+  }
+  if (!letters && !((ch(t) | 32) == 120 && (ch(t + 1) | 32) == 110 && ch(t + 2) == 45)) return count;
+  const tldSlot = mix(h) & (TLD_SLOTS - 1);
+  const tld = TLDS + <usize>tldSlot * TLD_SLOT;
+  if (<i32>load<u8>(tld) == n) {
+    let k = 0;
+    while (k < n && <u32>load<u8>(tld + 2 + <usize>k) == (ch(t + k) | 32)) k++;
+    if (k == n) {
+      if (load<u8>(tld, 1) == 1) return count;
+      f |= TLD_KNOWN;
+    }
+  }
+  let nameSlot = NO_SLOT;
+  const m = y - x;
+  if (m <= NAME_MAX) {
+    let g: u32 = <u32>m;
+    for (let k = x; k < y; k++) g = g * 31 + ch(k);
+    nameSlot = mix(g) & (NAME_SLOTS - 1);
+    const name = NAMES + <usize>nameSlot * NAME_SLOT;
+    if (<i32>load<u16>(name) == m) {
+      let k = 0;
+      while (k < m && <u32>load<u8>(name + 2 + <usize>k) == ch(x + k)) k++;
+      if (k == m) f |= NAME_KNOWN;
+    }
+  }
+  const o = OUT + <usize>count * RECORD;
+  store<i32>(o, s);
+  store<i32>(o, e, 4);
+  store<i32>(o, <i32>(f | NAME), 8);
+  store<i32>(o, x, 12);
+  store<i32>(o, y, 16);
+  store<i32>(o, <i32>(tldSlot | (nameSlot << 16)), 20);
+  return count + 1;
+}
+
+/** The host's verdict on the TLD chunk[t, y) (2-63 ASCII characters), for `slot`. */
+export function rememberTld(slot: u32, t: i32, y: i32, icann: bool): void {
+  const tld = TLDS + <usize>slot * TLD_SLOT;
+  for (let k = t; k < y; k++) store<u8>(tld + 2 + <usize>(k - t), ch(k) | 32);
+  store<u8>(tld, y - t);
+  store<u8>(tld, icann ? 2 : 1, 1);
+}
+
+/** The name chunk[x, y) (ASCII, at most NAME_MAX characters) is what the host keeps for `slot`. */
+export function rememberName(slot: u32, x: i32, y: i32): void {
+  const name = NAMES + <usize>slot * NAME_SLOT;
+  for (let k = x; k < y; k++) store<u8>(name + 2 + <usize>(k - x), ch(k));
+  store<u16>(name, y - x);
 }
 
 const MAY_BE_IPV6: i32 = -1;
@@ -283,7 +398,6 @@ function dotWordAt(i: i32): bool {
 // chunk; the word after the last is all ones, so every search for a stop ends), TRIGGER (a dot,
 // a colon, or a `d` after an opening bracket: maybe `[dot]`), and the classes a run's flags
 // are made of.
-const MAPS: usize = 0x90000;
 const STOP_MAP: usize = 0;
 const TRIGGER_MAP: usize = 8;
 const DOT_MAP: usize = 16;
@@ -297,11 +411,6 @@ let words: i32 = 0;
 
 function word(map: usize, w: i32): u64 {
   return load<u64>(MAPS + ((<usize>w) << 6) + map);
-}
-
-/** Bits of the 16 characters at `i`, as an integer with bit k for character i + k. */
-function bits16(m: v128): u64 {
-  return <u64>(<u32>i8x16.bitmask(m));
 }
 
 /** Stores the classes of the 16 characters at `i` into the maps, as 16-bit pieces of their words. */

@@ -3,12 +3,23 @@
 // copy text with; the scanner then uses its JavaScript trigger search, which finds the same runs.
 import { RUNS_WASM } from './runsWasm';
 
-/** Record flag bits above scan.ts's classes: MARKED, IPV6_CHECKED, IPV4_CHECKED, PLAIN_IPV4 in src/wasm/runs.ts. */
+/** Record flag bits above scan.ts's classes, as in src/wasm/runs.ts. */
 export const MARKED = 256;
 export const IPV6_CHECKED = 512;
 export const IPV4_CHECKED = 1024;
 /** A record that is a dotted quad to emit as it stands (start and end are the address's). */
 export const PLAIN_IPV4 = 2048;
+/**
+ * A host name candidate (letters or `_`, dots, no colon, no marker) whose trimmed name and slots
+ * follow in the record; its TLD has the letters of one (unknown TLDs are dropped).
+ */
+export const NAME = 4096;
+/** The candidate's TLD is known to be an ICANN TLD. */
+export const TLD_KNOWN = 8192;
+/** The candidate's name slot holds its spelling. */
+export const NAME_KNOWN = 16384;
+/** A name too long for a slot. */
+export const NO_SLOT = 0xffff;
 
 export interface RunFinder {
   /** The most characters a chunk can hold (CAP in src/wasm/runs.ts). */
@@ -20,8 +31,16 @@ export interface RunFinder {
    * starting before `limit` (see `scan` in src/wasm/runs.ts); returns the record count.
    */
   scan(n: number, limit: number): number;
-  /** Records: start, end, flags, relative to the chunk. */
+  /**
+   * Records of `stride` numbers: start, end, flags, relative to the chunk; for a NAME, also
+   * its trimmed start and end and its slots (TLD | name << 16).
+   */
   readonly records: Int32Array;
+  readonly stride: number;
+  /** Stores the verdict on the TLD chunk[t, y) in `slot`: the finder drops names under a non-TLD. */
+  rememberTld(slot: number, t: number, y: number, icann: boolean): void;
+  /** Stores the spelling chunk[x, y) in name slot `slot` (the caller keeps what it says). */
+  rememberName(slot: number, x: number, y: number): void;
 }
 
 /** The part of the WebAssembly API used here (not in the ES2022 library typings). */
@@ -48,20 +67,23 @@ function instantiate(classes: Uint8Array): RunFinder | null {
     const api = new WebAssembly.Instance(module, {}).exports;
     const memory = api.memory as { buffer: ArrayBuffer };
     const scan = api.scan as (n: number, limit: number) => number;
+    const int = (name: string): number => (api[name] as () => number)();
     // The memory has a fixed size (it never grows), so these views stay valid.
     const bytes = Buffer.from(memory.buffer);
-    const capacity = (api.capacity as () => number)();
-    const table = capacity * 2;
-    bytes.set(classes.subarray(0, 128), table);
-    // Records start at OUT (src/wasm/runs.ts): after the table.
-    const records = new Int32Array(memory.buffer, table + 128, (memory.buffer.byteLength - table - 128) >> 2);
+    const capacity = int('capacity');
+    bytes.set(classes.subarray(0, 128), int('classesAt'));
+    const at = int('recordsAt');
+    const records = new Int32Array(memory.buffer, at, (memory.buffer.byteLength - at) >> 2);
     return {
       capacity,
       load(text, a, b) {
-        bytes.write(text.substring(a, b), 0, table, 'utf16le');
+        bytes.write(text.substring(a, b), 0, capacity * 2, 'utf16le');
       },
       scan,
       records,
+      stride: int('recordSize') >> 2,
+      rememberTld: api.rememberTld as RunFinder['rememberTld'],
+      rememberName: api.rememberName as RunFinder['rememberName'],
     };
   } catch {
     return null;

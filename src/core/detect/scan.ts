@@ -13,7 +13,18 @@
 import { detached } from '../text';
 import { acceptFacts, isIcannTld, nameFacts, type NameFacts } from './domain';
 import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
-import { IPV4_CHECKED, IPV6_CHECKED, MARKED, PLAIN_IPV4, runFinder } from './runFinder';
+import {
+  IPV4_CHECKED,
+  IPV6_CHECKED,
+  MARKED,
+  NAME,
+  NAME_KNOWN,
+  NO_SLOT,
+  PLAIN_IPV4,
+  runFinder,
+  TLD_KNOWN,
+  type RunFinder,
+} from './runFinder';
 import { DetectionTable } from './table';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
@@ -742,11 +753,12 @@ function emitDomain(
   left: number,
   defanged: boolean,
   port?: number,
+  known?: WrittenName,
 ): void {
   if ((left & CTX_PATH) !== 0) return;
   const after = atRunEnd ? codeAfter(sink.text, en) : undefined;
   if (after === 'call') return;
-  const w = writtenName(str, x, y, marked);
+  const w = known ?? writtenName(str, x, y, marked);
   if (w.facts === undefined) return;
   const strong = (left & (CTX_URL | CTX_AT)) !== 0 || defanged;
   const q = sink.text.charCodeAt(st - 1);
@@ -782,6 +794,50 @@ function analyzeNameRun(sink: Sink, s: number, e: number): void {
   if (!sink.allKinds && !sink.kinds.has('domain')) return;
   const left = leftContext(text, s);
   emitDomain(sink, text, x, y, false, x, y, y === e, left, (left & CTX_DEFANGED) !== 0);
+}
+
+/** What the run finder's name slots hold: WrittenName by slot (src/wasm/runs.ts keeps the spellings). */
+const slotNames: (WrittenName | undefined)[] = new Array<WrittenName | undefined>(4096).fill(undefined);
+
+/**
+ * analyzeNameRun for a NAME record of the run finder: the run text[s, e), trimmed to [x, y) (the
+ * chunk starts at `a`). The TLD's verdict and the name's facts come from the finder's slots once
+ * known; the first time, they are worked out here and stored there.
+ */
+function analyzeFoundName(
+  sink: Sink,
+  finder: RunFinder,
+  a: number,
+  s: number,
+  e: number,
+  x: number,
+  y: number,
+  flags: number,
+  slots: number,
+): void {
+  const text = sink.text;
+  if ((flags & TLD_KNOWN) === 0) {
+    // The finder has checked that the TLD has the letters of one.
+    let t = y;
+    while (text.charCodeAt(t - 1) !== 46) t--;
+    const icann = tldAt(text, t, y);
+    finder.rememberTld(slots & 0xffff, t - a, y - a, icann);
+    if (!icann) return;
+  }
+  if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
+  if (!sink.allKinds && !sink.kinds.has('domain')) return;
+  const slot = slots >>> 16;
+  let w: WrittenName | undefined;
+  if (slot !== NO_SLOT) {
+    if ((flags & NAME_KNOWN) !== 0) w = slotNames[slot];
+    else {
+      w = writtenName(text, x, y, false);
+      slotNames[slot] = w;
+      finder.rememberName(slot, x - a, y - a);
+    }
+  }
+  const left = leftContext(text, s);
+  emitDomain(sink, text, x, y, false, x, y, y === e, left, (left & CTX_DEFANGED) !== 0, undefined, w);
 }
 
 /**
@@ -1168,7 +1224,7 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
   if (finder === null) return false;
   const text = sink.text;
   const n = text.length;
-  const { records } = finder;
+  const { records, stride } = finder;
   const size = Math.max(1, Math.min(chunk, finder.capacity));
   let a = start;
   while (a < stop && sink.n < sink.limit) {
@@ -1190,10 +1246,17 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
     }
     finder.load(text, a, b);
     const count = finder.scan(b - a, Math.min(b, stop) - a);
-    for (let k = 0; k < 3 * count && sink.n < sink.limit; k += 3) {
+    for (let k = 0; k < stride * count && sink.n < sink.limit; k += stride) {
       const f = records[k + 2];
       if (f === PLAIN_IPV4) {
         emit(sink, 'ipv4', a + records[k], a + records[k + 1], undefined, false);
+        continue;
+      }
+      if ((f & NAME) !== 0) {
+        // One detection at most: nothing to reorder.
+        const s = a + records[k];
+        const e = a + records[k + 1];
+        analyzeFoundName(sink, finder, a, s, e, a + records[k + 3], a + records[k + 4], f, records[k + 5]);
         continue;
       }
       analyseRun(
