@@ -40,6 +40,10 @@ const PLAIN_IPV4: u32 = 2048;
 const NAME: u32 = 4096;
 const TLD_KNOWN: u32 = 8192;
 const NAME_KNOWN: u32 = 16384;
+/** A marked NAME with a marker in its trimmed name: defanged. */
+const DEFANGED_NAME: u32 = 32768;
+/** The TLD's length, in a NAME's flags from this bit on. */
+const TLD_LENGTH_SHIFT: u32 = 16;
 const MAX_RUN: i32 = 1024;
 
 /** The most characters a chunk can hold: the host reads it from here. */
@@ -258,7 +262,8 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
     }
     f |= IPV4_CHECKED;
   }
-  if (!marked && (f & COLON) == 0 && (f & (ALPHA | UNDERSCORE)) != 0) return nameRecord(s, e, f, count);
+  if (!marked && (f & COLON) == 0 && (f & (ALPHA | UNDERSCORE)) != 0) return nameRecord(s, e, f, false, count);
+  if (marked && (f & (ALPHA | COLON)) == ALPHA) return nameRecord(s, e, f | MARKED, true, count);
   if (marked) f |= MARKED;
   const o = OUT + <usize>count * RECORD;
   store<i32>(o, s);
@@ -284,19 +289,37 @@ function mix(h: u32): u32 {
 }
 
 /**
- * A run analyzeNameRun of scan.ts reads (letters or `_`, dots, no colon, no marker): dropped if
- * it cannot end in an ICANN TLD (the checks of hasIcannTld and tldAt), or if its TLD is known
- * not to be one; otherwise recorded with the trimmed name [x, y), the TLD's slot (TLD_KNOWN if
- * it is known to be one) and the name's slot (NAME_KNOWN if the slot holds this spelling).
+ * A run analyzeNameRun of scan.ts reads (letters or `_`, dots, no colon, no marker) or, when
+ * `marked`, one analyzeMarkedName reads (letters, dots or dot markers, no colon): dropped if it
+ * cannot end in an ICANN TLD (the checks of hasIcannTld and tldAt), or if its TLD is known not
+ * to be one; otherwise recorded with the trimmed name [x, y), the TLD's length and slot
+ * (TLD_KNOWN if it is known to be one) and the name's slot (NAME_KNOWN if the slot holds this
+ * spelling).
  */
-function nameRecord(s: i32, e: i32, f: u32, count: i32): i32 {
+function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
   let x = s;
   let y = e;
-  while (x < y && (ch(x) == 46 || ch(x) == 45)) x++;
+  while (x < y) {
+    const c = ch(x);
+    if (c == 46 || c == 45) x++;
+    else if (marked && x > s && (c == 91 || c == 40 || c == 123) && markerAt(x) != 0) x += markerAt(x);
+    else break;
+  }
   while (y > x && (ch(y - 1) == 46 || ch(y - 1) == 45)) y--;
+  // The TLD: after the last dot (or marker).
   let t = y;
-  while (t > x && ch(t - 1) != 46) t--;
-  if (t <= x + 1) return count;
+  let closer = false;
+  while (t > x) {
+    const c = ch(t - 1);
+    if (c == 46) break;
+    if (marked && (c == 93 || c == 41 || c == 125)) {
+      closer = true;
+      break;
+    }
+    t--;
+  }
+  if (t == x) return count;
+  if ((closer ? t - (ch(t - 2) == 46 ? 3 : 5) : t - 1) <= x) return count;
   const n = y - t;
   if (n < 2 || n > 63) return count;
   let letters = true;
@@ -317,6 +340,16 @@ function nameRecord(s: i32, e: i32, f: u32, count: i32): i32 {
       f |= TLD_KNOWN;
     }
   }
+  if (marked) {
+    for (let k = x; k < y; k++) {
+      const c = ch(k);
+      if ((c == 91 || c == 40 || c == 123) && markerAt(k) != 0) {
+        f |= DEFANGED_NAME;
+        break;
+      }
+    }
+  }
+  f |= (<u32>n) << TLD_LENGTH_SHIFT;
   let nameSlot = NO_SLOT;
   const m = y - x;
   if (m <= NAME_MAX) {

@@ -10,14 +10,19 @@ export const IPV4_CHECKED = 1024;
 /** A record that is a dotted quad to emit as it stands (start and end are the address's). */
 export const PLAIN_IPV4 = 2048;
 /**
- * A host name candidate (letters or `_`, dots, no colon, no marker) whose trimmed name and slots
- * follow in the record; its TLD has the letters of one (unknown TLDs are dropped).
+ * A host name candidate whose trimmed name and slots follow in the record: letters or `_`, dots,
+ * no colon, no marker; or, with MARKED, letters, dots and dot markers, no colon. Its TLD has the
+ * letters of one (TLDs known not to be one are dropped).
  */
 export const NAME = 4096;
 /** The candidate's TLD is known to be an ICANN TLD. */
 export const TLD_KNOWN = 8192;
 /** The candidate's name slot holds its spelling. */
 export const NAME_KNOWN = 16384;
+/** A MARKED name with a marker in its trimmed name. */
+export const DEFANGED_NAME = 32768;
+/** A NAME's TLD length is in its flags from this bit on. */
+export const TLD_LENGTH_SHIFT = 16;
 /** A name too long for a slot. */
 export const NO_SLOT = 0xffff;
 

@@ -14,6 +14,7 @@ import { detached } from '../text';
 import { acceptFacts, isIcannTld, nameFacts, type NameFacts } from './domain';
 import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
 import {
+  DEFANGED_NAME,
   IPV4_CHECKED,
   IPV6_CHECKED,
   MARKED,
@@ -23,6 +24,7 @@ import {
   PLAIN_IPV4,
   runFinder,
   TLD_KNOWN,
+  TLD_LENGTH_SHIFT,
   type RunFinder,
 } from './runFinder';
 import { DetectionTable } from './table';
@@ -798,11 +800,29 @@ function analyzeNameRun(sink: Sink, s: number, e: number): void {
 
 /** What the run finder's name slots hold: WrittenName by slot (src/wasm/runs.ts keeps the spellings). */
 const slotNames: (WrittenName | undefined)[] = new Array<WrittenName | undefined>(4096).fill(undefined);
+/**
+ * Names to store in slots once the chunk's records are read: the finder has judged every record
+ * of the chunk against its slots as they stood, so none may change before the last is read.
+ * Triples (slot, start, end in the chunk), and the WrittenName of each.
+ */
+const slotsToStore: number[] = [];
+const namesToStore: WrittenName[] = [];
+
+function storeNames(finder: RunFinder): void {
+  for (let k = 0; k < namesToStore.length; k++) {
+    const slot = slotsToStore[3 * k];
+    slotNames[slot] = namesToStore[k];
+    finder.rememberName(slot, slotsToStore[3 * k + 1], slotsToStore[3 * k + 2]);
+  }
+  slotsToStore.length = 0;
+  namesToStore.length = 0;
+}
 
 /**
- * analyzeNameRun for a NAME record of the run finder: the run text[s, e), trimmed to [x, y) (the
- * chunk starts at `a`). The TLD's verdict and the name's facts come from the finder's slots once
- * known; the first time, they are worked out here and stored there.
+ * analyzeNameRun (analyzeMarkedName with MARKED) for a NAME record of the run finder: the run
+ * text[s, e), trimmed to [x, y) (the chunk starts at `a`). The TLD's verdict and the name's facts
+ * come from the finder's slots once known; the first time, they are worked out here and stored
+ * there.
  */
 function analyzeFoundName(
   sink: Sink,
@@ -818,26 +838,28 @@ function analyzeFoundName(
   const text = sink.text;
   if ((flags & TLD_KNOWN) === 0) {
     // The finder has checked that the TLD has the letters of one.
-    let t = y;
-    while (text.charCodeAt(t - 1) !== 46) t--;
+    const t = y - (flags >>> TLD_LENGTH_SHIFT);
     const icann = tldAt(text, t, y);
     finder.rememberTld(slots & 0xffff, t - a, y - a, icann);
     if (!icann) return;
   }
-  if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
   if (!sink.allKinds && !sink.kinds.has('domain')) return;
+  if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
+  const marked = (flags & MARKED) !== 0;
   const slot = slots >>> 16;
   let w: WrittenName | undefined;
   if (slot !== NO_SLOT) {
     if ((flags & NAME_KNOWN) !== 0) w = slotNames[slot];
     else {
-      w = writtenName(text, x, y, false);
-      slotNames[slot] = w;
-      finder.rememberName(slot, x - a, y - a);
+      // A spelling says the same about itself in a marked run or not (refang has nothing to do).
+      w = writtenName(text, x, y, marked);
+      slotsToStore.push(slot, x - a, y - a);
+      namesToStore.push(w);
     }
   }
   const left = leftContext(text, s);
-  emitDomain(sink, text, x, y, false, x, y, y === e, left, (left & CTX_DEFANGED) !== 0, undefined, w);
+  const defanged = (flags & DEFANGED_NAME) !== 0 || (left & CTX_DEFANGED) !== 0;
+  emitDomain(sink, text, x, y, marked, x, y, y === e, left, defanged, undefined, w);
 }
 
 /**
@@ -1225,6 +1247,9 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
   const text = sink.text;
   const n = text.length;
   const { records, stride } = finder;
+  // Left over only if a scan threw: they belong to a chunk that is gone.
+  slotsToStore.length = 0;
+  namesToStore.length = 0;
   const size = Math.max(1, Math.min(chunk, finder.capacity));
   let a = start;
   while (a < stop && sink.n < sink.limit) {
@@ -1269,6 +1294,7 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
         (f & IPV4_CHECKED) !== 0,
       );
     }
+    if (namesToStore.length > 0) storeNames(finder);
     a = b;
   }
   return true;

@@ -71,6 +71,30 @@ void describe('detect: WebAssembly run finder', () => {
     }
   });
 
+  void it('keeps what it knows about names right when thousands of them share its slots', () => {
+    // More distinct names, TLDs and defanged spellings than the finder has slots, in an order
+    // that puts names of one slot in the same chunk: a name must never be taken for another.
+    const parts: string[] = [];
+    const tlds = ['com', 'net', 'org', 'io', 'zz', 'qq', 'exe', 'py', 'COM', 'Net', 'abcd', 'xn--p1ai'];
+    for (let i = 0; i < 24_000; i++) {
+      const j = (i * 7919) % 24_000;
+      const tld = tlds[j % tlds.length];
+      parts.push(
+        j % 5 === 0 ? `h${j}[.]ex${j % 97}(dot)${tld}` : j % 7 === 0 ? `-.H${j}.Ex.${tld}.` : `h${j}.ex${j % 97}.${tld}`,
+        j % 3 === 0 ? '"\n' : ' ',
+      );
+    }
+    const text = parts.join('') + parts.slice(0, 20_000).join('');
+    const each = scan(text, 0, text.length, { strategy: 'each' });
+    assert.ok(each.length > 10_000, String(each.length));
+    for (const chunk of [65_536, 4096]) {
+      // Twice: the second scan starts with every slot taken.
+      for (let pass = 0; pass < 2; pass++) {
+        assert.deepEqual(scan(text, 0, text.length, { strategy: 'wasm', chunk }), each, `chunk ${chunk}`);
+      }
+    }
+  });
+
   void it('is compiled from its source: src/core/detect/runsWasm.ts is what src/wasm/runs.ts builds to', () => {
     const out = execFileSync(process.execPath, [path.join(root, 'scripts/build-wasm.mjs'), '--check'], {
       cwd: root,
