@@ -6,16 +6,17 @@
 // colons and `[dot]` markers, and the run of [0-9A-Za-z._:-] and defang markers around each,
 // with bit scans; and drops the runs that cannot hold anything for reasons read from the run
 // alone (too long, an ISO time, colons that cannot be IPv6, digits and dots that are not a
-// dotted quad, a name whose TLD is known not to be one). A dotted quad in plain context is
-// decided here; a host name candidate comes with its TLD's verdict and the slot of its
-// spelling, once the host has told the module about them. What is left is written out as
+// dotted quad, a name whose TLD is known not to be one). A dotted quad or an IPv6 address in
+// plain context is decided here; a host name candidate comes with its TLD's verdict and the
+// slot of its spelling, once the host has told the module about them. What is left is written out as
 // records for the TypeScript analysis. The functions below are ports of scan.ts's of the same
 // names; generated tests hold the two scans to the same results.
 //
 // Memory (one instance, fixed size): [0, 2 * CAP) the chunk; CLS_AT the class table of scan.ts
 // for ASCII, written by the host; MAPS the bitmaps; TLDS and NAMES the verdicts and spellings
 // the host has stored; OUT the records, RECORD bytes each: start, end, flags (scan.ts bits, |
-// MARKED, | IPV6_CHECKED, | IPV4_CHECKED, | PLAIN_IPV4, | NAME, | TLD_KNOWN, | NAME_KNOWN), and
+// MARKED, | IPV6_CHECKED, | IPV4_CHECKED, | NAME, | TLD_KNOWN, | NAME_KNOWN, | DEFANGED_NAME, |
+// the TLD's length << TLD_LENGTH_SHIFT; or just PLAIN_IPV4 or PLAIN_IPV6), and
 // for a NAME: the name's start and end (trimmed) and its slots (TLD | name << 16).
 
 const CAP: i32 = 65536;
@@ -37,6 +38,7 @@ const MARKED: u32 = 256;
 const IPV6_CHECKED: u32 = 512;
 const IPV4_CHECKED: u32 = 1024;
 const PLAIN_IPV4: u32 = 2048;
+const PLAIN_IPV6: u32 = 65536 * 128;
 const NAME: u32 = 4096;
 const TLD_KNOWN: u32 = 8192;
 const NAME_KNOWN: u32 = 16384;
@@ -236,6 +238,64 @@ function plainQuad(s: i32, en: i32, e: i32): bool {
   return last < 97 || last > 122 || (NUMBERING_LAST_LETTERS & (1 << (last - 97))) == 0;
 }
 
+function isHexDigit(c: u32): bool {
+  return c - 48 <= 9 || (c | 32) - 97 <= 5;
+}
+
+/** parseIPv6Groups of src/core/detect/ip.ts accepts [s, e), for hex digits and colons (no IPv4 tail). */
+function isIPv6(s: i32, e: i32): bool {
+  if (e - s < 2 || e - s > 45) return false;
+  let n = 0;
+  let gap = -1;
+  let i = s;
+  if (ch(i) == 58) {
+    if (ch(i + 1) != 58) return false;
+    gap = 0;
+    i += 2;
+    if (i == e) return true;
+  }
+  for (;;) {
+    const start = i;
+    while (i < e && i - start < 5 && isHexDigit(ch(i))) i++;
+    const groupLength = i - start;
+    if (groupLength == 0 || groupLength > 4 || n == 8) return false;
+    n++;
+    if (i == e) break;
+    if (ch(i) != 58) return false;
+    i++;
+    if (i < e && ch(i) == 58) {
+      if (gap >= 0) return false;
+      gap = n;
+      i++;
+      if (i == e) break;
+    } else if (i == e) return false;
+  }
+  return gap < 0 ? n == 8 : n != 8;
+}
+
+/**
+ * The run [s, e) (colons, no dot, no marker; mayBeIPv6 passed) is one IPv6 address as it stands:
+ * what analyzeRun and analyzeIPv6 of scan.ts decide, for the plain case only. False whenever they
+ * could decide otherwise: hex digits and colons only, starting and ending with a hex digit, a
+ * decimal digit in it (`::` without one is code), nothing before it that makes a context (a
+ * bracket, a URL, path, `@` or defang mark, a letter glued to it) and nothing after it that
+ * continues it (a zone id, a prefix length, a bracket, a letter glued to it).
+ */
+function plainIPv6(s: i32, e: i32): bool {
+  const c1 = at(s - 1);
+  if (c1 >= 128 || c1 == 91 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return false;
+  const c2 = at(e);
+  if (c2 >= 128 || c2 == 37 || c2 == 47 || c2 == 93) return false;
+  if (ch(s) == 58 || ch(e - 1) == 58) return false;
+  let digits = false;
+  for (let k = s; k < e; k++) {
+    const c = ch(k);
+    if (c != 58 && !isHexDigit(c)) return false;
+    if (c - 48 <= 9) digits = true;
+  }
+  return digits && isIPv6(s, e);
+}
+
 /** Writes the run [s, e) out unless it cannot hold anything; returns the new record count. */
 function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
   let f = runFlags;
@@ -244,6 +304,13 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
   if (!marked && (f & COLON) != 0 && isIsoTime(s, e)) return count;
   if (!marked && (f & (COLON | DOT)) == COLON) {
     if (!ipv6Checked && !mayBeIPv6(s, e)) return count;
+    if (plainIPv6(s, e)) {
+      const o = OUT + <usize>count * RECORD;
+      store<i32>(o, s);
+      store<i32>(o, e, 4);
+      store<i32>(o, <i32>PLAIN_IPV6, 8);
+      return count + 1;
+    }
     f |= IPV6_CHECKED;
   } else if (!marked && (f & (ALPHA | UNDERSCORE | HYPHEN | COLON)) == 0) {
     // Digits and dots: analyzeNumericRun reads nothing in an OID tail or in anything but a

@@ -9,6 +9,8 @@ export const IPV6_CHECKED = 512;
 export const IPV4_CHECKED = 1024;
 /** A record that is a dotted quad to emit as it stands (start and end are the address's). */
 export const PLAIN_IPV4 = 2048;
+/** A record that is an IPv6 address to emit as it stands (start and end are the address's). */
+export const PLAIN_IPV6 = 65536 * 128;
 /**
  * A host name candidate whose trimmed name and slots follow in the record: letters or `_`, dots,
  * no colon, no marker; or, with MARKED, letters, dots and dot markers, no colon. Its TLD has the

@@ -22,6 +22,7 @@ import {
   NAME_KNOWN,
   NO_SLOT,
   PLAIN_IPV4,
+  PLAIN_IPV6,
   runFinder,
   TLD_KNOWN,
   TLD_LENGTH_SHIFT,
@@ -1275,6 +1276,12 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
       const f = records[k + 2];
       if (f === PLAIN_IPV4) {
         emit(sink, 'ipv4', a + records[k], a + records[k + 1], undefined, false);
+        continue;
+      }
+      if (f === PLAIN_IPV6) {
+        const s = a + records[k];
+        const e = a + records[k + 1];
+        emit(sink, 'ipv6', s, e, sink.values && parseIPv6Into(text, s, e, groups) ? formatIPv6(groups) : undefined, false);
         continue;
       }
       if ((f & NAME) !== 0) {

@@ -95,6 +95,25 @@ void describe('detect: WebAssembly run finder', () => {
     }
   });
 
+  void it('decides addresses in plain context as the TypeScript analysis does, and leaves it every other', () => {
+    // Each token in each context, in a text large enough for the finder.
+    const tokens = [
+      '10.0.0.1', '999.1.1.1', '01.2.3.4', '1.2.3.4.', '1.2.3.4/24', '1.2.3.4/33', '1.2.3.4:80',
+      '1::', '::1', 'a::b', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1::2::3', '12345::1', 'dead::beef',
+      '1:2:3:4:5:6:7::', '::', '1:2:3:4:5:6:7:8::', 'ABCD:EF01::1', '2001:db8::1', 'fe80::1%eth0',
+      '2001:db8::/32', '2001:db8::1x', 'x2001:db8::1', '2001:db8:0:0:0:0:2:1', '1:2:3:4:5:6:7',
+    ];
+    const before = [' ', '"', '/', '//', 'http://', '@', '[', '(', ']', ')', 'é', 'Version ', 'version=', 'Section ', 'Fig. ', '§ ', 'ip=', 'from '];
+    const after = [' ', '"', '/', '/24', ']', ']:80', '%eth0', 'é', 'x', '.', ':', ''];
+    const lines: string[] = [];
+    for (const t of tokens) for (const b of before) for (const a of after) lines.push(`${'x'.repeat(30)} ${b}${t}${a} end`);
+    let text = lines.join('\n');
+    while (text.length < 150_000) text += `\n${text}`;
+    const each = scan(text, 0, text.length, { strategy: 'each' });
+    assert.deepEqual(scan(text, 0, text.length, { strategy: 'wasm' }), each);
+    assert.deepEqual(detectTable(text).toArray(), each);
+  });
+
   void it('is compiled from its source: src/core/detect/runsWasm.ts is what src/wasm/runs.ts builds to', () => {
     const out = execFileSync(process.execPath, [path.join(root, 'scripts/build-wasm.mjs'), '--check'], {
       cwd: root,
