@@ -24,7 +24,7 @@ const CLS_AT: usize = 0x20000;
 const MAPS: usize = 0x20100;
 const TLDS: usize = 0x31000;
 const NAMES: usize = 0x51000;
-const OUT: usize = 0x151000;
+const OUT: usize = 0x251000;
 const RECORD: usize = 24;
 
 const DIGIT: u32 = 1;
@@ -346,8 +346,10 @@ const TLD_SLOT: usize = 128;
 // Spellings of names as written: NAME_SLOTS slots of NAME_SLOT bytes, each the length (u16, 0:
 // empty) and the characters. The host keeps what each slot's name says about itself.
 const NAME_SLOTS: u32 = 4096;
-const NAME_SLOT: usize = 256;
-const NAME_MAX: i32 = <i32>NAME_SLOT - 2;
+const NAME_SLOT: usize = 512;
+/** The characters of a name slot start here, eight-byte aligned, in UTF-16 as in the chunk. */
+const NAME_CHARS: usize = 8;
+const NAME_MAX: i32 = <i32>(NAME_SLOT - NAME_CHARS) >> 1;
 /** Slot number for "none": a name too long to keep. */
 const NO_SLOT: u32 = 0xffff;
 
@@ -420,14 +422,23 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
   let nameSlot = NO_SLOT;
   const m = y - x;
   if (m <= NAME_MAX) {
-    let g: u32 = <u32>m;
-    for (let k = x; k < y; k++) g = g * 31 + ch(k);
-    nameSlot = mix(g) & (NAME_SLOTS - 1);
+    // Four characters at a time: hashed, then compared with the slot's.
+    const from = (<usize>x) << 1;
+    const bytes = (<usize>m) << 1;
+    const whole = bytes & ~(<usize>7);
+    let g: u64 = <u64>m;
+    for (let k: usize = 0; k < whole; k += 8) g = (g ^ load<u64>(from + k)) * 0x9e3779b97f4a7c15;
+    for (let k = whole; k < bytes; k += 2) g = (g ^ <u64>load<u16>(from + k)) * 0x9e3779b97f4a7c15;
+    nameSlot = <u32>(g >> 40) & (NAME_SLOTS - 1);
     const name = NAMES + <usize>nameSlot * NAME_SLOT;
     if (<i32>load<u16>(name) == m) {
-      let k = 0;
-      while (k < m && <u32>load<u8>(name + 2 + <usize>k) == ch(x + k)) k++;
-      if (k == m) f |= NAME_KNOWN;
+      const chars = name + NAME_CHARS;
+      let k: usize = 0;
+      while (k < whole && load<u64>(chars + k) == load<u64>(from + k)) k += 8;
+      if (k == whole) {
+        while (k < bytes && load<u16>(chars + k) == load<u16>(from + k)) k += 2;
+        if (k == bytes) f |= NAME_KNOWN;
+      }
     }
   }
   const o = OUT + <usize>count * RECORD;
@@ -448,10 +459,10 @@ export function rememberTld(slot: u32, t: i32, y: i32, icann: bool): void {
   store<u8>(tld, icann ? 2 : 1, 1);
 }
 
-/** The name chunk[x, y) (ASCII, at most NAME_MAX characters) is what the host keeps for `slot`. */
+/** The name chunk[x, y) (at most NAME_MAX characters) is what the host keeps for `slot`. */
 export function rememberName(slot: u32, x: i32, y: i32): void {
   const name = NAMES + <usize>slot * NAME_SLOT;
-  for (let k = x; k < y; k++) store<u8>(name + 2 + <usize>(k - x), ch(k));
+  memory.copy(name + NAME_CHARS, (<usize>x) << 1, (<usize>(y - x)) << 1);
   store<u16>(name, y - x);
 }
 
