@@ -42,6 +42,8 @@ const PLAIN_IPV6: u32 = 65536 * 128;
 const NAME: u32 = 4096;
 const TLD_KNOWN: u32 = 8192;
 const NAME_KNOWN: u32 = 16384;
+/** A record that is a host name to emit as it stands: [start, end), and its name slot. */
+const PLAIN_NAME: u32 = 65536 * 256;
 /** A marked NAME with a marker in its trimmed name: defanged. */
 const DEFANGED_NAME: u32 = 32768;
 /** The TLD's length, in a NAME's flags from this bit on. */
@@ -352,6 +354,34 @@ const NAME_CHARS: usize = 8;
 const NAME_MAX: i32 = <i32>(NAME_SLOT - NAME_CHARS) >> 1;
 /** Slot number for "none": a name too long to keep. */
 const NO_SLOT: u32 = 0xffff;
+// What the host says about a spelling, in its slot (acceptFacts of domain.ts, without context):
+// a public host name at all; one in text where nothing around it says otherwise; the same in
+// code, as it stands or quoted.
+const HOST_NAME: u32 = 1;
+const TEXT_OK: u32 = 2;
+const CODE_OK: u32 = 4;
+const CODE_OK_QUOTED: u32 = 8;
+
+/** The text is code (ScanOptions `mode`), for this scan. */
+let codeMode = false;
+
+/**
+ * Nothing around the name [x, y) of the run [s, e) changes what emitDomain of scan.ts decides:
+ * no URL, path, `@` or defang mark before it (leftContext), no letter glued to it (gluedAt), and,
+ * when it ends the run, no call, mailbox or assignment after it (codeAfter), which must be read
+ * within the chunk.
+ */
+function plainName(s: i32, e: i32, x: i32, y: i32): bool {
+  const c1 = at(s - 1);
+  if (c1 >= 128 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return false;
+  const c2 = at(e);
+  if (c2 >= 128) return false;
+  if (y < e) return true;
+  if (c2 == 40 || c2 == 64) return false;
+  let j = e;
+  while (j - e < 4 && j < len && (ch(j) == 32 || ch(j) == 9)) j++;
+  return j < len && ch(j) != 61;
+}
 
 function mix(h: u32): u32 {
   return h ^ (h >> 15);
@@ -440,6 +470,26 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
         if (k == bytes) f |= NAME_KNOWN;
       }
     }
+    if ((f & (TLD_KNOWN | NAME_KNOWN)) == (TLD_KNOWN | NAME_KNOWN)) {
+      // What the host said about this spelling decides it where nothing around it can.
+      const verdicts = <u32>load<u8>(name, 2);
+      if ((verdicts & HOST_NAME) == 0) return count;
+      if (plainName(s, e, x, y)) {
+        const defanged = (f & DEFANGED_NAME) != 0;
+        let ok = defanged;
+        if (!ok && codeMode) {
+          const q = at(x - 1);
+          ok = (verdicts & ((q == 34 || q == 39) && at(y) == q ? CODE_OK_QUOTED : CODE_OK)) != 0;
+        } else if (!ok) ok = (verdicts & TEXT_OK) != 0;
+        if (!ok) return count;
+        const o = OUT + <usize>count * RECORD;
+        store<i32>(o, x);
+        store<i32>(o, y, 4);
+        store<i32>(o, <i32>(PLAIN_NAME | (defanged ? DEFANGED_NAME : 0)), 8);
+        store<i32>(o, <i32>(nameSlot << 16), 20);
+        return count + 1;
+      }
+    }
   }
   const o = OUT + <usize>count * RECORD;
   store<i32>(o, s);
@@ -460,10 +510,11 @@ export function rememberTld(slot: u32, t: i32, y: i32, icann: bool): void {
 }
 
 /** The name chunk[x, y) (at most NAME_MAX characters) is what the host keeps for `slot`. */
-export function rememberName(slot: u32, x: i32, y: i32): void {
+export function rememberName(slot: u32, x: i32, y: i32, verdicts: u32): void {
   const name = NAMES + <usize>slot * NAME_SLOT;
   memory.copy(name + NAME_CHARS, (<usize>x) << 1, (<usize>(y - x)) << 1);
   store<u16>(name, y - x);
+  store<u8>(name, verdicts, 2);
 }
 
 const MAY_BE_IPV6: i32 = -1;
@@ -655,8 +706,9 @@ function classesOf(a: i32, b: i32): u32 {
  * Scans the chunk of `n` characters (it ends with whitespace, or the text does) for runs that
  * start before `limit`, as scanTriggers of scan.ts does, and returns the record count.
  */
-export function scan(n: i32, limit: i32): i32 {
+export function scan(n: i32, limit: i32, code: bool): i32 {
   len = n;
+  codeMode = code;
   buildMaps(n);
   let count = 0;
   let pos = 0;

@@ -11,6 +11,16 @@ export const IPV4_CHECKED = 1024;
 export const PLAIN_IPV4 = 2048;
 /** A record that is an IPv6 address to emit as it stands (start and end are the address's). */
 export const PLAIN_IPV6 = 65536 * 128;
+/** A record that is a host name to emit as it stands: start, end, and its name slot (as in a NAME). */
+export const PLAIN_NAME = 65536 * 256;
+/** What a spelling is, stored with it (rememberName): a public host name at all... */
+export const HOST_NAME = 1;
+/** ...one to take in text where nothing around it says otherwise... */
+export const TEXT_OK = 2;
+/** ...the same in code, as it stands... */
+export const CODE_OK = 4;
+/** ...and quoted. */
+export const CODE_OK_QUOTED = 8;
 /**
  * A host name candidate whose trimmed name and slots follow in the record: letters or `_`, dots,
  * no colon, no marker; or, with MARKED, letters, dots and dot markers, no colon. Its TLD has the
@@ -35,9 +45,10 @@ export interface RunFinder {
   load(text: string, a: number, b: number): void;
   /**
    * Scans the loaded chunk of `n` characters (it must end with whitespace or the text) for runs
-   * starting before `limit` (see `scan` in src/wasm/runs.ts); returns the record count.
+   * starting before `limit` (see `scan` in src/wasm/runs.ts), in text that is code or not;
+   * returns the record count.
    */
-  scan(n: number, limit: number): number;
+  scan(n: number, limit: number, code: boolean): number;
   /**
    * Records of `stride` numbers: start, end, flags, relative to the chunk; for a NAME, also
    * its trimmed start and end and its slots (TLD | name << 16).
@@ -46,8 +57,11 @@ export interface RunFinder {
   readonly stride: number;
   /** Stores the verdict on the TLD chunk[t, y) in `slot`: the finder drops names under a non-TLD. */
   rememberTld(slot: number, t: number, y: number, icann: boolean): void;
-  /** Stores the spelling chunk[x, y) in name slot `slot` (the caller keeps what it says). */
-  rememberName(slot: number, x: number, y: number): void;
+  /**
+   * Stores the spelling chunk[x, y) in name slot `slot`, with `verdicts` (HOST_NAME, TEXT_OK,
+   * CODE_OK, CODE_OK_QUOTED); the caller keeps what it says.
+   */
+  rememberName(slot: number, x: number, y: number, verdicts: number): void;
 }
 
 /** The part of the WebAssembly API used here (not in the ES2022 library typings). */
@@ -73,7 +87,7 @@ function instantiate(classes: Uint8Array): RunFinder | null {
     const module = new WebAssembly.Module(Buffer.from(RUNS_WASM, 'base64'));
     const api = new WebAssembly.Instance(module, {}).exports;
     const memory = api.memory as { buffer: ArrayBuffer };
-    const scan = api.scan as (n: number, limit: number) => number;
+    const scan = api.scan as RunFinder['scan'];
     const int = (name: string): number => (api[name] as () => number)();
     // The memory has a fixed size (it never grows), so these views stay valid.
     const bytes = Buffer.from(memory.buffer);

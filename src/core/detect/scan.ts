@@ -14,7 +14,10 @@ import { detached } from '../text';
 import { acceptFacts, isIcannTld, nameFacts, type NameFacts } from './domain';
 import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
 import {
+  CODE_OK,
+  CODE_OK_QUOTED,
   DEFANGED_NAME,
+  HOST_NAME,
   IPV4_CHECKED,
   IPV6_CHECKED,
   MARKED,
@@ -23,7 +26,9 @@ import {
   NO_SLOT,
   PLAIN_IPV4,
   PLAIN_IPV6,
+  PLAIN_NAME,
   runFinder,
+  TEXT_OK,
   TLD_KNOWN,
   TLD_LENGTH_SHIFT,
   type RunFinder,
@@ -809,11 +814,24 @@ const slotNames: (WrittenName | undefined)[] = new Array<WrittenName | undefined
 const slotsToStore: number[] = [];
 const namesToStore: WrittenName[] = [];
 
+/** What acceptFacts says about a spelling where no context lifts or adds anything: see PLAIN_NAME. */
+function verdicts(w: WrittenName): number {
+  const f = w.facts;
+  if (f === undefined) return 0;
+  return (
+    HOST_NAME |
+    (acceptFacts(f, false, false, false, w.mixedCase, false) ? TEXT_OK : 0) |
+    (acceptFacts(f, false, true, false, w.mixedCase, false) ? CODE_OK : 0) |
+    (acceptFacts(f, false, true, false, w.mixedCase, true) ? CODE_OK_QUOTED : 0)
+  );
+}
+
 function storeNames(finder: RunFinder): void {
   for (let k = 0; k < namesToStore.length; k++) {
     const slot = slotsToStore[3 * k];
-    slotNames[slot] = namesToStore[k];
-    finder.rememberName(slot, slotsToStore[3 * k + 1], slotsToStore[3 * k + 2]);
+    const w = namesToStore[k];
+    slotNames[slot] = w;
+    finder.rememberName(slot, slotsToStore[3 * k + 1], slotsToStore[3 * k + 2], verdicts(w));
   }
   slotsToStore.length = 0;
   namesToStore.length = 0;
@@ -1271,11 +1289,19 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
       b = w;
     }
     finder.load(text, a, b);
-    const count = finder.scan(b - a, Math.min(b, stop) - a);
+    const count = finder.scan(b - a, Math.min(b, stop) - a, sink.mode === 'code');
     for (let k = 0; k < stride * count && sink.n < sink.limit; k += stride) {
       const f = records[k + 2];
       if (f === PLAIN_IPV4) {
         emit(sink, 'ipv4', a + records[k], a + records[k + 1], undefined, false);
+        continue;
+      }
+      if ((f & PLAIN_NAME) !== 0) {
+        const w = slotNames[records[k + 5] >>> 16] as WrittenName;
+        const st = a + records[k];
+        const en = a + records[k + 1];
+        const written = en - st === w.written.length ? w.written : undefined;
+        emit(sink, 'domain', st, en, w.name, (f & DEFANGED_NAME) !== 0, undefined, written);
         continue;
       }
       if (f === PLAIN_IPV6) {

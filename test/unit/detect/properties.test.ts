@@ -341,6 +341,11 @@ void describe('detect: the two scan strategies agree', () => {
         // The WebAssembly run finder, in chunks that end at every space or newline it can.
         assert.deepEqual(scan(t, 0, t.length, { strategy: 'wasm', chunk: 1 }), each, JSON.stringify(t));
         assert.deepEqual(scan(t, 0, t.length, { strategy: 'wasm', chunk: 9 }), each, JSON.stringify(t));
+        assert.deepEqual(
+          scan(t, 0, t.length, { strategy: 'wasm', chunk: 9, mode: 'text' }),
+          scan(t, 0, t.length, { strategy: 'each', mode: 'text' }),
+          JSON.stringify(t),
+        );
         // The compact table holds the same detections, and builds the same values on demand.
         assert.deepEqual(detectTable(t).toArray(), detect(t), JSON.stringify(t));
         assert.deepEqual(

@@ -102,16 +102,24 @@ void describe('detect: WebAssembly run finder', () => {
       '1::', '::1', 'a::b', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1::2::3', '12345::1', 'dead::beef',
       '1:2:3:4:5:6:7::', '::', '1:2:3:4:5:6:7:8::', 'ABCD:EF01::1', '2001:db8::1', 'fe80::1%eth0',
       '2001:db8::/32', '2001:db8::1x', 'x2001:db8::1', '2001:db8:0:0:0:0:2:1', '1:2:3:4:5:6:7',
+      'api.example.com', 'API.Example.COM', 'Date.now', 'user.name', 'setup.py', 'www.setup.py',
+      'collator.compare', 'e.id', 'a.b.c.d.e.f', 'evil[.]com', 'bad-site(dot)com', 'x.co.uk', 'co.uk',
+      'this.x.com', 'com.example.app', 'mail.contoso.co.uk.', 'api.example.dev',
     ];
-    const before = [' ', '"', '/', '//', 'http://', '@', '[', '(', ']', ')', 'é', 'Version ', 'version=', 'Section ', 'Fig. ', '§ ', 'ip=', 'from '];
-    const after = [' ', '"', '/', '/24', ']', ']:80', '%eth0', 'é', 'x', '.', ':', ''];
+    const before = [' ', '"', "'", '/', '//', 'http://', 'hxxp://', '@', '[', '(', ']', ')', 'é', 'Version ', 'version=', 'Section ', 'Fig. ', '§ ', 'ip=', 'from '];
+    const after = [' ', '"', "'", '/', '/24', ']', ']:80', '%eth0', 'é', 'x', '.', ':', '', '(', '@x', ' = 1', '\t\t=', '     ='];
     const lines: string[] = [];
     for (const t of tokens) for (const b of before) for (const a of after) lines.push(`${'x'.repeat(30)} ${b}${t}${a} end`);
     let text = lines.join('\n');
     while (text.length < 150_000) text += `\n${text}`;
-    const each = scan(text, 0, text.length, { strategy: 'each' });
-    assert.deepEqual(scan(text, 0, text.length, { strategy: 'wasm' }), each);
-    assert.deepEqual(detectTable(text).toArray(), each);
+    for (const mode of ['code', 'text'] as const) {
+      const each = scan(text, 0, text.length, { strategy: 'each', mode });
+      // Twice: the second time, the finder knows every name.
+      for (let pass = 0; pass < 2; pass++) {
+        assert.deepEqual(scan(text, 0, text.length, { strategy: 'wasm', mode }), each, mode);
+      }
+      assert.deepEqual(detectTable(text, { mode }).toArray(), each, mode);
+    }
   });
 
   void it('is compiled from its source: src/core/detect/runsWasm.ts is what src/wasm/runs.ts builds to', () => {
