@@ -60,6 +60,11 @@ export function classesAt(): i32 {
   return <i32>CLS_AT;
 }
 
+/** Name slots: the host keeps what each slot's spelling says, by slot. */
+export function nameSlots(): i32 {
+  return <i32>NAME_SLOTS;
+}
+
 /** Where the records are, and their size in bytes. */
 export function recordsAt(): i32 {
   return <i32>OUT;
@@ -347,8 +352,8 @@ const TLD_SLOTS: u32 = 1024;
 const TLD_SLOT: usize = 128;
 // Spellings of names as written: NAME_SLOTS slots of NAME_SLOT bytes, each the length (u16, 0:
 // empty) and the characters. The host keeps what each slot's name says about itself.
-const NAME_SLOTS: u32 = 4096;
-const NAME_SLOT: usize = 512;
+const NAME_SLOTS: u32 = 16384;
+const NAME_SLOT: usize = 128;
 /** The characters of a name slot start here, eight-byte aligned, in UTF-16 as in the chunk. */
 const NAME_CHARS: usize = 8;
 const NAME_MAX: i32 = <i32>(NAME_SLOT - NAME_CHARS) >> 1;

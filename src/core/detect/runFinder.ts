@@ -55,6 +55,8 @@ export interface RunFinder {
    */
   readonly records: Int32Array;
   readonly stride: number;
+  /** Name slots (numbered from 0). */
+  readonly nameSlots: number;
   /** Stores the verdict on the TLD chunk[t, y) in `slot`: the finder drops names under a non-TLD. */
   rememberTld(slot: number, t: number, y: number, icann: boolean): void;
   /**
@@ -103,6 +105,7 @@ function instantiate(classes: Uint8Array): RunFinder | null {
       scan,
       records,
       stride: int('recordSize') >> 2,
+      nameSlots: int('nameSlots'),
       rememberTld: api.rememberTld as RunFinder['rememberTld'],
       rememberName: api.rememberName as RunFinder['rememberName'],
     };

@@ -713,7 +713,7 @@ interface WrittenName {
  * a map lookup (a map lookup of a fresh slice alone costs about 300 ns on the benchmark machine).
  * Direct-mapped: a colliding name replaces the slot's entry.
  */
-const NAME_SLOTS = 4096;
+const NAME_SLOTS = 16384;
 const nameKeys: (string | undefined)[] = new Array<string | undefined>(NAME_SLOTS).fill(undefined);
 const nameEntries: (WrittenName | undefined)[] = new Array<WrittenName | undefined>(NAME_SLOTS).fill(
   undefined,
@@ -805,7 +805,7 @@ function analyzeNameRun(sink: Sink, s: number, e: number): void {
 }
 
 /** What the run finder's name slots hold: WrittenName by slot (src/wasm/runs.ts keeps the spellings). */
-const slotNames: (WrittenName | undefined)[] = new Array<WrittenName | undefined>(4096).fill(undefined);
+let slotNames: (WrittenName | undefined)[] = [];
 /**
  * Names to store in slots once the chunk's records are read: the finder has judged every record
  * of the chunk against its slots as they stood, so none may change before the last is read.
@@ -1266,6 +1266,8 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
   const text = sink.text;
   const n = text.length;
   const { records, stride } = finder;
+  if (slotNames.length !== finder.nameSlots)
+    slotNames = new Array<WrittenName | undefined>(finder.nameSlots).fill(undefined);
   // Left over only if a scan threw: they belong to a chunk that is gone.
   slotsToStore.length = 0;
   namesToStore.length = 0;
@@ -1307,7 +1309,14 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
       if (f === PLAIN_IPV6) {
         const s = a + records[k];
         const e = a + records[k + 1];
-        emit(sink, 'ipv6', s, e, sink.values && parseIPv6Into(text, s, e, groups) ? formatIPv6(groups) : undefined, false);
+        emit(
+          sink,
+          'ipv6',
+          s,
+          e,
+          sink.values && parseIPv6Into(text, s, e, groups) ? formatIPv6(groups) : undefined,
+          false,
+        );
         continue;
       }
       if ((f & NAME) !== 0) {

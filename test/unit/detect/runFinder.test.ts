@@ -80,7 +80,11 @@ void describe('detect: WebAssembly run finder', () => {
       const j = (i * 7919) % 24_000;
       const tld = tlds[j % tlds.length];
       parts.push(
-        j % 5 === 0 ? `h${j}[.]ex${j % 97}(dot)${tld}` : j % 7 === 0 ? `-.H${j}.Ex.${tld}.` : `h${j}.ex${j % 97}.${tld}`,
+        j % 5 === 0
+          ? `h${j}[.]ex${j % 97}(dot)${tld}`
+          : j % 7 === 0
+            ? `-.H${j}.Ex.${tld}.`
+            : `h${j}.ex${j % 97}.${tld}`,
         j % 3 === 0 ? '"\n' : ' ',
       );
     }
@@ -98,18 +102,95 @@ void describe('detect: WebAssembly run finder', () => {
   void it('decides addresses in plain context as the TypeScript analysis does, and leaves it every other', () => {
     // Each token in each context, in a text large enough for the finder.
     const tokens = [
-      '10.0.0.1', '999.1.1.1', '01.2.3.4', '1.2.3.4.', '1.2.3.4/24', '1.2.3.4/33', '1.2.3.4:80',
-      '1::', '::1', 'a::b', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1::2::3', '12345::1', 'dead::beef',
-      '1:2:3:4:5:6:7::', '::', '1:2:3:4:5:6:7:8::', 'ABCD:EF01::1', '2001:db8::1', 'fe80::1%eth0',
-      '2001:db8::/32', '2001:db8::1x', 'x2001:db8::1', '2001:db8:0:0:0:0:2:1', '1:2:3:4:5:6:7',
-      'api.example.com', 'API.Example.COM', 'Date.now', 'user.name', 'setup.py', 'www.setup.py',
-      'collator.compare', 'e.id', 'a.b.c.d.e.f', 'evil[.]com', 'bad-site(dot)com', 'x.co.uk', 'co.uk',
-      'this.x.com', 'com.example.app', 'mail.contoso.co.uk.', 'api.example.dev',
+      '10.0.0.1',
+      '999.1.1.1',
+      '01.2.3.4',
+      '1.2.3.4.',
+      '1.2.3.4/24',
+      '1.2.3.4/33',
+      '1.2.3.4:80',
+      '1::',
+      '::1',
+      'a::b',
+      '1:2:3:4:5:6:7:8',
+      '1:2:3:4:5:6:7:8:9',
+      '1::2::3',
+      '12345::1',
+      'dead::beef',
+      '1:2:3:4:5:6:7::',
+      '::',
+      '1:2:3:4:5:6:7:8::',
+      'ABCD:EF01::1',
+      '2001:db8::1',
+      'fe80::1%eth0',
+      '2001:db8::/32',
+      '2001:db8::1x',
+      'x2001:db8::1',
+      '2001:db8:0:0:0:0:2:1',
+      '1:2:3:4:5:6:7',
+      'api.example.com',
+      'API.Example.COM',
+      'Date.now',
+      'user.name',
+      'setup.py',
+      'www.setup.py',
+      'collator.compare',
+      'e.id',
+      'a.b.c.d.e.f',
+      'evil[.]com',
+      'bad-site(dot)com',
+      'x.co.uk',
+      'co.uk',
+      'this.x.com',
+      'com.example.app',
+      'mail.contoso.co.uk.',
+      'api.example.dev',
     ];
-    const before = [' ', '"', "'", '/', '//', 'http://', 'hxxp://', '@', '[', '(', ']', ')', 'é', 'Version ', 'version=', 'Section ', 'Fig. ', '§ ', 'ip=', 'from '];
-    const after = [' ', '"', "'", '/', '/24', ']', ']:80', '%eth0', 'é', 'x', '.', ':', '', '(', '@x', ' = 1', '\t\t=', '     ='];
+    const before = [
+      ' ',
+      '"',
+      "'",
+      '/',
+      '//',
+      'http://',
+      'hxxp://',
+      '@',
+      '[',
+      '(',
+      ']',
+      ')',
+      'é',
+      'Version ',
+      'version=',
+      'Section ',
+      'Fig. ',
+      '§ ',
+      'ip=',
+      'from ',
+    ];
+    const after = [
+      ' ',
+      '"',
+      "'",
+      '/',
+      '/24',
+      ']',
+      ']:80',
+      '%eth0',
+      'é',
+      'x',
+      '.',
+      ':',
+      '',
+      '(',
+      '@x',
+      ' = 1',
+      '\t\t=',
+      '     =',
+    ];
     const lines: string[] = [];
-    for (const t of tokens) for (const b of before) for (const a of after) lines.push(`${'x'.repeat(30)} ${b}${t}${a} end`);
+    for (const t of tokens)
+      for (const b of before) for (const a of after) lines.push(`${'x'.repeat(30)} ${b}${t}${a} end`);
     let text = lines.join('\n');
     while (text.length < 150_000) text += `\n${text}`;
     for (const mode of ['code', 'text'] as const) {
