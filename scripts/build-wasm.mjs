@@ -48,7 +48,31 @@ export async function compile() {
     },
   );
   if (error || !wasm) throw new Error(`asc failed: ${error?.message ?? ''}\n${stderr.join('')}`);
+  if (sectionIds(wasm).includes(11)) {
+    // Static data (a string literal, a constant array) would sit at the start of the memory,
+    // where each chunk is copied.
+    throw new Error(`${source} has static data: the chunk at address 0 would overwrite it`);
+  }
   return wasm;
+}
+
+/** The ids of the sections of a wasm module, in order. */
+function sectionIds(wasm) {
+  const ids = [];
+  let i = 8;
+  while (i < wasm.length) {
+    ids.push(wasm[i++]);
+    let size = 0;
+    let shift = 0;
+    let b;
+    do {
+      b = wasm[i++];
+      size |= (b & 0x7f) << shift;
+      shift += 7;
+    } while (b & 0x80);
+    i += size;
+  }
+  return ids;
 }
 
 /** The TypeScript module that carries `wasm`. */

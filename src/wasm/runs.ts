@@ -370,22 +370,68 @@ const CODE_OK_QUOTED: u32 = 8;
 /** The text is code (ScanOptions `mode`), for this scan. */
 let codeMode = false;
 
+// What the text right before a name says (leftContext of scan.ts), where it is decided here.
+const NOT_DECIDED: i32 = 0;
+const NO_CONTEXT: i32 = 1;
+const URL: i32 = 2;
+const DEFANGED_URL: i32 = 3;
+
 /**
- * Nothing around the name [x, y) of the run [s, e) changes what emitDomain of scan.ts decides:
- * no URL, path, `@` or defang mark before it (leftContext), no letter glued to it (gluedAt), and,
- * when it ends the run, no call, mailbox or assignment after it (codeAfter), which must be read
- * within the chunk.
+ * chunk[q, q + n) is, in any case, the word of `n` lower-case letters packed into `word` (one
+ * byte each, the first lowest). Not a string: the chunk overwrites the module's static data.
  */
-function plainName(s: i32, e: i32, x: i32, y: i32): bool {
-  const c1 = at(s - 1);
-  if (c1 >= 128 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return false;
+function lettersAre(q: i32, n: i32, word: u64): bool {
+  if (n < 8 && word >> (<u64>n << 3) != 0) return false;
+  for (let k = 0; k < n; k++) {
+    if (<u64>(ch(q + k) | 32) != ((word >> (<u64>k << 3)) & 0xff)) return false;
+  }
+  return true;
+}
+
+/** defangedSchemeBefore of scan.ts: the letters right before `p` are a defanged scheme. */
+function defangedSchemeBefore(p: i32): bool {
+  let q = p;
+  while (q > 0 && p - q < 7 && (cls(ch(q - 1)) & ALPHA) != 0) q--;
+  const n = p - q;
+  if (n < 3 || n > 6) return false;
+  if ((ch(q + 1) | 32) != 120 && (ch(q + 2) | 32) != 120) return false;
+  return (
+    lettersAre(q, n, 0x70787868) /* hxxp */ ||
+    lettersAre(q, n, 0x7370787868) /* hxxps */ ||
+    lettersAre(q, n, 0x7078787868) /* hxxxp */ ||
+    lettersAre(q, n, 0x737078787868) /* hxxxps */ ||
+    lettersAre(q, n, 0x70747868) /* hxtp */ ||
+    lettersAre(q, n, 0x7370747868) /* hxtps */ ||
+    lettersAre(q, n, 0x70787468) /* htxp */ ||
+    lettersAre(q, n, 0x7370787468) /* htxps */ ||
+    lettersAre(q, n, 0x707866) /* fxp */ ||
+    lettersAre(q, n, 0x73707866) /* fxps */
+  );
+}
+
+/**
+ * What is around the name [x, y) of the run [s, e), where it is all emitDomain of scan.ts reads:
+ * nothing (NO_CONTEXT), `scheme://` or `//` (URL), a defanged scheme (DEFANGED_URL). NOT_DECIDED
+ * for anything else: a path, `@` or defang mark before it, a letter glued to it (gluedAt), a
+ * call, mailbox or assignment after it when it ends the run (codeAfter, which must be read
+ * within the chunk), or a start too close to the chunk's to read back.
+ */
+function nameContext(s: i32, e: i32, y: i32): i32 {
+  if (s < 16) return NOT_DECIDED;
+  const c1 = ch(s - 1);
+  let context = NO_CONTEXT;
+  if (c1 == 47 && ch(s - 2) == 47) {
+    if (ch(s - 3) == 58) context = defangedSchemeBefore(s - 3) ? DEFANGED_URL : URL;
+    else if (ch(s - 5) == 91 && ch(s - 4) == 58 && ch(s - 3) == 93) context = DEFANGED_URL;
+    else context = URL;
+  } else if (c1 >= 128 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return NOT_DECIDED;
   const c2 = at(e);
-  if (c2 >= 128) return false;
-  if (y < e) return true;
-  if (c2 == 40 || c2 == 64) return false;
+  if (c2 >= 128) return NOT_DECIDED;
+  if (y < e) return context;
+  if (c2 == 40 || c2 == 64) return NOT_DECIDED;
   let j = e;
   while (j - e < 4 && j < len && (ch(j) == 32 || ch(j) == 9)) j++;
-  return j < len && ch(j) != 61;
+  return j < len && ch(j) != 61 ? context : NOT_DECIDED;
 }
 
 function mix(h: u32): u32 {
@@ -479,9 +525,10 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
       // What the host said about this spelling decides it where nothing around it can.
       const verdicts = <u32>load<u8>(name, 2);
       if ((verdicts & HOST_NAME) == 0) return count;
-      if (plainName(s, e, x, y)) {
-        const defanged = (f & DEFANGED_NAME) != 0;
-        let ok = defanged;
+      const context = nameContext(s, e, y);
+      if (context != NOT_DECIDED) {
+        const defanged = (f & DEFANGED_NAME) != 0 || context == DEFANGED_URL;
+        let ok = defanged || context == URL;
         if (!ok && codeMode) {
           const q = at(x - 1);
           ok = (verdicts & ((q == 34 || q == 39) && at(y) == q ? CODE_OK_QUOTED : CODE_OK)) != 0;
