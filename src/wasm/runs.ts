@@ -510,17 +510,24 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
     let g: u64 = <u64>m;
     for (let k: usize = 0; k < whole; k += 8) g = (g ^ load<u64>(from + k)) * 0x9e3779b97f4a7c15;
     for (let k = whole; k < bytes; k += 2) g = (g ^ <u64>load<u16>(from + k)) * 0x9e3779b97f4a7c15;
-    nameSlot = <u32>(g >> 40) & (NAME_SLOTS - 1);
-    const name = NAMES + <usize>nameSlot * NAME_SLOT;
-    if (<i32>load<u16>(name) == m) {
-      const chars = name + NAME_CHARS;
+    // Two slots per spelling: the one that holds it, or else an empty one, or else either.
+    const pair = <u32>(g >> 40) & (NAME_SLOTS - 2);
+    nameSlot = NO_SLOT;
+    for (let way: u32 = 0; way < 2 && nameSlot == NO_SLOT; way++) {
+      const candidate = NAMES + <usize>(pair + way) * NAME_SLOT;
+      if (<i32>load<u16>(candidate) != m) continue;
+      const chars = candidate + NAME_CHARS;
       let k: usize = 0;
       while (k < whole && load<u64>(chars + k) == load<u64>(from + k)) k += 8;
-      if (k == whole) {
-        while (k < bytes && load<u16>(chars + k) == load<u16>(from + k)) k += 2;
-        if (k == bytes) f |= NAME_KNOWN;
-      }
+      if (k < whole) continue;
+      while (k < bytes && load<u16>(chars + k) == load<u16>(from + k)) k += 2;
+      if (k == bytes) nameSlot = pair + way;
     }
+    if (nameSlot != NO_SLOT) f |= NAME_KNOWN;
+    else if (load<u16>(NAMES + <usize>pair * NAME_SLOT) == 0) nameSlot = pair;
+    else if (load<u16>(NAMES + <usize>(pair + 1) * NAME_SLOT) == 0) nameSlot = pair + 1;
+    else nameSlot = pair + (<u32>(g >> 39) & 1);
+    const name = NAMES + <usize>nameSlot * NAME_SLOT;
     if ((f & (TLD_KNOWN | NAME_KNOWN)) == (TLD_KNOWN | NAME_KNOWN)) {
       // What the host said about this spelling decides it where nothing around it can.
       const verdicts = <u32>load<u8>(name, 2);
