@@ -16,7 +16,7 @@
 // for ASCII, written by the host; MAPS the bitmaps; TLDS and NAMES the verdicts and spellings
 // the host has stored; OUT the records, RECORD bytes each: start, end, flags (scan.ts bits, |
 // MARKED, | IPV6_CHECKED, | IPV4_CHECKED, | NAME, | TLD_KNOWN, | NAME_KNOWN, | DEFANGED_NAME, |
-// the TLD's length << TLD_LENGTH_SHIFT; or just PLAIN_IPV4 or PLAIN_IPV6), and
+// the TLD's length << TLD_LENGTH_SHIFT; or just PLAIN_IPV4, PLAIN_IPV6 or PLAIN_CIDR), and
 // for a NAME: the name's start and end (trimmed) and its slots (TLD | name << 16).
 
 const CAP: i32 = 65536;
@@ -39,6 +39,7 @@ const IPV6_CHECKED: u32 = 512;
 const IPV4_CHECKED: u32 = 1024;
 const PLAIN_IPV4: u32 = 2048;
 const PLAIN_IPV6: u32 = 65536 * 128;
+const PLAIN_CIDR: u32 = PLAIN_IPV6 + 1;
 const NAME: u32 = 4096;
 const TLD_KNOWN: u32 = 8192;
 const NAME_KNOWN: u32 = 16384;
@@ -280,28 +281,67 @@ function isIPv6(s: i32, e: i32): bool {
   return gap < 0 ? n == 8 : n != 8;
 }
 
+/** prefixAt of scan.ts: the end of a strict prefix length of at most `max` at `i`, or -1. */
+function prefixEnd(i: i32, max: u32): i32 {
+  let bits: u32 = 0;
+  let j = i;
+  while (j - i < 4 && (cls(at(j)) & DIGIT) != 0) {
+    bits = bits * 10 + (ch(j) - 48);
+    j++;
+  }
+  const n = j - i;
+  if (n == 0 || n > 3 || (n > 1 && ch(i) == 48) || bits > max) return -1;
+  const next = at(j);
+  if ((cls(next) & (ALPHA | DIGIT | UNDERSCORE)) != 0) return -1;
+  if (next == 46 && (cls(at(j + 1)) & (ALPHA | DIGIT)) != 0) return -1;
+  return j;
+}
+
 /**
- * The run [s, e) (colons, no dot, no marker; mayBeIPv6 passed) is one IPv6 address as it stands:
- * what analyzeRun and analyzeIPv6 of scan.ts decide, for the plain case only. False whenever they
- * could decide otherwise: hex digits and colons only, starting and ending with a hex digit, a
- * decimal digit in it (`::` without one is code), nothing before it that makes a context (a
- * bracket, a URL, path, `@` or defang mark, a letter glued to it) and nothing after it that
- * continues it (a zone id, a prefix length, a bracket, a letter glued to it).
+ * The run [s, e) (colons, no dot, no marker; mayBeIPv6 passed) is one IPv6 address as it stands,
+ * with its zone id or prefix length if one follows: what analyzeRun and analyzeIPv6 of scan.ts
+ * decide, for the plain case only. Returns where the address (or block, PLAIN_CIDR when
+ * `ipv6Block` is set) ends, or -1 whenever they could decide otherwise: hex digits and colons
+ * only, starting and ending with a hex digit, a decimal digit in it (`::` without one is code),
+ * nothing before it that makes a context (a bracket, a URL, path, `@` or defang mark, a letter
+ * glued to it), and no bracket or glued letter after it.
  */
-function plainIPv6(s: i32, e: i32): bool {
+function plainIPv6(s: i32, e: i32): i32 {
+  ipv6Block = false;
   const c1 = at(s - 1);
-  if (c1 >= 128 || c1 == 91 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return false;
+  if (c1 >= 128 || c1 == 91 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return -1;
   const c2 = at(e);
-  if (c2 >= 128 || c2 == 37 || c2 == 47 || c2 == 93) return false;
-  if (ch(s) == 58 || ch(e - 1) == 58) return false;
+  if (c2 >= 128 || c2 == 93) return -1;
+  if (ch(s) == 58 || ch(e - 1) == 58) return -1;
   let digits = false;
   for (let k = s; k < e; k++) {
     const c = ch(k);
-    if (c != 58 && !isHexDigit(c)) return false;
+    if (c != 58 && !isHexDigit(c)) return -1;
     if (c - 48 <= 9) digits = true;
   }
-  return digits && isIPv6(s, e);
+  if (!digits || !isIPv6(s, e)) return -1;
+  if (c2 == 37 && (cls(at(e + 1)) & (ALPHA | DIGIT)) != 0) {
+    // A zone id: `fe80::1%eth0`.
+    let z = e + 1;
+    while (z - e <= 64) {
+      const k = cls(at(z));
+      if ((k & (ALPHA | DIGIT | UNDERSCORE | HYPHEN)) != 0 || ((k & DOT) != 0 && (cls(at(z + 1)) & (ALPHA | DIGIT)) != 0)) z++;
+      else break;
+    }
+    return z;
+  }
+  if (c2 == 47) {
+    const end = prefixEnd(e + 1, 128);
+    if (end >= 0) {
+      ipv6Block = true;
+      return end;
+    }
+  }
+  return e;
 }
+
+/** Set by plainIPv6: what it found is a block (`2001:db8::/32`). */
+let ipv6Block = false;
 
 /** Writes the run [s, e) out unless it cannot hold anything; returns the new record count. */
 function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
@@ -311,11 +351,12 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
   if (!marked && (f & COLON) != 0 && isIsoTime(s, e)) return count;
   if (!marked && (f & (COLON | DOT)) == COLON) {
     if (!ipv6Checked && !mayBeIPv6(s, e)) return count;
-    if (plainIPv6(s, e)) {
+    const end = plainIPv6(s, e);
+    if (end >= 0) {
       const o = OUT + <usize>count * RECORD;
       store<i32>(o, s);
-      store<i32>(o, e, 4);
-      store<i32>(o, <i32>PLAIN_IPV6, 8);
+      store<i32>(o, end, 4);
+      store<i32>(o, <i32>(ipv6Block ? PLAIN_CIDR : PLAIN_IPV6), 8);
       return count + 1;
     }
     f |= IPV6_CHECKED;

@@ -9,8 +9,10 @@ export const IPV6_CHECKED = 512;
 export const IPV4_CHECKED = 1024;
 /** A record that is a dotted quad to emit as it stands (start and end are the address's). */
 export const PLAIN_IPV4 = 2048;
-/** A record that is an IPv6 address to emit as it stands (start and end are the address's). */
+/** A record that is an IPv6 address (zone id included) to emit as it stands: its start and end. */
 export const PLAIN_IPV6 = 65536 * 128;
+/** A record that is an IPv6 block to emit as it stands (`2001:db8::/32`): its start and end. */
+export const PLAIN_CIDR = PLAIN_IPV6 + 1;
 /** A record that is a host name to emit as it stands: start, end, and its name slot (as in a NAME). */
 export const PLAIN_NAME = 65536 * 256;
 /** What a spelling is, stored with it (rememberName): a public host name at all... */

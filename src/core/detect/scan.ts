@@ -24,6 +24,7 @@ import {
   NAME,
   NAME_KNOWN,
   NO_SLOT,
+  PLAIN_CIDR,
   PLAIN_IPV4,
   PLAIN_IPV6,
   PLAIN_NAME,
@@ -33,7 +34,7 @@ import {
   TLD_LENGTH_SHIFT,
   type RunFinder,
 } from './runFinder';
-import { DetectionTable } from './table';
+import { DetectionTable, valueOf } from './table';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
 /** Runs longer than this are blobs (hashes, base64, minified identifiers): never analysed. */
@@ -1306,17 +1307,11 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
         emit(sink, 'domain', st, en, w.name, (f & DEFANGED_NAME) !== 0, undefined, written);
         continue;
       }
-      if (f === PLAIN_IPV6) {
+      if (f === PLAIN_IPV6 || f === PLAIN_CIDR) {
         const s = a + records[k];
         const e = a + records[k + 1];
-        emit(
-          sink,
-          'ipv6',
-          s,
-          e,
-          sink.values && parseIPv6Into(text, s, e, groups) ? formatIPv6(groups) : undefined,
-          false,
-        );
+        const kind = f === PLAIN_CIDR ? 'cidr' : 'ipv6';
+        emit(sink, kind, s, e, sink.values ? valueOf(text, kind, s, e, text.slice(s, e)) : undefined, false);
         continue;
       }
       if ((f & NAME) !== 0) {
