@@ -343,6 +343,15 @@ function plainIPv6(s: i32, e: i32): i32 {
 /** Set by plainIPv6: what it found is a block (`2001:db8::/32`). */
 let ipv6Block = false;
 
+/** Writes a record of `start`, `end` and `flags` (its other fields as they were); returns the new count. */
+function record(count: i32, start: i32, end: i32, flags: u32): i32 {
+  const o = OUT + <usize>count * RECORD;
+  store<i32>(o, start);
+  store<i32>(o, end, 4);
+  store<i32>(o, <i32>flags, 8);
+  return count + 1;
+}
+
 /** Writes the run [s, e) out unless it cannot hold anything; returns the new record count. */
 function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
   let f = runFlags;
@@ -353,11 +362,7 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
     if (!ipv6Checked && !mayBeIPv6(s, e)) return count;
     const end = plainIPv6(s, e);
     if (end >= 0) {
-      const o = OUT + <usize>count * RECORD;
-      store<i32>(o, s);
-      store<i32>(o, end, 4);
-      store<i32>(o, <i32>(ipv6Block ? PLAIN_CIDR : PLAIN_IPV6), 8);
-      return count + 1;
+      return record(count, s, end, ipv6Block ? PLAIN_CIDR : PLAIN_IPV6);
     }
     f |= IPV6_CHECKED;
   } else if (!marked && (f & (ALPHA | UNDERSCORE | HYPHEN | COLON)) == 0) {
@@ -369,22 +374,13 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
     if (en - s < 7 || en - s > 15 || !isIPv4(s, en)) return count;
     if (plainQuad(s, en, e)) {
       // The address itself, emitted as it stands: the record is [s, en).
-      const o = OUT + <usize>count * RECORD;
-      store<i32>(o, s);
-      store<i32>(o, en, 4);
-      store<i32>(o, <i32>PLAIN_IPV4, 8);
-      return count + 1;
+      return record(count, s, en, PLAIN_IPV4);
     }
     f |= IPV4_CHECKED;
   }
   if (!marked && (f & COLON) == 0 && (f & (ALPHA | UNDERSCORE)) != 0) return nameRecord(s, e, f, false, count);
   if (marked && (f & (ALPHA | COLON)) == ALPHA) return nameRecord(s, e, f | MARKED, true, count);
-  if (marked) f |= MARKED;
-  const o = OUT + <usize>count * RECORD;
-  store<i32>(o, s);
-  store<i32>(o, e, 4);
-  store<i32>(o, <i32>f, 8);
-  return count + 1;
+  return record(count, s, e, marked ? f | MARKED : f);
 }
 
 // TLD verdicts, by the TLD in lower case: TLD_SLOTS slots of TLD_SLOT bytes, each the length
@@ -553,7 +549,6 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
     for (let k = whole; k < bytes; k += 2) g = (g ^ <u64>load<u16>(from + k)) * 0x9e3779b97f4a7c15;
     // Two slots per spelling: the one that holds it, or else an empty one, or else either.
     const pair = <u32>(g >> 40) & (NAME_SLOTS - 2);
-    nameSlot = NO_SLOT;
     for (let way: u32 = 0; way < 2 && nameSlot == NO_SLOT; way++) {
       const candidate = NAMES + <usize>(pair + way) * NAME_SLOT;
       if (<i32>load<u16>(candidate) != m) continue;
@@ -582,23 +577,16 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
           ok = (verdicts & ((q == 34 || q == 39) && at(y) == q ? CODE_OK_QUOTED : CODE_OK)) != 0;
         } else if (!ok) ok = (verdicts & TEXT_OK) != 0;
         if (!ok) return count;
-        const o = OUT + <usize>count * RECORD;
-        store<i32>(o, x);
-        store<i32>(o, y, 4);
-        store<i32>(o, <i32>(PLAIN_NAME | (defanged ? DEFANGED_NAME : 0)), 8);
-        store<i32>(o, <i32>(nameSlot << 16), 20);
-        return count + 1;
+        store<i32>(OUT + <usize>count * RECORD, <i32>(nameSlot << 16), 20);
+        return record(count, x, y, PLAIN_NAME | (defanged ? DEFANGED_NAME : 0));
       }
     }
   }
   const o = OUT + <usize>count * RECORD;
-  store<i32>(o, s);
-  store<i32>(o, e, 4);
-  store<i32>(o, <i32>(f | NAME), 8);
   store<i32>(o, x, 12);
   store<i32>(o, y, 16);
   store<i32>(o, <i32>(tldSlot | (nameSlot << 16)), 20);
-  return count + 1;
+  return record(count, s, e, f | NAME);
 }
 
 /** The host's verdict on the TLD chunk[t, y) (2-63 ASCII characters), for `slot`. */
