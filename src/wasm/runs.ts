@@ -16,7 +16,8 @@
 // for ASCII, written by the host; MAPS the bitmaps; TLDS and NAMES the verdicts and spellings
 // the host has stored; OUT the records, RECORD bytes each: start, end, flags (scan.ts bits, |
 // MARKED, | IPV6_CHECKED, | IPV4_CHECKED, | NAME, | TLD_KNOWN, | NAME_KNOWN, | DEFANGED_NAME, |
-// the TLD's length << TLD_LENGTH_SHIFT; or just PLAIN_IPV4, PLAIN_IPV6 or PLAIN_CIDR), and
+// the TLD's length << TLD_LENGTH_SHIFT; or just PLAIN_IPV4, PLAIN_IPV6 or PLAIN_CIDR, the first
+// and last | DEFANGED when written with dot markers), and
 // for a NAME: the name's start and end (trimmed) and its slots (TLD | name << 16).
 
 const CAP: i32 = 65536;
@@ -47,6 +48,8 @@ const NAME_KNOWN: u32 = 16384;
 const PLAIN_NAME: u32 = 65536 * 256;
 /** A marked NAME with a marker in its trimmed name: defanged. */
 const DEFANGED_NAME: u32 = 32768;
+/** With PLAIN_IPV4 or PLAIN_CIDR: the address was written with dot markers. */
+const DEFANGED: u32 = DEFANGED_NAME;
 /** The TLD's length, in a NAME's flags from this bit on. */
 const TLD_LENGTH_SHIFT: u32 = 16;
 const MAX_RUN: i32 = 1024;
@@ -212,18 +215,15 @@ const NUMBERING_LAST_LETTERS: u32 =
  * The dotted quad [s, en) of the run [s, e) is an address as it stands: what analyzeNumericRun
  * and emitIPv4 of scan.ts decide, for the plain case only. False whenever they could decide
  * otherwise, or would read before the chunk: no URL, path, `@` or defang mark before it
- * (leftContext), no letter glued to it (gluedAt), no `/` after it (a CIDR block), no word that
- * could be `version` (versionBefore) or a numbering word (numberingBefore) before it. The
- * TypeScript analysis decides the rest.
+ * (leftContext), no letter glued to it (gluedAt), no word that could be `version`
+ * (versionBefore) or a numbering word (numberingBefore) before it. A `/` after it is read by
+ * the caller (quadEnd). The TypeScript analysis decides the rest.
  */
 function plainQuad(s: i32, en: i32, e: i32): bool {
   if (s < 24) return false;
   const c1 = ch(s - 1);
   if (c1 >= 128 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return false;
-  if (en == e) {
-    const c = at(e);
-    if (c >= 128 || c == 47) return false;
-  }
+  if (en == e && at(e) >= 128) return false;
   // versionBefore: separators, then a word ending in `n`.
   let q = s;
   while (s - q < 8) {
@@ -242,8 +242,36 @@ function plainQuad(s: i32, en: i32, e: i32): bool {
   const c = ch(q - 1);
   if (c == 0xa7) return false;
   if (q == s) return true;
-  const last = ch(c == 46 ? q - 2 : q - 1) | 32;
-  return last < 97 || last > 122 || (NUMBERING_LAST_LETTERS & (1 << (last - 97))) == 0;
+  const end = c == 46 ? q - 1 : q;
+  const last = ch(end - 1) | 32;
+  if (last < 97 || last > 122 || (NUMBERING_LAST_LETTERS & (1 << (last - 97))) == 0) return true;
+  return !numberingWordBefore(end);
+}
+
+/**
+ * The letters right before `end` are one of scan.ts's NUMBERING_WORDS, set apart (the word
+ * test of numberingBefore). `end` is at least 16: the loop stays in the chunk.
+ */
+function numberingWordBefore(end: i32): bool {
+  let w = end;
+  while (end - w < 10 && (cls(ch(w - 1)) & ALPHA) != 0) w--;
+  const n = end - w;
+  if (n < 3 || n > 9 || (cls(ch(w - 1)) & (ALPHA | DIGIT | UNDERSCORE)) != 0) return false;
+  if (n == 9) return lettersAre(w, 8, 0x7061726761726170) /* paragrap */ && (ch(w + 8) | 32) == 104;
+  return (
+    lettersAre(w, n, 0x6e6f6974636573) /* section */ ||
+    lettersAre(w, n, 0x736e6f6974636573) /* sections */ ||
+    lettersAre(w, n, 0x74636573) /* sect */ ||
+    lettersAre(w, n, 0x636573) /* sec */ ||
+    lettersAre(w, n, 0x72657470616863) /* chapter */ ||
+    lettersAre(w, n, 0x657375616c63) /* clause */ ||
+    lettersAre(w, n, 0x61726170) /* para */ ||
+    lettersAre(w, n, 0x7869646e65707061) /* appendix */ ||
+    lettersAre(w, n, 0x78656e6e61) /* annex */ ||
+    lettersAre(w, n, 0x657275676966) /* figure */ ||
+    lettersAre(w, n, 0x676966) /* fig */ ||
+    lettersAre(w, n, 0x70657473) /* step */
+  );
 }
 
 function isHexDigit(c: u32): bool {
@@ -302,9 +330,9 @@ function prefixEnd(i: i32, max: u32): i32 {
  * with its zone id or prefix length if one follows: what analyzeRun and analyzeIPv6 of scan.ts
  * decide, for the plain case only. Returns where the address (or block, PLAIN_CIDR when
  * `ipv6Block` is set) ends, or -1 whenever they could decide otherwise: hex digits and colons
- * only, starting and ending with a hex digit, a decimal digit in it (`::` without one is code),
- * nothing before it that makes a context (a bracket, a URL, path, `@` or defang mark, a letter
- * glued to it), and no bracket or glued letter after it.
+ * only (isIPv6 refuses a single colon at either end), a decimal digit in it unless it is a
+ * block (`::` without one is code), nothing before it that makes a context (a bracket, a URL,
+ * path, `@` or defang mark, a letter glued to it), and no bracket or glued letter after it.
  */
 function plainIPv6(s: i32, e: i32): i32 {
   ipv6Block = false;
@@ -312,15 +340,15 @@ function plainIPv6(s: i32, e: i32): i32 {
   if (c1 >= 128 || c1 == 91 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return -1;
   const c2 = at(e);
   if (c2 >= 128 || c2 == 93) return -1;
-  if (ch(s) == 58 || ch(e - 1) == 58) return -1;
   let digits = false;
   for (let k = s; k < e; k++) {
     const c = ch(k);
     if (c != 58 && !isHexDigit(c)) return -1;
     if (c - 48 <= 9) digits = true;
   }
-  if (!digits || !isIPv6(s, e)) return -1;
-  if (c2 == 37 && (cls(at(e + 1)) & (ALPHA | DIGIT)) != 0) {
+  if (!isIPv6(s, e)) return -1;
+  // `::` without a decimal digit is code (`a::b`), unless it is a block (`::/0`).
+  if (digits && c2 == 37 && (cls(at(e + 1)) & (ALPHA | DIGIT)) != 0) {
     // A zone id: `fe80::1%eth0`.
     let z = e + 1;
     while (z - e <= 64) {
@@ -337,7 +365,49 @@ function plainIPv6(s: i32, e: i32): i32 {
       return end;
     }
   }
-  return e;
+  return digits ? e : -1;
+}
+
+/**
+ * analyzeMarkedQuad of scan.ts accepts [s, y) (digits, dots and dot markers, no dot at either
+ * end): four parts 0-255 without leading zeros, each marker read as a dot.
+ */
+function isMarkedIPv4(s: i32, y: i32): bool {
+  let part: u32 = 0;
+  let digits = 0;
+  let dots = 0;
+  let leadingZero = false;
+  for (let i = s; i < y; ) {
+    const c = ch(i);
+    if (c - 48 <= 9) {
+      if (digits == 0) leadingZero = c == 48;
+      else if (leadingZero || digits == 3) return false;
+      part = part * 10 + (c - 48);
+      digits++;
+      i++;
+      continue;
+    }
+    const step = c == 46 ? 1 : markerAt(i);
+    if (step == 0 || digits == 0 || part > 255 || dots == 3) return false;
+    dots++;
+    part = 0;
+    digits = 0;
+    i += step;
+  }
+  return digits != 0 && part <= 255 && dots == 3;
+}
+
+/**
+ * The record of the plain dotted quad [s, en) of the run [s, e), as emitIPv4 of scan.ts emits
+ * it: a block when a strict prefix length follows the run (`10.0.0.0/8`), else the address.
+ * `defanged`: DEFANGED or 0.
+ */
+function quadRecord(count: i32, s: i32, en: i32, e: i32, defanged: u32): i32 {
+  if (en == e && at(e) == 47) {
+    const end = prefixEnd(e + 1, 32);
+    if (end >= 0) return record(count, s, end, PLAIN_CIDR | defanged);
+  }
+  return record(count, s, en, PLAIN_IPV4 | defanged);
 }
 
 /** Set by plainIPv6: what it found is a block (`2001:db8::/32`). */
@@ -372,11 +442,15 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
     let en = e;
     while (en > s && ch(en - 1) == 46) en--;
     if (en - s < 7 || en - s > 15 || !isIPv4(s, en)) return count;
-    if (plainQuad(s, en, e)) {
-      // The address itself, emitted as it stands: the record is [s, en).
-      return record(count, s, en, PLAIN_IPV4);
-    }
+    if (plainQuad(s, en, e)) return quadRecord(count, s, en, e, 0);
     f |= IPV4_CHECKED;
+  } else if (marked && (f & (ALPHA | UNDERSCORE | HYPHEN | COLON)) == 0) {
+    // Digits, dots and dot markers: analyzeMarkedQuad.
+    if (ch(s) == 46) return count;
+    let y = e;
+    while (y > s && ch(y - 1) == 46) y--;
+    if (!isMarkedIPv4(s, y)) return count;
+    if (plainQuad(s, y, e)) return quadRecord(count, s, y, e, DEFANGED);
   }
   if (!marked && (f & COLON) == 0 && (f & (ALPHA | UNDERSCORE)) != 0) return nameRecord(s, e, f, false, count);
   if (marked && (f & (ALPHA | COLON)) == ALPHA) return nameRecord(s, e, f | MARKED, true, count);

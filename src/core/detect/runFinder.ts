@@ -11,8 +11,10 @@ export const IPV4_CHECKED = 1024;
 export const PLAIN_IPV4 = 2048;
 /** A record that is an IPv6 address (zone id included) to emit as it stands: its start and end. */
 export const PLAIN_IPV6 = 65536 * 128;
-/** A record that is an IPv6 block to emit as it stands (`2001:db8::/32`): its start and end. */
+/** A record that is a block to emit as it stands (`2001:db8::/32`, `10.0.0.0/8`): its start and end. */
 export const PLAIN_CIDR = PLAIN_IPV6 + 1;
+/** With PLAIN_IPV4 or PLAIN_CIDR: an address or block written with dot markers (`1.2.3[.]4`). */
+export const DEFANGED = 32768;
 /** A record that is a host name to emit as it stands: start, end, and its name slot (as in a NAME). */
 export const PLAIN_NAME = 65536 * 256;
 /** What a spelling is, stored with it (rememberName): a public host name at all... */

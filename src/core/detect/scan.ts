@@ -16,6 +16,7 @@ import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
 import {
   CODE_OK,
   CODE_OK_QUOTED,
+  DEFANGED,
   DEFANGED_NAME,
   HOST_NAME,
   IPV4_CHECKED,
@@ -1307,11 +1308,14 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
         emit(sink, 'domain', st, en, w.name, (f & DEFANGED_NAME) !== 0, undefined, written);
         continue;
       }
-      if (f === PLAIN_IPV6 || f === PLAIN_CIDR) {
+      const plain = f & ~DEFANGED;
+      if (plain === PLAIN_IPV6 || plain === PLAIN_CIDR || plain === PLAIN_IPV4) {
+        // An IPv6 address, a block, or a dotted quad written with dot markers.
         const s = a + records[k];
         const e = a + records[k + 1];
-        const kind = f === PLAIN_CIDR ? 'cidr' : 'ipv6';
-        emit(sink, kind, s, e, sink.values ? valueOf(text, kind, s, e, text.slice(s, e)) : undefined, false);
+        const kind = plain === PLAIN_CIDR ? 'cidr' : plain === PLAIN_IPV4 ? 'ipv4' : 'ipv6';
+        const value = sink.values ? valueOf(text, kind, s, e, text.slice(s, e)) : undefined;
+        emit(sink, kind, s, e, value, f !== plain);
         continue;
       }
       if ((f & NAME) !== 0) {
