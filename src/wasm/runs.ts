@@ -720,8 +720,8 @@ function dotWordAt(i: i32): bool {
 // The chunk's bitmaps: one bit per character, 64 characters to a word. Each word index has a
 // 64-byte line of maps, so one run's words sit together: STOP (not a run character, or past the
 // chunk; the word after the last is all ones, so every search for a stop ends), TRIGGER (a dot,
-// a colon, or a `d` after an opening bracket: maybe `[dot]`), and the classes a run's flags
-// are made of.
+// a colon before a run character or after a bracket, or a `d` after an opening bracket: maybe
+// `[dot]`), and the classes a run's flags are made of.
 const STOP_MAP: usize = 0;
 const TRIGGER_MAP: usize = 8;
 const DOT_MAP: usize = 16;
@@ -763,8 +763,13 @@ function classify16(i: i32): void {
   const afterOpen = i8x16.shuffle(
     i8x16.splat(-1), isOpen, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
   );
+  // A colon is a trigger only before a run character, or after a bracket (`[:]`). Any other
+  // colon ends its run, and is the only colon there that a trigger would not reach first
+  // (`"key":"value"`, `sshd[42]: `, `ipv6: `): such a run holds nothing. The characters past
+  // the block count as run characters and brackets.
+  const beforeRun = i8x16.shuffle(isRun, i8x16.splat(-1), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
   const isTrigger = v128.or(
-    v128.or(isDot, isColon),
+    v128.or(isDot, v128.and(isColon, v128.or(beforeRun, afterOpen))),
     v128.and(i8x16.eq(lower, i8x16.splat(100)), afterOpen),
   );
   const line = MAPS + (((<usize>i) >> 6) << 6) + (((<usize>i) >> 3) & 7);
@@ -801,8 +806,9 @@ function buildMaps(n: i32): void {
 }
 
 /**
- * The first trigger at or after `i`: a dot, a colon, or the `d` of a `[dot]` marker; `len` if
- * none. What indexOf and the DOT_WORD search of scan.ts find.
+ * The first trigger at or after `i`: a dot, a colon before a run character or after a bracket,
+ * or the `d` of a `[dot]` marker; `len` if none. What indexOf and the DOT_WORD search of scan.ts
+ * find, less the colons that end a run holding no other trigger.
  */
 function nextTrigger(i: i32): i32 {
   if (i >= len) return len;

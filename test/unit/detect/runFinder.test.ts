@@ -151,6 +151,7 @@ void describe('detect: WebAssembly run finder', () => {
       '1.2.3[.]4.',
       '999.1.1[.]1',
       '.1.2[.]3.4',
+      '2001[:]db8[:]0[:]0[:]0[:]0[:]0[:]1',
     ];
     const before = [
       ' ',
