@@ -7,18 +7,19 @@
 // with bit scans; and drops the runs that cannot hold anything for reasons read from the run
 // alone (too long, an ISO time, colons that cannot be IPv6, digits and dots that are not a
 // dotted quad, a name whose TLD is known not to be one). A dotted quad or an IPv6 address in
-// plain context is decided here; a host name candidate comes with its TLD's verdict and the
-// slot of its spelling, once the host has told the module about them. What is left is written out as
-// records for the TypeScript analysis. The functions below are ports of scan.ts's of the same
-// names; generated tests hold the two scans to the same results.
+// plain context is decided here, and so is a host name whose spelling the host has judged: each
+// is written out as a row of the detection table. A host name candidate comes with its TLD's
+// verdict and the slot of its spelling, once the host has told the module about them. What is
+// left is written out as records for the TypeScript analysis. The functions below are ports of
+// scan.ts's of the same names; generated tests hold the two scans to the same results.
 //
 // Memory (one instance, fixed size): [0, 2 * CAP) the chunk; CLS_AT the class table of scan.ts
 // for ASCII, written by the host; MAPS the bitmaps; TLDS and NAMES the verdicts and spellings
 // the host has stored; OUT the records, RECORD bytes each: start, end, flags (scan.ts bits, |
 // MARKED, | IPV6_CHECKED, | IPV4_CHECKED, | NAME, | TLD_KNOWN, | NAME_KNOWN, | DEFANGED_NAME, |
-// the TLD's length << TLD_LENGTH_SHIFT; or just PLAIN_IPV4, PLAIN_IPV6 or PLAIN_CIDR, the first
-// and last | DEFANGED when written with dot markers), and
-// for a NAME: the name's start and end (trimmed) and its slots (TLD | name << 16).
+// the TLD's length << TLD_LENGTH_SHIFT), for a NAME the name's start and end (trimmed) and its
+// slots (TLD | name << 16), and the number of rows written before it; ROWS the rows: start and
+// end in the text (the chunk's offset added), and the kind and flags as table.ts has them.
 
 const CAP: i32 = 65536;
 const CLS_AT: usize = 0x20000;
@@ -26,7 +27,10 @@ const MAPS: usize = 0x20100;
 const TLDS: usize = 0x31000;
 const NAMES: usize = 0x51000;
 const OUT: usize = 0x251000;
-const RECORD: usize = 24;
+const RECORD: usize = 28;
+/** Rows of the detections decided here (ROW bytes each), as DetectionTable stores them. */
+const ROWS: usize = 0x340000;
+const ROW: usize = 12;
 
 const DIGIT: u32 = 1;
 const ALPHA: u32 = 2;
@@ -38,18 +42,17 @@ const HEX: u32 = 64;
 const MARKED: u32 = 256;
 const IPV6_CHECKED: u32 = 512;
 const IPV4_CHECKED: u32 = 1024;
-const PLAIN_IPV4: u32 = 2048;
-const PLAIN_IPV6: u32 = 65536 * 128;
-const PLAIN_CIDR: u32 = PLAIN_IPV6 + 1;
+// A row's kind and flags, as in src/core/detect/table.ts: the kind's index, | DEFANGED_ROW.
+const ROW_IPV4: u32 = 0;
+const ROW_IPV6: u32 = 1;
+const ROW_CIDR: u32 = 2;
+const ROW_DOMAIN: u32 = 3;
+const DEFANGED_ROW: u32 = 4;
 const NAME: u32 = 4096;
 const TLD_KNOWN: u32 = 8192;
 const NAME_KNOWN: u32 = 16384;
-/** A record that is a host name to emit as it stands: [start, end), and its name slot. */
-const PLAIN_NAME: u32 = 65536 * 256;
 /** A marked NAME with a marker in its trimmed name: defanged. */
 const DEFANGED_NAME: u32 = 32768;
-/** With PLAIN_IPV4 or PLAIN_CIDR: the address was written with dot markers. */
-const DEFANGED: u32 = DEFANGED_NAME;
 /** The TLD's length, in a NAME's flags from this bit on. */
 const TLD_LENGTH_SHIFT: u32 = 16;
 const MAX_RUN: i32 = 1024;
@@ -77,6 +80,21 @@ export function recordsAt(): i32 {
 export function recordSize(): i32 {
   return <i32>RECORD;
 }
+
+/** Where the rows are (three i32 each). */
+export function rowsAt(): i32 {
+  return <i32>ROWS;
+}
+
+/** Rows written by the last scan. */
+export function rowCount(): i32 {
+  return rows;
+}
+
+/** Rows written so far in this scan. */
+let rows: i32 = 0;
+/** Offset of the chunk in the text: rows hold offsets in the text. */
+let base: i32 = 0;
 
 /** Characters in the chunk. */
 let len: i32 = 0;
@@ -328,7 +346,7 @@ function prefixEnd(i: i32, max: u32): i32 {
 /**
  * The run [s, e) (colons, no dot, no marker; mayBeIPv6 passed) is one IPv6 address as it stands,
  * with its zone id or prefix length if one follows: what analyzeRun and analyzeIPv6 of scan.ts
- * decide, for the plain case only. Returns where the address (or block, PLAIN_CIDR when
+ * decide, for the plain case only. Returns where the address (or block, when
  * `ipv6Block` is set) ends, or -1 whenever they could decide otherwise: hex digits and colons
  * only (isIPv6 refuses a single colon at either end), a decimal digit in it unless it is a
  * block (`::` without one is code), nothing before it that makes a context (a bracket, a URL,
@@ -400,26 +418,40 @@ function isMarkedIPv4(s: i32, y: i32): bool {
 /**
  * The record of the plain dotted quad [s, en) of the run [s, e), as emitIPv4 of scan.ts emits
  * it: a block when a strict prefix length follows the run (`10.0.0.0/8`), else the address.
- * `defanged`: DEFANGED or 0.
+ * `defanged`: DEFANGED_ROW or 0.
  */
 function quadRecord(count: i32, s: i32, en: i32, e: i32, defanged: u32): i32 {
   if (en == e && at(e) == 47) {
     const end = prefixEnd(e + 1, 32);
-    if (end >= 0) return record(count, s, end, PLAIN_CIDR | defanged);
+    if (end >= 0) return row(count, s, end, ROW_CIDR | defanged);
   }
-  return record(count, s, en, PLAIN_IPV4 | defanged);
+  return row(count, s, en, ROW_IPV4 | defanged);
 }
 
 /** Set by plainIPv6: what it found is a block (`2001:db8::/32`). */
 let ipv6Block = false;
 
-/** Writes a record of `start`, `end` and `flags` (its other fields as they were); returns the new count. */
+/**
+ * Writes a record of `start`, `end` and `flags` (its name fields as they were) and the rows
+ * before it; returns the new count.
+ */
 function record(count: i32, start: i32, end: i32, flags: u32): i32 {
   const o = OUT + <usize>count * RECORD;
   store<i32>(o, start);
   store<i32>(o, end, 4);
   store<i32>(o, <i32>flags, 8);
+  store<i32>(o, rows, 24);
   return count + 1;
+}
+
+/** Writes the detection [start, end) of `kind` (ROW_IPV4 …, | DEFANGED_ROW) as a row; returns `count`. */
+function row(count: i32, start: i32, end: i32, kind: u32): i32 {
+  const o = ROWS + <usize>rows * ROW;
+  store<i32>(o, start + base);
+  store<i32>(o, end + base, 4);
+  store<i32>(o, <i32>kind, 8);
+  rows++;
+  return count;
 }
 
 /** Writes the run [s, e) out unless it cannot hold anything; returns the new record count. */
@@ -432,7 +464,7 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
     if (!ipv6Checked && !mayBeIPv6(s, e)) return count;
     const end = plainIPv6(s, e);
     if (end >= 0) {
-      return record(count, s, end, ipv6Block ? PLAIN_CIDR : PLAIN_IPV6);
+      return row(count, s, end, ipv6Block ? ROW_CIDR : ROW_IPV6);
     }
     f |= IPV6_CHECKED;
   } else if (!marked && (f & (ALPHA | UNDERSCORE | HYPHEN | COLON)) == 0) {
@@ -450,7 +482,7 @@ function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
     let y = e;
     while (y > s && ch(y - 1) == 46) y--;
     if (!isMarkedIPv4(s, y)) return count;
-    if (plainQuad(s, y, e)) return quadRecord(count, s, y, e, DEFANGED);
+    if (plainQuad(s, y, e)) return quadRecord(count, s, y, e, DEFANGED_ROW);
   }
   if (!marked && (f & COLON) == 0 && (f & (ALPHA | UNDERSCORE)) != 0) return nameRecord(s, e, f, false, count);
   if (marked && (f & (ALPHA | COLON)) == ALPHA) return nameRecord(s, e, f | MARKED, true, count);
@@ -651,8 +683,7 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
           ok = (verdicts & ((q == 34 || q == 39) && at(y) == q ? CODE_OK_QUOTED : CODE_OK)) != 0;
         } else if (!ok) ok = (verdicts & TEXT_OK) != 0;
         if (!ok) return count;
-        store<i32>(OUT + <usize>count * RECORD, <i32>(nameSlot << 16), 20);
-        return record(count, x, y, PLAIN_NAME | (defanged ? DEFANGED_NAME : 0));
+        return row(count, x, y, ROW_DOMAIN | (defanged ? DEFANGED_ROW : 0));
       }
     }
   }
@@ -871,11 +902,14 @@ function classesOf(a: i32, b: i32): u32 {
 }
 
 /**
- * Scans the chunk of `n` characters (it ends with whitespace, or the text does) for runs that
- * start before `limit`, as scanTriggers of scan.ts does, and returns the record count.
+ * Scans the chunk of `n` characters (it ends with whitespace, or the text does), at `offset` in
+ * the text, for runs that start before `limit`, as scanTriggers of scan.ts does; returns the
+ * record count (rowCount has the rows).
  */
-export function scan(n: i32, limit: i32, code: bool): i32 {
+export function scan(n: i32, limit: i32, code: bool, offset: i32): i32 {
   len = n;
+  base = offset;
+  rows = 0;
   codeMode = code;
   buildMaps(n);
   let count = 0;

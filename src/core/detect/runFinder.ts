@@ -7,16 +7,6 @@ import { RUNS_WASM } from './runsWasm';
 export const MARKED = 256;
 export const IPV6_CHECKED = 512;
 export const IPV4_CHECKED = 1024;
-/** A record that is a dotted quad to emit as it stands (start and end are the address's). */
-export const PLAIN_IPV4 = 2048;
-/** A record that is an IPv6 address (zone id included) to emit as it stands: its start and end. */
-export const PLAIN_IPV6 = 65536 * 128;
-/** A record that is a block to emit as it stands (`2001:db8::/32`, `10.0.0.0/8`): its start and end. */
-export const PLAIN_CIDR = PLAIN_IPV6 + 1;
-/** With PLAIN_IPV4 or PLAIN_CIDR: an address or block written with dot markers (`1.2.3[.]4`). */
-export const DEFANGED = 32768;
-/** A record that is a host name to emit as it stands: start, end, and its name slot (as in a NAME). */
-export const PLAIN_NAME = 65536 * 256;
 /** What a spelling is, stored with it (rememberName): a public host name at all... */
 export const HOST_NAME = 1;
 /** ...one to take in text where nothing around it says otherwise... */
@@ -41,6 +31,8 @@ export const DEFANGED_NAME = 32768;
 export const TLD_LENGTH_SHIFT = 16;
 /** A name too long for a slot. */
 export const NO_SLOT = 0xffff;
+/** Where a record holds the number of rows written before it. */
+export const ROWS_BEFORE = 6;
 
 export interface RunFinder {
   /** The most characters a chunk can hold (CAP in src/wasm/runs.ts). */
@@ -48,17 +40,25 @@ export interface RunFinder {
   /** Copies text[a, b) (at most `capacity` characters) into the finder's memory. */
   load(text: string, a: number, b: number): void;
   /**
-   * Scans the loaded chunk of `n` characters (it must end with whitespace or the text) for runs
-   * starting before `limit` (see `scan` in src/wasm/runs.ts), in text that is code or not;
-   * returns the record count.
+   * Scans the loaded chunk of `n` characters (it must end with whitespace or the text), which
+   * is at `offset` in the text, for runs starting before `limit` (see `scan` in
+   * src/wasm/runs.ts), in text that is code or not; returns the record count.
    */
-  scan(n: number, limit: number, code: boolean): number;
+  scan(n: number, limit: number, code: boolean, offset: number): number;
   /**
    * Records of `stride` numbers: start, end, flags, relative to the chunk; for a NAME, also
-   * its trimmed start and end and its slots (TLD | name << 16).
+   * its trimmed start and end and its slots (TLD | name << 16); then the number of rows
+   * written before the record (ROWS_BEFORE).
    */
   readonly records: Int32Array;
   readonly stride: number;
+  /**
+   * The detections the last scan decided itself, in DetectionTable's row format (start and end
+   * in the text, kind and flags), in order of start with the records' detections.
+   */
+  readonly rows: Int32Array;
+  /** Rows the last scan wrote. */
+  rowCount(): number;
   /** Name slots (numbered from 0). */
   readonly nameSlots: number;
   /** Stores the verdict on the TLD chunk[t, y) in `slot`: the finder drops names under a non-TLD. */
@@ -100,7 +100,9 @@ function instantiate(classes: Uint8Array): RunFinder | null {
     const capacity = int('capacity');
     bytes.set(classes.subarray(0, 128), int('classesAt'));
     const at = int('recordsAt');
-    const records = new Int32Array(memory.buffer, at, (memory.buffer.byteLength - at) >> 2);
+    const rowsAt = int('rowsAt');
+    const records = new Int32Array(memory.buffer, at, (rowsAt - at) >> 2);
+    const rows = new Int32Array(memory.buffer, rowsAt, (memory.buffer.byteLength - rowsAt) >> 2);
     return {
       capacity,
       load(text, a, b) {
@@ -109,6 +111,8 @@ function instantiate(classes: Uint8Array): RunFinder | null {
       scan,
       records,
       stride: int('recordSize') >> 2,
+      rows,
+      rowCount: api.rowCount as RunFinder['rowCount'],
       nameSlots: int('nameSlots'),
       rememberTld: api.rememberTld as RunFinder['rememberTld'],
       rememberName: api.rememberName as RunFinder['rememberName'],

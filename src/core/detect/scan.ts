@@ -16,7 +16,6 @@ import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
 import {
   CODE_OK,
   CODE_OK_QUOTED,
-  DEFANGED,
   DEFANGED_NAME,
   HOST_NAME,
   IPV4_CHECKED,
@@ -25,17 +24,14 @@ import {
   NAME,
   NAME_KNOWN,
   NO_SLOT,
-  PLAIN_CIDR,
-  PLAIN_IPV4,
-  PLAIN_IPV6,
-  PLAIN_NAME,
+  ROWS_BEFORE,
   runFinder,
   TEXT_OK,
   TLD_KNOWN,
   TLD_LENGTH_SHIFT,
   type RunFinder,
 } from './runFinder';
-import { DetectionTable, valueOf } from './table';
+import { DEFANGED as ROW_DEFANGED, DetectionTable, KINDS, valueOf } from './table';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
 /** Runs longer than this are blobs (hashes, base64, minified identifiers): never analysed. */
@@ -816,7 +812,7 @@ let slotNames: (WrittenName | undefined)[] = [];
 const slotsToStore: number[] = [];
 const namesToStore: WrittenName[] = [];
 
-/** What acceptFacts says about a spelling where no context lifts or adds anything: see PLAIN_NAME. */
+/** What acceptFacts says about a spelling where no context lifts or adds anything (the verdict bits of a name slot). */
 function verdicts(w: WrittenName): number {
   const f = w.facts;
   if (f === undefined) return 0;
@@ -1293,31 +1289,16 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
       b = w;
     }
     finder.load(text, a, b);
-    const count = finder.scan(b - a, Math.min(b, stop) - a, sink.mode === 'code');
+    const count = finder.scan(b - a, Math.min(b, stop) - a, sink.mode === 'code', a);
+    // The rows the finder wrote come before each record's detections, as its ROWS_BEFORE says.
+    let row = 0;
     for (let k = 0; k < stride * count && sink.n < sink.limit; k += stride) {
+      const before = records[k + ROWS_BEFORE];
+      if (before > row) {
+        addRows(sink, finder.rows, row, before);
+        row = before;
+      }
       const f = records[k + 2];
-      if (f === PLAIN_IPV4) {
-        emit(sink, 'ipv4', a + records[k], a + records[k + 1], undefined, false);
-        continue;
-      }
-      if ((f & PLAIN_NAME) !== 0) {
-        const w = slotNames[records[k + 5] >>> 16] as WrittenName;
-        const st = a + records[k];
-        const en = a + records[k + 1];
-        const written = en - st === w.written.length ? w.written : undefined;
-        emit(sink, 'domain', st, en, w.name, (f & DEFANGED_NAME) !== 0, undefined, written);
-        continue;
-      }
-      const plain = f & ~DEFANGED;
-      if (plain === PLAIN_IPV6 || plain === PLAIN_CIDR || plain === PLAIN_IPV4) {
-        // An IPv6 address, a block, or a dotted quad written with dot markers.
-        const s = a + records[k];
-        const e = a + records[k + 1];
-        const kind = plain === PLAIN_CIDR ? 'cidr' : plain === PLAIN_IPV4 ? 'ipv4' : 'ipv6';
-        const value = sink.values ? valueOf(text, kind, s, e, text.slice(s, e)) : undefined;
-        emit(sink, kind, s, e, value, f !== plain);
-        continue;
-      }
       if ((f & NAME) !== 0) {
         // One detection at most: nothing to reorder.
         const s = a + records[k];
@@ -1335,10 +1316,32 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
         (f & IPV4_CHECKED) !== 0,
       );
     }
+    const rows = finder.rowCount();
+    if (rows > row) addRows(sink, finder.rows, row, rows);
     if (namesToStore.length > 0) storeNames(finder);
     a = b;
   }
   return true;
+}
+
+/**
+ * Detections the run finder decided: rows [from, to) of `rows`, in DetectionTable's format. Copied
+ * as they are into a table that takes every kind and has room under the limit; else one by one.
+ */
+function addRows(sink: Sink, rows: Int32Array, from: number, to: number): void {
+  if (sink.table !== undefined && sink.allKinds && sink.limit - sink.n >= to - from) {
+    sink.table.append(rows, from, to);
+    sink.n += to - from;
+    return;
+  }
+  const text = sink.text;
+  for (let r = from; r < to; r++) {
+    const s = rows[3 * r];
+    const e = rows[3 * r + 1];
+    const kind = KINDS[rows[3 * r + 2] & 3];
+    const value = sink.values ? valueOf(text, kind, s, e, text.slice(s, e)) : undefined;
+    emit(sink, kind, s, e, value, (rows[3 * r + 2] & ROW_DEFANGED) !== 0);
+  }
 }
 
 /**

@@ -41,6 +41,21 @@ void describe('detectTable', () => {
     }
   });
 
+  void it('honours kind filters and limits on a text large enough for the run finder', () => {
+    let big = SAMPLE;
+    while (big.length < 200_000) big += `\n${big}`;
+    const all = detect(big);
+    assert.ok(all.length > 5000, String(all.length));
+    for (const k of [['ipv4'], ['ipv6', 'cidr'], ['domain']] as DetectionKind[][]) {
+      const want = all.filter((d) => k.includes(d.kind));
+      assert.deepEqual(detectTable(big, { kinds: k }).toArray(), want, k.join());
+      assert.deepEqual(detect(big, { kinds: k }), want, k.join());
+    }
+    for (const limit of [0, 1, 5, 1000, all.length - 1]) {
+      assert.deepEqual(detectTable(big, { limit }).toArray(), all.slice(0, limit), String(limit));
+    }
+  });
+
   void it('agrees with detect() on generated lines of every bench log type', () => {
     let seed = 7;
     const rnd = (n: number) => {
