@@ -1339,8 +1339,20 @@ function addRows(sink: Sink, rows: Int32Array, from: number, to: number): void {
     const s = rows[3 * r];
     const e = rows[3 * r + 1];
     const kind = KINDS[rows[3 * r + 2] & 3];
-    const value = sink.values ? valueOf(text, kind, s, e, text.slice(s, e)) : undefined;
-    emit(sink, kind, s, e, value, (rows[3 * r + 2] & ROW_DEFANGED) !== 0);
+    const defanged = (rows[3 * r + 2] & ROW_DEFANGED) !== 0;
+    if (!sink.values) {
+      emit(sink, kind, s, e, undefined, defanged);
+      continue;
+    }
+    // Without markers, a dotted quad is its own value and a name's is in lower case.
+    const raw = text.slice(s, e);
+    const value =
+      defanged || (kind !== 'ipv4' && kind !== 'domain')
+        ? valueOf(text, kind, s, e, raw)
+        : kind === 'domain'
+          ? raw.toLowerCase()
+          : raw;
+    emit(sink, kind, s, e, value, defanged, undefined, raw);
   }
 }
 
