@@ -455,6 +455,8 @@ function row(count: i32, start: i32, end: i32, kind: u32): i32 {
 }
 
 /** Writes the run [s, e) out unless it cannot hold anything; returns the new record count. */
+// @ts-ignore: decorator
+@inline
 function keep(s: i32, e: i32, ipv6Checked: bool, count: i32): i32 {
   let f = runFlags;
   const marked = runMarked;
