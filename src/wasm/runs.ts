@@ -163,16 +163,13 @@ function runEnd(s: i32): i32 {
 function isIsoTime(s: i32, e: i32): bool {
   const n = e - s;
   if (n < 19 || n > 30) return false;
-  for (let k = 0; k < 19; k++) {
-    const c = ch(s + k);
-    if (k == 4 || k == 7) {
-      if (c != 45) return false;
-    } else if (k == 10) {
-      if (c != 84) return false;
-    } else if (k == 13 || k == 16) {
-      if (c != 58) return false;
-    } else if (c - 48 > 9) return false;
-  }
+  // `YYYY-MM-DDThh:mm` sixteen characters at once (the run holds at least 19), then `:ss`.
+  const at = (<usize>s) << 1;
+  const v = i8x16.narrow_i16x8_u(v128.load(at), v128.load(at, 16));
+  const digits = i8x16.bitmask(i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10)));
+  const marks = i8x16.bitmask(i8x16.eq(v, i8x16(0, 0, 0, 0, 45, 0, 0, 45, 0, 0, 84, 0, 0, 58, 0, 0)));
+  if ((digits & ISO_DIGITS) != ISO_DIGITS || (marks & ISO_MARKS) != ISO_MARKS) return false;
+  if (ch(s + 16) != 58 || ch(s + 17) - 48 > 9 || ch(s + 18) - 48 > 9) return false;
   let k = s + 19;
   if (k < e && ch(k) == 46) {
     k++;
@@ -183,6 +180,10 @@ function isIsoTime(s: i32, e: i32): bool {
   if (k < e && ch(k) == 90) k++;
   return k == e;
 }
+
+/** The digits of `YYYY-MM-DDThh:mm`, a bit each (the first lowest), and its `-`, `T` and `:`. */
+const ISO_DIGITS: i32 = 0b1101101101101111;
+const ISO_MARKS: i32 = 0b0010010010010000;
 
 /** mayBeIPv6 of scan.ts: some window of [0-9A-Fa-f:.] in [s, e) has `::` or 6 to 10 colons. */
 function mayBeIPv6(s: i32, e: i32): bool {
@@ -202,27 +203,33 @@ function mayBeIPv6(s: i32, e: i32): bool {
   return false;
 }
 
-/** parseIPv4At of src/core/detect/ip.ts accepts [s, e): four parts 0-255, no leading zeros. */
+/**
+ * parseIPv4At of src/core/detect/ip.ts accepts [s, e) (7 to 15 digits and dots): four parts
+ * 0-255, no leading zeros. The dots are found sixteen characters at once (the characters past
+ * `e` are masked off; they are in memory, past the chunk at worst).
+ */
 function isIPv4(s: i32, e: i32): bool {
-  let part: u32 = 0;
-  let digits = 0;
-  let parts = 0;
-  let leadingZero = false;
-  for (let i = s; i < e; i++) {
-    const c = ch(i);
-    if (c - 48 <= 9) {
-      if (digits == 0) leadingZero = c == 48;
-      else if (leadingZero || digits == 3) return false;
-      part = part * 10 + (c - 48);
-      digits++;
-    } else if (c == 46) {
-      if (digits == 0 || part > 255 || parts == 3) return false;
-      parts++;
-      part = 0;
-      digits = 0;
-    } else return false;
-  }
-  return digits != 0 && part <= 255 && parts == 3;
+  const at = (<usize>s) << 1;
+  const v = i8x16.narrow_i16x8_u(v128.load(at), v128.load(at, 16));
+  const n = e - s;
+  const dots = <u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(46))) & ((<u32>1 << n) - 1);
+  if (popcnt(dots) != 3) return false;
+  const d1 = <i32>ctz(dots);
+  const rest = dots & (dots - 1);
+  const d2 = <i32>ctz(rest);
+  const d3 = <i32>ctz(rest & (rest - 1));
+  return (
+    isOctet(s, d1) && isOctet(s + d1 + 1, d2 - d1 - 1) && isOctet(s + d2 + 1, d3 - d2 - 1) && isOctet(s + d3 + 1, n - d3 - 1)
+  );
+}
+
+/** The `n` digits at `i` are a part of a dotted quad: 1 to 3 digits, 0-255, no leading zero. */
+// @ts-ignore: decorator
+@inline
+function isOctet(i: i32, n: i32): bool {
+  if (n == 1) return true;
+  if (n < 1 || n > 3 || ch(i) == 48) return false;
+  return n == 2 || (ch(i) - 48) * 100 + (ch(i + 1) - 48) * 10 + ch(i + 2) - 48 <= 255;
 }
 
 /** The last letters of scan.ts's NUMBERING_WORDS (`section` … `step`), a bit each (a = 1). */
