@@ -156,6 +156,7 @@ void describe('detect: WebAssembly run finder', () => {
       '999.1.1[.]1',
       '.1.2[.]3.4',
       '2001[:]db8[:]0[:]0[:]0[:]0[:]0[:]1',
+      '2001:db8:0:0[:]0:0:0:1',
     ];
     const before = [
       ' ',
