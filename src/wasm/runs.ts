@@ -725,8 +725,11 @@ const UNSURE: i32 = -2;
 /** ipv6WindowEnd of scan.ts, for the colon at `p`, with `stop` the scan's limit. */
 function ipv6WindowEnd(p: i32, stop: i32): i32 {
   if (at(p - 1) == 91) return UNSURE;
+  let colons = 0;
+  let double = false;
+  let i = p;
   if (p + 16 <= len) {
-    // Most windows (`:12:45`, `:8080`) end within sixteen characters: read them at once.
+    // Most windows (`:12:45`, `:8080`) end within sixteen characters: read at once.
     const bytes = (<usize>p) << 1;
     const v = i8x16.narrow_i16x8_u(v128.load(bytes), v128.load(bytes, 16));
     const isColon = i8x16.eq(v, i8x16.splat(58));
@@ -738,19 +741,17 @@ function ipv6WindowEnd(p: i32, stop: i32): i32 {
       v128.or(isColon, i8x16.eq(v, i8x16.splat(46))),
     );
     const outside = ~i8x16.bitmask(isWindow) & 0xffff;
+    // A window longer than that (an address, a MAC address) is read on from its seventeenth.
+    const n = outside != 0 ? <i32>ctz(outside) : 16;
+    const bits = <u32>i8x16.bitmask(isColon) & ((<u32>1 << n) - 1);
+    colons = <i32>popcnt(bits);
+    double = (bits & (bits >> 1)) != 0 || at(p - 1) == 58;
+    i = p + n;
     if (outside != 0) {
-      const n = <i32>ctz(outside);
-      const end = p + n;
-      if (end >= stop || ch(end) == 91) return UNSURE;
-      const colonBits = <u32>i8x16.bitmask(isColon) & ((<u32>1 << n) - 1);
-      const colons = <i32>popcnt(colonBits);
-      const double = (colonBits & (colonBits >> 1)) != 0 || at(p - 1) == 58;
-      return colons < 2 || colons > 10 || (!double && colons < 6) ? end : MAY_BE_IPV6;
+      if (i >= stop || ch(i) == 91) return UNSURE;
+      return colons < 2 || colons > 10 || (!double && colons < 6) ? i : MAY_BE_IPV6;
     }
   }
-  let colons = 0;
-  let double = false;
-  let i = p;
   const cap = min(len, p + MAX_RUN);
   for (; i < cap; i++) {
     const c = ch(i);
