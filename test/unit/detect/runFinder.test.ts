@@ -157,6 +157,7 @@ void describe('detect: WebAssembly run finder', () => {
       '.1.2[.]3.4',
       '2001[:]db8[:]0[:]0[:]0[:]0[:]0[:]1',
       '2001:db8:0:0[:]0:0:0:1',
+      '2001:db8:abcd::1234:5678',
     ];
     const before = [
       ' ',
