@@ -48,6 +48,8 @@ const ROW_IPV6: u32 = 1;
 const ROW_CIDR: u32 = 2;
 const ROW_DOMAIN: u32 = 3;
 const DEFANGED_ROW: u32 = 4;
+/** A domain row's name slot, from this bit on (the table reads no bit there). */
+const ROW_SLOT_SHIFT: u32 = 16;
 const NAME: u32 = 4096;
 const TLD_KNOWN: u32 = 8192;
 const NAME_KNOWN: u32 = 16384;
@@ -692,7 +694,7 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
           ok = (verdicts & ((q == 34 || q == 39) && at(y) == q ? CODE_OK_QUOTED : CODE_OK)) != 0;
         } else if (!ok) ok = (verdicts & TEXT_OK) != 0;
         if (!ok) return count;
-        return row(count, x, y, ROW_DOMAIN | (defanged ? DEFANGED_ROW : 0));
+        return row(count, x, y, ROW_DOMAIN | (defanged ? DEFANGED_ROW : 0) | (nameSlot << ROW_SLOT_SHIFT));
       }
     }
   }

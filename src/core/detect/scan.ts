@@ -1324,6 +1324,9 @@ function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boo
   return true;
 }
 
+/** Where a domain row of the run finder holds its name slot (src/wasm/runs.ts). */
+const ROW_SLOT_SHIFT = 16;
+
 /**
  * Detections the run finder decided: rows [from, to) of `rows`, in DetectionTable's format. Copied
  * as they are into a table that takes every kind and has room under the limit; else one by one.
@@ -1344,15 +1347,24 @@ function addRows(sink: Sink, rows: Int32Array, from: number, to: number): void {
       emit(sink, kind, s, e, undefined, defanged);
       continue;
     }
-    // Without markers, a dotted quad is its own value and a name's is in lower case.
+    if (kind === 'domain') {
+      // A name the finder decided from its slot: the slot's strings, shared by every hit.
+      const w = slotNames[rows[3 * r + 2] >>> ROW_SLOT_SHIFT] as WrittenName;
+      emit(sink, kind, s, e, w.name, defanged, undefined, e - s === w.written.length ? w.written : undefined);
+      continue;
+    }
+    // Without markers, a dotted quad is its own value.
     const raw = text.slice(s, e);
-    const value =
-      defanged || (kind !== 'ipv4' && kind !== 'domain')
-        ? valueOf(text, kind, s, e, raw)
-        : kind === 'domain'
-          ? raw.toLowerCase()
-          : raw;
-    emit(sink, kind, s, e, value, defanged, undefined, raw);
+    emit(
+      sink,
+      kind,
+      s,
+      e,
+      defanged || kind !== 'ipv4' ? valueOf(text, kind, s, e, raw) : raw,
+      defanged,
+      undefined,
+      raw,
+    );
   }
 }
 

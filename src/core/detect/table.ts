@@ -8,7 +8,8 @@ import { refang } from './refang';
 import type { Detection, DetectionKind } from './types';
 
 // A row's meta: the kind's index in KINDS, | DEFANGED, | HAS_PORT | port << 4. The run finder
-// (src/wasm/runs.ts) writes rows in this format too.
+// (src/wasm/runs.ts) writes rows in this format too, with a domain's name slot in bits 16 and
+// up (never with a port), which nothing here reads.
 export const KINDS: readonly DetectionKind[] = ['ipv4', 'ipv6', 'cidr', 'domain'];
 export const DEFANGED = 4;
 const HAS_PORT = 8;
