@@ -66,6 +66,24 @@ describe('activation', () => {
     assert.ok(require.cache[path.join(dist, 'search.js')], 'dist/search.js loaded');
   });
 
+  it('loads the run finder from its own bundle on the first large scan', async () => {
+    const dist = path.join(fs.realpathSync(extension().extensionPath), 'dist');
+    const line = 'Nov 21 03:12:45 bastion sshd[2345]: Failed password for root from 185.220.101.34 port 22\n';
+    const doc = await vscode.workspace.openTextDocument({ content: line.repeat(2000), language: 'log' });
+    await vscode.window.showTextDocument(doc);
+    const list = await vscode.commands.executeCommand<{ items: { value: string; count: number }[] }>(
+      'odin.listIndicators',
+    );
+    try {
+      const ip = list?.items.find((i) => i.value === '185.220.101.34');
+      assert.strictEqual(ip?.count, 2000, JSON.stringify(list?.items.slice(0, 3)));
+      assert.ok(require.cache[path.join(dist, 'runs.js')], 'dist/runs.js loaded');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
   it('is the installed .vsix when the harness says so', function () {
     if (testEnv.run !== 'vsix') this.skip();
     const extensionsDir = process.env.ODIN_TEST_EXTENSIONS_DIR ?? '';

@@ -1,7 +1,7 @@
 // The WebAssembly run finder (src/wasm/runs.ts), loaded once, on the first large scan: a hover's
 // small scans never load it. Unavailable (null) where there is no WebAssembly or no Buffer to
 // copy text with; the scanner then uses its JavaScript trigger search, which finds the same runs.
-import { RUNS_WASM } from './runsWasm';
+import { runsWasm } from './runsWasm';
 
 /** Record flag bits above scan.ts's classes, as in src/wasm/runs.ts. */
 export const MARKED = 256;
@@ -90,7 +90,7 @@ export function runFinder(classes: Uint8Array): RunFinder | null {
 function instantiate(classes: Uint8Array): RunFinder | null {
   if (typeof WebAssembly === 'undefined' || typeof Buffer === 'undefined') return null;
   try {
-    const module = new WebAssembly.Module(Buffer.from(RUNS_WASM, 'base64'));
+    const module = new WebAssembly.Module(Buffer.from(runsWasm(), 'base64'));
     const api = new WebAssembly.Instance(module, {}).exports;
     const memory = api.memory as { buffer: ArrayBuffer };
     const scan = api.scan as RunFinder['scan'];
