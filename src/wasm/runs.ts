@@ -244,7 +244,7 @@ const NUMBERING_LAST_LETTERS: u32 =
  * otherwise, or would read before the chunk: no URL, path, `@` or defang mark before it
  * (leftContext), no letter glued to it (gluedAt), no word that could be `version`
  * (versionBefore) or a numbering word (numberingBefore) before it. A `/` after it is read by
- * the caller (quadEnd). The TypeScript analysis decides the rest.
+ * quadRecord. The TypeScript analysis decides the rest.
  */
 function plainQuad(s: i32, en: i32, e: i32): bool {
   if (s < 24) return false;
@@ -425,7 +425,7 @@ function isMarkedIPv4(s: i32, y: i32): bool {
 }
 
 /**
- * The record of the plain dotted quad [s, en) of the run [s, e), as emitIPv4 of scan.ts emits
+ * The row of the plain dotted quad [s, en) of the run [s, e), as emitIPv4 of scan.ts emits
  * it: a block when a strict prefix length follows the run (`10.0.0.0/8`), else the address.
  * `defanged`: DEFANGED_ROW or 0.
  */

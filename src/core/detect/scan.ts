@@ -812,7 +812,10 @@ let slotNames: (WrittenName | undefined)[] = [];
 const slotsToStore: number[] = [];
 const namesToStore: WrittenName[] = [];
 
-/** What acceptFacts says about a spelling where no context lifts or adds anything (the verdict bits of a name slot). */
+/**
+ * What acceptFacts says about a spelling where no context lifts or adds anything: the verdict
+ * bits of its name slot.
+ */
 function verdicts(w: WrittenName): number {
   const f = w.facts;
   if (f === undefined) return 0;
