@@ -234,6 +234,20 @@ function isOctet(i: i32, n: i32): bool {
   return n == 2 || (ch(i) - 48) * 100 + (ch(i + 1) - 48) * 10 + ch(i + 2) - 48 <= 255;
 }
 
+/** `c` is in the set of ASCII characters whose bits are `low` (0-63) and `high` (64-127). */
+// @ts-ignore: decorator
+@inline
+function isIn(c: u32, low: u64, high: u64): bool {
+  return c < 64 ? ((low >> <u64>c) & 1) != 0 : c < 128 && ((high >> <u64>(c - 64)) & 1) != 0;
+}
+
+/** What makes a context when it comes right before a token (leftContext): `/` `)` and `@` `\` `]`. */
+const CONTEXT_LOW: u64 = (<u64>1 << 47) | (<u64>1 << 41);
+const CONTEXT_HIGH: u64 = (<u64>1 << (64 - 64)) | (<u64>1 << (92 - 64)) | (<u64>1 << (93 - 64));
+/** What versionBefore of scan.ts skips between `version` and a number: space, tab, `=:"'(`. */
+const VERSION_SEPARATORS: u64 =
+  (<u64>1 << 32) | (<u64>1 << 9) | (<u64>1 << 61) | (<u64>1 << 58) | (<u64>1 << 34) | (<u64>1 << 39) | (<u64>1 << 40);
+
 /** The last letters of scan.ts's NUMBERING_WORDS (`section` … `step`), a bit each (a = 1). */
 const NUMBERING_LAST_LETTERS: u32 =
   (1 << 13) | (1 << 18) | (1 << 19) | (1 << 2) | (1 << 17) | (1 << 4) | (1 << 7) | (1 << 0) | (1 << 23) | (1 << 6) | (1 << 15);
@@ -249,13 +263,13 @@ const NUMBERING_LAST_LETTERS: u32 =
 function plainQuad(s: i32, en: i32, e: i32): bool {
   if (s < 24) return false;
   const c1 = ch(s - 1);
-  if (c1 >= 128 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return false;
+  if (c1 >= 128 || isIn(c1, CONTEXT_LOW, CONTEXT_HIGH)) return false;
   if (en == e && at(e) >= 128) return false;
   // versionBefore: separators, then a word ending in `n`.
   let q = s;
   while (s - q < 8) {
     const c = ch(q - 1);
-    if (c == 32 || c == 9 || c == 61 || c == 58 || c == 34 || c == 39 || c == 40) q--;
+    if (isIn(c, VERSION_SEPARATORS, 0)) q--;
     else break;
   }
   if ((ch(q - 1) | 32) == 110) return false;
@@ -364,7 +378,7 @@ function prefixEnd(i: i32, max: u32): i32 {
 function plainIPv6(s: i32, e: i32): i32 {
   ipv6Block = false;
   const c1 = at(s - 1);
-  if (c1 >= 128 || c1 == 91 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return -1;
+  if (c1 >= 128 || isIn(c1, CONTEXT_LOW, CONTEXT_HIGH | (<u64>1 << (91 - 64)))) return -1;
   const c2 = at(e);
   if (c2 >= 128 || c2 == 93) return -1;
   let digits = false;
@@ -578,7 +592,7 @@ function nameContext(s: i32, e: i32, y: i32): i32 {
     if (ch(s - 3) == 58) context = defangedSchemeBefore(s - 3) ? DEFANGED_URL : URL;
     else if (ch(s - 5) == 91 && ch(s - 4) == 58 && ch(s - 3) == 93) context = DEFANGED_URL;
     else context = URL;
-  } else if (c1 >= 128 || c1 == 47 || c1 == 92 || c1 == 64 || c1 == 93 || c1 == 41) return NOT_DECIDED;
+  } else if (c1 >= 128 || isIn(c1, CONTEXT_LOW, CONTEXT_HIGH)) return NOT_DECIDED;
   const c2 = at(e);
   if (c2 >= 128) return NOT_DECIDED;
   if (y < e) return context;
