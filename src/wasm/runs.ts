@@ -145,7 +145,7 @@ function runEnd(s: i32): i32 {
     if (e > seg) f |= classesOf(seg, e);
     if (e < len && e > s) {
       const c = ch(e);
-      if (c == 91 || c == 40 || c == 123) {
+      if (isOpener(c)) {
         const m = markerAt(e);
         if (m != 0 && (cls(at(e + m)) & (ALPHA | DIGIT)) != 0) {
           marked = true;
@@ -239,6 +239,13 @@ function isOctet(i: i32, n: i32): bool {
 @inline
 function isIn(c: u32, low: u64, high: u64): bool {
   return c < 64 ? ((low >> <u64>c) & 1) != 0 : c < 128 && ((high >> <u64>(c - 64)) & 1) != 0;
+}
+
+/** `c` opens a defang marker: `[`, `(` or `{`. */
+// @ts-ignore: decorator
+@inline
+function isOpener(c: u32): bool {
+  return isIn(c, <u64>1 << 40, (<u64>1 << (91 - 64)) | (<u64>1 << (123 - 64)));
 }
 
 /** What makes a context when it comes right before a token (leftContext): `/` `)` and `@` `\` `]`. */
@@ -620,7 +627,7 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
   while (x < y) {
     const c = ch(x);
     if (c == 46 || c == 45) x++;
-    else if (marked && x > s && (c == 91 || c == 40 || c == 123) && markerAt(x) != 0) x += markerAt(x);
+    else if (marked && x > s && isOpener(c) && markerAt(x) != 0) x += markerAt(x);
     else break;
   }
   while (y > x && (ch(y - 1) == 46 || ch(y - 1) == 45)) y--;
@@ -661,7 +668,7 @@ function nameRecord(s: i32, e: i32, f: u32, marked: bool, count: i32): i32 {
   if (marked) {
     for (let k = x; k < y; k++) {
       const c = ch(k);
-      if ((c == 91 || c == 40 || c == 123) && markerAt(k) != 0) {
+      if (isOpener(c) && markerAt(k) != 0) {
         f |= DEFANGED_NAME;
         break;
       }
@@ -790,7 +797,7 @@ function dotWordAt(i: i32): bool {
   const o = at(i - 1);
   const z = at(i + 3);
   return (
-    (o == 91 || o == 40 || o == 123) &&
+    isOpener(o) &&
     (at(i + 1) | 32) == 111 &&
     (at(i + 2) | 32) == 116 &&
     (z == 93 || z == 41 || z == 125)
@@ -985,7 +992,7 @@ export function scan(n: i32, limit: i32, code: bool, offset: i32): i32 {
     }
     // Back to the run start; a trigger inside a marker belongs to the run before it.
     const opener = at(p - 1);
-    const inMarker = (opener == 91 || opener == 40 || opener == 123) && p - 1 > pos && markerAt(p - 1) != 0;
+    const inMarker = isOpener(opener) && p - 1 > pos && markerAt(p - 1) != 0;
     const start = inMarker ? p - 1 : p;
     let s = runStart(start, pos);
     // A percent-escape (`%2F`) can only end right after the stop: the run starts after it.
