@@ -115,6 +115,24 @@ function ch(i: i32): u32 {
   return <u32>load<u16>((<usize>i) << 1);
 }
 
+/**
+ * The sixteen characters at `i`, a byte each: a character beyond U+00FF narrows to 0 or 255,
+ * neither of which is in any class.
+ */
+// @ts-ignore: decorator
+@inline
+function chars16(i: i32): v128 {
+  const bytes = (<usize>i) << 1;
+  return i8x16.narrow_i16x8_u(v128.load(bytes), v128.load(bytes, 16));
+}
+
+/** The lanes of `v` (from chars16) that are ASCII digits. */
+// @ts-ignore: decorator
+@inline
+function digits16(v: v128): v128 {
+  return i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10));
+}
+
 function cls(c: u32): u32 {
   return c < 128 ? <u32>load<u8>(CLS_AT + c) : 0;
 }
@@ -166,9 +184,8 @@ function isIsoTime(s: i32, e: i32): bool {
   const n = e - s;
   if (n < 19 || n > 30) return false;
   // `YYYY-MM-DDThh:mm` sixteen characters at once (the run holds at least 19), then `:ss`.
-  const at = (<usize>s) << 1;
-  const v = i8x16.narrow_i16x8_u(v128.load(at), v128.load(at, 16));
-  const digits = i8x16.bitmask(i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10)));
+  const v = chars16(s);
+  const digits = i8x16.bitmask(digits16(v));
   const marks = i8x16.bitmask(i8x16.eq(v, i8x16(0, 0, 0, 0, 45, 0, 0, 45, 0, 0, 84, 0, 0, 58, 0, 0)));
   if ((digits & ISO_DIGITS) != ISO_DIGITS || (marks & ISO_MARKS) != ISO_MARKS) return false;
   if (ch(s + 16) != 58 || ch(s + 17) - 48 > 9 || ch(s + 18) - 48 > 9) return false;
@@ -211,10 +228,8 @@ function mayBeIPv6(s: i32, e: i32): bool {
  * `e` are masked off; they are in memory, past the chunk at worst).
  */
 function isIPv4(s: i32, e: i32): bool {
-  const at = (<usize>s) << 1;
-  const v = i8x16.narrow_i16x8_u(v128.load(at), v128.load(at, 16));
   const n = e - s;
-  const dots = <u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(46))) & ((<u32>1 << n) - 1);
+  const dots = <u32>i8x16.bitmask(i8x16.eq(chars16(s), i8x16.splat(46))) & ((<u32>1 << n) - 1);
   if (popcnt(dots) != 3) return false;
   const d1 = <i32>ctz(dots);
   const rest = dots & (dots - 1);
@@ -753,12 +768,11 @@ function ipv6WindowEnd(p: i32, stop: i32): i32 {
   let i = p;
   if (p + 16 <= len) {
     // Most windows (`:12:45`, `:8080`) end within sixteen characters: read at once.
-    const bytes = (<usize>p) << 1;
-    const v = i8x16.narrow_i16x8_u(v128.load(bytes), v128.load(bytes, 16));
+    const v = chars16(p);
     const isColon = i8x16.eq(v, i8x16.splat(58));
     const isWindow = v128.or(
       v128.or(
-        i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10)),
+        digits16(v),
         i8x16.lt_u(i8x16.sub(v128.or(v, i8x16.splat(32)), i8x16.splat(97)), i8x16.splat(6)),
       ),
       v128.or(isColon, i8x16.eq(v, i8x16.splat(46))),
@@ -828,15 +842,14 @@ function word(map: usize, w: i32): u64 {
 // @ts-ignore: decorator
 @inline
 function classify16(i: i32): void {
-  const at = (<usize>i) << 1;
-  const v = i8x16.narrow_i16x8_u(v128.load(at), v128.load(at, 16));
+  const v = chars16(i);
   const lower = v128.or(v, i8x16.splat(32));
   const isDot = i8x16.eq(v, i8x16.splat(46));
   const isColon = i8x16.eq(v, i8x16.splat(58));
   const isHyphen = i8x16.eq(v, i8x16.splat(45));
   const isUnderscore = i8x16.eq(v, i8x16.splat(95));
   const isAlpha = i8x16.lt_u(i8x16.sub(lower, i8x16.splat(97)), i8x16.splat(26));
-  const isDigit = i8x16.lt_u(i8x16.sub(v, i8x16.splat(48)), i8x16.splat(10));
+  const isDigit = digits16(v);
   const isRun = v128.or(
     v128.or(v128.or(isDot, isColon), v128.or(isHyphen, isUnderscore)),
     v128.or(isAlpha, isDigit),
@@ -869,10 +882,7 @@ function classify16(i: i32): void {
   store<u16>(line + HYPHEN_MAP, i8x16.bitmask(isHyphen));
 }
 
-/**
- * Classifies the chunk's `n` characters sixteen at a time into the maps. A character beyond
- * U+00FF is narrowed to 0 or 255, neither of which is in any class.
- */
+/** Classifies the chunk's `n` characters sixteen at a time (chars16) into the maps. */
 function buildMaps(n: i32): void {
   words = (n + 63) >> 6;
   const end = words << 6;
