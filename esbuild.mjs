@@ -12,23 +12,23 @@ const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : nul
 const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist' };
 /**
  * The detection scanner's WebAssembly run finder (src/core/detect/runsWasm.ts, 18 KB of
- * base64) is loaded by the first large scan from dist/runs.js (src/extension/runsWasmLazy.ts),
+ * base64) is loaded by the first large scan from dist/runs.js (src/extension/lazy/runsWasmLoader.ts),
  * not at activation.
  */
 const lazyRunFinder = {
   name: 'odin-lazy-run-finder',
   setup(build) {
     build.onResolve({ filter: /^\.\/runsWasm$/ }, () => ({
-      path: path.resolve('src/extension/runsWasmLazy.ts'),
+      path: path.resolve('src/extension/lazy/runsWasmLoader.ts'),
     }));
   },
 };
 // `vscode` is provided by the host at run time; the public suffix list is loaded on first
-// use from dist/psl.js (src/extension/pslLazy.ts), not at activation.
+// use from dist/psl.js (src/extension/lazy/pslLoader.ts), not at activation.
 const extensionHost = {
   ...node,
   external: ['vscode'],
-  alias: { tldts: './src/extension/pslLazy.ts' },
+  alias: { tldts: './src/extension/lazy/pslLoader.ts' },
   plugins: [lazyRunFinder],
 };
 
@@ -37,10 +37,10 @@ const targets = {
   // What loads at activation: the composition root, hovers, keys, and the stand-ins that
   // register the search and details features' commands and views.
   extension: { ...extensionHost, entryPoints: { extension: 'src/extension/extension.ts' } },
-  // Features loaded on first use (src/extension/searchLazy.ts, detailsLazy.ts).
+  // Features loaded on first use (src/extension/search/lazy.ts, details/lazy.ts).
   search: { ...extensionHost, entryPoints: { search: 'src/extension/search/index.ts' } },
   details: { ...extensionHost, entryPoints: { details: 'src/extension/details/index.ts' } },
-  psl: { ...node, entryPoints: { psl: 'src/extension/psl.ts' } },
+  psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   runs: { ...node, entryPoints: { runs: 'src/core/detect/runsWasm.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },

@@ -9,5 +9,5 @@ import * as path from 'path';
 
 export function runsWasm(): string {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require(path.join(__dirname, 'runs.js')) as typeof import('../core/detect/runsWasm')).runsWasm();
+  return (require(path.join(__dirname, 'runs.js')) as typeof import('../../core/detect/runsWasm')).runsWasm();
 }
