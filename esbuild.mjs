@@ -1,5 +1,5 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,psl,emulator,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,triage,psl,emulator,webview]
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 
@@ -27,6 +27,7 @@ const targets = {
   // Features loaded on first use (src/extension/search/lazy.ts, details/lazy.ts).
   search: { ...extensionHost, entryPoints: { search: 'src/extension/search/index.ts' } },
   details: { ...extensionHost, entryPoints: { details: 'src/extension/details/index.ts' } },
+  triage: { ...extensionHost, entryPoints: { triage: 'src/extension/triage/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
@@ -41,7 +42,7 @@ const targets = {
 };
 
 /** The feature bundles, which take the modules they share with dist/extension.js from it. */
-const FEATURES = ['search', 'details'];
+const FEATURES = ['search', 'details', 'triage'];
 const SHARED_EXPORT = '__odinShared';
 
 const common = {

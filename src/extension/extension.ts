@@ -7,6 +7,8 @@ import { keyCommands } from './keys/commands';
 import { Log } from './shared/log';
 import { registerSearchLazy } from './search/lazy';
 import { KeyStore } from './shared/secrets';
+import { CreditsStatus } from './triage/creditsStatus';
+import { registerTriageLazy } from './triage/lazy';
 import type { TestApi } from './testApi';
 
 /**
@@ -27,6 +29,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     registerDetailsLazy(ctx);
     registerHover(ctx);
     const loadSearch = registerSearchLazy(ctx);
+    registerTriageLazy(ctx);
+    const credits = ctx.subscriptions.add(new CreditsStatus(ctx));
+    registerCommands(ctx, { 'odin.refreshCredits': () => credits.refresh() });
 
     // Reading the keyring is a round trip to the workbench: activation does not wait for
     // it. The welcome view and hovers follow as soon as the key is known.

@@ -1,0 +1,330 @@
+import * as vscode from 'vscode';
+import type { Gate } from '../../core/gate';
+import { neutraliseUiText } from '../../core/text';
+import {
+  account,
+  applyCache,
+  buildTriage,
+  enrich,
+  layerSource,
+  preview,
+  report,
+  REPORT_FORMATS,
+  type EnrichResult,
+  type Preview,
+  type ReportFormat,
+  type SourceText,
+  type Triage,
+  type Verdict,
+} from '../../core/triage';
+import type { CommandMap } from '../shared/commands';
+import type { Ctx } from '../ctx';
+import { gated, triageCheck, triageGate } from './privacy';
+import { triageSettings } from './settings';
+
+/** What `odin.triage` returns (tasks, keybindings, tests). */
+export interface TriageResult {
+  indicators: { value: string; kind: string; count: number; sent: boolean; status: string; verdict: Verdict | null }[];
+  partial: boolean;
+  failed: number;
+  /** Requests this run sent. */
+  requests: number;
+  summary: string;
+  preview: Preview & { creditsLeft?: number };
+  /** Why nothing was sent, when nothing could be (Restricted Mode, lookups off, no key, preview only). */
+  local?: string;
+}
+
+export interface TriageArgs {
+  uris?: string[];
+  /** false: preview only; true: no confirmation. */
+  send?: boolean;
+}
+
+const MAX_URIS = 10_000;
+
+/** The state of the last triage of this window (for reports and the view). */
+export class TriageState {
+  last: Triage | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  set(t: Triage): void {
+    this.last = t;
+    this.changed.fire();
+  }
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** Why this window may not send anything now, or undefined when it may (after a confirmation). */
+function localOnlyReason(ctx: Ctx, gate: Gate): string | undefined {
+  if (!gate.settings.trusted) return 'This workspace is in Restricted Mode: the triage stays on this machine.';
+  if (gate.settings.mode === 'off') return 'Lookups are off (setting odin.lookups.mode): the triage stays on this machine.';
+  if (!ctx.keys.get()) return 'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".';
+  return undefined;
+}
+
+function parseArgs(raw: unknown): TriageArgs {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new Error('odin.triage takes an object { uris?: string[], send?: boolean }.');
+  const o = raw as Record<string, unknown>;
+  const out: TriageArgs = {};
+  if (o.uris !== undefined) {
+    if (!Array.isArray(o.uris) || o.uris.length > MAX_URIS || !o.uris.every((u) => typeof u === 'string' && u.length < 4096)) {
+      throw new Error(`odin.triage: "uris" must be an array of at most ${MAX_URIS} URI strings.`);
+    }
+    out.uris = o.uris as string[];
+  }
+  if (o.send !== undefined) {
+    if (typeof o.send !== 'boolean') throw new Error('odin.triage: "send" must be true or false.');
+    out.send = o.send;
+  }
+  return out;
+}
+
+/** Only files of this workspace or documents already open may be read by a command argument. */
+function mayRead(uri: vscode.Uri): boolean {
+  if (vscode.workspace.getWorkspaceFolder(uri)) return true;
+  return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+}
+
+async function readTexts(uris: readonly vscode.Uri[], token: vscode.CancellationToken): Promise<{ texts: SourceText[]; skipped: string[] }> {
+  const max = triageSettings.maxFileBytes();
+  const texts: SourceText[] = [];
+  const skipped: string[] = [];
+  const decoder = new TextDecoder('utf-8');
+  for (const uri of uris) {
+    if (token.isCancellationRequested) break;
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) {
+      texts.push({ uri: uri.toString(), text: open.getText() });
+      continue;
+    }
+    try {
+      const stat = await vscode.workspace.fs.stat(uri);
+      if (stat.type & vscode.FileType.Directory) continue;
+      if (stat.size > max) {
+        skipped.push(`${vscode.workspace.asRelativePath(uri)} (over the size cap)`);
+        continue;
+      }
+      const bytes = await vscode.workspace.fs.readFile(uri);
+      if (bytes.subarray(0, 8000).includes(0)) {
+        skipped.push(`${vscode.workspace.asRelativePath(uri)} (binary)`);
+        continue;
+      }
+      texts.push({ uri: uri.toString(), text: decoder.decode(bytes) });
+    } catch {
+      skipped.push(`${vscode.workspace.asRelativePath(uri)} (unreadable)`);
+    }
+  }
+  return { texts, skipped };
+}
+
+async function creditsLeft(ctx: Ctx): Promise<number | undefined> {
+  try {
+    const usage = await ctx.client().getCreditsUsage({ signal: AbortSignal.timeout(5000) });
+    const left = usage.hostCert?.left;
+    return typeof left === 'number' && Number.isFinite(left) ? left : undefined;
+  } catch (err) {
+    ctx.log.info(`Credits unknown for the triage preview: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+function resultOf(t: Triage, p: TriageResult['preview'], acc: EnrichResult, local?: string): TriageResult {
+  const out: TriageResult = {
+    indicators: t.rows.map((r) => ({ value: r.value, kind: r.kind, count: r.count, sent: r.sent, status: r.status, verdict: r.verdict ?? null })),
+    partial: acc.partial,
+    failed: acc.failed,
+    requests: acc.requests,
+    summary: acc.summary,
+    preview: p,
+  };
+  if (local) out.local = local;
+  return out;
+}
+
+function previewText(p: TriageResult['preview']): string {
+  const lines = [
+    `${p.unique} unique indicators (${p.byKind.ipv4} IPv4, ${p.byKind.ipv6} IPv6, ${p.byKind.domain} domains, ${p.byKind.cidr} CIDR) in ${p.occurrences} occurrences.`,
+    `${p.private} private or internal: never sent.`,
+    `${p.cached} already cached: no request.`,
+    `Enrichment sends ${p.requests} request${p.requests === 1 ? '' : 's'} for ${p.toSend} indicator${p.toSend === 1 ? '' : 's'} (${p.mode === 'batched' ? 'IPs batched into host searches' : 'one lookup per indicator'}).`,
+  ];
+  if (p.creditsLeft !== undefined) lines.push(`Credits left: ${p.creditsLeft}.`);
+  if (p.truncated) lines.push('More unique values than the triage lists; the rest are counted only.');
+  return lines.join('\n');
+}
+
+/**
+ * The triage itself: read → scan → preview → (confirm) → enrich. `interactive` shows the
+ * preview as a modal confirmation when `send` is undefined.
+ */
+async function runTriage(ctx: Ctx, state: TriageState, uris: vscode.Uri[], args: TriageArgs, interactive: boolean, selection?: { uri: vscode.Uri; text: string }): Promise<TriageResult | undefined> {
+  const opts = { batching: triageSettings.batching(), batchSize: triageSettings.batchSize() };
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'ODIN triage', cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      progress.report({ message: 'reading files…' });
+      const { texts, skipped } = selection ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] } : await readTexts(uris, token);
+      if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
+      progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
+      const gate = triageGate();
+      const t = await buildTriage(texts, triageCheck(gate), { signal: controller.signal });
+      state.set(t);
+      const source = gated(gate, layerSource({ layer: ctx.requests, client: () => ctx.client(), batching: opts.batching }));
+      const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx, gate);
+      const p: TriageResult['preview'] = preview(t, source, opts);
+      if (local) {
+        applyCache(t, source);
+        state.set(t);
+        return resultOf(t, p, account(t), local);
+      }
+      if (p.requests > 0) {
+        const left = await creditsLeft(ctx);
+        if (left !== undefined) p.creditsLeft = left;
+      }
+      if (p.requests > 0 && args.send !== true) {
+        if (!interactive) return resultOf(t, p, account(t), 'Not confirmed.');
+        const SEND = `Enrich (${p.requests} request${p.requests === 1 ? '' : 's'})`;
+        const choice = await vscode.window.showWarningMessage('ODIN: triage preview', { modal: true, detail: previewText(p) }, SEND, 'Local Only');
+        if (choice !== SEND) return resultOf(t, p, account(t), 'Not confirmed: nothing was sent.');
+      }
+      progress.report({ message: `enriching ${p.toSend} indicators…` });
+      let reported = 0;
+      const acc = await enrich(t, source, {
+        ...opts,
+        signal: controller.signal,
+        onProgress: (done, all) => {
+          const pct = Math.floor((100 * done) / Math.max(all, 1));
+          progress.report({ increment: pct - reported, message: `${done} of ${all} requests` });
+          reported = pct;
+        },
+      });
+      state.set(t);
+      ctx.log.info(`Triage: ${acc.summary} (${acc.requests} requests${acc.batchRefused ? ', batched search refused: single lookups' : ''}).`);
+      return resultOf(t, p, acc);
+    },
+  );
+}
+
+async function askFormat(): Promise<ReportFormat | undefined> {
+  const labels: Record<ReportFormat, string> = {
+    md: 'Markdown (for a ticket, defanged)',
+    csv: 'CSV',
+    json: 'JSON',
+    stix: 'STIX 2.1 bundle',
+    misp: 'MISP event',
+  };
+  const pick = await vscode.window.showQuickPick(
+    REPORT_FORMATS.map((f) => ({ label: labels[f], format: f })),
+    { title: 'ODIN: triage report format' },
+  );
+  return pick?.format;
+}
+
+const EXT: Record<ReportFormat, string> = { md: 'md', csv: 'csv', json: 'json', stix: 'stix.json', misp: 'misp.json' };
+
+async function saveReport(state: TriageState, format: ReportFormat): Promise<void> {
+  if (!state.last) return;
+  const text = report(state.last, format, { fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)) });
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    title: 'Save ODIN triage report',
+    defaultUri: folder ? vscode.Uri.joinPath(folder, `odin-triage.${EXT[format]}`) : undefined,
+  });
+  if (!target) return;
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+}
+
+async function afterRun(state: TriageState, r: TriageResult | undefined): Promise<void> {
+  if (!r) return;
+  const head = r.local ? `${r.local} ${r.indicators.length} unique indicators.` : r.summary;
+  const choice = await vscode.window.showInformationMessage(`ODIN triage: ${neutraliseUiText(head, 300)}`, 'Open Report', 'Save Report…');
+  if (choice === 'Open Report' && state.last) {
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'markdown',
+      content: report(state.last, 'md', { fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)) }),
+    });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  } else if (choice === 'Save Report…') {
+    const f = await askFormat();
+    if (f) await saveReport(state, f);
+  }
+}
+
+export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
+  return {
+    'odin.triageFile': async (): Promise<TriageResult | undefined> => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) {
+        void vscode.window.showInformationMessage('ODIN: open a file (a log, a report, a config) first.');
+        return undefined;
+      }
+      const sel = editor.selection.isEmpty ? undefined : { uri: editor.document.uri, text: editor.document.getText(editor.selection) };
+      const r = await runTriage(ctx, state, [editor.document.uri], {}, true, sel);
+      void afterRun(state, r);
+      return r;
+    },
+    'odin.triageFolder': async (folderArg?: unknown): Promise<TriageResult | undefined> => {
+      let folder = folderArg instanceof vscode.Uri ? folderArg : undefined;
+      if (!folder) {
+        const folders = vscode.workspace.workspaceFolders ?? [];
+        if (folders.length === 0) {
+          void vscode.window.showInformationMessage('ODIN: open a folder first.');
+          return undefined;
+        }
+        folder = folders.length === 1 ? folders[0]!.uri : (await vscode.window.showWorkspaceFolderPick())?.uri;
+        if (!folder) return undefined;
+      }
+      const glob = await vscode.window.showInputBox({
+        title: 'ODIN: triage indicators in folder',
+        prompt: `Files to scan under ${vscode.workspace.asRelativePath(folder)} (files.exclude applies)`,
+        value: triageSettings.folderGlob(),
+      });
+      if (!glob) return undefined;
+      // `undefined` as the exclude argument applies files.exclude.
+      const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), undefined, triageSettings.maxFiles());
+      if (uris.length === 0) {
+        void vscode.window.showInformationMessage('ODIN: no file matches.');
+        return undefined;
+      }
+      const r = await runTriage(ctx, state, uris, {}, true);
+      void afterRun(state, r);
+      return r;
+    },
+    'odin.triage': async (raw?: unknown): Promise<TriageResult | undefined> => {
+      const args = parseArgs(raw);
+      let uris: vscode.Uri[];
+      if (args.uris) {
+        uris = args.uris.map((u) => vscode.Uri.parse(u, true));
+        const denied = uris.filter((u) => !mayRead(u));
+        if (denied.length) throw new Error(`odin.triage reads files of this workspace or open documents only (${denied.length} refused).`);
+      } else {
+        const editor = vscode.window.activeTextEditor;
+        if (!editor) throw new Error('odin.triage: no "uris" and no active editor.');
+        uris = [editor.document.uri];
+      }
+      return runTriage(ctx, state, uris, args, args.send === undefined);
+    },
+    'odin.triageReport': async (raw?: unknown): Promise<string | undefined> => {
+      if (!state.last) {
+        void vscode.window.showInformationMessage('ODIN: run a triage first ("ODIN: Triage Indicators in File").');
+        return undefined;
+      }
+      if (raw !== undefined && raw !== null) {
+        const format = (raw as { format?: unknown }).format;
+        if (typeof format !== 'string' || !(REPORT_FORMATS as readonly string[]).includes(format)) {
+          throw new Error(`odin.triageReport takes { format: ${REPORT_FORMATS.map((f) => `"${f}"`).join(' | ')} }.`);
+        }
+        return report(state.last, format as ReportFormat, { fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)) });
+      }
+      const f = await askFormat();
+      if (f) await saveReport(state, f);
+      return undefined;
+    },
+  };
+}

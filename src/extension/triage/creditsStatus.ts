@@ -1,0 +1,106 @@
+import * as vscode from 'vscode';
+import type { CreditsUsage } from '../../api/types';
+import type { Ctx } from '../ctx';
+
+/** Checked at most this often; a request for the credits is sent only when lookups were sent since. */
+const REFRESH_MS = 60_000;
+/** Below this share of the plan (or below LOW_ABSOLUTE) the item warns. */
+const LOW_SHARE = 0.1;
+const LOW_ABSOLUTE = 100;
+
+export function isLow(left: number, plan: number | undefined): boolean {
+  return left < LOW_ABSOLUTE || (plan !== undefined && plan > 0 && left / plan < LOW_SHARE);
+}
+
+/**
+ * The credits left, in the status bar: read from `/v1/credits/usage` after spending (a
+ * lookup, a triage) at most once a minute, and on click. Nothing is asked before the first
+ * lookup of the session: reading credits is a request too. Warns (colour, one message per
+ * session) when they run low. Hidden without a key and after the API or key changes.
+ */
+export class CreditsStatus implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly subs: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private seenSent = 0;
+  private lastRefresh = 0;
+  private warned = false;
+  private inFlight: Promise<void> | undefined;
+  /** The last answer (tests read it). */
+  last: CreditsUsage | undefined;
+
+  constructor(private readonly ctx: Ctx) {
+    this.item = vscode.window.createStatusBarItem('odin.credits', vscode.StatusBarAlignment.Right, 99);
+    this.item.name = 'ODIN Credits';
+    this.item.command = 'odin.refreshCredits';
+    this.seenSent = ctx.requests.sent;
+    this.subs.push(
+      ctx.onDidChangeConnection(() => {
+        this.last = undefined;
+        this.warned = false;
+        this.seenSent = ctx.requests.sent;
+        this.item.hide();
+      }),
+    );
+    this.timer = setInterval(() => void this.maybeRefresh(), REFRESH_MS / 4);
+    this.timer.unref?.();
+  }
+
+  /** After spending: refresh unless it was done less than a minute ago. */
+  async maybeRefresh(): Promise<void> {
+    const sent = this.ctx.requests.sent;
+    if (sent === this.seenSent) return;
+    if (Date.now() - this.lastRefresh < REFRESH_MS) return;
+    await this.refresh();
+  }
+
+  /** Reads the credits now (the click, a triage preview that read them anyway). */
+  refresh(): Promise<void> {
+    if (!this.ctx.keys.get()) {
+      this.item.hide();
+      return Promise.resolve();
+    }
+    this.inFlight ??= (async () => {
+      this.seenSent = this.ctx.requests.sent;
+      this.lastRefresh = Date.now();
+      try {
+        this.show(await this.ctx.client().getCreditsUsage({ signal: AbortSignal.timeout(10_000) }));
+      } catch (err) {
+        this.ctx.log.info(`Credits not read: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        this.inFlight = undefined;
+      }
+    })();
+    return this.inFlight;
+  }
+
+  show(usage: CreditsUsage): void {
+    this.last = usage;
+    const left = usage.hostCert?.left;
+    if (typeof left !== 'number' || !Number.isFinite(left)) {
+      this.item.hide();
+      return;
+    }
+    const plan = usage.hostCert?.plan;
+    const low = isLow(left, plan);
+    this.item.text = `$(${low ? 'warning' : 'credit-card'}) ${left.toLocaleString('en-US')}`;
+    const lines = [`ODIN credits left: ${left.toLocaleString('en-US')}${plan ? ` of ${plan.toLocaleString('en-US')}` : ''} (hosts and certificates)`];
+    const b = usage.bucketFile;
+    if (typeof b?.left === 'number') lines.push(`Buckets and files: ${b.left.toLocaleString('en-US')}${b.plan ? ` of ${b.plan.toLocaleString('en-US')}` : ''}`);
+    if (usage.expiresOn) lines.push(`Plan expires ${String(usage.expiresOn).slice(0, 10)}`);
+    lines.push('Click to refresh.');
+    this.item.tooltip = lines.join('\n');
+    this.item.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.show();
+    if (low && !this.warned) {
+      this.warned = true;
+      void vscode.window.showWarningMessage(`ODIN: ${left.toLocaleString('en-US')} credits left.`);
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const s of this.subs) s.dispose();
+    this.item.dispose();
+  }
+}

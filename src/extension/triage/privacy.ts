@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import { Gate } from '../../core/gate';
+import type { EnrichmentSource, SendCheck } from '../../core/triage';
+import { config } from '../shared/config';
+
+/** The one gate with the current settings (lists, lookups mode, workspace trust). */
+export function triageGate(): Gate {
+  const deny = config.privacyDeny();
+  return new Gate({
+    mode: config.lookupMode(),
+    trusted: vscode.workspace.isTrusted,
+    userAllow: config.privacyAllow(),
+    userDeny: deny.user,
+    workspaceDeny: deny.workspace,
+  });
+}
+
+/** The scan's privacy decision (lists and registries): private, internal and denied values stay local. */
+export function triageCheck(gate: Gate): SendCheck {
+  return (_kind, value) => {
+    const { decision } = gate.privacy(value);
+    return { allowed: decision.allowed, reason: decision.reason };
+  };
+}
+
+class GateRefusal extends Error {
+  override readonly name = 'GateRefusal';
+}
+
+/**
+ * Every value a triage sends passes the gate once more at the moment it is sent (the user
+ * confirmed the whole preview, so an explicit, consented, bulk request), and the canonical
+ * value of its verdict is what goes out.
+ */
+export function gated(gate: Gate, source: EnrichmentSource): EnrichmentSource {
+  const pass = (value: string, kind: 'ip' | 'domain'): string => {
+    const v = gate.decide(value, { trigger: 'explicit', source: 'bulk', accept: [kind], consented: true });
+    if (!v.send) throw new GateRefusal(v.reason);
+    return v.target.value;
+  };
+  const out: EnrichmentSource = {
+    cached: (kind, value) => source.cached(kind, value),
+    lookupHost: (ip, signal) => source.lookupHost(pass(ip, 'ip'), signal),
+    lookupDomain: (domain, signal) => source.lookupDomain(pass(domain, 'domain'), signal),
+  };
+  const batch = source.lookupHostsBatch;
+  if (batch) out.lookupHostsBatch = (ips, signal) => batch(ips.map((ip) => pass(ip, 'ip')), signal);
+  return out;
+}

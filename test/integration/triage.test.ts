@@ -1,0 +1,166 @@
+/**
+ * Bulk triage inside the real VS Code host: `odin.triage` / `odin.triageReport` on the sample
+ * workspace's logs and on a generated 50 MB log of 10,000 unique public IPs, with the
+ * emulator's request log as the witness of what was (never) sent, its credit budget for a
+ * 402 midway, and injected faults (429, reset).
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { TriageResult } from '../../src/extension/triage/commands';
+import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi } from './index';
+
+function workspaceFile(rel: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('no workspace folder');
+  return vscode.Uri.joinPath(folder.uri, rel);
+}
+
+const LOGS = ['auth.log', 'nginx-access.log', 'apache-access.log', 'ufw.log', 'vpc-flow.log', 'app.jsonl'].map((f) => workspaceFile(`logs/${f}`).toString());
+
+async function triage(args: { uris?: string[]; send?: boolean }): Promise<TriageResult> {
+  const r = await vscode.commands.executeCommand<TriageResult | undefined>('odin.triage', args);
+  assert.ok(r, 'odin.triage returned a result');
+  return r;
+}
+
+const PRIVATE = /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|127\.)/;
+
+/** Every value the emulator was sent (paths and bodies), as one text. */
+async function sentText(): Promise<string> {
+  return (await emulatorLog()).map((e) => JSON.stringify(e)).join('\n');
+}
+
+describe('triage', function () {
+  this.timeout(240_000);
+
+  before(async () => {
+    await getTestApi();
+  });
+  afterEach(async () => {
+    await emulatorAdmin('DELETE', 'faults');
+    await emulatorAdmin('POST', 'credits', { host: 1_000_000 });
+    (await getTestApi()).ctx.requests.resume();
+  });
+
+  it('previews the sample logs without sending anything (send: false)', async () => {
+    await clearEmulatorLog();
+    const r = await triage({ uris: LOGS, send: false });
+    assert.strictEqual((await emulatorLog()).length, 0, 'nothing sent');
+    assert.ok(r.local);
+    const scanner = r.indicators.find((i) => i.value === '185.220.101.34');
+    assert.ok(scanner && scanner.count > 5, 'the scanner of auth.log is counted');
+    assert.ok(r.indicators.some((i) => PRIVATE.test(i.value) && i.status === 'local'), 'private addresses stay local');
+    assert.ok(r.preview.requests >= 1 && r.preview.requests <= r.preview.toSend);
+  });
+
+  it('enriches the sample logs: expected verdicts, requests within the preview, no private value sent', async () => {
+    await clearEmulatorLog();
+    const pre = await triage({ uris: LOGS, send: false });
+    const r = await triage({ uris: LOGS, send: true });
+    const log = await emulatorLog();
+    assert.strictEqual(r.requests, log.length - log.filter((e) => JSON.stringify(e).includes('credits/usage')).length);
+    assert.ok(r.requests <= pre.preview.requests, `${r.requests} <= ${pre.preview.requests}`);
+    const text = await sentText();
+    for (const i of r.indicators) if (PRIVATE.test(i.value)) assert.ok(!text.includes(`"${i.value}"`) && !text.includes(`:${i.value} `), i.value);
+    const scanner = r.indicators.find((i) => i.value === '185.220.101.34');
+    assert.strictEqual(scanner?.status, 'enriched');
+    assert.strictEqual(scanner?.verdict?.kind, 'host');
+    assert.strictEqual(r.partial, false, r.summary);
+    // A re-run sends nothing: every answer is cached.
+    await clearEmulatorLog();
+    const again = await triage({ uris: LOGS, send: true });
+    assert.strictEqual(again.requests, 0);
+    assert.ok(again.indicators.filter((i) => i.status === 'enriched').every((i) => !i.sent));
+    // Every report format renders from the last triage.
+    for (const format of ['md', 'csv', 'json', 'stix', 'misp']) {
+      const rep = await vscode.commands.executeCommand<string>('odin.triageReport', { format });
+      assert.ok(typeof rep === 'string' && rep.length > 100, format);
+      if (format !== 'md' && format !== 'csv') JSON.parse(rep);
+    }
+    const md = await vscode.commands.executeCommand<string>('odin.triageReport', { format: 'md' });
+    assert.ok(md.includes('185[.]220[.]101[.]34'), 'Markdown is defanged');
+  });
+
+  it('stays local with lookups off', async () => {
+    const cfg = vscode.workspace.getConfiguration('odin');
+    await cfg.update('lookups.mode', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      await clearEmulatorLog();
+      const r = await triage({ uris: [LOGS[3]!], send: true });
+      assert.match(r.local ?? '', /off/);
+      assert.strictEqual((await emulatorLog()).length, 0);
+    } finally {
+      await cfg.update('lookups.mode', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('refuses files outside the workspace', async () => {
+    await assert.rejects(async () => {
+      const r = await vscode.commands.executeCommand('odin.triage', { uris: ['file:///etc/hosts'], send: false });
+      // The command wrapper reports the error and returns undefined.
+      if (r === undefined) throw new Error('refused');
+    });
+  });
+
+  describe('a 50 MB log with 10,000 unique public IPs', () => {
+    let uri: string;
+    const unique = 10_000;
+    before(() => {
+      const ips: string[] = [];
+      for (let i = 0; i < unique; i++) ips.push(`${45 + (i % 3)}.${(i >> 8) & 255}.${i & 255}.${77 + (i % 5)}`);
+      const lines: string[] = [];
+      let size = 0;
+      for (let n = 0; size < 50 * 1024 * 1024; n++) {
+        const line = `2026-11-21T03:12:${String(n % 60).padStart(2, '0')}Z conn from ${ips[n % unique]} to 10.0.${n % 250}.4 via 192.168.1.${n % 250} ok`;
+        lines.push(line);
+        size += line.length + 1;
+      }
+      const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'logs', 'big-triage.log');
+      fs.writeFileSync(file, lines.join('\n'));
+      uri = vscode.Uri.file(file).toString();
+    });
+
+    it('402 midway keeps the partial rows; a re-run sends only what is missing; faults do not lose rows', async () => {
+      const pre = await triage({ uris: [uri], send: false });
+      const publicRows = pre.indicators.filter((i) => i.status !== 'local');
+      assert.strictEqual(publicRows.length, unique);
+      assert.strictEqual(pre.preview.mode, 'batched');
+      await clearEmulatorLog();
+      await emulatorAdmin('POST', 'credits', { host: 100 });
+      const first = await triage({ uris: [uri], send: true });
+      assert.ok(first.partial);
+      assert.match(first.summary, /not: credits used up/);
+      assert.ok(first.requests <= pre.preview.requests);
+      const done = first.indicators.filter((i) => i.status === 'enriched' || i.status === 'unknown').length;
+      assert.ok(done > 0 && done < unique, String(done));
+      const text = await sentText();
+      assert.ok(!/"(10\.0\.|192\.168\.)/.test(text) && !/ip:(10\.0\.|192\.168\.)/.test(text), 'no private value sent');
+      // A 429 with a long Retry-After and a reset, then the rest: nothing done is lost.
+      (await getTestApi()).ctx.requests.resume();
+      await emulatorAdmin('POST', 'credits', { host: 1_000_000 });
+      await emulatorAdmin('POST', 'faults', { path: '^/v1/hosts/search', fault: { kind: 'status', status: 429, retryAfter: '120' }, count: 1 });
+      const limited = await triage({ uris: [uri], send: true });
+      const limitedDone = limited.indicators.filter((i) => i.status === 'enriched' || i.status === 'unknown').length;
+      assert.ok(limitedDone >= done, 'rows kept');
+      (await getTestApi()).ctx.requests.resume();
+      await emulatorAdmin('DELETE', 'faults');
+      await emulatorAdmin('POST', 'faults', { path: '^/v1/hosts/search', fault: { kind: 'reset' }, count: 1 });
+      await clearEmulatorLog();
+      const missing = unique - limitedDone;
+      const rest = await triage({ uris: [uri], send: true });
+      assert.ok(rest.requests <= Math.ceil(missing / 50) + 2, `${rest.requests} requests for ${missing} missing`);
+      if (rest.partial) {
+        assert.match(rest.summary, /reset|network/);
+        const last = await triage({ uris: [uri], send: true });
+        assert.strictEqual(last.partial, false, last.summary);
+      }
+      // Everything known now: a final run sends nothing.
+      await clearEmulatorLog();
+      const cached = await triage({ uris: [uri], send: true });
+      assert.strictEqual(cached.requests, 0);
+      assert.strictEqual(cached.partial, false);
+    });
+  });
+});
