@@ -29,7 +29,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     registerDetailsLazy(ctx);
     registerHover(ctx);
     const loadSearch = registerSearchLazy(ctx);
-    registerTriageLazy(ctx);
+    const loadTriage = registerTriageLazy(ctx);
     const credits = ctx.subscriptions.add(new CreditsStatus(ctx));
     registerCommands(ctx, { 'odin.refreshCredits': () => credits.refresh() });
 
@@ -48,7 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     if (process.env.ODIN_EXTENSION_TEST === '1') {
       await keyReady;
       const { createTestApi } = await import('./testApi');
-      return createTestApi(ctx, loadSearch);
+      return createTestApi(ctx, loadSearch, loadTriage);
     }
     return undefined;
   } catch (err) {

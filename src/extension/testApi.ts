@@ -3,6 +3,7 @@ import { getContext, type ContextKey } from './shared/contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';
+import type { TriageFeature } from './triage';
 
 /**
  * What `activate()` returns when the environment variable ODIN_EXTENSION_TEST=1 is set
@@ -17,10 +18,12 @@ export interface TestApi {
   details: DetailsProbe;
   /** The search feature: results tree provider, saved-search store (issue 5). */
   search: SearchProbe;
+  /** The triage feature (loads it): last triage, verdict decorations. */
+  triage(): TriageFeature;
 }
 
 /** `loadSearch` loads the search feature (it loads on first use): reading `search.feature` does. */
-export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature): TestApi {
+export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature, loadTriage: () => TriageFeature): TestApi {
   return {
     ctx,
     contextValue: (key) => getContext(key),
@@ -30,5 +33,6 @@ export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature): TestAp
         return loadSearch();
       },
     },
+    triage: loadTriage,
   };
 }

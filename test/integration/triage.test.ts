@@ -83,6 +83,24 @@ describe('triage', function () {
     assert.ok(md.includes('185[.]220[.]101[.]34'), 'Markdown is defanged');
   });
 
+  it('shows verdict decorations from the cache only, when turned on', async () => {
+    const api = await getTestApi();
+    const uri = workspaceFile('logs/auth.log');
+    await triage({ uris: [uri.toString()], send: true });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const cfg = vscode.workspace.getConfiguration('odin.triage');
+    await cfg.update('decorations', true, vscode.ConfigurationTarget.Global);
+    try {
+      await clearEmulatorLog();
+      const deco = api.triage().setDecorations(true)!;
+      deco.update();
+      assert.ok((deco.shown.get(uri.toString()) ?? 0) > 0, 'a verdict after a known indicator');
+      assert.strictEqual((await emulatorLog()).length, 0, 'decorations send nothing');
+    } finally {
+      await cfg.update('decorations', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('stays local with lookups off', async () => {
     const cfg = vscode.workspace.getConfiguration('odin');
     await cfg.update('lookups.mode', 'off', vscode.ConfigurationTarget.Global);

@@ -3,14 +3,32 @@
 import type { CommandMap } from '../shared/commands';
 import type { Ctx } from '../ctx';
 import { TriageState, triageCommands } from './commands';
+import { VerdictDecorations } from './decorations';
 
 export interface TriageFeature {
   state: TriageState;
   commands: CommandMap;
+  /** Turns the verdict decorations on or off (setting `odin.triage.decorations`). */
+  setDecorations(on: boolean): VerdictDecorations | undefined;
 }
 
 export function createTriage(ctx: Ctx): TriageFeature {
   const state = new TriageState();
   ctx.subscriptions.add(state);
-  return { state, commands: triageCommands(ctx, state) };
+  let decorations: VerdictDecorations | undefined;
+  ctx.subscriptions.add({ dispose: () => decorations?.dispose() });
+  // A triage fills the cache: the decorations follow at once.
+  ctx.subscriptions.add(state.onDidChange(() => decorations?.schedule()));
+  return {
+    state,
+    commands: triageCommands(ctx, state),
+    setDecorations(on) {
+      if (on && !decorations) decorations = new VerdictDecorations(ctx);
+      if (!on && decorations) {
+        decorations.dispose();
+        decorations = undefined;
+      }
+      return decorations;
+    },
+  };
 }

@@ -3,6 +3,7 @@
  * feature (dist/triage.js: scan, preview, enrichment, reports) loads on the first command.
  */
 import * as path from 'path';
+import * as vscode from 'vscode';
 import { registerCommands, type CommandMap } from '../shared/commands';
 import type { Ctx } from '../ctx';
 import { TRIAGE_COMMANDS } from './ids';
@@ -21,5 +22,17 @@ export function registerTriageLazy(ctx: Ctx): () => TriageFeature {
   const commands: CommandMap = {};
   for (const id of TRIAGE_COMMANDS) commands[id] = (...args: unknown[]) => load().commands[id]!(...args);
   registerCommands(ctx, commands);
+  // Verdict decorations are opt-in: the feature loads for them only when the setting is on.
+  const decorationsOn = (): boolean => vscode.workspace.getConfiguration('odin.triage').get<boolean>('decorations', false) === true;
+  const sync = (): void => {
+    if (decorationsOn()) load().setDecorations(true);
+    else loaded?.setDecorations(false);
+  };
+  ctx.subscriptions.add(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('odin.triage.decorations')) sync();
+    }),
+  );
+  sync();
   return load;
 }
