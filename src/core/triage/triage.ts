@@ -78,6 +78,28 @@ export async function buildTriage(texts: readonly SourceText[], check: SendCheck
   return { rows, occurrences, truncated, files: texts.map((t) => t.uri) };
 }
 
+/**
+ * Takes the answers of an earlier triage for the same values (rows answered there are
+ * answered here, without a request): a re-run sends only what is missing even when the
+ * bounded lookup cache has since let some answers go.
+ */
+export function carryOver(triage: Triage, previous: Triage | undefined): number {
+  if (!previous) return 0;
+  const known = new Map<string, TriageRow>();
+  for (const r of previous.rows) if (r.status === 'enriched' || r.status === 'unknown') known.set(r.value, r);
+  let n = 0;
+  for (const r of triage.rows) {
+    if (r.status !== 'pending') continue;
+    const p = known.get(r.value);
+    if (!p) continue;
+    r.status = p.status;
+    r.verdict = p.verdict;
+    r.fromCache = true;
+    n++;
+  }
+  return n;
+}
+
 /** What a lookup answered: a verdict, or a definite "ODIN does not know it". */
 export type Answer = { found: true; verdict: Verdict } | { found: false };
 

@@ -5,6 +5,7 @@ import {
   account,
   applyCache,
   buildTriage,
+  carryOver,
   enrich,
   layerSource,
   preview,
@@ -46,10 +47,13 @@ const MAX_URIS = 10_000;
 /** The state of the last triage of this window (for reports and the view). */
 export class TriageState {
   last: Triage | undefined;
+  /** The API origin the last triage's answers came from (answers never cross origins). */
+  origin: string | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  set(t: Triage): void {
+  set(t: Triage, origin = this.origin): void {
     this.last = t;
+    this.origin = origin;
     this.changed.fire();
   }
   dispose(): void {
@@ -174,7 +178,8 @@ async function runTriage(ctx: Ctx, state: TriageState, uris: vscode.Uri[], args:
       progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
       const gate = triageGate();
       const t = await buildTriage(texts, triageCheck(gate), { signal: controller.signal });
-      state.set(t);
+      if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
+      state.set(t, ctx.origin());
       const source = gated(gate, layerSource({ layer: ctx.requests, client: () => ctx.client(), batching: opts.batching }));
       const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx, gate);
       const p: TriageResult['preview'] = preview(t, source, opts);

@@ -5,6 +5,7 @@ import { PrivacyPolicy } from '../../../src/core/privacy';
 import {
   batchQuery,
   buildTriage,
+  carryOver,
   enrich,
   planRequests,
   preview,
@@ -177,6 +178,21 @@ void describe('triage core', () => {
     assert.equal(third.requests, 0);
     assert.equal(asked.length, 0);
     assert.ok(t2.rows.every((x) => x.fromCache && !x.sent));
+  });
+
+  void it('carries answers over from the previous triage: a re-run sends only what is missing, cache or not', async () => {
+    const ips = Array.from({ length: 20 }, (_, i) => `45.2.${i}.9`);
+    const t = await buildTriage([{ uri: 'u', text: ips.join(' ') }], check);
+    let left = 12;
+    const { s, asked } = source({ batch: false, fail: () => (left-- > 0 ? undefined : new OdinApiError({ kind: 'quota', endpoint: 'x', status: 402 })) });
+    await enrich(t, s, { concurrency: 1 });
+    const t2 = await buildTriage([{ uri: 'u', text: ips.join(' ') }], check);
+    assert.equal(carryOver(t2, t), 12);
+    left = 100;
+    asked.length = 0;
+    const r = await enrich(t2, s, { concurrency: 1 });
+    assert.equal(r.requests, 8);
+    assert.equal(r.partial, false);
   });
 
   void it('a cancel midway keeps the rows done so far', async () => {
