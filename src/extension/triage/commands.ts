@@ -307,7 +307,11 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
       if (args.uris) {
         uris = args.uris.map((u) => vscode.Uri.parse(u, true));
         const denied = uris.filter((u) => !mayRead(u));
-        if (denied.length) throw new Error(`odin.triage reads files of this workspace or open documents only (${denied.length} refused).`);
+        if (denied.length) {
+          // Refused without a modal or an awaited message: a task or keybinding gets `undefined` at once.
+          void vscode.window.showWarningMessage(`ODIN: odin.triage reads files of this workspace or open documents only (${denied.length} refused).`);
+          return undefined;
+        }
       } else {
         const editor = vscode.window.activeTextEditor;
         if (!editor) throw new Error('odin.triage: no "uris" and no active editor.');
