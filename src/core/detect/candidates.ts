@@ -2,9 +2,10 @@
 // made of (chars.ts), joined by defang markers, and handing each run with a dot or a colon to
 // its analysis (runs.ts). Small ranges read every character; large texts jump between dots,
 // colons and `[dot]` markers with native searches.
-import { ALPHA, Ch, CLS, cls, COLON, DIGIT, DOT, HEX, isSpace } from './chars';
-import type { Sink } from './output';
-import { isMarkerOpen, markerAt } from './refang';
+import { ALPHA, Ch, CLS, cls, COLON, DIGIT, DOT, HEX, isSpace, UNICODE } from './chars';
+import { reorder, type Sink } from './output';
+import { analyzeIdnNames } from './nameRuns';
+import { isMarkerOpen, markerAt, runMarkerAt } from './refang';
 import { MAX_RUN } from './rules';
 import { analyseRun } from './runs';
 
@@ -52,34 +53,53 @@ export function syncPoint(text: string, from: number): number {
 
 /**
  * Scans the run starting at `s` (resuming at `i` with the `flags` of `s..i` when the caller has
- * already read them), analyses it if it can hold anything, and returns its end.
+ * already read them), analyses it if it can hold anything, and returns its end. Characters of a
+ * class in `stop` end the run (the ASCII runs inside a run with letters outside ASCII).
  */
-export function scanRun(sink: Sink, s: number, i = s, flags = 0, ipv6Checked = false): number {
+export function scanRun(sink: Sink, s: number, i = s, flags = 0, ipv6Checked = false, stop = 0): number {
   const text = sink.text;
   const n = text.length;
   let marked = false;
   while (i < n) {
     const c = text.charCodeAt(i);
     const k = CLS[c];
-    if (k !== 0) {
+    if (k !== 0 && (k & stop) === 0) {
       flags |= k;
       i++;
       continue;
     }
     // A defang marker continues a run between two run characters: `evil[.]com`, `1(.)2`.
-    if (isMarkerOpen(c) && i > s) {
-      const m = markerAt(text, i);
-      if (m !== 0 && (cls(text, i + m) & (ALPHA | DIGIT)) !== 0) {
-        marked = true;
-        flags |= text.charCodeAt(i + 1) === Ch.Colon ? COLON : DOT;
-        i += m;
-        continue;
-      }
+    const m = i > s ? runMarkerAt(text, i) : undefined;
+    if (m !== undefined && (cls(text, i + m.written.length) & (ALPHA | DIGIT | (UNICODE & ~stop))) !== 0) {
+      marked = true;
+      flags |= m.means === ':' ? COLON : DOT;
+      i += m.written.length;
+      continue;
     }
     break;
   }
-  if ((flags & (DOT | COLON)) !== 0 && i - s <= MAX_RUN) analyseRun(sink, s, i, flags, marked, ipv6Checked);
+  if ((flags & UNICODE) !== 0) analyzeUnicodeRun(sink, s, i, (flags & DOT) !== 0 && i - s <= MAX_RUN);
+  else if ((flags & (DOT | COLON)) !== 0 && i - s <= MAX_RUN)
+    analyseRun(sink, s, i, flags, marked, ipv6Checked);
   return i;
+}
+
+/**
+ * A run with letters outside ASCII: the ASCII runs in it, as if those letters were spaces (a
+ * name glued to them is part of a word: `münchen.de` is not `nchen.de`), and the names written
+ * with them (`bücher-login.de`) when `names`.
+ */
+function analyzeUnicodeRun(sink: Sink, s: number, e: number, names: boolean): void {
+  const text = sink.text;
+  const before = sink.n;
+  const idn = names ? analyzeIdnNames(sink, s, e) : undefined;
+  for (let i = s; i < e;) {
+    const k = CLS[text.charCodeAt(i)];
+    if (k === 0 || (k & UNICODE) !== 0) i++;
+    else if (idn !== undefined && i >= idn.start && i < idn.end) i = idn.end;
+    else i = scanRun(sink, i, i, 0, false, UNICODE);
+  }
+  reorder(sink, before);
 }
 
 /** `%2F` ends right before `i`: a percent-escape, which separates runs. */

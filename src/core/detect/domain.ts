@@ -1,6 +1,7 @@
 // Host name validation against the public suffix list (tldts), plus the small set of
 // heuristics that keep file names and member accesses in code from being read as domains.
 import { parse } from 'tldts';
+import { domainToASCII } from 'node:url';
 import { detached } from '../text';
 import { CODE_SAFE_TLDS, FILE_EXTENSION_TLDS, MEMBER_NAME_TLDS, RECEIVERS, REVERSE_DNS_HEADS } from './rules';
 
@@ -176,4 +177,15 @@ export function acceptFacts(
   if (assigned && f.needsContextInCode) return false;
   // A quoted host name of three labels or more (`"api.example.dev"`) is a value, not a member.
   return !(code && f.needsContextInCode && !(quoted && f.labels >= 3));
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The value of a name as written: lower case, and in punycode (IDNA, by Node's WHATWG URL
+ * parser) when written with letters outside ASCII (`Bücher-Login.de` → `xn--bcher-login-thb.de`);
+ * '' if it is no valid IDN.
+ */
+export function nameValue(written: string): string {
+  return NON_ASCII.test(written) ? domainToASCII(written) : written.toLowerCase();
 }

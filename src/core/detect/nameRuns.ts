@@ -1,11 +1,13 @@
 // Per-kind analysis, host names: the TLD checked in place, the name's facts cached by spelling,
 // and the context rules (context.ts) that decide whether a public host name is meant here.
 import { detached } from '../text';
-import { ALPHA, Ch, CLS, gluedAt, isIdnLabelAt, isTrimmed } from './chars';
+import { ALPHA, Ch, CLS, find, gluedAt, isIdnLabelAt, isTrimmed, UNICODE } from './chars';
 import { codeAfter, CTX_AT, CTX_DEFANGED, CTX_PATH, CTX_URL, leftContext } from './context';
-import { acceptFacts, isIcannTld, nameFacts, type NameFacts } from './domain';
+import { acceptFacts, isIcannTld, nameFacts, nameValue, type NameFacts } from './domain';
+import { portAt } from './ipv4Runs';
 import { emit, type Sink } from './output';
 import { isMarkerClose, isMarkerOpen, markerAt, refangRun } from './refang';
+import { RunView } from './runView';
 
 /** What a candidate name says about itself, whatever its surroundings. */
 export interface WrittenName {
@@ -45,57 +47,55 @@ export function writtenName(str: string, x: number, y: number, marked: boolean):
   }
   const key = detached(str.slice(x, y));
   const written = marked ? refangRun(key, 0, n) : key;
-  const name = written.toLowerCase();
+  // A name written with letters outside ASCII is looked up, and sent, in punycode (IDNA).
+  const name = nameValue(written);
   const w: WrittenName = {
     written,
     name,
-    facts: nameFacts(name),
-    mixedCase: name !== written && written.toUpperCase() !== written,
+    facts: name === '' ? undefined : nameFacts(name),
+    mixedCase: written.toLowerCase() !== written && written.toUpperCase() !== written,
   };
   nameKeys[slot] = key;
   nameEntries[slot] = w;
   return w;
 }
 
+/** Where a name candidate stands, besides the CTX_* bits of the text before it: */
+/** it ends where its run ends, so what follows it is context (`(`, `@`, `=`); */
+export const AT_RUN_END = 16;
+/** it is defanged (a marker in it, or a defanged scheme or `[at]` before it). */
+export const DEFANGED = 32;
+
 /**
- * The name candidate at original [st, en), written as str[x, y) (with defang markers when `marked`):
- * emits it if it is a public host name in this context.
+ * The name candidate `w` at original [st, en), standing as `where` says (CTX_* | AT_RUN_END |
+ * DEFANGED): emits it if it is a public host name in this context. True if it did.
  */
 export function emitDomain(
   sink: Sink,
-  str: string,
-  x: number,
-  y: number,
-  marked: boolean,
+  w: WrittenName,
   st: number,
   en: number,
-  atRunEnd: boolean,
-  left: number,
-  defanged: boolean,
+  where: number,
   port?: number,
-  known?: WrittenName,
-): void {
-  if ((left & CTX_PATH) !== 0) return;
-  const after = atRunEnd ? codeAfter(sink.text, en) : undefined;
-  if (after === 'call') return;
-  const w = known ?? writtenName(str, x, y, marked);
-  if (w.facts === undefined) return;
-  const strong = (left & (CTX_URL | CTX_AT)) !== 0 || defanged;
+): boolean {
+  if ((where & CTX_PATH) !== 0 || w.facts === undefined) return false;
+  const after = (where & AT_RUN_END) !== 0 ? codeAfter(sink.text, en) : undefined;
+  if (after === 'call') return false;
+  const defanged = (where & DEFANGED) !== 0;
+  const strong = (where & (CTX_URL | CTX_AT)) !== 0 || defanged;
   const q = sink.text.charCodeAt(st - 1);
   const quoted = (q === Ch.Quote || q === Ch.Apostrophe) && sink.text.charCodeAt(en) === q;
-  if (acceptFacts(w.facts, strong, sink.mode === 'code', after === 'assign', w.mixedCase, quoted)) {
-    // Without markers in it, the written form is the raw text (markers are longer than a dot).
-    emit(
-      sink,
-      'domain',
-      st,
-      en,
-      w.name,
-      defanged,
-      port,
-      en - st === w.written.length ? w.written : undefined,
-    );
-  }
+  if (!acceptFacts(w.facts, strong, sink.mode === 'code', after === 'assign', w.mixedCase, quoted))
+    return false;
+  // Without markers in it, the written form is the raw text (markers are longer than a dot).
+  emit(sink, 'domain', st, en, w.name, defanged, port, en - st === w.written.length ? w.written : undefined);
+  return true;
+}
+
+/** The CTX_* bits before a run at `s`, with DEFANGED when they say so. */
+export function whereAfter(text: string, s: number): number {
+  const left = leftContext(text, s);
+  return (left & CTX_DEFANGED) !== 0 ? left | DEFANGED : left;
 }
 
 /**
@@ -112,8 +112,8 @@ export function analyzeNameRun(sink: Sink, s: number, e: number): void {
   if (!hasIcannTld(text, x, y)) return;
   if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
   if (!sink.allKinds && !sink.kinds.has('domain')) return;
-  const left = leftContext(text, s);
-  emitDomain(sink, text, x, y, false, x, y, y === e, left, (left & CTX_DEFANGED) !== 0);
+  const where = whereAfter(text, s) | (y === e ? AT_RUN_END : 0);
+  emitDomain(sink, writtenName(text, x, y, false), x, y, where);
 }
 
 /**
@@ -157,8 +157,8 @@ export function analyzeMarkedName(sink: Sink, s: number, e: number): void {
     const c = text.charCodeAt(k);
     defanged = isMarkerOpen(c) && markerAt(text, k) !== 0;
   }
-  const left = leftContext(text, s);
-  emitDomain(sink, text, x, y, true, x, y, y === e, left, defanged || (left & CTX_DEFANGED) !== 0);
+  const where = whereAfter(text, s) | (y === e ? AT_RUN_END : 0) | (defanged ? DEFANGED : 0);
+  emitDomain(sink, writtenName(text, x, y, true), x, y, where);
 }
 
 /**
@@ -205,3 +205,47 @@ export function tldAt(str: string, t: number, y: number): boolean {
 export const TLD_SLOTS = 1024;
 export const tldKeys: (string | undefined)[] = new Array<string | undefined>(TLD_SLOTS).fill(undefined);
 export const tldValues = new Uint8Array(TLD_SLOTS);
+
+/**
+ * The names written with letters outside ASCII in the run text[s, e) (`bücher-login.de`,
+ * `раураl.com`): each colon-separated part that holds such a letter, trimmed of dots and
+ * hyphens, is a candidate, judged in punycode like any other name. Returns the span of the last
+ * one emitted (the ASCII runs inside it are not read again), or undefined.
+ */
+export function analyzeIdnNames(
+  sink: Sink,
+  s: number,
+  e: number,
+): { start: number; end: number } | undefined {
+  if (!sink.allKinds && !sink.kinds.has('domain')) return undefined;
+  const text = sink.text;
+  const v = RunView.marked(text, s, e);
+  const { str, lo, hi } = v;
+  let span: { start: number; end: number } | undefined;
+  for (let p = lo; p < hi;) {
+    const segStart = p;
+    const segEnd = find(str, Ch.Colon, p, hi);
+    p = segEnd + 1;
+    let x = segStart;
+    let y = segEnd;
+    while (x < y && isTrimmed(str.charCodeAt(x))) x++;
+    while (y > x && isTrimmed(str.charCodeAt(y - 1))) y--;
+    let unicode = false;
+    let dot = false;
+    for (let k = x; k < y; k++) {
+      const c = str.charCodeAt(k);
+      if ((CLS[c] & UNICODE) !== 0) unicode = true;
+      else if (c === Ch.Dot) dot = true;
+    }
+    if (!unicode || !dot) continue;
+    if ((x === lo && gluedAt(text, s - 1)) || (y === hi && gluedAt(text, e))) continue;
+    const st = v.orig(x);
+    const en = v.orig(y);
+    const port = y === segEnd && segEnd < hi ? portAt(str, segEnd + 1, hi) : undefined;
+    let where = segStart === lo ? whereAfter(text, s) : 0;
+    if (y === hi) where |= AT_RUN_END;
+    if (v.markedIn(x, y)) where |= DEFANGED;
+    if (emitDomain(sink, writtenName(str, x, y, false), st, en, where, port)) span = { start: st, end: en };
+  }
+  return span;
+}

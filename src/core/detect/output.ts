@@ -66,8 +66,18 @@ export function newSink(text: string, opts: DetectOptions, table: DetectionTable
   };
 }
 
+/** Puts the detections since the `before`-th in order of start (one run's worth: a handful). */
+export function reorder(sink: Sink, before: number): void {
+  if (sink.n - before < 2) return;
+  if (sink.table !== undefined) sink.table.sortFrom(before);
+  else if (!sortedFrom(sink.out, before)) {
+    const added = sink.out.splice(before).sort((a, b) => a.start - b.start);
+    for (const d of added) sink.out.push(d);
+  }
+}
+
 /** out[from..] already in order of start (the common case: nothing to reorder). */
-export function sortedFrom(out: Detection[], from: number): boolean {
+function sortedFrom(out: Detection[], from: number): boolean {
   for (let k = from + 1; k < out.length; k++) if (out[k].start < out[k - 1].start) return false;
   return true;
 }

@@ -5,8 +5,16 @@ import { CTX_DEFANGED, isIsoTime, leftContext } from './context';
 import { parseIPv4At } from './ip';
 import { analyzeMarkedQuad, analyzeNumericRun, emitIPv4, portAt } from './ipv4Runs';
 import { analyzeIPv6, mayBeIPv6, overlapsConsumed, resetConsumed } from './ipv6Runs';
-import { analyzeMarkedName, analyzeNameRun, emitDomain, hasIcannTld } from './nameRuns';
-import { type Sink, sortedFrom } from './output';
+import {
+  analyzeMarkedName,
+  analyzeNameRun,
+  AT_RUN_END,
+  DEFANGED,
+  emitDomain,
+  hasIcannTld,
+  writtenName,
+} from './nameRuns';
+import { reorder, type Sink } from './output';
 import { RunView } from './runView';
 
 /** Internal, for tests: the special cases below can be turned off to compare with the general path. */
@@ -97,7 +105,8 @@ export function analyzeRun(
       continue;
     }
     if ((sink.allKinds || sink.kinds.has('domain')) && hasIcannTld(str, x, y)) {
-      emitDomain(sink, str, x, y, false, st, en, touchesEnd, segLeft, defanged, port);
+      const where = segLeft | (touchesEnd ? AT_RUN_END : 0) | (defanged ? DEFANGED : 0);
+      emitDomain(sink, writtenName(str, x, y, false), st, en, where, port);
     }
   }
 }
@@ -138,11 +147,5 @@ export function analyseRun(
   else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, e);
   else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, e, flags, false);
   else analyzeNumericRun(sink, s, e, quad);
-  if (sink.n - before > 1) {
-    if (sink.table !== undefined) sink.table.sortFrom(before);
-    else if (!sortedFrom(sink.out, before)) {
-      const added = sink.out.splice(before).sort((a, b) => a.start - b.start);
-      for (const d of added) sink.out.push(d);
-    }
-  }
+  reorder(sink, before);
 }
