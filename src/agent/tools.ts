@@ -29,6 +29,11 @@ export interface ToolContext {
   /** The API origin requests go to (named in confirmations). */
   origin(): string;
   now?: () => number;
+  /**
+   * Local text for the indicator tool when the call names a file or none (the editor's
+   * selection or document in VS Code). Absent on surfaces that only take text.
+   */
+  localText?: (file: string | undefined, signal?: AbortSignal) => Promise<{ text: string; source: string }>;
 }
 
 /** The gate refused: nothing was sent. The message says why. */
@@ -563,18 +568,29 @@ export const listIndicatorsTool = tool({
   inputSchema: {
     type: 'object',
     properties: {
-      text: { type: 'string', description: 'The text to scan.', maxLength: MAX_INDICATOR_TEXT },
+      text: { type: 'string', description: 'The text to scan. Give this, or file.', maxLength: MAX_INDICATOR_TEXT },
+      file: {
+        type: 'string',
+        description: 'In VS Code: a workspace file path to scan instead of text. With neither, the active editor\'s selection (or whole file) is scanned.',
+        maxLength: 1000,
+      },
       max: { type: 'integer', description: 'Most indicators to list (default 50).', minimum: 1, maximum: 200, default: 50 },
     },
-    required: ['text'],
     additionalProperties: false,
   },
   prepare(input, ctx) {
-    const text = typeof input.text === 'string' ? input.text : '';
+    const text = typeof input.text === 'string' ? input.text : undefined;
+    const file = str(input, 'file') || undefined;
     const max = int(input, 'max', 50);
     return {
-      async run(_c, signal) {
-        return indicatorsAnswer(await listIndicators(text, { signal, maxUnique: 10_000 }), ctx.gate, max, 'the text');
+      async run(c, signal) {
+        let scan = text === undefined ? undefined : { text, source: 'the text' };
+        if (!scan) {
+          if (!c.localText) throw new ToolInputError('Pass the text to scan in "text".');
+          scan = await c.localText(file, signal);
+        }
+        if (scan.text.length > MAX_INDICATOR_TEXT) throw new ToolInputError('The text is too large to scan here.');
+        return indicatorsAnswer(await listIndicators(scan.text, { signal, maxUnique: 10_000 }), ctx.gate, max, scan.source);
       },
     };
   },

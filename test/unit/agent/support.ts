@@ -4,6 +4,7 @@ import { OdinClient } from '../../../src/api/client';
 import { ResultCache } from '../../../src/core/cache';
 import { Limiter } from '../../../src/core/limiter';
 import { RequestLayer } from '../../../src/core/requests';
+import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 
 export function toolContext(url: string, apiKey: string | undefined, gate: GateSettings = {}): ToolContext & { logs: string[] } {
   const logs: string[] = [];
@@ -22,3 +23,19 @@ export function toolContext(url: string, apiKey: string | undefined, gate: GateS
   });
   return { client: () => client, requests, gate: createGate(gate), origin: () => new URL(url).origin, logs };
 }
+
+/** One call per tool that finds data in the emulator's fixtures. */
+export const SAMPLE_CALLS: Record<string, Record<string, unknown>> = {
+  odin_lookup_host: { ip: FIXTURE_HOSTS.webServer },
+  odin_search_hosts: { query: 'services.port:22', limit: 5 },
+  odin_count_hosts: { query: 'services.port:22' },
+  odin_summarize_hosts: { field: 'services.port', query: '*', limit: 5 },
+  odin_whois: { domain: FIXTURE_DOMAINS.corp },
+  odin_count_subdomains: { domain: FIXTURE_DOMAINS.corp },
+  odin_search_subdomains: { domain: FIXTURE_DOMAINS.corp, limit: 5 },
+  odin_search_buckets: { query: 'provider:aws', limit: 5 },
+  odin_count_files: { query: '*' },
+  odin_summarize_files: { field: 'ext', query: '*', limit: 5 },
+  odin_list_indicators: { text: `sshd: Failed password from ${FIXTURE_HOSTS.scanner} port 22\nconnect 10.0.0.7 and evil[.]example.com ok ${FIXTURE_HOSTS.scanner}` },
+};
+

@@ -21,22 +21,7 @@ import {
 import { FIXTURE_BUCKETS, FIXTURE_DOMAINS, FIXTURE_HOSTS, FIXTURE_UNKNOWN_IP } from '../../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../../src/emulator/injection';
 import { startEmulator, type Emulator } from '../../../src/emulator/server';
-import { toolContext } from './support';
-
-/** One call per tool that finds data in the emulator's fixtures. */
-export const SAMPLE_CALLS: Record<string, Record<string, unknown>> = {
-  odin_lookup_host: { ip: FIXTURE_HOSTS.webServer },
-  odin_search_hosts: { query: 'services.port:22', limit: 5 },
-  odin_count_hosts: { query: 'services.port:22' },
-  odin_summarize_hosts: { field: 'services.port', query: '*', limit: 5 },
-  odin_whois: { domain: FIXTURE_DOMAINS.corp },
-  odin_count_subdomains: { domain: FIXTURE_DOMAINS.corp },
-  odin_search_subdomains: { domain: FIXTURE_DOMAINS.corp, limit: 5 },
-  odin_search_buckets: { query: 'provider:aws', limit: 5 },
-  odin_count_files: { query: '*' },
-  odin_summarize_files: { field: 'ext', query: '*', limit: 5 },
-  odin_list_indicators: { text: `sshd: Failed password from ${FIXTURE_HOSTS.scanner} port 22\nconnect 10.0.0.7 and evil[.]example.com ok ${FIXTURE_HOSTS.scanner}` },
-};
+import { SAMPLE_CALLS, toolContext } from './support';
 
 /** Calls that reach the hostile fixtures (or any data: the upstream poisons every free-text field). */
 const HOSTILE_CALLS: Record<string, Record<string, unknown>> = {
@@ -163,7 +148,7 @@ void describe('agent tools', () => {
       ['odin_whois', { domain: 'printer.local' }, /not sent to ODIN/],
       ['odin_whois', { domain: 'db.corp' }, /not sent to ODIN/],
       ['odin_whois', { domain: 'acme-logistics.com' }, /denied by user setting/],
-      ['odin_whois', { domain: 'evil.com/../x' }, /not a host name/],
+      ['odin_whois', { domain: 'evil.com/../x' }, /not a domain name/],
       ['odin_count_subdomains', { domain: 'intranet.internal' }, /not sent to ODIN/],
       ['odin_search_subdomains', { domain: 'example.com' }, /not sent to ODIN/],
       ['odin_search_hosts', { query: 'ip:"10.0.0.0/8"' }, /not sent to ODIN/],
