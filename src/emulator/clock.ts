@@ -20,3 +20,5 @@ export function iso(ms: number): string {
   return `${prefix}${pad2(hour)}:${pad2(min)}:${pad2(sec)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
 export const isoDay = (ms: number): string => `${iso(Math.floor(ms / DAY) * DAY).slice(0, 19)}Z`;
+/** `2025-01-08T16:43:59Z`: the live service writes location, whois and tag times in whole seconds. */
+export const isoSeconds = (ms: number): string => `${iso(ms).slice(0, 19)}Z`;

@@ -214,6 +214,7 @@ function* generationSteps(opts: DatasetOptions): Generator<void, Dataset, void> 
     if (rng.chance(0.03)) tags.push('vpn');
     if (rng.chance(0.01)) tags.push('scanner');
     if (rng.chance(0.005)) tags.push('honeypot');
+    if (rng.chance(0.004)) tags.push('satellite');
     if (services.some((s) => s.product.tags.includes('iot'))) tags.push('iot');
     hosts.push(
       buildHost(

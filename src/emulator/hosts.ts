@@ -9,7 +9,7 @@ import {
   type ProductSpec,
   TAGS,
 } from './catalog';
-import { DAY, iso, isoDay } from './clock';
+import { DAY, iso, isoDay, isoSeconds } from './clock';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from './fixtures';
 import { hostile } from './hostile';
 import { Rng } from './random';
@@ -111,21 +111,30 @@ export function buildHost(rng: Rng, plan: HostPlan, cache: Map<string, unknown>)
   const h = (s: string): string => (ctx.hostileText ? hostile(s) : s);
   const moduleNames = new Set<string>();
   for (const s of services) for (const m of Object.keys(s.modules)) moduleNames.add(m);
+  // Tags the plan names (tor, vpn, scanner, honeypot, …), never derived from the data:
+  // the real service's tags are a few facts about the address, most of them false.
   const tagNames = new Set(plan.tags ?? []);
-  if (asn.cloud) tagNames.add('cloud');
-  if (asn.number === 'AS13335') tagNames.add('cdn');
-  for (const s of services) {
-    if (s._meta.category === 'database') tagNames.add('database');
-    if (s._meta.category === 'remote_access') tagNames.add('remote_access');
-    const cert = (s.modules.tls?.certificate ?? null) as { self_signed?: boolean } | null;
-    if (cert?.self_signed) tagNames.add('self_signed');
-    if (/^(5\.5|2\.4\.29|7\.4|1\.14|6\.1|2\.3\.4|1\.19)/.test(s.softwares[0].version))
-      tagNames.add('eol_product');
-  }
-  const tags = [...tagNames].map((name) => {
-    const t = TAGS.find((x) => x.name === name) ?? { name, pretty: name };
-    return { last_updated_at: iso(ts), name: t.name, pretty_name: h(t.pretty), value: true };
-  });
+  // Every host carries the service's two location tags, almost always false (a tag is a
+  // fact only when its value is true); the emulator's own tags follow, all true.
+  const tagTime = isoSeconds(ts - 3 * DAY);
+  const tags = [
+    {
+      last_updated_at: tagTime,
+      name: 'is_anonymous_proxy',
+      pretty_name: h('Anonymous Proxy'),
+      value: tagNames.has('tor') || tagNames.has('vpn'),
+    },
+    {
+      last_updated_at: tagTime,
+      name: 'is_satellite_provider',
+      pretty_name: h('Satellite Provider'),
+      value: tagNames.delete('satellite'),
+    },
+    ...[...tagNames].map((name) => {
+      const t = TAGS.find((x) => x.name === name) ?? { name, pretty: name };
+      return { last_updated_at: tagTime, name: t.name, pretty_name: h(t.pretty), value: true };
+    }),
+  ];
   const prefix = v6
     ? ip.split(':').slice(0, 2).join(':') + '::/32'
     : ip.split('.').slice(0, 2).join('.') + '.0.0/16';
@@ -153,7 +162,7 @@ export function buildHost(rng: Rng, plan: HostPlan, cache: Map<string, unknown>)
     banner: [...moduleNames].sort(),
     services_hash: rng.hex(64),
     asn: { country_code: asn.cc, number: asn.number, organization: asn.org },
-    asn_updated_at: rng.chance(0.05) ? null : iso(ts - rng.int(1, 20) * DAY),
+    asn_updated_at: rng.chance(0.05) ? null : isoSeconds(ts - rng.int(1, 20) * DAY),
     domains,
     hostnames: hostnames.map((name) => ({ last_updated_at: iso(ts - rng.int(0, 10) * DAY), name: h(name) })),
     location: {
@@ -161,13 +170,13 @@ export function buildHost(rng: Rng, plan: HostPlan, cache: Map<string, unknown>)
       continent: city.continent,
       country_code: city.cc,
       country_name: city.country,
-      geo_point: `${city.lat},${city.lon}`,
+      geo_point: `${city.lat}, ${city.lon}`,
       locale_code: city.locale,
       network: prefix,
       postal_code: city.postal,
       coordinates: { latitude: city.lat, longitude: city.lon },
     },
-    location_updated_at: iso(ts - rng.int(1, 40) * DAY),
+    location_updated_at: isoSeconds(ts - rng.int(1, 40) * DAY),
     services,
     tags,
     whois: {
@@ -177,7 +186,7 @@ export function buildHost(rng: Rng, plan: HostPlan, cache: Map<string, unknown>)
       organization: h(asn.org),
       raw: h(whoisRaw),
     },
-    whois_updated_at: unsetWhois ? null : iso(ts - rng.int(1, 60) * DAY),
+    whois_updated_at: unsetWhois ? null : isoSeconds(ts - rng.int(1, 60) * DAY),
   };
 }
 
@@ -416,9 +425,13 @@ export function buildHugeHost(seed: number, anchor: number, cache: Map<string, u
     },
     cache,
   );
-  // ~5 KB of banner per service, ~5 MB in total.
-  const filler = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(90);
-  for (const s of host.services) {
+  // ~5 MB of banner text in total, spread over the services that carry banners (HTTP has none).
+  const withBanner = host.services.filter((s) =>
+    Object.values(s.modules).some((m) => typeof m.banner === 'string'),
+  );
+  const sentence = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. ';
+  const filler = sentence.repeat(Math.ceil(5_000_000 / Math.max(1, withBanner.length) / sentence.length));
+  for (const s of withBanner) {
     for (const mod of Object.values(s.modules)) {
       if (typeof mod.banner === 'string') mod.banner = `${mod.banner}\r\n${filler}`;
     }

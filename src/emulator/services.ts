@@ -1,6 +1,12 @@
-/** One service of a host: its modules (protocol data), software, CVEs and metadata. */
+/**
+ * One service of a host: its modules (protocol data in the live service's layouts: `http`
+ * without banner and with header values as arrays, `tls` as zcrypto x509 JSON, `ssh` with
+ * its algorithm lists and key, `<proto>.banner` for the others), software as CPE 2.2 with
+ * `ANY` for unknown parts, CVEs and metadata.
+ */
 import { CVES, PRODUCT_CVES, type ProductSpec, severityOf } from './catalog';
 import { bannerFor } from './banners';
+import { CA_ISSUERS, tlsModule } from './certs';
 import { DAY, iso } from './clock';
 import { hostile } from './hostile';
 import { type Rng, hash32 } from './random';
@@ -57,6 +63,7 @@ const HTTP_TITLES = [
   'Coming Soon',
 ];
 const SSH_KEX = [
+  'sntrup761x25519-sha512@openssh.com',
   'curve25519-sha256',
   'curve25519-sha256@libssh.org',
   'ecdh-sha2-nistp256',
@@ -64,6 +71,7 @@ const SSH_KEX = [
   'diffie-hellman-group-exchange-sha256',
 ];
 const SSH_ENC = ['chacha20-poly1305@openssh.com', 'aes128-ctr', 'aes256-gcm@openssh.com', 'aes256-ctr'];
+const SSH_MAC = ['hmac-sha2-256-etm@openssh.com', 'umac-128-etm@openssh.com', 'hmac-sha2-256', 'hmac-sha1'];
 
 function cveKey(product: ProductSpec): string {
   return product.key.replace(/-tls$/, '');
@@ -91,18 +99,20 @@ function makeCve(id: string, port: number, protocol: string, summary?: string): 
   };
 }
 
-const SSH_ALGORITHMS = [0, 1, 2, 3].map((i) => ({
-  kex: [SSH_KEX[i], SSH_KEX[(i + 1) % SSH_KEX.length], SSH_KEX[(i + 3) % SSH_KEX.length]],
-  encryption: [SSH_ENC[i], SSH_ENC[(i + 2) % SSH_ENC.length]],
-  mac: ['hmac-sha2-256-etm@openssh.com', 'hmac-sha2-256'],
-  host_key: ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-ed25519'],
-}));
-const CA_ISSUERS = [
-  { common_name: 'R3', organization: "Let's Encrypt" },
-  { common_name: 'E1', organization: "Let's Encrypt" },
-  { common_name: 'Sectigo RSA Domain Validation Secure Server CA', organization: 'Sectigo Limited' },
-  { common_name: 'GTS CA 1P5', organization: 'Google Trust Services LLC' },
-];
+const SSH_ALGORITHMS = [0, 1, 2, 3].map((i) => {
+  const enc = [SSH_ENC[i], SSH_ENC[(i + 2) % SSH_ENC.length]];
+  const mac = [SSH_MAC[i], SSH_MAC[(i + 1) % SSH_MAC.length]];
+  return {
+    kex_algorithms: [SSH_KEX[i], SSH_KEX[(i + 1) % SSH_KEX.length], SSH_KEX[(i + 3) % SSH_KEX.length]],
+    host_key_algorithms: ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-ed25519'],
+    client_to_server_ciphers: enc,
+    server_to_client_ciphers: enc,
+    client_to_server_macs: mac,
+    server_to_client_macs: mac,
+    client_to_server_compression: ['none', 'zlib@openssh.com'],
+    server_to_client_compression: ['none', 'zlib@openssh.com'],
+  };
+});
 
 function httpServerHeader(p: ProductSpec, v: string, extra: string): string {
   if (p.key.startsWith('nginx')) return `nginx/${v}${extra ? ` (${extra})` : ''}`;
@@ -111,6 +121,23 @@ function httpServerHeader(p: ProductSpec, v: string, extra: string): string {
   if (p.key === 'lighttpd') return `lighttpd/${v}`;
   return p.product;
 }
+
+/** What `modules.http.component` names for a product (Wappalyzer-style names). */
+function httpComponents(p: ProductSpec): string[] {
+  if (p.key.startsWith('nginx')) return ['Nginx'];
+  if (p.key.startsWith('apache')) return ['Apache HTTP Server'];
+  if (p.key === 'iis') return ['IIS', 'Windows Server'];
+  if (p.module === 'elasticsearch') return ['Elasticsearch'];
+  return [];
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  301: 'Moved Permanently',
+  302: 'Found',
+  403: 'Forbidden',
+  404: 'Not Found',
+};
 
 // Immutable sub-records shared by every service of the same product (and version).
 const metaByProduct = new WeakMap<ProductSpec, ServiceRecord['_meta']>();
@@ -125,26 +152,97 @@ function staticMeta(p: ProductSpec): ServiceRecord['_meta'] {
   return m;
 }
 
+/** CPE 2.2 (`cpe:/a:vendor:product[:version]`); unknown parts are the string `ANY`. */
 function staticSoftwares(p: ProductSpec, v: string): SoftwareRecord[] {
   let byVersion = softwaresByProduct.get(p);
   if (!byVersion) softwaresByProduct.set(p, (byVersion = new Map()));
   let sw = byVersion.get(v);
   if (!sw) {
+    const version = /^\d/.test(v) ? v.split(' ')[0] : '';
     sw = [
       {
-        uri: `cpe:2.3:a:${p.vendor}:${p.cpeProduct}:${v}:*:*:*:*:*:*:*`,
+        uri: `cpe:/a:${p.vendor}:${p.cpeProduct}${version ? `:${version}` : ''}`,
         vendor: p.vendor,
         product: p.cpeProduct,
-        version: v,
-        edition: '',
-        language: '',
+        version: version || 'ANY',
+        edition: 'ANY',
+        language: 'ANY',
         part: 'a',
-        update: '',
+        update: 'ANY',
       },
     ];
+    if (p.module === 'ssh' || p.module === 'smtp')
+      sw.push({
+        uri: 'cpe:/o:linux:linux_kernel',
+        vendor: 'linux',
+        product: 'linux_kernel',
+        version: 'ANY',
+        edition: 'ANY',
+        language: 'ANY',
+        part: 'o',
+        update: 'ANY',
+      });
     byVersion.set(v, sw);
   }
   return sw;
+}
+
+function httpModule(
+  rng: Rng,
+  p: ProductSpec,
+  v: string,
+  ctx: HostCtx,
+  extra: string,
+  port: number,
+): Record<string, unknown> {
+  const h = (s: string): string => (ctx.hostileText ? hostile(s) : s);
+  const server = httpServerHeader(p, v, extra);
+  const title = p.module === 'elasticsearch' ? '' : rng.pick(HTTP_TITLES);
+  const status = title === '403 Forbidden' ? 403 : title === '404 Not Found' ? 404 : 200;
+  const chunked = rng.chance(0.7);
+  const length = rng.int(180, 48_000);
+  const headers: Record<string, unknown> = {
+    connection: ['keep-alive'],
+    content_type: [
+      p.module === 'elasticsearch' ? 'application/json; charset=UTF-8' : 'text/html; charset=utf-8',
+    ],
+    date: [ctx.httpDate],
+    server: [h(server)],
+  };
+  if (!chunked) headers.content_length = [String(length)];
+  if (p.key.startsWith('apache') && rng.chance(0.4))
+    headers.x_powered_by = [rng.pick(['PHP/7.4.3', 'PHP/8.1.2'])];
+  if (title === 'Login' || title === 'Grafana')
+    headers.set_cookie = ['session=; Path=/; HttpOnly', 'lang=en; Path=/'];
+  if (rng.chance(0.15)) headers.strict_transport_security = ['max-age=31536000; includeSubDomains'];
+  if (rng.chance(0.1))
+    headers.unknown = [{ key: 'referrer_policy', value: ['strict-origin-when-cross-origin'] }];
+  const mod: Record<string, unknown> = {
+    body_murmur: hash32(ctx.ip, port) | 0,
+    body_sha256: rng.hex(64),
+    component: httpComponents(p),
+    content_length: chunked ? -1 : length,
+    headers,
+    protocol: 'HTTP/1.1',
+    status_code: status,
+    title: h(title),
+  };
+  if (chunked) mod.transfer_encoding = ['chunked'];
+  // Some servers first answered with a redirect (to HTTPS or a login page).
+  if (rng.chance(0.1)) {
+    const code = rng.pick([301, 302]);
+    mod.redirects = [
+      {
+        body_murmur: hash32(ctx.ip, port + 1) | 0,
+        body_sha256: rng.hex(64),
+        content_length: rng.int(130, 180),
+        location: `https://${ctx.name.includes(':') ? `[${ctx.name}]` : ctx.name}/`,
+        status_code: code,
+        status_line: `${code} ${STATUS_TEXT[code]}`,
+      },
+    ];
+  }
+  return mod;
 }
 
 export function makeService(rng: Rng, plan: ServicePlan, ctx: HostCtx): ServiceRecord {
@@ -154,56 +252,29 @@ export function makeService(rng: Rng, plan: ServicePlan, ctx: HostCtx): ServiceR
   const modules: Record<string, Record<string, unknown>> = {};
   const h = (s: string): string => (ctx.hostileText ? hostile(s) : s);
   if (p.module === 'http' || p.module === 'elasticsearch') {
-    const server = httpServerHeader(p, v, extra);
-    const title = p.module === 'elasticsearch' ? '' : rng.pick(HTTP_TITLES);
-    const status =
-      title === '403 Forbidden' ? 403 : title === '404 Not Found' ? 404 : rng.chance(0.1) ? 301 : 200;
-    const body = p.module === 'elasticsearch' ? bannerFor(rng, p, v, ctx, extra) : '';
-    modules.http = {
-      title: h(title),
-      status_code: status,
-      headers: {
-        server: h(server),
-        content_type:
-          p.module === 'elasticsearch' ? 'application/json; charset=UTF-8' : 'text/html; charset=utf-8',
-        date: ctx.httpDate,
-        ...(status === 301 ? { location: `https://${ctx.name}/` } : {}),
-      },
-      favicon: { hash: (hash32(ctx.ip, port) | 0).toString() },
-      banner: h(
-        `HTTP/1.1 ${status} ${status === 200 ? 'OK' : status === 301 ? 'Moved Permanently' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nServer: ${server}\r\nDate: ${ctx.httpDate}\r\nContent-Type: text/html; charset=utf-8\r\nConnection: keep-alive${body ? `\r\n\r\n${body}` : ''}`,
-      ),
-    };
+    modules.http = httpModule(rng, p, v, ctx, extra, port);
     if (p.tls || port === 443 || port === 8443) {
-      const notBefore = ctx.ts - rng.int(10, 80) * DAY;
       const selfSigned = rng.chance(0.12);
-      modules.tls = {
-        version: rng.pick(['TLSv1.2', 'TLSv1.3', 'TLSv1.3']),
-        cipher: rng.pick(['TLS_AES_256_GCM_SHA384', 'TLS_AES_128_GCM_SHA256', 'ECDHE-RSA-AES128-GCM-SHA256']),
-        certificate: {
-          subject: { common_name: h(ctx.name) },
-          issuer: selfSigned ? { common_name: h(ctx.name), organization: '' } : rng.pick(CA_ISSUERS),
-          validity: { not_before: iso(notBefore), not_after: iso(notBefore + 90 * DAY) },
-          subject_alt_names: [h(ctx.name)],
-          fingerprint_sha256: rng.hex(64),
-          serial_number: rng.hex(32),
-          self_signed: selfSigned,
-        },
-      };
+      modules.tls = tlsModule(rng, {
+        names: ctx.name === ctx.ip ? [] : [ctx.name],
+        ip: ctx.ip,
+        issuer: selfSigned ? undefined : rng.pick(CA_ISSUERS),
+        notBefore: ctx.ts - rng.int(10, 80) * DAY,
+        h,
+      });
     }
   } else if (p.module === 'ssh') {
-    const ident =
-      p.key === 'openssh'
-        ? `SSH-2.0-OpenSSH_${v}${extra.startsWith('Ubuntu') ? ' Ubuntu-4ubuntu0.5' : extra.startsWith('Debian') ? ' Debian-10+deb10u2' : ''}`
-        : `SSH-2.0-dropbear_${v}`;
+    const software = p.key === 'openssh' ? `OpenSSH_${v}` : `dropbear_${v}`;
+    const ident = `SSH-2.0-${software}${extra.startsWith('Ubuntu') ? ' Ubuntu-4ubuntu0.5' : extra.startsWith('Debian') ? ' Debian-10+deb10u2' : ''}`;
     modules.ssh = {
       banner: h(ident),
-      hassh: rng.hex(32),
-      server_host_key: {
-        type: rng.pick(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ssh-rsa']),
+      ...rng.pick(SSH_ALGORITHMS),
+      key: {
+        algorithm: rng.pick(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'rsa-sha2-512']),
         fingerprint_sha256: rng.hex(64),
       },
-      algorithms: rng.pick(SSH_ALGORITHMS),
+      software: h(software),
+      version: '2.0',
     };
   } else {
     modules[p.module] = { banner: h(bannerFor(rng, p, v, ctx, extra)) };
