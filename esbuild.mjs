@@ -1,5 +1,5 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,psl,runs,emulator,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,psl,emulator,webview]
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 
@@ -10,26 +10,13 @@ const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 
 const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist' };
-/**
- * The detection scanner's WebAssembly run finder (src/core/detect/runsWasm.ts, 18 KB of
- * base64) is loaded by the first large scan from dist/runs.js (src/extension/runsWasmLazy.ts),
- * not at activation.
- */
-const lazyRunFinder = {
-  name: 'odin-lazy-run-finder',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/runsWasm$/ }, () => ({
-      path: path.resolve('src/extension/runsWasmLazy.ts'),
-    }));
-  },
-};
 // `vscode` is provided by the host at run time; the public suffix list is loaded on first
 // use from dist/psl.js (src/extension/pslLazy.ts), not at activation.
 const extensionHost = {
   ...node,
   external: ['vscode'],
   alias: { tldts: './src/extension/pslLazy.ts' },
-  plugins: [lazyRunFinder],
+  plugins: [],
 };
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
@@ -41,7 +28,6 @@ const targets = {
   search: { ...extensionHost, entryPoints: { search: 'src/extension/search/index.ts' } },
   details: { ...extensionHost, entryPoints: { details: 'src/extension/details/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/psl.ts' } },
-  runs: { ...node, entryPoints: { runs: 'src/core/detect/runsWasm.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
   // Runs inside the webview (a browser sandbox): no Node APIs.

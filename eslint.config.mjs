@@ -8,7 +8,7 @@ const noVscode = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'out', 'dist', '.vscode-test', '.cache', 'test/fixtures', 'src/wasm', 'src/core/detect/runsWasm.ts', '**/*.mjs', '**/*.js'] },
+  { ignores: ['node_modules', 'out', 'dist', '.vscode-test', '.cache', 'test/fixtures', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommended,
   {
     files: ['src/**/*.ts', 'test/**/*.ts'],

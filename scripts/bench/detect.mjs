@@ -293,6 +293,18 @@ export default async function run({ megabytes = 100, rounds = 3 } = {}) {
   const objectsMBs = mb / objects.seconds;
   const naiveMBs = mb / naive.seconds;
   const note = `CPU time, best of ${rounds}`;
+  // Nothing lost: today's detections of this log and of every sample file against the
+  // figures recorded before the rules were restated (test/fixtures/detect-baseline.json).
+  const { figures, compare } = await import('../detect-figures.mjs');
+  const changes = compare(figures({ detect, detectTable }, text));
+  const beforeAfter = changes.map((c) => ({
+    name: `detect: before/after ${c.key}`,
+    value: c.same ? 'same' : 'DIFF',
+    unit: '',
+    note: c.same
+      ? `${c.after.sha256}: ipv4 ${c.after.ipv4}, ipv6 ${c.after.ipv6}, cidr ${c.after.cidr}, domain ${c.after.domain}, defanged ${c.after.defanged}`
+      : `before ${JSON.stringify(c.before)}; after ${JSON.stringify(c.after)}`,
+  }));
   return [
     {
       name: 'detect: input size',
@@ -361,6 +373,13 @@ export default async function run({ megabytes = 100, rounds = 3 } = {}) {
       unit: 'count',
       note: 'defanged addresses such as 185.220.101[.]34',
     },
+    {
+      name: 'detect: before/after unchanged',
+      value: changes.filter((c) => c.same).length,
+      unit: `of ${changes.length}`,
+      note: 'log and sample files, both modes: same counts and checksum as the recorded baseline',
+    },
+    ...beforeAfter,
   ];
 }
 

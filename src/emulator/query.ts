@@ -52,8 +52,16 @@ class Parser {
     return node;
   }
 
-  private fail(msg: string): never {
-    throw new QueryError(`Invalid query: ${msg} at position ${this.pos}`);
+  private fail(msg: string, at = this.pos): never {
+    throw new QueryError(`Invalid query: ${msg} at position ${at}`);
+  }
+
+  /** Fails at the operator just read when nothing but whitespace or ')' follows it. */
+  private needsRight(op: string, at: number): void {
+    let i = this.pos;
+    while (i < this.src.length && /\s/.test(this.src[i])) i++;
+    if (i >= this.src.length || this.src[i] === ')')
+      this.fail(`operator ${op} needs a term on its right`, at);
   }
 
   private ws(): void {
@@ -75,8 +83,11 @@ class Parser {
     const items = [this.and(depth, field)];
     for (;;) {
       this.ws();
-      if (this.keyword('OR') || this.keyword('||')) items.push(this.and(depth, field));
-      else break;
+      const at = this.pos;
+      if (this.keyword('OR') || this.keyword('||')) {
+        this.needsRight(this.src.slice(at, this.pos), at);
+        items.push(this.and(depth, field));
+      } else break;
     }
     return items.length === 1 ? items[0] : { t: 'or', c: items };
   }
@@ -91,7 +102,7 @@ class Parser {
         this.pos = save;
         break;
       }
-      if (!this.keyword('AND')) this.keyword('&&');
+      if (this.keyword('AND') || this.keyword('&&')) this.needsRight(this.src.slice(save, this.pos), save);
       items.push(this.unary(depth, field));
     }
     return items.length === 1 ? items[0] : { t: 'and', c: items };
@@ -102,7 +113,11 @@ class Parser {
     if (depth > QUERY_LIMITS.maxDepth) this.fail('query nested too deeply');
     const ch = this.src[this.pos];
     const next = this.src[this.pos + 1];
-    if (this.keyword('NOT')) return { t: 'not', c: this.unary(depth + 1, field) };
+    const at = this.pos;
+    if (this.keyword('NOT')) {
+      this.needsRight('NOT', at);
+      return { t: 'not', c: this.unary(depth + 1, field) };
+    }
     if ((ch === '!' || ch === '-') && next !== undefined && !/\s/.test(next)) {
       this.pos++;
       return { t: 'not', c: this.unary(depth + 1, field) };
@@ -130,7 +145,10 @@ class Parser {
     }
     if (ch === ')' || ch === ']' || ch === '}') this.fail(`unexpected '${ch}'`);
     const start = this.pos;
-    const word = this.word(field === undefined);
+    const word = this.word(true);
+    // Lucene reads `a:b:c` as an error: a colon inside a value must be quoted or escaped.
+    if (field !== undefined && this.src[this.pos] === ':')
+      this.fail("a ':' in a value must be quoted or escaped");
     if (field === undefined && this.src[this.pos] === ':') {
       const name = word.text;
       if (!FIELD_RE.test(name)) {
@@ -155,12 +173,13 @@ class Parser {
 
   private group(depth: number, field: string | undefined): QNode {
     if (depth + 1 > QUERY_LIMITS.maxDepth) this.fail('query nested too deeply');
-    this.pos++;
+    const open = this.pos++;
     this.ws();
     if (this.src[this.pos] === ')') this.fail('empty group');
     const node = this.or(depth + 1, field);
     this.ws();
-    if (this.src[this.pos] !== ')') this.fail("missing ')'");
+    // Reported at the '(' that is never closed (where a person fixes it).
+    if (this.src[this.pos] !== ')') this.fail("missing ')'", open);
     this.pos++;
     return node;
   }
@@ -189,6 +208,7 @@ class Parser {
   }
 
   private quoted(): string {
+    const open = this.pos;
     const q = this.src[this.pos++];
     let text = '';
     while (this.pos < this.src.length) {
@@ -205,7 +225,7 @@ class Parser {
       text += c;
       this.pos++;
     }
-    return this.fail('unterminated quoted phrase');
+    return this.fail('unterminated quoted phrase', open);
   }
 
   private bound(): string | undefined {
@@ -220,12 +240,20 @@ class Parser {
 
   private range(field: string): QNode {
     this.clause();
+    const open = this.pos;
     const loInc = this.src[this.pos++] === '[';
+    // A range cut off by the end of the query is reported at its opening bracket.
+    const unclosed = (): void => {
+      this.ws();
+      if (this.pos >= this.src.length) this.fail('range never closed', open);
+    };
+    unclosed();
     const lo = this.bound();
-    this.ws();
+    unclosed();
     if (!this.keyword('TO')) this.fail("expected 'TO' in range");
+    unclosed();
     const hi = this.bound();
-    this.ws();
+    unclosed();
     const close = this.src[this.pos];
     if (close !== ']' && close !== '}') this.fail("expected ']' or '}' to close the range");
     this.pos++;

@@ -58,10 +58,13 @@
  *   GET    /__admin/faults   → the active rules with `remaining`
  *   DELETE /__admin/faults   → 204
  *   POST   /__admin/dialect  body {dialect:'spec'|'live'} → {ok, dialect}
+ *   POST   /__admin/change   body {seed} → ChangeSummary: a seeded data change (change.ts)
+ *   DELETE /__admin/change   → 204: back to the generated data
  * One-off fault: request header `X-Emulator-Fault: <JSON Fault>` (invalid → 400).
  */
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
+import { changeDataset, type ChangeSummary } from './change';
 import { type Dataset, generateDataset, generateDatasetAsync } from './dataset';
 import type { Dialect } from './dialect';
 import {
@@ -132,6 +135,9 @@ export interface Emulator {
   close(): Promise<void>;
   /** Read-only access to the generated data. */
   dataset: Dataset;
+  /** Applies a seeded change of the data (change.ts); changes add up until `resetChange`. */
+  applyChange(seed: number): ChangeSummary;
+  resetChange(): void;
 }
 
 type KeyPolicy = 'required' | 'optional' | 'none';
@@ -267,6 +273,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   let dataset: Dataset | undefined;
   const getDataset = (): Dataset =>
     (dataset ??= generateDataset({ seed: opts.seed ?? 1, hosts: opts.hosts ?? 5000 }));
+  let baseDataset: Dataset | undefined;
+  const applyChange = (seed: number): ChangeSummary => {
+    baseDataset ??= getDataset();
+    const changed = changeDataset(getDataset(), seed);
+    dataset = changed.dataset;
+    return changed.summary;
+  };
+  const resetChange = (): void => {
+    if (baseDataset) dataset = baseDataset;
+  };
   const log: RequestLogEntry[] = [];
   let rules: ActiveRule[] = [];
   const sockets = new Set<Socket>();
@@ -378,6 +394,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         if (d !== 'spec' && d !== 'live') throw new Error("dialect must be 'spec' or 'live'");
         dialect = d;
         sendJson(res, 200, { ok: true, dialect });
+      } else if (sub === '/change' && method === 'POST') {
+        const seed = (body as { seed?: unknown } | null)?.seed;
+        if (typeof seed !== 'number' || !Number.isInteger(seed)) throw new Error('seed must be an integer');
+        sendJson(res, 200, applyChange(seed));
+      } else if (sub === '/change' && method === 'DELETE') {
+        resetChange();
+        res.writeHead(204).end();
       } else if (sub === '/dialect' && method === 'GET') {
         sendJson(res, 200, { dialect });
       } else {
@@ -694,6 +717,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     get dataset() {
       return getDataset();
     },
+    applyChange,
+    resetChange,
   };
   return emulator;
 }

@@ -66,8 +66,7 @@ describe('activation', () => {
     assert.ok(require.cache[path.join(dist, 'search.js')], 'dist/search.js loaded');
   });
 
-  it('loads the run finder from its own bundle on the first large scan', async () => {
-    const dist = path.join(fs.realpathSync(extension().extensionPath), 'dist');
+  it('lists every indicator of a large file', async () => {
     const line = 'Nov 21 03:12:45 bastion sshd[2345]: Failed password for root from 185.220.101.34 port 22\n';
     const doc = await vscode.workspace.openTextDocument({ content: line.repeat(2000), language: 'log' });
     await vscode.window.showTextDocument(doc);
@@ -77,7 +76,6 @@ describe('activation', () => {
     try {
       const ip = list?.items.find((i) => i.value === '185.220.101.34');
       assert.strictEqual(ip?.count, 2000, JSON.stringify(list?.items.slice(0, 3)));
-      assert.ok(require.cache[path.join(dist, 'runs.js')], 'dist/runs.js loaded');
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');

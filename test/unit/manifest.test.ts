@@ -98,3 +98,22 @@ test('the features loaded on first use register contributed commands and views',
     assert.ok(pkg.activationEvents.includes(`onWebviewPanel:${viewType}`), viewType);
   }
 });
+
+test('the .odinq language: extension, grammar, configuration and icon files exist', () => {
+  const lang = (
+    contributes.languages as Array<{
+      id: string;
+      extensions: string[];
+      configuration: string;
+      icon: { light: string };
+    }>
+  ).find((l) => l.id === 'odinq');
+  assert.ok(lang);
+  assert.deepEqual(lang.extensions, ['.odinq'], 'not .odin: that belongs to the Odin programming language');
+  const grammars = contributes.grammars as Array<{ language?: string; scopeName: string; path: string }>;
+  assert.ok(grammars.some((g) => g.language === 'odinq' && g.scopeName === 'source.odinq'));
+  for (const file of [lang.configuration, lang.icon.light, ...grammars.map((g) => g.path)]) {
+    assert.ok(statSync(join(root, file)).isFile(), file);
+    assert.match(file, /^\.\/media\/[^/]+$/, 'shipped files live directly in media/ (the .vsix allow-list)');
+  }
+});

@@ -13,25 +13,7 @@
 import { detached } from '../text';
 import { acceptFacts, isIcannTld, nameFacts, type NameFacts } from './domain';
 import { formatIPv6, parseIPv4At, parseIPv6Into, zoneValue } from './ip';
-import {
-  CODE_OK,
-  CODE_OK_QUOTED,
-  DEFANGED_NAME,
-  HOST_NAME,
-  IPV4_CHECKED,
-  IPV6_CHECKED,
-  MARKED,
-  NAME,
-  NAME_KNOWN,
-  NO_SLOT,
-  ROWS_BEFORE,
-  runFinder,
-  TEXT_OK,
-  TLD_KNOWN,
-  TLD_LENGTH_SHIFT,
-  type RunFinder,
-} from './runFinder';
-import { DEFANGED as ROW_DEFANGED, DetectionTable, KINDS, valueOf } from './table';
+import { DetectionTable } from './table';
 import type { Detection, DetectionKind, DetectOptions } from './types';
 
 /** Runs longer than this are blobs (hashes, base64, minified identifiers): never analysed. */
@@ -802,86 +784,6 @@ function analyzeNameRun(sink: Sink, s: number, e: number): void {
   emitDomain(sink, text, x, y, false, x, y, y === e, left, (left & CTX_DEFANGED) !== 0);
 }
 
-/** What the run finder's name slots hold: WrittenName by slot (src/wasm/runs.ts keeps the spellings). */
-let slotNames: (WrittenName | undefined)[] = [];
-/**
- * Names to store in slots once the chunk's records are read: the finder has judged every record
- * of the chunk against its slots as they stood, so none may change before the last is read.
- * Triples (slot, start, end in the chunk), and the WrittenName of each.
- */
-const slotsToStore: number[] = [];
-const namesToStore: WrittenName[] = [];
-
-/**
- * What acceptFacts says about a spelling where no context lifts or adds anything: the verdict
- * bits of its name slot.
- */
-function verdicts(w: WrittenName): number {
-  const f = w.facts;
-  if (f === undefined) return 0;
-  return (
-    HOST_NAME |
-    (acceptFacts(f, false, false, false, w.mixedCase, false) ? TEXT_OK : 0) |
-    (acceptFacts(f, false, true, false, w.mixedCase, false) ? CODE_OK : 0) |
-    (acceptFacts(f, false, true, false, w.mixedCase, true) ? CODE_OK_QUOTED : 0)
-  );
-}
-
-function storeNames(finder: RunFinder): void {
-  for (let k = 0; k < namesToStore.length; k++) {
-    const slot = slotsToStore[3 * k];
-    const w = namesToStore[k];
-    slotNames[slot] = w;
-    finder.rememberName(slot, slotsToStore[3 * k + 1], slotsToStore[3 * k + 2], verdicts(w));
-  }
-  slotsToStore.length = 0;
-  namesToStore.length = 0;
-}
-
-/**
- * analyzeNameRun (analyzeMarkedName with MARKED) for a NAME record of the run finder: the run
- * text[s, e), trimmed to [x, y) (the chunk starts at `a`). The TLD's verdict and the name's facts
- * come from the finder's slots once known; the first time, they are worked out here and stored
- * there.
- */
-function analyzeFoundName(
-  sink: Sink,
-  finder: RunFinder,
-  a: number,
-  s: number,
-  e: number,
-  x: number,
-  y: number,
-  flags: number,
-  slots: number,
-): void {
-  const text = sink.text;
-  if ((flags & TLD_KNOWN) === 0) {
-    // The finder has checked that the TLD has the letters of one.
-    const t = y - (flags >>> TLD_LENGTH_SHIFT);
-    const icann = tldAt(text, t, y);
-    finder.rememberTld(slots & 0xffff, t - a, y - a, icann);
-    if (!icann) return;
-  }
-  if (!sink.allKinds && !sink.kinds.has('domain')) return;
-  if ((x === s && gluedAt(text, s - 1)) || (y === e && gluedAt(text, e))) return;
-  const marked = (flags & MARKED) !== 0;
-  const slot = slots >>> 16;
-  let w: WrittenName | undefined;
-  if (slot !== NO_SLOT) {
-    if ((flags & NAME_KNOWN) !== 0) w = slotNames[slot];
-    else {
-      // A spelling says the same about itself in a marked run or not (refang has nothing to do).
-      w = writtenName(text, x, y, marked);
-      slotsToStore.push(slot, x - a, y - a);
-      namesToStore.push(w);
-    }
-  }
-  const left = leftContext(text, s);
-  const defanged = (flags & DEFANGED_NAME) !== 0 || (left & CTX_DEFANGED) !== 0;
-  emitDomain(sink, text, x, y, marked, x, y, y === e, left, defanged, undefined, w);
-}
-
 /**
  * Does `str[x, y)` end in a dot and an ICANN TLD? Checked before anything is sliced or cached:
  * the TLD must be letters (or an `xn--` label), so `1.120Z`, `v2.0.1` or `a.b_c` stop here.
@@ -1254,148 +1156,12 @@ function scanTriggers(sink: Sink, start: number, stop: number): void {
   }
 }
 
-/**
- * Large inputs, with the WebAssembly run finder (src/wasm/runs.ts): scanTriggers' search, eight
- * characters at a time, over chunks that end with whitespace (no run, marker or escape spans
- * one); the runs it hands over are analysed here. A stretch without whitespace (a blob, a
- * minified line) is read by scanEach. False when the finder is not available (no WebAssembly).
- */
-function scanChunks(sink: Sink, start: number, stop: number, chunk: number): boolean {
-  // `chunk`: characters per chunk, at most the finder's capacity (tests use small ones).
-  const finder = runFinder(CLS);
-  if (finder === null) return false;
-  const text = sink.text;
-  const n = text.length;
-  const { records, stride } = finder;
-  if (slotNames.length !== finder.nameSlots)
-    slotNames = new Array<WrittenName | undefined>(finder.nameSlots).fill(undefined);
-  // Left over only if a scan threw: they belong to a chunk that is gone.
-  slotsToStore.length = 0;
-  namesToStore.length = 0;
-  const size = Math.max(1, Math.min(chunk, finder.capacity));
-  let a = start;
-  while (a < stop && sink.n < sink.limit) {
-    let b = Math.min(n, a + size);
-    if (b < n) {
-      // Back to the last space or newline in the chunk (bounded: not lastIndexOf, which would
-      // search on before `a` in a text without one).
-      let w = b;
-      while (w > a && text.charCodeAt(w - 1) !== 32 && text.charCodeAt(w - 1) !== 10) w--;
-      if (w === a) {
-        // No whitespace in the chunk: up to the next one, every character (scanTriggers'
-        // searches are not bounded by a stop).
-        const next = nextSpace(text, b);
-        scanEach(sink, a, Math.min(next, stop));
-        a = next;
-        continue;
-      }
-      b = w;
-    }
-    finder.load(text, a, b);
-    const count = finder.scan(b - a, Math.min(b, stop) - a, sink.mode === 'code', a);
-    // The rows the finder wrote come before each record's detections, as its ROWS_BEFORE says.
-    let row = 0;
-    for (let k = 0; k < stride * count && sink.n < sink.limit; k += stride) {
-      const before = records[k + ROWS_BEFORE];
-      if (before > row) {
-        addRows(sink, finder.rows, row, before);
-        row = before;
-      }
-      const f = records[k + 2];
-      if ((f & NAME) !== 0) {
-        // One detection at most: nothing to reorder.
-        const s = a + records[k];
-        const e = a + records[k + 1];
-        analyzeFoundName(sink, finder, a, s, e, a + records[k + 3], a + records[k + 4], f, records[k + 5]);
-        continue;
-      }
-      analyseRun(
-        sink,
-        a + records[k],
-        a + records[k + 1],
-        f & 255,
-        (f & MARKED) !== 0,
-        (f & IPV6_CHECKED) !== 0,
-        (f & IPV4_CHECKED) !== 0,
-      );
-    }
-    const rows = finder.rowCount();
-    if (rows > row) addRows(sink, finder.rows, row, rows);
-    if (namesToStore.length > 0) storeNames(finder);
-    a = b;
-  }
-  return true;
-}
-
-/** Where a domain row of the run finder holds its name slot (src/wasm/runs.ts). */
-const ROW_SLOT_SHIFT = 16;
-
-/**
- * Detections the run finder decided: rows [from, to) of `rows`, in DetectionTable's format. Copied
- * as they are into a table that takes every kind and has room under the limit; else one by one.
- */
-function addRows(sink: Sink, rows: Int32Array, from: number, to: number): void {
-  if (sink.table !== undefined && sink.allKinds && sink.limit - sink.n >= to - from) {
-    sink.table.append(rows, from, to);
-    sink.n += to - from;
-    return;
-  }
-  const text = sink.text;
-  for (let r = from; r < to; r++) {
-    const s = rows[3 * r];
-    const e = rows[3 * r + 1];
-    const kind = KINDS[rows[3 * r + 2] & 3];
-    const defanged = (rows[3 * r + 2] & ROW_DEFANGED) !== 0;
-    if (!sink.values) {
-      emit(sink, kind, s, e, undefined, defanged);
-      continue;
-    }
-    if (kind === 'domain') {
-      // A name the finder decided from its slot: the slot's strings, shared by every hit.
-      const w = slotNames[rows[3 * r + 2] >>> ROW_SLOT_SHIFT] as WrittenName;
-      emit(sink, kind, s, e, w.name, defanged, undefined, e - s === w.written.length ? w.written : undefined);
-      continue;
-    }
-    // Without markers, a dotted quad is its own value.
-    const raw = text.slice(s, e);
-    emit(
-      sink,
-      kind,
-      s,
-      e,
-      defanged || kind !== 'ipv4' ? valueOf(text, kind, s, e, raw) : raw,
-      defanged,
-      undefined,
-      raw,
-    );
-  }
-}
-
-/**
- * Offset after the first space or newline at or after `i`, or the text's length. A loop, not
- * indexOf: it reads only the stretch that scanEach reads next (indexOf for a newline could search
- * to the end of a text that has none, once per stretch).
- */
-function nextSpace(text: string, i: number): number {
-  const n = text.length;
-  let w = i;
-  while (w < n && text.charCodeAt(w) !== 32 && text.charCodeAt(w) !== 10) w++;
-  return w < n ? w + 1 : n;
-}
-
-/** Internal, for tests: the WebAssembly run finder loads here. */
-export function hasRunFinder(): boolean {
-  return runFinder(CLS) !== null;
-}
-
 /** Internal: tests compare the strategies, which must agree on every input. */
 export interface ScanOptions extends DetectOptions {
   strategy?: Strategy;
-  /** Characters per chunk for the WebAssembly run finder (tests use small ones). */
-  chunk?: number;
 }
 
-type Strategy = 'each' | 'triggers' | 'wasm';
+type Strategy = 'each' | 'triggers';
 
 export function scan(text: string, from: number, to: number, opts: ScanOptions = {}): Detection[] {
   const sink = newSink(text, opts, undefined);
@@ -1435,10 +1201,8 @@ function run(sink: Sink, from: number, to: number, opts: ScanOptions): number {
   // detection covering one offset.
   const stop = Math.min(n, Math.max(to, from + 1));
   const start = syncPoint(text, from);
-  const strategy = opts.strategy ?? (stop - start > 65_536 ? 'wasm' : 'each');
+  const strategy = opts.strategy ?? (stop - start > 65_536 ? 'triggers' : 'each');
   if (strategy === 'each') scanEach(sink, start, stop);
-  // The run finder drops ISO times itself: with the shortcuts off (tests), the JavaScript search.
-  else if (strategy === 'triggers' || !fastPaths || !scanChunks(sink, start, stop, opts.chunk ?? Infinity))
-    scanTriggers(sink, start, stop);
+  else scanTriggers(sink, start, stop);
   return stop;
 }

@@ -7,9 +7,7 @@ import { formatIPv6, parseIPv6At, zoneValue } from './ip';
 import { refang } from './refang';
 import type { Detection, DetectionKind } from './types';
 
-// A row's meta: the kind's index in KINDS, | DEFANGED, | HAS_PORT | port << 4. The run finder
-// (src/wasm/runs.ts) writes rows in this format too, with a domain's name slot in bits 16 and
-// up (never with a port), which nothing here reads.
+// A row's meta: the kind's index in KINDS, | DEFANGED, | HAS_PORT | port << 4.
 export const KINDS: readonly DetectionKind[] = ['ipv4', 'ipv6', 'cidr', 'domain'];
 export const DEFANGED = 4;
 const HAS_PORT = 8;
@@ -41,22 +39,6 @@ export class DetectionTable {
     rows[at + 2] =
       kindIndex(kind) | (defanged ? DEFANGED : 0) | (port === undefined ? 0 : HAS_PORT | (port << 4));
     this.length++;
-  }
-
-  /**
-   * Internal: appends rows [from, to) of `src` (start, end and meta, as this table holds them),
-   * already in order after the last row.
-   */
-  append(src: Int32Array, from: number, to: number): void {
-    let rows = this.rows;
-    const need = 3 * (this.length + to - from);
-    if (need > rows.length) {
-      rows = new Int32Array(Math.max(need, rows.length * 2));
-      rows.set(this.rows.subarray(0, 3 * this.length));
-      this.rows = rows;
-    }
-    rows.set(src.subarray(3 * from, 3 * to), 3 * this.length);
-    this.length += to - from;
   }
 
   /** Internal: puts rows [from, length) in order of start (one run's worth: a handful). */

@@ -1,0 +1,182 @@
+/**
+ * Completion and hover text for `.odinq` files, on top of the query completion the search
+ * input already uses (core/query/completion). Pure: no VS Code; offsets are into the file.
+ */
+import { complete, ENUMERATIONS, tokenAt, type FieldInfo } from '../query/completion';
+import { DOMAIN_FIELDS } from './diagnostics';
+import { blankComments, HUNT_KINDS, HUNT_OPTIONS, queryAt, type HuntFile, type HuntKind } from './file';
+
+export interface EditCompletion {
+  label: string;
+  insertText: string;
+  /** Offsets of the text the completion replaces. */
+  start: number;
+  end: number;
+  kind: 'field' | 'value' | 'operator' | 'keyword' | 'option';
+  detail?: string;
+  locked?: boolean;
+  /** Sorts before the others (unlocked fields first). */
+  sortText?: string;
+}
+
+const KIND_DOCS: Record<HuntKind, string> = {
+  hosts: 'Hosts: IPs with their services, location, ASN and CVEs (Lucene query).',
+  buckets: 'Exposed storage buckets (Lucene query; sort= and order= apply).',
+  files: 'Files in exposed buckets (Lucene query; counted and summarised).',
+  domains: 'Domains and subdomains (filters: domain, keyword, publishedAfter, publishedBefore).',
+};
+
+/**
+ * Completions at `offset` of a file whose parse is `file`. `fields` gives the field catalogue
+ * of a kind (the live one when it has arrived, else the built-in list).
+ */
+export function completeAt(
+  text: string,
+  file: HuntFile,
+  offset: number,
+  fields: (kind: HuntKind) => readonly FieldInfo[],
+): EditCompletion[] {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const linePrefix = text.slice(lineStart, offset);
+  const header = /^[ \t]*@(\w*)$/.exec(linePrefix);
+  if (header) {
+    const start = offset - header[1].length;
+    return HUNT_KINDS.map((k) => ({
+      label: k,
+      insertText: `${k} `,
+      start,
+      end: offset,
+      kind: 'keyword',
+      detail: KIND_DOCS[k],
+    }));
+  }
+  const inHeader = /^[ \t]*@(\w+)\s.*$/.exec(linePrefix);
+  if (inHeader) {
+    const kind = inHeader[1] as HuntKind;
+    const value = /(\w+)=([\w.]*)$/.exec(linePrefix);
+    if (value) {
+      const def = HUNT_OPTIONS[value[1]];
+      const values = def?.values ?? (value[1] === 'by' ? fields(kind).map((f) => f.name) : []);
+      return values.map((v) => ({
+        label: v,
+        insertText: v,
+        start: offset - value[2].length,
+        end: offset,
+        kind: 'value',
+      }));
+    }
+    const word = /(?:^|\s)(\w*)$/.exec(linePrefix);
+    if (!word || !/\s\w*$/.test(linePrefix)) return [];
+    return Object.entries(HUNT_OPTIONS)
+      .filter(([, d]) => d.kinds.includes(kind))
+      .map(([k, d]) => ({
+        label: `${k}=`,
+        insertText: `${k}=`,
+        start: offset - word[1].length,
+        end: offset,
+        kind: 'option',
+        detail: d.doc,
+      }));
+  }
+  const q = queryAt(file, offset);
+  if (!q || offset < q.bodyStart || !q.kind) return [];
+  const before = blankComments(text.slice(q.bodyStart, offset));
+  if (q.kind === 'domains') {
+    const word = /([A-Za-z]*)$/.exec(before)?.[1] ?? '';
+    if (/:\s*\S*$/.test(before)) return [];
+    return Object.entries(DOMAIN_FIELDS).map(([k, doc]) => ({
+      label: `${k}:`,
+      insertText: `${k}: `,
+      start: offset - word.length,
+      end: offset,
+      kind: 'field',
+      detail: doc,
+    }));
+  }
+  const list = complete(before, { fields: fields(q.kind), max: 200 });
+  // Every completion's value is the text up to the token's start plus what it inserts.
+  const head = tokenAt(before).start;
+  return list.map((c, i) => {
+    const insert = c.value.slice(head);
+    return {
+      label: c.label,
+      insertText: insert,
+      start: q.bodyStart + head,
+      end: offset,
+      kind: c.kind,
+      ...(c.detail ? { detail: c.detail } : {}),
+      ...(c.locked ? { locked: true, detail: `${c.detail ? `${c.detail} · ` : ''}needs a higher plan` } : {}),
+      sortText: String(i).padStart(4, '0'),
+    };
+  });
+}
+
+/** Short docs of the fields people use most (the catalogue carries names and categories only). */
+export const FIELD_DOCS: Record<string, string> = {
+  ip: 'The host address (IPv4 or IPv6).',
+  'services.port': 'An open port, e.g. `services.port:443`.',
+  'services.product': 'Product name detected on a service, e.g. `nginx`.',
+  'services.name': 'Service (protocol) name, e.g. `http`, `ssh`.',
+  'services.version': 'Product version detected on a service.',
+  'services.cve.id': 'A CVE the service is exposed to, e.g. `CVE-2021-44228`.',
+  'services.modules.http.title': 'The HTML title of an HTTP service.',
+  'asn.number': 'Autonomous system number, written `AS13335`.',
+  'asn.organization': 'The organisation that holds the AS.',
+  'location.country_code': 'Two-letter country code, e.g. `NL`.',
+  'location.country_name': "Country name; quote it when it has spaces: `'United States'`.",
+  'location.city': 'City of the host.',
+  'tags.name': 'A tag ODIN puts on the host, e.g. `cdn`.',
+  banner: 'Free text in a service banner.',
+  last_updated_at:
+    'When ODIN last saw the host; ranges take quoted ISO dates: `["2024-07-08T00:00:00Z" TO *]`.',
+  provider: 'Cloud provider of a bucket or file: aws, gcp, do, linode.',
+  categories: 'Categories of files found in a bucket.',
+  labels: 'Labels ODIN gives a bucket.',
+  'file_cat_count.src': 'Number of source-code files in a bucket; ranges such as `[10 TO *]`.',
+  files: 'Number of files in a bucket.',
+  ins_at: 'When the bucket was first indexed.',
+  ext: 'File extension, quoted with its dot: `".db"`.',
+  name: 'Bucket or file name (matched as words: `name: prod` finds `prod.db`).',
+};
+
+export interface HoverInfo {
+  start: number;
+  end: number;
+  markdown: string;
+}
+
+/** Hover text for the field name or header word at `offset`, if any. Field values from the API are never shown. */
+export function hoverAt(
+  text: string,
+  file: HuntFile,
+  offset: number,
+  fields: (kind: HuntKind) => readonly FieldInfo[],
+): HoverInfo | undefined {
+  const q = queryAt(file, offset);
+  if (!q) return undefined;
+  if (offset >= q.kindStart - 1 && offset <= q.kindEnd && q.kind) {
+    return { start: q.kindStart - 1, end: q.kindEnd, markdown: `**@${q.kind}** — ${KIND_DOCS[q.kind]}` };
+  }
+  if (offset < q.bodyStart || !q.kind) return undefined;
+  // The word under the cursor, when a ':' follows it (a field).
+  let s = offset;
+  let e = offset;
+  while (s > 0 && /[\w.@-]/.test(text[s - 1])) s--;
+  while (e < text.length && /[\w.@-]/.test(text[e])) e++;
+  let after = e;
+  while (after < text.length && /[ \t]/.test(text[after])) after++;
+  if (s === e || text[after] !== ':') return undefined;
+  const name = text.slice(s, e).replace(/^[-+]+/, '');
+  if (q.kind === 'domains') {
+    const doc = DOMAIN_FIELDS[name];
+    return doc ? { start: s, end: e, markdown: `**${name}** — ${doc}` } : undefined;
+  }
+  const info = fields(q.kind).find((f) => f.name === name);
+  const lines = [`**${name}**${info?.category ? ` · ${info.category}` : ''}`];
+  if (FIELD_DOCS[name]) lines.push(FIELD_DOCS[name]);
+  if (info?.locked) lines.push('$(lock) Needs a higher ODIN plan.');
+  const values = ENUMERATIONS[name];
+  if (values) lines.push(`Values: ${values.map((v) => `\`${v}\``).join(', ')}`);
+  if (!info && !FIELD_DOCS[name]) lines.push(`Not in the ${q.kind} field catalogue.`);
+  return { start: s, end: e, markdown: lines.join('\n\n') };
+}

@@ -1,0 +1,333 @@
+/**
+ * The `.odinq` file format: one or more named queries, each a header line then the query,
+ * which may span lines. Pure: no VS Code.
+ *
+ *   # Exposed remote desktops (a comment: `#` at a line start or after whitespace, outside quotes)
+ *   @hosts RDP in the Netherlands  size=50
+ *   services.port:3389
+ *     AND location.country_code:NL
+ *
+ *   @buckets Big source dumps  sort=files order=desc
+ *   provider: aws AND file_cat_count.src: [10 TO *]
+ *
+ *   @domains Example subdomains
+ *   domain: example.com AND keyword: api
+ *
+ * A header is `@<kind> <name> [option=value ...]`; kinds are hosts, buckets, files and
+ * domains. Every offset here is a UTF-16 offset into the whole file text, so an editor maps
+ * it to a position directly.
+ */
+
+export type HuntKind = 'hosts' | 'buckets' | 'files' | 'domains';
+export const HUNT_KINDS: readonly HuntKind[] = ['hosts', 'buckets', 'files', 'domains'];
+
+/** Options a header may carry, with what each kind accepts. */
+export const HUNT_OPTIONS: Record<
+  string,
+  { kinds: readonly HuntKind[]; doc: string; values?: readonly string[] }
+> = {
+  size: { kinds: HUNT_KINDS, doc: 'Results per page (1–100).' },
+  sort: {
+    kinds: ['buckets'],
+    doc: 'Sort field of a bucket search.',
+    values: ['ins_at', 'files', 'scan_at', 'last_found_at'],
+  },
+  order: { kinds: ['buckets'], doc: 'Sort direction.', values: ['desc', 'asc'] },
+  by: { kinds: ['hosts', 'files'], doc: 'Default field for "Summarize by…".' },
+};
+
+export interface HuntOption {
+  key: string;
+  value: string;
+  /** Offset of `key`. */
+  start: number;
+  end: number;
+}
+
+export interface HuntQuery {
+  /** 0-based index in the file. */
+  index: number;
+  kind: HuntKind | undefined;
+  /** The kind as written (for diagnostics when unknown). */
+  kindText: string;
+  name: string;
+  options: HuntOption[];
+  /** Offsets of the header line (without its line break). */
+  headerStart: number;
+  headerEnd: number;
+  /** Offset of the kind word (after `@`) and its end. */
+  kindStart: number;
+  kindEnd: number;
+  /** The query's text area: from the line after the header to the next header (or the end). */
+  bodyStart: number;
+  bodyEnd: number;
+  /** The body with comments blanked out by spaces: same length, so offsets map 1:1. */
+  body: string;
+  /** The query as sent: comments removed, lines joined by single spaces, trimmed. */
+  query: string;
+}
+
+export interface FileProblem {
+  start: number;
+  end: number;
+  message: string;
+  code: 'noHeader' | 'unknownKind' | 'unknownOption' | 'badOption' | 'noName';
+  /** A replacement the quick fix may offer. */
+  fix?: { title: string; start: number; end: number; text: string };
+}
+
+export interface HuntFile {
+  queries: HuntQuery[];
+  problems: FileProblem[];
+}
+
+const HEADER = /^[ \t]*@([A-Za-z]*)/;
+
+/**
+ * Replaces comments with spaces (same length). A `#` starts a comment at the start of a line
+ * or after whitespace, outside a quoted phrase; `#` inside a word (`a#b`) is kept.
+ */
+export function blankComments(text: string): string {
+  const out = text.split('');
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\n') quote = undefined; // a phrase never swallows the next line's header or comment
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      const prev = text[i - 1];
+      if (ch === '"' || prev === undefined || /[\s:([{]/.test(prev)) quote = ch;
+    } else if (ch === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
+      while (i < text.length && text[i] !== '\n') {
+        if (text[i] !== '\r') out[i] = ' ';
+        i++;
+      }
+      i--;
+    }
+  }
+  return out.join('');
+}
+
+/** Levenshtein distance, capped (for "did you mean" suggestions). */
+export function editDistance(a: string, b: string, cap = 8): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** The closest of `candidates` to `word` when it is close enough to be a likely typo. */
+export function nearest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestD = Infinity;
+  const limit = Math.max(2, Math.floor(word.length / 3));
+  const w = word.toLowerCase();
+  for (const c of candidates) {
+    const d = editDistance(w, c.toLowerCase(), limit);
+    if (d < bestD && d <= limit) {
+      best = c;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+/** Parses a whole `.odinq` file. Never throws: problems are returned with their offsets. */
+export function parseHuntFile(text: string): HuntFile {
+  const blank = blankComments(text);
+  const lines: Array<{ start: number; end: number }> = [];
+  for (let start = 0; start <= text.length;) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    lines.push({ start, end: end > start && text[end - 1] === '\r' ? end - 1 : end });
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  const queries: HuntQuery[] = [];
+  const problems: FileProblem[] = [];
+  let orphanStart: number | undefined;
+  let orphanEnd = 0;
+  let current: HuntQuery | undefined;
+  const close = (q: HuntQuery, end: number): void => {
+    q.bodyEnd = end;
+    q.body = blank.slice(q.bodyStart, end);
+    q.query = q.body
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .join(' ');
+  };
+  for (const line of lines) {
+    const blankLine = blank.slice(line.start, line.end);
+    const m = HEADER.exec(blankLine);
+    if (!m) {
+      if (!current && blankLine.trim() !== '') {
+        orphanStart ??= line.start + blankLine.search(/\S/);
+        orphanEnd = line.start + blankLine.trimEnd().length;
+      }
+      continue;
+    }
+    if (current) close(current, line.start);
+    const kindText = m[1];
+    const kindStart = line.start + m[0].length - kindText.length;
+    const kindEnd = kindStart + kindText.length;
+    const kind = (HUNT_KINDS as readonly string[]).includes(kindText) ? (kindText as HuntKind) : undefined;
+    if (!kind) {
+      const guess = kindText ? nearest(kindText, HUNT_KINDS) : undefined;
+      problems.push({
+        start: kindStart - 1,
+        end: Math.max(kindEnd, kindStart),
+        code: 'unknownKind',
+        message: `${kindText ? `"${kindText}" is not a kind of query.` : 'The header needs a kind.'} Use one of: ${HUNT_KINDS.join(', ')}.`,
+        ...(guess
+          ? { fix: { title: `Change to @${guess}`, start: kindStart, end: kindEnd, text: guess } }
+          : {}),
+      });
+    }
+    // The rest: name words, then trailing key=value options.
+    const rest = blankLine.slice(m[0].length);
+    const restStart = kindEnd;
+    const tokens: Array<{ text: string; start: number }> = [];
+    for (const t of rest.matchAll(/\S+/g)) tokens.push({ text: t[0], start: restStart + (t.index ?? 0) });
+    let firstOption = tokens.length;
+    while (firstOption > 0 && /^[A-Za-z]\w*=/.test(tokens[firstOption - 1].text)) firstOption--;
+    const nameTokens = tokens.slice(0, firstOption);
+    const name = nameTokens.length
+      ? text.slice(
+          nameTokens[0].start,
+          nameTokens[nameTokens.length - 1].start + nameTokens[nameTokens.length - 1].text.length,
+        )
+      : '';
+    const options: HuntOption[] = [];
+    for (const t of tokens.slice(firstOption)) {
+      const eq = t.text.indexOf('=');
+      const opt: HuntOption = {
+        key: t.text.slice(0, eq),
+        value: t.text.slice(eq + 1),
+        start: t.start,
+        end: t.start + t.text.length,
+      };
+      options.push(opt);
+      const def = HUNT_OPTIONS[opt.key];
+      if (!def) {
+        const guess = nearest(opt.key, Object.keys(HUNT_OPTIONS));
+        problems.push({
+          start: opt.start,
+          end: opt.start + opt.key.length,
+          code: 'unknownOption',
+          message: `Unknown option "${opt.key}". Options: ${Object.keys(HUNT_OPTIONS).join(', ')}.`,
+          ...(guess
+            ? {
+                fix: {
+                  title: `Change to ${guess}`,
+                  start: opt.start,
+                  end: opt.start + opt.key.length,
+                  text: guess,
+                },
+              }
+            : {}),
+        });
+        continue;
+      }
+      const err = optionError(opt, kind, def);
+      if (err) problems.push({ start: opt.start, end: opt.end, code: 'badOption', message: err });
+    }
+    if (!name) {
+      problems.push({
+        start: line.start,
+        end: line.end,
+        code: 'noName',
+        message: 'Give the query a name after the kind, e.g. "@hosts Exposed RDP".',
+        fix: { title: 'Add a name', start: kindEnd, end: kindEnd, text: ' Untitled hunt' },
+      });
+    }
+    current = {
+      index: queries.length,
+      kind,
+      kindText,
+      name: name || `Query ${queries.length + 1}`,
+      options,
+      headerStart: line.start,
+      headerEnd: line.end,
+      kindStart,
+      kindEnd,
+      bodyStart: Math.min(text.length, line.end + (text[line.end] === '\r' ? 2 : 1)),
+      bodyEnd: text.length,
+      body: '',
+      query: '',
+    };
+    queries.push(current);
+  }
+  if (current) close(current, text.length);
+  if (orphanStart !== undefined) {
+    problems.push({
+      start: orphanStart,
+      end: orphanEnd,
+      code: 'noHeader',
+      message:
+        'A query needs a header line above it, such as "@hosts My hunt". Text before the first header is never run.',
+      fix: {
+        title: 'Add a header "@hosts"',
+        start: orphanStart,
+        end: orphanStart,
+        text: '@hosts Untitled hunt\n',
+      },
+    });
+  }
+  return { queries, problems };
+}
+
+function optionError(
+  opt: HuntOption,
+  kind: HuntKind | undefined,
+  def: (typeof HUNT_OPTIONS)[string],
+): string | undefined {
+  if (kind && !def.kinds.includes(kind))
+    return `"${opt.key}" does not apply to ${kind} queries (only ${def.kinds.join(', ')}).`;
+  if (opt.key === 'size') {
+    const n = Number(opt.value);
+    if (!/^\d+$/.test(opt.value) || n < 1 || n > 100) return '"size" must be a whole number from 1 to 100.';
+  }
+  if (def.values && !def.values.includes(opt.value))
+    return `"${opt.key}" must be one of: ${def.values.join(', ')}.`;
+  if (opt.key === 'by' && !/^[A-Za-z0-9_.]+$/.test(opt.value)) return '"by" must be a field name.';
+  return undefined;
+}
+
+/** The option's value, if given. */
+export function optionValue(q: HuntQuery, key: string): string | undefined {
+  return q.options.find((o) => o.key === key)?.value;
+}
+
+/** The query whose header or body contains `offset`. */
+export function queryAt(file: HuntFile, offset: number): HuntQuery | undefined {
+  for (let i = file.queries.length - 1; i >= 0; i--)
+    if (offset >= file.queries[i].headerStart) return file.queries[i];
+  return undefined;
+}
+
+/** Text for a new query appended to a file (used by "Save into a file"). */
+export function formatHunt(
+  kind: HuntKind,
+  name: string,
+  query: string,
+  options: Record<string, string> = {},
+): string {
+  const opts = Object.entries(options)
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => ` ${k}=${v}`)
+    .join('');
+  // A trailing `word=value` in a name would read back as an option: `=` becomes `-`.
+  const safeName = name.replace(/\s+/g, ' ').trim().replace(/=/g, '-') || 'Untitled hunt';
+  return `@${kind} ${safeName}${opts}\n${query.trim() || '*'}\n`;
+}

@@ -1,0 +1,5 @@
+export * from './diagnostics';
+export * from './editing';
+export * from './file';
+export * from './snapshot';
+export * from './spec';

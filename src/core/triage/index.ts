@@ -1,0 +1,6 @@
+// Bulk triage of the indicators of a log or a folder: scan, preview, enrichment plan with
+// batching, verdicts, partial accounting, reports. Pure: no `vscode` import.
+export * from './model';
+export * from './triage';
+export * from './verdict';
+export * from './reports';

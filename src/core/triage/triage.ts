@@ -1,0 +1,399 @@
+// One triage, from the text to the verdicts: scan → unique indicators (by kind, with counts and
+// first location) → preview (never sent / cached / requests the chosen mode will send / credits)
+// → enrichment (batched `ip:` host searches in chunks, or one lookup per target; a refused
+// batch falls back to single lookups) → partial/failed accounting. A re-run plans only the
+// rows still pending or failed. Pure: no `vscode` import; the caller supplies the privacy
+// decision and the lookups (through its request layer and cache).
+import { OdinApiError } from '../../api/errors';
+import { listIndicators } from '../indicators';
+import { LookupsPausedError } from '../requests';
+import type { DetectionKind } from '../detect';
+import { lookupKind, type Triage, type TriageRow, type Verdict, type HostVerdict } from './model';
+
+export interface SourceText {
+  uri: string;
+  text: string;
+}
+
+/** The privacy decision for one value (today's check, later the one gate). */
+export type SendCheck = (kind: DetectionKind, value: string) => { allowed: boolean; reason: string };
+
+export interface BuildOptions {
+  signal?: AbortSignal;
+  /** At most this many unique values (the rest are counted only). Default 50,000. */
+  maxUnique?: number;
+  onProgress?: (filesDone: number, files: number) => void;
+}
+
+/** Scans the texts and merges their indicators: one row per unique value. */
+export async function buildTriage(texts: readonly SourceText[], check: SendCheck, opts: BuildOptions = {}): Promise<Triage> {
+  const maxUnique = opts.maxUnique ?? 50_000;
+  const byValue = new Map<string, TriageRow>();
+  let occurrences = 0;
+  let truncated = false;
+  for (let i = 0; i < texts.length; i++) {
+    opts.signal?.throwIfAborted();
+    const { uri, text } = texts[i]!;
+    const list = await listIndicators(text, { mode: 'text', signal: opts.signal, maxUnique });
+    occurrences += list.total;
+    truncated ||= list.truncated;
+    for (const it of list.items) {
+      const known = byValue.get(it.value);
+      if (known) {
+        known.count += it.count;
+        known.defanged ||= it.defanged;
+        continue;
+      }
+      if (byValue.size >= maxUnique) {
+        truncated = true;
+        continue;
+      }
+      const row: TriageRow = {
+        value: it.value,
+        kind: it.kind,
+        count: it.count,
+        first: { uri, offset: it.first, length: it.firstLength },
+        defanged: it.defanged,
+        private: false,
+        status: 'pending',
+        sent: false,
+        fromCache: false,
+      };
+      const lk = lookupKind(row);
+      const decision = check(it.kind, it.value);
+      if (!decision.allowed) {
+        row.private = true;
+        row.status = 'local';
+        row.localReason = decision.reason;
+      } else if (!lk) {
+        row.status = 'local';
+        row.localReason = 'CIDR blocks are not looked up one by one';
+      }
+      byValue.set(it.value, row);
+    }
+    opts.onProgress?.(i + 1, texts.length);
+  }
+  // Rows sorted once: most occurrences first, then by value (stable across runs).
+  const rows = [...byValue.values()].sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  return { rows, occurrences, truncated, files: texts.map((t) => t.uri) };
+}
+
+/** What a lookup answered: a verdict, or a definite "ODIN does not know it". */
+export type Answer = { found: true; verdict: Verdict } | { found: false };
+
+/** The lookups a triage uses; the extension implements it with its request layer and cache. */
+export interface EnrichmentSource {
+  /** The cached answer, without a request (fresh or stale: a stale verdict is still a verdict). */
+  cached(kind: 'host' | 'domain', value: string): Answer | undefined;
+  lookupHost(ip: string, signal: AbortSignal): Promise<Answer>;
+  lookupDomain(domain: string, signal: AbortSignal): Promise<Answer>;
+  /**
+   * One host search for many IPs (`ip:a OR ip:b …`): the verdicts of the hosts found; an IP
+   * missing from the map is unknown to ODIN. Throws a `badRequest` OdinApiError when the API
+   * refuses the query (the triage then falls back to single lookups).
+   */
+  lookupHostsBatch?(ips: readonly string[], signal: AbortSignal): Promise<Map<string, HostVerdict>>;
+}
+
+export interface EnrichOptions {
+  /** Batch IPs into host searches (when the source can). Default true. */
+  batching?: boolean;
+  /** IPs per batched search. Default 50. */
+  batchSize?: number;
+  /** Requests in flight at once. Default 4. */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export type Mode = 'batched' | 'single';
+
+export interface Preview {
+  unique: number;
+  byKind: Record<DetectionKind, number>;
+  /** Private, internal or denied: never sent. */
+  private: number;
+  /** No lookup for this kind (CIDR blocks). */
+  notLookedUp: number;
+  /** Answered from the cache (no request). */
+  cached: number;
+  /** Rows a run would send. */
+  toSend: number;
+  /** Requests a run would send in `mode`. */
+  requests: number;
+  mode: Mode;
+  occurrences: number;
+  truncated: boolean;
+}
+
+/** Fills rows from the cache (no request) and counts what enrichment would send. */
+export function preview(triage: Triage, source: Pick<EnrichmentSource, 'cached' | 'lookupHostsBatch'>, opts: EnrichOptions = {}): Preview {
+  applyCache(triage, source);
+  const byKind: Record<DetectionKind, number> = { ipv4: 0, ipv6: 0, cidr: 0, domain: 0 };
+  let priv = 0;
+  let notLookedUp = 0;
+  let cached = 0;
+  for (const r of triage.rows) {
+    byKind[r.kind]++;
+    if (r.private) priv++;
+    else if (r.status === 'local') notLookedUp++;
+    else if (r.fromCache) cached++;
+  }
+  const plan = planRequests(triage, source, opts);
+  return {
+    unique: triage.rows.length,
+    byKind,
+    private: priv,
+    notLookedUp,
+    cached,
+    toSend: plan.reduce((n, p) => n + (p.kind === 'batch' ? p.ips.length : 1), 0),
+    requests: plan.length,
+    mode: modeOf(source, opts),
+    occurrences: triage.occurrences,
+    truncated: triage.truncated,
+  };
+}
+
+function modeOf(source: Pick<EnrichmentSource, 'lookupHostsBatch'>, opts: EnrichOptions): Mode {
+  return opts.batching !== false && source.lookupHostsBatch ? 'batched' : 'single';
+}
+
+/** Rows still to send that the cache can answer now become enriched/unknown from the cache. */
+export function applyCache(triage: Triage, source: Pick<EnrichmentSource, 'cached'>): void {
+  for (const r of triage.rows) {
+    if (r.status !== 'pending' && r.status !== 'failed') continue;
+    const lk = lookupKind(r);
+    if (!lk) continue;
+    const hit = source.cached(lk, r.value);
+    if (!hit) continue;
+    settle(r, hit, true);
+  }
+}
+
+function settle(r: TriageRow, a: Answer, fromCache: boolean): void {
+  r.fromCache = fromCache;
+  if (!fromCache) r.sent = true;
+  r.reason = undefined;
+  if (a.found) {
+    r.status = 'enriched';
+    r.verdict = a.verdict;
+  } else {
+    r.status = 'unknown';
+    r.verdict = undefined;
+  }
+}
+
+export type PlannedRequest =
+  | { kind: 'batch'; ips: string[] }
+  | { kind: 'host'; ip: string }
+  | { kind: 'domain'; domain: string };
+
+/** The requests a run sends: rows pending or failed, IPs in chunks when batching. */
+export function planRequests(triage: Triage, source: Pick<EnrichmentSource, 'lookupHostsBatch'>, opts: EnrichOptions = {}): PlannedRequest[] {
+  const size = Math.max(1, Math.min(opts.batchSize ?? 50, 500));
+  const batched = modeOf(source, opts) === 'batched';
+  const out: PlannedRequest[] = [];
+  let chunk: string[] = [];
+  for (const r of triage.rows) {
+    if (r.status !== 'pending' && r.status !== 'failed') continue;
+    const lk = lookupKind(r);
+    if (lk === 'domain') out.push({ kind: 'domain', domain: r.value });
+    else if (lk === 'host' && !batched) out.push({ kind: 'host', ip: r.value });
+    else if (lk === 'host') {
+      chunk.push(r.value);
+      if (chunk.length === size) {
+        out.push({ kind: 'batch', ips: chunk });
+        chunk = [];
+      }
+    }
+  }
+  if (chunk.length) out.push({ kind: 'batch', ips: chunk });
+  return out;
+}
+
+export interface EnrichResult {
+  /** Requests sent by this run (a refused batch counts, and so do its fallbacks). */
+  requests: number;
+  /** Rows that may be sent (public, with a lookup). */
+  eligible: number;
+  /** Rows with an answer (verdict or "unknown to ODIN"), cached or new. */
+  answered: number;
+  failed: number;
+  pending: number;
+  partial: boolean;
+  /** Why the run stopped early, if it did ("credits used up", "cancelled"). */
+  stoppedBecause?: string;
+  /** Batched searches were refused and the run fell back to single lookups. */
+  batchRefused: boolean;
+  /** "412 of 530 enriched; 118 not: credits used up". */
+  summary: string;
+}
+
+/** Why an error ends the whole run (credits, key, rate limit, pause), or undefined for a per-item failure. */
+function stopReason(err: unknown): string | undefined {
+  if (err instanceof LookupsPausedError) return err.pause.reason === 'quota' ? 'credits used up' : 'lookups paused';
+  if (!(err instanceof OdinApiError)) return undefined;
+  switch (err.kind) {
+    case 'quota':
+      return 'credits used up';
+    case 'auth':
+      return 'API key rejected';
+    case 'forbidden':
+      return 'access refused (HTTP 403)';
+    case 'rateLimited':
+      return 'rate limited';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return undefined;
+  }
+}
+
+function itemReason(err: unknown): string {
+  if (err instanceof OdinApiError) {
+    switch (err.kind) {
+      case 'network':
+        return err.network === 'reset' ? 'connection reset' : 'network error';
+      case 'timeout':
+        return 'timed out';
+      case 'server':
+        return `server error${err.status ? ` (HTTP ${err.status})` : ''}`;
+      case 'badResponse':
+        return 'unreadable answer';
+      case 'badRequest':
+        return 'refused as a bad request';
+      case 'tooLarge':
+        return 'answer too large';
+      default:
+        return err.kind;
+    }
+  }
+  return 'failed';
+}
+
+/** Enriches the rows still pending or failed. Resolves (never rejects) with the accounting. */
+export async function enrich(triage: Triage, source: EnrichmentSource, opts: EnrichOptions = {}): Promise<EnrichResult> {
+  applyCache(triage, source);
+  const plan = planRequests(triage, source, opts);
+  const byValue = new Map<string, TriageRow>();
+  for (const r of triage.rows) if (r.status === 'pending' || r.status === 'failed') byValue.set(r.value, r);
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) controller.abort();
+  let requests = 0;
+  let stopped: string | undefined;
+  let batchRefused = false;
+  let done = 0;
+  const total = plan.length;
+
+  const single = async (ip: string): Promise<void> => {
+    const row = byValue.get(ip)!;
+    requests++;
+    settle(row, await source.lookupHost(ip, controller.signal), false);
+  };
+  const runOne = async (p: PlannedRequest): Promise<void> => {
+    try {
+      if (p.kind === 'domain') {
+        requests++;
+        settle(byValue.get(p.domain)!, await source.lookupDomain(p.domain, controller.signal), false);
+      } else if (p.kind === 'host') {
+        await single(p.ip);
+      } else if (batchRefused) {
+        for (const ip of p.ips) {
+          if (stopped) return;
+          try {
+            await single(ip);
+          } catch (err) {
+            fail(err, [ip]);
+          }
+        }
+      } else {
+        try {
+          requests++;
+          const found = await source.lookupHostsBatch!(p.ips, controller.signal);
+          for (const ip of p.ips) {
+            const v = found.get(ip);
+            settle(byValue.get(ip)!, v ? { found: true, verdict: v } : { found: false }, false);
+          }
+        } catch (err) {
+          if (!(err instanceof OdinApiError && err.kind === 'badRequest')) throw err;
+          batchRefused = true;
+          for (const ip of p.ips) {
+            if (stopped) return;
+            try {
+              await single(ip);
+            } catch (e) {
+              fail(e, [ip]);
+            }
+          }
+        }
+      }
+    } catch (err) {
+      fail(err, p.kind === 'batch' ? p.ips : [p.kind === 'host' ? p.ip : p.domain]);
+    }
+  };
+  const fail = (err: unknown, values: readonly string[]): void => {
+    const why = opts.signal?.aborted ? 'cancelled' : stopReason(err);
+    if (why) {
+      if (!stopped) stopped = why;
+      controller.abort();
+      return;
+    }
+    for (const v of values) {
+      const row = byValue.get(v)!;
+      row.status = 'failed';
+      row.reason = itemReason(err);
+    }
+  };
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (!stopped && !controller.signal.aborted && next < plan.length) {
+      const p = plan[next++]!;
+      await runOne(p);
+      done++;
+      opts.onProgress?.(done, total);
+    }
+  };
+  const n = Math.max(1, Math.min(opts.concurrency ?? 4, 16));
+  await Promise.all(Array.from({ length: n }, worker));
+  opts.signal?.removeEventListener('abort', onAbort);
+  if (!stopped && opts.signal?.aborted) stopped = 'cancelled';
+  for (const r of byValue.values()) if (r.status === 'pending' && stopped) r.reason = stopped;
+  return account(triage, requests, stopped, batchRefused);
+}
+
+/** The accounting of a triage as it stands. */
+export function account(triage: Triage, requests = 0, stoppedBecause?: string, batchRefused = false): EnrichResult {
+  let eligible = 0;
+  let answered = 0;
+  let failed = 0;
+  let pending = 0;
+  const reasons = new Map<string, number>();
+  for (const r of triage.rows) {
+    if (r.status === 'local') continue;
+    eligible++;
+    if (r.status === 'enriched' || r.status === 'unknown') answered++;
+    else {
+      if (r.status === 'failed') failed++;
+      else pending++;
+      const why = r.reason ?? 'not sent';
+      reasons.set(why, (reasons.get(why) ?? 0) + 1);
+    }
+  }
+  const partial = answered < eligible;
+  let summary = `${answered} of ${eligible} enriched`;
+  if (partial) {
+    const top = [...reasons.entries()].sort((a, b) => b[1] - a[1]);
+    summary += `; ${eligible - answered} not: ${top.map(([why, n]) => (top.length > 1 ? `${why} (${n})` : why)).join(', ')}`;
+  }
+  const out: EnrichResult = { requests, eligible, answered, failed, pending, partial, batchRefused, summary };
+  if (stoppedBecause) out.stoppedBecause = stoppedBecause;
+  return out;
+}
+
+/** The `ip:` query of one batch: IPv6 values quoted (their colons would read as field separators). */
+export function batchQuery(ips: readonly string[]): string {
+  return ips.map((ip) => (ip.includes(':') ? `ip:"${ip}"` : `ip:${ip}`)).join(' OR ');
+}

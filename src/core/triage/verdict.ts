@@ -1,0 +1,88 @@
+// The verdict of one indicator, from what ODIN answered. Pure: no `vscode` import.
+import { SEVERITY_RANK, type Host, type Severity, type WhoisRecord } from '../../api/types';
+import type { DomainVerdict, HostVerdict } from './model';
+
+const MAX_IDS = 20;
+const MAX_TAGS = 10;
+const MAX_PORTS = 50;
+const DAY = 86_400_000;
+
+/** The verdict for a host (a full lookup or a search hit: hits carry CVE ids and severities only). */
+export function hostVerdict(host: Host): HostVerdict {
+  const cves = new Map<string, { score?: number; severity: Severity }>();
+  const exploits = new Set<string>();
+  const ports = new Set<number>();
+  for (const s of host.services) {
+    if (Number.isInteger(s.port)) ports.add(s.port);
+    for (const c of s.cve) {
+      const known = cves.get(c.id);
+      if (!known || (c.score ?? -1) > (known.score ?? -1)) cves.set(c.id, { score: c.score, severity: c.severity });
+      for (const e of c.exploit) exploits.add(e.id);
+    }
+  }
+  let maxScore: number | undefined;
+  let maxSeverity: Severity = 'UNKNOWN';
+  for (const c of cves.values()) {
+    if (c.score !== undefined && Number.isFinite(c.score) && (maxScore === undefined || c.score > maxScore)) maxScore = c.score;
+    if (SEVERITY_RANK[c.severity] > SEVERITY_RANK[maxSeverity]) maxSeverity = c.severity;
+  }
+  const cveIds = [...cves.entries()]
+    .sort((a, b) => (b[1].score ?? -1) - (a[1].score ?? -1) || SEVERITY_RANK[b[1].severity] - SEVERITY_RANK[a[1].severity] || a[0].localeCompare(b[0]))
+    .slice(0, MAX_IDS)
+    .map(([id]) => id);
+  const tags = host.tags.filter((t) => t.value === true).map((t) => t.pretty_name || t.name).slice(0, MAX_TAGS);
+  const v: HostVerdict = {
+    kind: 'host',
+    vulnerable: host.is_vuln === true || cves.size > 0,
+    cves: cves.size,
+    exploits: exploits.size,
+    tags,
+    ports: [...ports].sort((a, b) => a - b).slice(0, MAX_PORTS),
+    cveIds,
+  };
+  if (maxScore !== undefined) v.maxScore = maxScore;
+  if (maxSeverity !== 'UNKNOWN') v.maxSeverity = maxSeverity.toLowerCase();
+  const org = host.asn?.organization || host.whois?.organization;
+  if (org) v.org = org;
+  if (host.asn?.number) v.asn = /^AS/i.test(host.asn.number) ? host.asn.number.toUpperCase() : `AS${host.asn.number}`;
+  const country = host.location?.country_code || host.asn?.country_code;
+  if (country) v.country = country;
+  return v;
+}
+
+/** The verdict for a domain from its whois record. */
+export function domainVerdict(whois: WhoisRecord, now = Date.now(), subdomains?: number): DomainVerdict {
+  const v: DomainVerdict = { kind: 'domain' };
+  if (whois.registrar?.name) v.registrar = whois.registrar.name;
+  const created = validDate(whois.created_date);
+  if (created) {
+    v.created = created.toISOString().slice(0, 10);
+    v.ageDays = Math.max(0, Math.floor((now - created.getTime()) / DAY));
+  }
+  const expires = validDate(whois.expires_date);
+  if (expires) v.expires = expires.toISOString().slice(0, 10);
+  if (subdomains !== undefined) v.subdomains = subdomains;
+  return v;
+}
+
+function validDate(s: string | undefined): Date | undefined {
+  if (!s || s.startsWith('0001-01-01')) return undefined;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
+/** A short line for a decoration or a table cell: "⚠ 3 CVEs · AS14061", "AS15169 · US". */
+export function verdictLine(v: HostVerdict | DomainVerdict | undefined): string {
+  if (!v) return '';
+  if (v.kind === 'domain') {
+    const bits = [v.registrar, v.ageDays !== undefined ? `${v.ageDays} d old` : undefined, v.expires ? `expires ${v.expires}` : undefined];
+    return bits.filter(Boolean).join(' · ');
+  }
+  const bits: string[] = [];
+  if (v.cves > 0) bits.push(`⚠ ${v.cves} CVE${v.cves === 1 ? '' : 's'}${v.maxScore !== undefined ? ` (max ${v.maxScore})` : ''}`);
+  else if (v.vulnerable) bits.push('⚠ vulnerable');
+  if (v.exploits > 0) bits.push(`${v.exploits} exploit${v.exploits === 1 ? '' : 's'}`);
+  if (v.asn) bits.push(v.asn);
+  if (v.country) bits.push(v.country);
+  return bits.join(' · ');
+}

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020';
+import { PrivacyPolicy } from '../../../src/core/privacy';
+import { buildTriage, enrich, report, REPORT_FORMATS, type EnrichmentSource, type Triage, uuidV5, defang } from '../../../src/core/triage';
+
+const SCHEMAS = path.resolve(__dirname, '../../../../test/fixtures/stix2.1-schemas/schemas');
+const policy = new PrivacyPolicy();
+const NOW = new Date('2026-11-23T12:00:00.000Z');
+let seq = 0;
+const uuid = (): string => `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;
+
+const LOG = [
+  'accept 185.220.101.34 -> 10.0.0.5:22 from evil-update.com',
+  'accept 45.33.32.156 =cmd|calc 2606:4700::1111 and 192.168.1.20 +1.1.1.1',
+].join('\n');
+
+async function triage(): Promise<Triage> {
+  const t = await buildTriage([{ uri: 'file:///logs/a.log', text: LOG }], (kind, value) => policy.check({ kind, value }));
+  const src: EnrichmentSource = {
+    cached: () => undefined,
+    lookupHost: async (ip) =>
+      ip === '45.33.32.156'
+        ? { found: false }
+        : {
+            found: true,
+            verdict: {
+              kind: 'host',
+              vulnerable: ip === '185.220.101.34',
+              cves: ip === '185.220.101.34' ? 2 : 0,
+              maxScore: ip === '185.220.101.34' ? 9.8 : undefined,
+              maxSeverity: ip === '185.220.101.34' ? 'critical' : undefined,
+              exploits: 1,
+              tags: ['=HYPERLINK("http://x")', 'Tor <b>exit</b>'],
+              ports: [22, 443],
+              asn: 'AS14061',
+              org: '[click](https://evil.example/) | Digital*Ocean*',
+              country: 'DE',
+              cveIds: ip === '185.220.101.34' ? ['CVE-2024-6387', 'CVE-2023-48795'] : [],
+            },
+          },
+    lookupDomain: async () => ({ found: true, verdict: { kind: 'domain', registrar: '=1+1', created: '2026-11-01', ageDays: 22, expires: '2027-11-01' } }),
+  };
+  await enrich(t, src, { batching: false });
+  return t;
+}
+
+function stixValidator() {
+  const ajv = new Ajv2020({
+    strict: false,
+    // The STIX patterns use escapes (`\\-`) that JavaScript's Unicode mode rejects.
+    unicodeRegExp: false,
+    allErrors: true,
+    formats: {
+      // Formats the STIX schemas name; checked here so the validation is not lenient about them.
+      'idn-hostname': (s: string) => /^(?=.{1,253}$)(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}\p{N}-]{2,63}$/u.test(s),
+      uri: (s: string) => URL.canParse(s),
+      email: (s: string) => /^[^@\s]+@[^@\s]+$/.test(s),
+    },
+  });
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.json') ? [path.join(dir, e.name)] : []));
+  for (const file of walk(SCHEMAS)) ajv.addSchema(JSON.parse(fs.readFileSync(file, 'utf8')) as object);
+  const bundle = ajv.getSchema('http://raw.githubusercontent.com/oasis-open/cti-stix2-json-schemas/stix2.1/schemas/common/bundle.json');
+  assert.ok(bundle, 'bundle schema loaded');
+  return bundle;
+}
+
+void describe('triage reports', () => {
+  void it('STIX 2.1 bundle is valid against the OASIS STIX 2.1 JSON schemas (Ajv, draft 2020-12)', async () => {
+    const t = await triage();
+    const text = report(t, 'stix', { now: NOW, uuid });
+    const bundle = JSON.parse(text) as { objects: { type: string; value?: string; id: string }[] };
+    const validate = stixValidator();
+    const ok = validate(bundle);
+    assert.ok(ok, JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    const types = bundle.objects.map((o) => o.type);
+    for (const ty of ['identity', 'ipv4-addr', 'ipv6-addr', 'domain-name', 'autonomous-system', 'vulnerability', 'report']) assert.ok(types.includes(ty), ty);
+    assert.ok(!bundle.objects.some((o) => o.value === '10.0.0.5' || o.value === '192.168.1.20'), 'private values left out');
+    // SCO ids are deterministic (UUIDv5 in the STIX namespace over the canonical value).
+    const ip = bundle.objects.find((o) => o.value === '185.220.101.34')!;
+    assert.equal(ip.id, `ipv4-addr--${uuidV5('{"value":"185.220.101.34"}', '00abedb4-aa42-466c-9c01-fed23315a9b7')}`);
+    // The validator is real: a broken bundle fails.
+    assert.equal(validate({ ...bundle, objects: [{ type: 'ipv4-addr', id: 'ipv4-addr--nope', value: '1.2.3.4' }] }), false);
+    assert.equal(validate({ type: 'bundle', id: 'bundle--00000000-0000-4000-8000-000000000001', objects: [{ type: 'ipv4-addr', spec_version: '2.1', id: ip.id, value: '1.2.3.999' }] }), false);
+  });
+
+  void it('the STIX spec example of a deterministic id matches (UUIDv5)', () => {
+    // RFC 4122 appendix: uuid5(NAMESPACE_DNS, "python.org") = 886313e1-3b8a-5372-9b90-0c9aee199e5d
+    assert.equal(uuidV5('python.org', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'), '886313e1-3b8a-5372-9b90-0c9aee199e5d');
+  });
+
+  void it('Markdown is defanged by default, escapes API text, leaves private values out', async () => {
+    const t = await triage();
+    const md = report(t, 'md', { now: NOW });
+    assert.ok(md.includes('| `185[.]220[.]101[.]34` |'), md);
+    assert.ok(!md.includes('185.220.101.34'));
+    assert.ok(!md.includes('10.0.0.5') && !md.includes('192.168.1.20'));
+    assert.ok(!md.includes('](https'), 'no link survives');
+    assert.ok(!md.includes('<b>'), 'no HTML survives');
+    assert.match(md, /\\\[click\\\]\\\(https:\\\/\\\/evil/);
+    assert.match(md, /\| private or internal \(never sent, not listed\) \| 2 \|/);
+    assert.match(md, /CVEs/);
+    const plain = report(t, 'md', { now: NOW, defang: false, includePrivate: true });
+    assert.ok(plain.includes('185.220.101.34') && plain.includes('10.0.0.5'));
+    assert.equal(defang('2606:4700::1111'), '2606[:]4700[:][:]1111');
+  });
+
+  void it('CSV is formula-injection-safe', async () => {
+    const t = await triage();
+    const csv = report(t, 'csv');
+    const lines = csv.trimEnd().split('\r\n');
+    assert.match(lines[0]!, /^value,kind,count,status/);
+    assert.ok(csv.includes(`"'=HYPERLINK(""http://x""); Tor <b>exit</b>"`), csv);
+    assert.ok(csv.includes(",'=1+1,"), 'registrar formula neutralised');
+    assert.ok(!/(^|,)[=+@-]/m.test(csv.replace(/"[^"]*"/g, '""')), 'no cell starts with a formula character');
+    assert.ok(!csv.includes('10.0.0.5'));
+  });
+
+  void it('JSON and MISP are well formed; every format renders', async () => {
+    const t = await triage();
+    const json = JSON.parse(report(t, 'json', { now: NOW })) as { format: string; indicators: { value: string; status: string }[]; summary: { partial: boolean } };
+    assert.equal(json.format, 'odin-triage');
+    assert.equal(json.summary.partial, false);
+    assert.equal(json.indicators.find((i) => i.value === '45.33.32.156')?.status, 'unknown');
+    const misp = JSON.parse(report(t, 'misp', { now: NOW, uuid })) as { Event: { info: string; Attribute: { type: string; value: string; category: string }[] } };
+    assert.ok(misp.Event.Attribute.length >= 4);
+    assert.ok(misp.Event.Attribute.every((a) => ['ip-dst', 'domain'].includes(a.type) && a.category === 'Network activity'));
+    assert.ok(!misp.Event.Attribute.some((a) => a.value === '10.0.0.5'));
+    for (const f of REPORT_FORMATS) assert.ok(report(t, f, { now: NOW, uuid }).length > 0, f);
+  });
+});
