@@ -32,7 +32,8 @@ import {
   type SearchSpec,
 } from '../../core/savedSearches';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandHandler } from '../shared/commands';
+import type { CommandsOf } from '../commands';
+import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { copyText, setTitle, type Node } from './results/resultNodes';
@@ -51,7 +52,6 @@ import {
   promptIp,
   promptQuery,
 } from './prompts';
-import type { SearchCommandId } from './ids';
 import { fetcherFor } from './runner';
 
 /** What a search command returns (for tests and callers; no API data beyond counts). */
@@ -109,13 +109,6 @@ function isResultNode(v: unknown): v is Node {
 
 function isSavedNode(v: unknown): v is SavedNode {
   return isObj(v) && (v.type === 'search' || v.type === 'group');
-}
-
-function signalOf(token: vscode.CancellationToken): AbortSignal {
-  const c = new AbortController();
-  if (token.isCancellationRequested) c.abort();
-  token.onCancellationRequested(() => c.abort());
-  return c.signal;
 }
 
 export class SearchFeature implements vscode.Disposable {
@@ -254,7 +247,7 @@ export class SearchFeature implements vscode.Disposable {
         title: `ODIN: ${neutraliseUiText(setTitle(set), 120)}`,
         cancellable: true,
       },
-      (_p, token) => set.loadNext(signalOf(token)),
+      (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),
     );
     const target = QUERY_TARGET[spec.kind];
     if (set.status === 'error') {
@@ -440,7 +433,7 @@ export class SearchFeature implements vscode.Disposable {
         title: `ODIN: ${neutraliseUiText(setTitle(set), 120)}`,
         cancellable: true,
       },
-      (_p, token) => set.loadNext(signalOf(token)),
+      (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),
     );
     return this.summary(set);
   }
@@ -455,14 +448,15 @@ export class SearchFeature implements vscode.Disposable {
         title: `ODIN: loading all of ${neutraliseUiText(setTitle(set), 100)}`,
         cancellable: true,
       },
-      async (progress, token) => {
-        const signal = signalOf(token);
+      (progress, token) => {
         let last = set.items.length;
-        await set.loadAll(signal, (s) => {
-          const inc = s.total ? ((s.items.length - last) / s.total) * 100 : undefined;
-          last = s.items.length;
-          progress.report({ message: s.countText(), ...(inc !== undefined ? { increment: inc } : {}) });
-        });
+        return toAbortSignal(token, (signal) =>
+          set.loadAll(signal, (s) => {
+            const inc = s.total ? ((s.items.length - last) / s.total) * 100 : undefined;
+            last = s.items.length;
+            progress.report({ message: s.countText(), ...(inc !== undefined ? { increment: inc } : {}) });
+          }),
+        );
       },
     );
     return this.summary(set);
@@ -641,7 +635,7 @@ export class SearchFeature implements vscode.Disposable {
         title: 'ODIN: loading the field list',
         cancellable: true,
       },
-      (_p, token) => this.catalogue.fields(which!, signalOf(token)),
+      (_p, token) => toAbortSignal(token, (signal) => this.catalogue.fields(which!, signal)),
     );
     const picked = await vscode.window.showQuickPick(fields.map(fieldItem), {
       title: `ODIN: ${fields.length} queryable fields`,
@@ -901,7 +895,7 @@ export class SearchFeature implements vscode.Disposable {
 
   // ---------------------------------------------------------------- command map
 
-  commands(): Record<SearchCommandId, CommandHandler> {
+  commands(): CommandsOf<'search'> {
     return {
       'odin.searchHosts': this.searchCommand('hosts'),
       'odin.lookupHost': this.searchCommand('host'),
@@ -917,30 +911,30 @@ export class SearchFeature implements vscode.Disposable {
       'odin.searchBuckets': this.searchCommand('buckets'),
       'odin.countFiles': this.searchCommand('fileCount'),
       'odin.summarizeFiles': this.searchCommand('fileSummary'),
-      'odin.browseFields': (arg?: unknown) => this.browseFields(arg),
-      'odin.saveSearch': (arg?: unknown) => this.saveSearch(arg),
-      'odin.runSavedSearch': (arg?: unknown) => this.runSaved(arg),
-      'odin.renameSavedSearch': (arg?: unknown, name?: unknown) => this.renameSaved(arg, name),
-      'odin.editSavedSearch': (arg?: unknown, spec?: unknown) => this.editSaved(arg, spec),
-      'odin.deleteSavedSearch': (arg?: unknown, opts?: unknown) => this.deleteSaved(arg, opts),
-      'odin.duplicateSavedSearch': (arg?: unknown) => this.duplicateSaved(arg),
-      'odin.moveSavedSearchUp': (arg?: unknown) => this.moveSaved(arg, -1),
-      'odin.moveSavedSearchDown': (arg?: unknown) => this.moveSaved(arg, 1),
-      'odin.exportSavedSearches': (arg?: unknown) => this.exportSaved(arg),
-      'odin.importSavedSearches': (arg?: unknown) => this.importSaved(arg),
-      'odin.loadMore': (arg?: unknown) => this.loadMore(arg),
-      'odin.loadAll': (arg?: unknown) => this.loadAll(arg),
-      'odin.retry': (arg?: unknown) => this.retry(arg),
-      'odin.refreshResults': (arg?: unknown) => this.refresh(arg),
-      'odin.clearResults': (arg?: unknown) => {
+      'odin.browseFields': (arg) => this.browseFields(arg),
+      'odin.saveSearch': (arg) => this.saveSearch(arg),
+      'odin.runSavedSearch': (arg) => this.runSaved(arg),
+      'odin.renameSavedSearch': (arg, name) => this.renameSaved(arg, name),
+      'odin.editSavedSearch': (arg, spec) => this.editSaved(arg, spec),
+      'odin.deleteSavedSearch': (arg, opts) => this.deleteSaved(arg, opts),
+      'odin.duplicateSavedSearch': (arg) => this.duplicateSaved(arg),
+      'odin.moveSavedSearchUp': (arg) => this.moveSaved(arg, -1),
+      'odin.moveSavedSearchDown': (arg) => this.moveSaved(arg, 1),
+      'odin.exportSavedSearches': (arg) => this.exportSaved(arg),
+      'odin.importSavedSearches': (arg) => this.importSaved(arg),
+      'odin.loadMore': (arg) => this.loadMore(arg),
+      'odin.loadAll': (arg) => this.loadAll(arg),
+      'odin.retry': (arg) => this.retry(arg),
+      'odin.refreshResults': (arg) => this.refresh(arg),
+      'odin.clearResults': (arg) => {
         const set = isResultNode(arg) ? this.setOf(arg) : undefined;
         if (set) this.results.remove(set);
         else this.results.clear();
       },
-      'odin.exportResults': (arg?: unknown) => this.exportResults(arg),
-      'odin.copyValue': (arg?: unknown) => this.copy(arg),
-      'odin.searchSimilar': (arg?: unknown) => this.searchSimilar(arg),
-      'odin.narrowByFacet': (...args: unknown[]) => this.narrow(...args),
+      'odin.exportResults': (arg) => this.exportResults(arg),
+      'odin.copyValue': (arg) => this.copy(arg),
+      'odin.searchSimilar': (arg) => this.searchSimilar(arg),
+      'odin.narrowByFacet': (arg, field, value) => this.narrow(arg, field, value),
     };
   }
 }
