@@ -13,7 +13,7 @@
 import type { Uri } from 'vscode';
 import type { SearchSpec, SavedSearch } from '../core/savedSearches';
 import type { ListedIndicators } from './lookup/listIndicators';
-import type { RunSummary } from './search/index';
+import type { RunSummary } from './search/searchRunner';
 import type { Node } from './search/results/resultNodes';
 import type { SavedNode } from './search/saved/savedView';
 

@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import type { SearchSpec } from '../../../core/savedSearches';
 import { ContextKeys, setContext } from '../../shared/contextKeys';
-import { children, countDescription, setTitle, view, type Node, type NodeView } from './resultNodes';
+import { countDescription, view, type NodeView } from './nodeViews';
+import { children, setTitle, type Node } from './resultNodes';
 import { ResultSet, type PageFetcher } from './resultSet';
 
 /** How many result sets are kept (the current one and the history below it). */
