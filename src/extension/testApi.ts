@@ -1,5 +1,5 @@
 import type { Ctx } from './ctx';
-import { getContext, type ContextKey } from './shared/contextKeys';
+import type { ContextKey } from './shared/contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';
@@ -23,7 +23,7 @@ export interface TestApi {
 export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature): TestApi {
   return {
     ctx,
-    contextValue: (key) => getContext(key),
+    contextValue: (key) => ctx.contextKeys.get(key),
     details: detailsProbe,
     search: {
       get feature() {

@@ -33,7 +33,7 @@ export interface SearchViews {
 }
 
 export class SearchFeature implements vscode.Disposable {
-  readonly results = new ResultsProvider();
+  readonly results: ResultsProvider;
   readonly store: SavedSearchStore;
   readonly saved: SavedSearchesProvider;
   readonly catalogue: FieldCatalogue;
@@ -52,6 +52,7 @@ export class SearchFeature implements vscode.Disposable {
     readonly ctx: Ctx,
     views: SearchViews,
   ) {
+    this.results = new ResultsProvider(ctx.contextKeys);
     this.catalogue = new FieldCatalogue(
       () => ctx.client(),
       () => ctx.origin(),
@@ -62,7 +63,7 @@ export class SearchFeature implements vscode.Disposable {
     this.store = new SavedSearchStore(ctx.extension.globalStorageUri.fsPath, (p) =>
       this.reportStoreProblem(p),
     );
-    this.saved = new SavedSearchesProvider(this.store);
+    this.saved = new SavedSearchesProvider(this.store, ctx.contextKeys);
     this.savedView = views.saved;
     ctx.subscriptions.add(this.results);
     ctx.subscriptions.add(this.saved);
