@@ -152,6 +152,15 @@ export const agentProbe: AgentProbe = {
 
 /** Registers the language-model tools and, when available, the MCP server definition provider. */
 export function registerAgent(ctx: Ctx): void {
+  // Agents are an extra: a host without these APIs, or one that refuses them, must not stop activation.
+  try {
+    registerAgentTools(ctx);
+  } catch (err) {
+    ctx.log.warn(`ODIN tools for agents are not available: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function registerAgentTools(ctx: Ctx): void {
   const lm = (vscode as { lm?: typeof vscode.lm }).lm;
   if (!lm || typeof lm.registerTool !== 'function') return;
   const tools = agentContext(ctx);
