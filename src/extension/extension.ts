@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Ctx } from './ctx';
 import { registerDetailsLazy } from './details/lazy';
+import { registerAgent } from './agent';
 import type { OdinCommands } from './commands';
 import { registerLookup } from './lookup';
 import { keyCommands } from './keys/commands';
@@ -34,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       ...registerDetailsLazy(ctx),
     };
     registerCommands(ctx, commands);
+    registerAgent(ctx);
 
     // Reading the keyring is a round trip to the workbench: activation does not wait for
     // it. The welcome view and hovers follow as soon as the key is known.
