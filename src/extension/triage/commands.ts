@@ -18,7 +18,9 @@ import {
   type Triage,
   type Verdict,
 } from '../../core/triage';
-import type { CommandMap } from '../shared/commands';
+import type { CommandsOf } from '../commands';
+
+type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
 import { gated, triageCheck, triageGate } from './privacy';
 import { triageSettings } from './settings';

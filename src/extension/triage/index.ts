@@ -1,6 +1,8 @@
 // The triage feature bundle (dist/triage.js), loaded on the first triage command
 // (./lazy.ts registers the commands at activation without loading it).
-import type { CommandMap } from '../shared/commands';
+import type { CommandsOf } from '../commands';
+
+type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
 import { TriageState, triageCommands } from './commands';
 import { VerdictDecorations } from './decorations';

@@ -4,12 +4,12 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { registerCommands, type CommandMap } from '../shared/commands';
+import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import { TRIAGE_COMMANDS } from './ids';
 import type { TriageFeature } from './index';
 
-export function registerTriageLazy(ctx: Ctx): () => TriageFeature {
+export function registerTriageLazy(ctx: Ctx): { commands: Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>; load: () => TriageFeature } {
   let loaded: TriageFeature | undefined;
   const load = (): TriageFeature => {
     if (!loaded) {
@@ -19,9 +19,9 @@ export function registerTriageLazy(ctx: Ctx): () => TriageFeature {
     }
     return loaded;
   };
-  const commands: CommandMap = {};
-  for (const id of TRIAGE_COMMANDS) commands[id] = (...args: unknown[]) => load().commands[id]!(...args);
-  registerCommands(ctx, commands);
+  const commands = Object.fromEntries(
+    TRIAGE_COMMANDS.map((id) => [id, (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args)]),
+  ) as unknown as Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
   // Verdict decorations are opt-in: the feature loads for them only when the setting is on.
   const decorationsOn = (): boolean => vscode.workspace.getConfiguration('odin.triage').get<boolean>('decorations', false) === true;
   const sync = (): void => {
@@ -34,5 +34,5 @@ export function registerTriageLazy(ctx: Ctx): () => TriageFeature {
     }),
   );
   sync();
-  return load;
+  return { commands, load };
 }
