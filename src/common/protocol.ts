@@ -31,11 +31,30 @@ export interface ServiceView {
   url?: string;
   title?: string;
   statusCode?: number;
+  /** The HTTP `Server` header(s), joined. */
+  server?: string;
+  /** The TLS certificate the service presented, when ODIN recorded one. */
+  certificate?: CertificateView;
   software: string[];
   cves: string[];
   lastUpdated?: string;
   /** Length of the banner in characters (0: none). The text itself is fetched on demand. */
   bannerLength: number;
+}
+
+/** A TLS certificate as the host page shows it (every string capped). */
+export interface CertificateView {
+  subject?: string;
+  issuer?: string;
+  /** DNS names and IP addresses of the subject alternative name. */
+  names: string[];
+  notBefore?: string;
+  notAfter?: string;
+  /** SHA-256 fingerprint (hex); the page pivots on it by service index, never sends it back. */
+  fingerprint?: string;
+  selfSigned?: boolean;
+  validation?: string;
+  key?: string;
 }
 
 export interface ExploitView {
@@ -178,6 +197,8 @@ export type FromWebview =
   | { type: 'openLink'; link: LinkRef }
   | { type: 'copyCve'; cveId: string }
   | { type: 'diffSnapshots'; from: number; to: number }
+  /** Search hosts that present the same certificate as this service (by its index). */
+  | { type: 'searchCertificate'; serviceIndex: number }
   | RequestMessage;
 
 /** Requests the page may make, with their parameters and results. */
@@ -328,6 +349,10 @@ export function parseFromWebview(raw: unknown, page: PageKind): FromWebview | un
     case 'copyCve':
       return onlyKeys(v, ['type', 'cveId']) && isId(v.cveId) && page === 'host'
         ? { type: 'copyCve', cveId: v.cveId }
+        : undefined;
+    case 'searchCertificate':
+      return onlyKeys(v, ['type', 'serviceIndex']) && isIndex(v.serviceIndex) && page === 'host'
+        ? { type: 'searchCertificate', serviceIndex: v.serviceIndex }
         : undefined;
     case 'diffSnapshots':
       return onlyKeys(v, ['type', 'from', 'to']) &&

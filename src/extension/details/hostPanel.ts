@@ -5,6 +5,7 @@ import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
 import { confirmOpenExternal, copyJson, copyText, exportJson, openJson } from './actions';
 import {
+  certificateQuery,
   bannerText,
   cveView,
   hostBannerText,
@@ -236,6 +237,12 @@ export class HostPanel extends DetailsPanel {
         if (url === undefined) return;
         if (message.type === 'copyLink') await copyText(url, 'link');
         else await confirmOpenExternal(url);
+        return;
+      }
+      case 'searchCertificate': {
+        // The fingerprint comes from the host record the extension holds, never from the page.
+        const query = certificateQuery(host?.services[message.serviceIndex]);
+        if (query) await vscode.commands.executeCommand('odin.searchHosts', { query });
         return;
       }
       case 'copyCve': {

@@ -206,6 +206,23 @@ export function cachedCard(
   );
 }
 
+/**
+ * How many hosts ODIN knows in a block: `POST /v1/hosts/count`, the cheap call every
+ * official client makes. Where it is refused (an older service answers 404/405, a plan
+ * 403, or an answer without a count), a one-result search's total stands in.
+ */
+async function hostsInBlock(ctx: Ctx, cidr: string, signal: AbortSignal | undefined): Promise<number> {
+  const query = `ip:"${cidr}"`;
+  try {
+    return await ctx.client().countHosts({ query }, { signal });
+  } catch (e) {
+    const refused =
+      e instanceof OdinApiError && ['notFound', 'badRequest', 'forbidden', 'badResponse'].includes(e.kind);
+    if (!refused || signal?.aborted) throw e;
+    return (await ctx.client().searchHosts({ query, limit: 1 }, { signal })).total ?? 0;
+  }
+}
+
 async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardOptions): Promise<string> {
   const rl = ctx.requests;
   const get = { signal: req.signal, automatic: !req.explicit };
@@ -215,13 +232,7 @@ async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardO
     return r.status === 'ok' ? hostCard(ind.value, r.value, o) : hostNotFoundCard(ind.value, o);
   }
   if (ind.kind === 'cidr') {
-    const r = await rl.get(
-      'cidrHosts',
-      ind.value,
-      async (signal) =>
-        (await ctx.client().searchHosts({ query: `ip:"${ind.value}"`, limit: 1 }, { signal })).total ?? 0,
-      get,
-    );
+    const r = await rl.get('cidrHosts', ind.value, (signal) => hostsInBlock(ctx, ind.value, signal), get);
     const o = r.fromCache ? { ...opts, cachedAt: r.storedAt, stale: r.stale } : opts;
     return cidrCard(ind.value, r.status === 'ok' ? { ok: r.value } : { notFound: true }, o);
   }

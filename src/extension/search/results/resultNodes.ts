@@ -5,6 +5,7 @@
  * Node. Every API string passes `neutraliseUiText` (a `$(icon)` in a banner must not
  * render as an icon in a tree label).
  */
+import { certSummary, httpSummary } from '../../../core/serviceText';
 import {
   SEVERITY_RANK,
   type Bucket,
@@ -257,11 +258,12 @@ function itemChildren(set: ResultSet, item: ResultItem): Node[] {
 }
 
 function serviceInfo(set: ResultSet, s: Service): Node[] {
-  const title = s.modules.http?.title;
+  // HTTP by what it answered (status, title, server); other protocols by their banner.
   return [
     ...info(set, 'Product', [s.product, s.version].filter(Boolean).join(' ')),
-    ...info(set, 'Title', typeof title === 'string' ? title : undefined),
+    ...info(set, 'HTTP', httpSummary(s)),
     ...info(set, 'Banner', s.banner),
+    ...info(set, 'Certificate', certSummary(s.tls), s.tls?.fingerprintSha256),
     ...info(set, 'URL', s.url, s.url),
   ];
 }
@@ -365,7 +367,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
             .map((x) => t(x, 300))
             .join('\n') || undefined,
         icon: sev ? { id: 'plug', color: severityIcon(sev).color } : { id: 'plug' },
-        collapsible: s.cve.length || product || s.banner || s.url ? 'collapsed' : 'none',
+        collapsible: s.cve.length || product || s.banner || s.http || s.tls || s.url ? 'collapsed' : 'none',
         contextValue: 'odin.service',
       };
     }
