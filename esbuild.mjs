@@ -27,6 +27,7 @@ const targets = {
   // Features loaded on first use (src/extension/searchLazy.ts, detailsLazy.ts).
   search: { ...extensionHost, entryPoints: { search: 'src/extension/search/index.ts' } },
   details: { ...extensionHost, entryPoints: { details: 'src/extension/details/index.ts' } },
+  hunts: { ...extensionHost, entryPoints: { hunts: 'src/extension/hunts/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
@@ -41,7 +42,7 @@ const targets = {
 };
 
 /** The feature bundles, which take the modules they share with dist/extension.js from it. */
-const FEATURES = ['search', 'details'];
+const FEATURES = ['search', 'details', 'hunts'];
 const SHARED_EXPORT = '__odinShared';
 
 const common = {

@@ -3,6 +3,7 @@ import { registerCommands } from './commands';
 import { Ctx } from './ctx';
 import { registerDetailsLazy } from './detailsLazy';
 import { registerHover } from './hover';
+import { registerHuntsLazy } from './hunts/lazy';
 import { keyCommands } from './keyCommands';
 import { Log } from './log';
 import { registerSearchLazy } from './searchLazy';
@@ -27,6 +28,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     registerDetailsLazy(ctx);
     registerHover(ctx);
     const loadSearch = registerSearchLazy(ctx);
+    registerHuntsLazy(ctx, loadSearch);
 
     // Reading the keyring is a round trip to the workbench: activation does not wait for
     // it. The welcome view and hovers follow as soon as the key is known.
