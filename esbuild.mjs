@@ -1,5 +1,5 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,psl,emulator,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,psl,emulator,mcp,webview]
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 
@@ -11,11 +11,11 @@ const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : nul
 
 const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist' };
 // `vscode` is provided by the host at run time; the public suffix list is loaded on first
-// use from dist/psl.js (src/extension/pslLazy.ts), not at activation.
+// use from dist/psl.js (src/extension/lazy/pslLoader.ts), not at activation.
 const extensionHost = {
   ...node,
   external: ['vscode'],
-  alias: { tldts: './src/extension/pslLazy.ts' },
+  alias: { tldts: './src/extension/lazy/pslLoader.ts' },
   plugins: [],
 };
 
@@ -24,13 +24,20 @@ const targets = {
   // What loads at activation: the composition root, hovers, keys, and the stand-ins that
   // register the search and details features' commands and views.
   extension: { ...extensionHost, entryPoints: { extension: 'src/extension/extension.ts' } },
-  // Features loaded on first use (src/extension/searchLazy.ts, detailsLazy.ts).
+  // Features loaded on first use (src/extension/search/lazy.ts, details/lazy.ts).
   search: { ...extensionHost, entryPoints: { search: 'src/extension/search/index.ts' } },
   details: { ...extensionHost, entryPoints: { details: 'src/extension/details/index.ts' } },
   hunts: { ...extensionHost, entryPoints: { hunts: 'src/extension/hunts/index.ts' } },
-  psl: { ...node, entryPoints: { psl: 'src/extension/psl.ts' } },
+  psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
+  // The MCP server (`odin-mcp`, `npm run mcp`): the agent tools over stdio, SDK bundled in.
+  mcp: {
+    ...node,
+    entryPoints: { mcp: 'src/agent/mcp/cli.ts' },
+    banner: { js: '#!/usr/bin/env node' },
+    define: { ODIN_VERSION: JSON.stringify(JSON.parse((await import('node:fs')).readFileSync('package.json', 'utf8')).version) },
+  },
   // Runs inside the webview (a browser sandbox): no Node APIs.
   webview: {
     entryPoints: { webview: 'src/webview/main.ts' },

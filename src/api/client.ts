@@ -34,6 +34,7 @@ import {
   normalizeWhoisHistory,
 } from './normalize';
 import { parseHostCursor, parseOpaqueCursor, toPage } from './paging';
+import { describeShapeProblems, shapeProblems, UNEXPECTED_SHAPE_MESSAGE, type ShapeKind } from './shape';
 import type {
   Aggregation,
   Bucket,
@@ -85,6 +86,16 @@ export const ENDPOINTS = {
 
 type Op = keyof typeof ENDPOINTS;
 
+/** Which shape check each operation's `data` gets (see shape.ts); the rest are checked by their normaliser. */
+const SHAPES: Partial<Record<Op, ShapeKind>> = {
+  getHost: 'host',
+  searchHosts: 'hostList',
+  searchDomains: 'list',
+  searchBuckets: 'list',
+  getHostCves: 'listOrObject',
+  getHostExploits: 'listOrObject',
+};
+
 /** First CVE page number (`/v1/cves/all/{ip}/{page}`); the live base is undocumented. */
 export const FIRST_CVE_PAGE = 1;
 
@@ -104,6 +115,24 @@ function segment(op: Op, what: string, value: unknown): string {
     });
   }
   return encodeURIComponent(v).replace(/%3A/gi, ':');
+}
+
+/**
+ * An IP address path segment: address characters only. A zone id (`fe80::1%vpn-name`, file
+ * text of up to 64 characters) or any other text never reaches the request path; callers pass
+ * the gate's canonical value, and this refuses anything else before a request is made.
+ */
+function ipSegment(op: Op, value: unknown): string {
+  const v = typeof value === 'string' ? value.trim() : '';
+  if (!/^[0-9A-Fa-f:.]{2,45}$/.test(v)) {
+    throw new OdinApiError({
+      kind: 'badRequest',
+      endpoint: ENDPOINTS[op],
+      message: 'That is not a valid IP address to look up.',
+      detail: `${ENDPOINTS[op]}: refused IP path parameter (only address characters are sent)`,
+    });
+  }
+  return segment(op, 'IP address', v);
 }
 
 /** Copies the defined fields only (`undefined` ones are omitted from the JSON body). */
@@ -165,10 +194,34 @@ export class OdinClient {
       opts?.signal,
     );
     if (!isObj(res.body)) throw this.error(op, 'badResponse', 'the body is not a JSON object');
+    // Server text is redacted before it is cut, so no prefix of the key survives the cut.
+    const serverText = (): string => this.http.redact(envelopeErrorText(res.body) ?? '').slice(0, 300);
     if (res.body.success === false) {
-      const text = envelopeErrorText(res.body) ?? '';
+      const text = serverText();
       const kind = /not\s*found|no\s+(data|record|result)/i.test(text) ? 'notFound' : 'badRequest';
-      throw this.error(op, kind, `HTTP ${res.status} with success=false: ${text.slice(0, 300)}`);
+      throw this.error(op, kind, `HTTP ${res.status} with success=false: ${text}`);
+    }
+    // A 200 that carries an error and no data is an error, never a (cached) "not found".
+    const data = envelopeData(res.body);
+    const errorField = [res.body.error, res.body[' error']].find(
+      (e) => (typeof e === 'string' && e.trim() !== '') || isObj(e),
+    );
+    if (errorField !== undefined && (data === undefined || data === null)) {
+      throw this.error(
+        op,
+        'server',
+        `HTTP ${res.status} with an error body and no data: ${serverText() || this.http.redact(JSON.stringify(errorField)).slice(0, 300)}`,
+        'ODIN answered with an error instead of data. Try again later; details are in the ODIN log.',
+      );
+    }
+    const problems = shapeProblems(SHAPES[op] ?? 'none', data);
+    if (problems.length > 0) {
+      throw this.error(
+        op,
+        'badResponse',
+        `unexpected shape: ${describeShapeProblems(problems)}`,
+        UNEXPECTED_SHAPE_MESSAGE,
+      );
     }
     return res.body;
   }
@@ -222,7 +275,7 @@ export class OdinClient {
 
   /** 8. Latest details of one host. */
   async getHost(ip: string, opts?: CallOptions): Promise<Host> {
-    const body = await this.call('getHost', 'GET', `/v1/hosts/${segment('getHost', 'IP address', ip)}`, opts);
+    const body = await this.call('getHost', 'GET', `/v1/hosts/${ipSegment('getHost', ip)}`, opts);
     return normalizeHost(this.record('getHost', body), ip.trim())!;
   }
 
@@ -252,7 +305,7 @@ export class OdinClient {
         'Invalid CVE page number.',
       );
     }
-    const path = `/v1/cves/all/${segment('getHostCves', 'IP address', ip)}/${page}`;
+    const path = `/v1/cves/all/${ipSegment('getHostCves', ip)}/${page}`;
     const body = await this.call('getHostCves', 'GET', path, opts);
     const data = envelopeData(body);
     const items = normalizeCveList(data);
@@ -286,13 +339,13 @@ export class OdinClient {
    * grouping by CVE is kept in `cves` (and `getHostCves` has each CVE's `exploit` list).
    */
   async getHostExploits(ip: string, opts?: CallOptions): Promise<Exploit[]> {
-    const path = `/v1/hosts/exploits/${segment('getHostExploits', 'IP address', ip)}`;
+    const path = `/v1/hosts/exploits/${ipSegment('getHostExploits', ip)}`;
     return normalizeExploits(envelopeData(await this.call('getHostExploits', 'GET', path, opts)));
   }
 
   /** 14. One CVE on a host. */
   async getHostCve(ip: string, cveId: string, opts?: CallOptions): Promise<Cve> {
-    const path = `/v1/hosts/cves/${segment('getHostCve', 'IP address', ip)}/${segment('getHostCve', 'CVE id', cveId)}`;
+    const path = `/v1/hosts/cves/${ipSegment('getHostCve', ip)}/${segment('getHostCve', 'CVE id', cveId)}`;
     const body = await this.call('getHostCve', 'GET', path, opts);
     const data = envelopeData(body);
     if (data == null) throw this.error('getHostCve', 'notFound', 'data is null');

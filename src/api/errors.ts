@@ -22,7 +22,7 @@ export type OdinErrorKind =
 
 /** What kind of network failure a `network` error was (read from the Node error codes). */
 export type NetworkFailure =
-  'dns' | 'refused' | 'reset' | 'tls' | 'unreachable' | 'proxy' | 'insecure' | 'other';
+  'dns' | 'refused' | 'reset' | 'tls' | 'unreachable' | 'proxy' | 'proxyAuth' | 'insecure' | 'other';
 
 export interface OdinApiErrorInit {
   kind: OdinErrorKind;
@@ -90,6 +90,7 @@ const NETWORK_TEXT: Record<NetworkFailure, string> = {
   tls: 'the secure connection failed (certificate or TLS problem)',
   unreachable: 'the network is unreachable',
   proxy: 'the proxy refused or failed the connection',
+  proxyAuth: 'the proxy asks for authentication (HTTP 407)',
   insecure: 'plain http is only allowed to localhost; use an https:// API URL',
   other: 'the network request failed',
 };
@@ -121,6 +122,9 @@ export function defaultMessage(
     case 'server':
       return `ODIN had a server problem${status}. Try again later.`;
     case 'network':
+      if (init.network === 'proxyAuth') {
+        return 'Your proxy asks for authentication (HTTP 407), so ODIN was not reached. Check the proxy settings (http.proxy, http.proxyAuthorization).';
+      }
       return `Could not reach ODIN: ${NETWORK_TEXT[init.network ?? 'other']}. Check your network and proxy settings.`;
     case 'timeout':
       return 'ODIN did not answer in time. Try again later.';
@@ -135,6 +139,8 @@ export function defaultMessage(
 
 /** The kind an HTTP status maps to (2xx never reaches here). */
 export function kindForStatus(status: number): OdinErrorKind {
+  // A proxy between us and ODIN wants credentials: a network problem, not a query problem.
+  if (status === 407) return 'network';
   if (status === 400) return 'badRequest';
   if (status === 401) return 'auth';
   if (status === 402) return 'quota';
@@ -187,6 +193,8 @@ export function classifyNetworkError(e: unknown): NetworkFailure {
     for (const [re, failure] of NET_CODES) if (re.test(code)) return failure;
   }
   const text = chain.map((l) => l.message).join(' | ');
+  // undici's ProxyAgent: "Proxy response (407) !== 200 when HTTP Tunneling".
+  if (/\b407\b|proxy[- ]auth/i.test(text)) return 'proxyAuth';
   if (/proxy|tunnel/i.test(text)) return 'proxy';
   if (/certificate|tls|ssl/i.test(text)) return 'tls';
   if (/other side closed|socket hang up|reset|terminated/i.test(text)) return 'reset';

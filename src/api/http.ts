@@ -433,7 +433,7 @@ export class HttpTransport {
         throw fail(
           req,
           'badResponse',
-          `HTTP ${status} redirect${location ? ` to ${shortText(location, 200)}` : ''} not followed`,
+          `HTTP ${status} redirect${location ? ` to ${shortText(this.redact(location), 200)}` : ''} not followed`,
           { status, message: 'ODIN answered with a redirect, which is not followed. Check the API URL.' },
         );
       }
@@ -453,11 +453,13 @@ export class HttpTransport {
           // The status is what matters; an unreadable error body only loses its message.
         }
         complete = true;
+        // Redacted before it is cut: a cut through the key would leave a prefix no redaction finds.
+        serverText = this.redact(serverText);
         const base = fail(
           req,
           kind,
           `HTTP ${status}${serverText ? `: ${shortText(serverText)}` : ''}${retryAfterMs !== undefined ? ` (Retry-After ${retryAfterMs} ms)` : ''}`,
-          { status, retryAfterMs },
+          { status, retryAfterMs, network: status === 407 ? 'proxyAuth' : undefined },
         );
         // A 400 carries the server's reason, which is what the user needs to fix the query.
         throw kind === 'badRequest' && serverText && JSON_TYPE.test(contentType)

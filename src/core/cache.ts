@@ -42,11 +42,31 @@ export interface CacheOptions {
   /** Time to live per class, in milliseconds. */
   ttlMs: CacheTtls;
   maxEntries: number;
+  /**
+   * Bound of the memory the entries hold, estimated from their JSON text (two bytes a
+   * character, as JavaScript strings are held). Default DEFAULT_CACHE_MAX_BYTES. An entry
+   * bigger than the whole bound is not kept.
+   */
+  maxBytes?: number;
   /** Delay before a change is written to disk (debounce). Default 1500 ms. */
   writeDelayMs?: number;
   now?: () => number;
   /** Receives non-fatal problems (corrupt file moved aside, write failed). */
   onProblem?: (message: string) => void;
+}
+
+/** 64 MiB: thousands of ordinary hosts, and a bound on a few hosts with megabytes of banners. */
+export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Estimated memory of one entry: key and JSON text as UTF-16, plus a fixed overhead. */
+export function entryBytes(key: string, entry: CacheEntry): number {
+  let text = 0;
+  try {
+    text = entry.notFound ? 0 : (JSON.stringify(entry.value ?? null)?.length ?? 0);
+  } catch {
+    text = 0;
+  }
+  return 2 * (key.length + text) + 64;
 }
 
 const FORMAT = 'odin-lookup-cache';
@@ -70,8 +90,12 @@ export function cacheKey(origin: string, kind: string, target: string): string {
 export class ResultCache {
   /** Insertion order is recency order: the first key is the least recently used. */
   private readonly entries = new Map<string, CacheEntry>();
+  /** Estimated bytes per key (see entryBytes), and their sum. */
+  private readonly sizes = new Map<string, number>();
+  private totalBytes = 0;
   private ttlMs: CacheTtls;
   private maxEntries: number;
+  private maxBytes: number;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
   private dirty = false;
@@ -88,6 +112,7 @@ export class ResultCache {
   constructor(private readonly options: CacheOptions) {
     this.ttlMs = { ...options.ttlMs };
     this.maxEntries = Math.max(1, Math.floor(options.maxEntries));
+    this.maxBytes = validBytes(options.maxBytes);
     this.now = options.now ?? Date.now;
     this.ready = options.file ? this.load(options.file) : Promise.resolve();
   }
@@ -96,9 +121,15 @@ export class ResultCache {
     return this.entries.size;
   }
 
-  setLimits(ttlMs: CacheTtls, maxEntries: number): void {
+  /** Estimated memory the entries hold now (see `entryBytes`). */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  setLimits(ttlMs: CacheTtls, maxEntries: number, maxBytes?: number): void {
     this.ttlMs = { ...ttlMs };
     this.maxEntries = Math.max(1, Math.floor(maxEntries));
+    if (maxBytes !== undefined) this.maxBytes = validBytes(maxBytes);
     if (this.evict()) this.scheduleWrite();
   }
 
@@ -129,11 +160,11 @@ export class ResultCache {
 
   delete(key: string): void {
     this.deleted.set(key, this.now());
-    if (this.entries.delete(key)) this.scheduleWrite();
+    if (this.drop(key)) this.scheduleWrite();
   }
 
   clear(): void {
-    this.entries.clear();
+    this.dropAll();
     this.deleted.clear();
     this.clearedAt = this.now();
     this.scheduleWrite();
@@ -168,17 +199,41 @@ export class ResultCache {
   }
 
   private put(key: string, entry: CacheEntry): void {
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    this.store(key, entry);
     this.evict();
     this.scheduleWrite();
   }
 
+  /** Sets an entry as the most recently used one, keeping the byte count. */
+  private store(key: string, entry: CacheEntry): void {
+    this.drop(key);
+    const bytes = entryBytes(key, entry);
+    this.entries.set(key, entry);
+    this.sizes.set(key, bytes);
+    this.totalBytes += bytes;
+  }
+
+  private drop(key: string): boolean {
+    this.totalBytes -= this.sizes.get(key) ?? 0;
+    this.sizes.delete(key);
+    return this.entries.delete(key);
+  }
+
+  private dropAll(): void {
+    this.entries.clear();
+    this.sizes.clear();
+    this.totalBytes = 0;
+  }
+
+  /** Least recently used first, until both the entry count and the byte bound hold. */
   private evict(): boolean {
     let removed = false;
-    while (this.entries.size > this.maxEntries) {
+    while (
+      this.entries.size > 0 &&
+      (this.entries.size > this.maxEntries || this.totalBytes > this.maxBytes)
+    ) {
       const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+      this.drop(oldest);
       removed = true;
     }
     return removed;
@@ -269,8 +324,8 @@ export class ResultCache {
         const other = theirs.get(key);
         merged.set(key, other && other.storedAt > ours.storedAt ? other : ours);
       }
-      this.entries.clear();
-      for (const [key, entry] of merged) this.entries.set(key, entry);
+      this.dropAll();
+      for (const [key, entry] of merged) this.store(key, entry);
       this.evict();
     }
     this.deleted.clear();
@@ -300,12 +355,9 @@ export class ResultCache {
     }
     // Entries set before the file finished loading are newer: keep them, most recent last.
     const newer = [...this.entries];
-    this.entries.clear();
-    for (const [key, entry] of parsed.entries) this.entries.set(key, entry);
-    for (const [key, entry] of newer) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
+    this.dropAll();
+    for (const [key, entry] of parsed.entries) this.store(key, entry);
+    for (const [key, entry] of newer) this.store(key, entry);
     this.evict();
   }
 
@@ -370,4 +422,8 @@ function isFiniteNumber(v: unknown): v is number {
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+function validBytes(v: number | undefined): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : DEFAULT_CACHE_MAX_BYTES;
 }

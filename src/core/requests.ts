@@ -18,7 +18,10 @@ import { OdinApiError } from '../api/errors';
 import { cacheKey, type ResultCache, type TtlClass } from './cache';
 import { LimiterAbortError, type Limiter } from './limiter';
 
-export type PauseReason = 'auth' | 'quota' | 'forbidden' | 'rateLimited';
+export type PauseReason = 'auth' | 'quota' | 'forbidden' | 'rateLimited' | 'unavailable';
+
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 export interface PauseState {
   reason: PauseReason;
@@ -78,6 +81,7 @@ export class RequestLayer {
   private readonly flights = new Map<string, Flight>();
   private pauseState: PauseState | undefined;
   private pauseTimer: NodeJS.Timeout | undefined;
+  private lastOrigin: string | undefined;
   private readonly listeners = new Set<StateListener>();
   private readonly now: () => number;
   /** Requests actually sent (for status displays, tests and the bench). */
@@ -122,7 +126,9 @@ export class RequestLayer {
     opts: GetOptions,
   ): Promise<LookupResult<T>> {
     if (opts.signal?.aborted) throw cancelled();
-    const key = cacheKey(this.options.origin(), kind, target);
+    const origin = this.options.origin();
+    if (origin !== this.lastOrigin) this.originChanged(origin);
+    const key = cacheKey(origin, kind, target);
     if (!opts.refresh) {
       const cached = this.peek<T>(kind, target);
       if (cached && !cached.stale) return cached;
@@ -141,7 +147,7 @@ export class RequestLayer {
       const started: Flight = {
         controller,
         waiters: 0,
-        promise: this.run(key, ttlClass, fetcher, controller.signal, opts.automatic),
+        promise: this.run(origin, key, ttlClass, fetcher, controller.signal, opts.automatic),
       };
       flight = started;
       this.flights.set(key, started);
@@ -152,6 +158,21 @@ export class RequestLayer {
       );
     }
     return this.wait(key, flight, opts.signal) as Promise<LookupResult<T>>;
+  }
+
+  /**
+   * Stores an answer obtained another way (one batched search answering for many targets)
+   * under (kind, target) for the current origin: `undefined` stores "not found".
+   */
+  store(kind: string, target: string, value: unknown, ttlClass: TtlClass = 'host'): void {
+    const key = cacheKey(this.options.origin(), kind, target);
+    if (value === undefined) this.options.cache.setNotFound(key);
+    else this.options.cache.set(key, value, ttlClass);
+  }
+
+  /** Drops what the cache holds for (kind, target) at the current origin. */
+  forget(kind: string, target: string): void {
+    this.options.cache.delete(cacheKey(this.options.origin(), kind, target));
   }
 
   /** Ends a pause (the resume command, a new key, a new origin). */
@@ -169,12 +190,26 @@ export class RequestLayer {
     this.pauseState = { ...state, since: this.now() };
     if (this.pauseTimer) clearTimeout(this.pauseTimer);
     this.pauseTimer = undefined;
-    if (state.until !== undefined) {
-      this.pauseTimer = setTimeout(() => this.resume(), Math.max(0, state.until - this.now()));
-      this.pauseTimer.unref?.();
-    }
+    if (state.until !== undefined) this.armPauseTimer(state.until);
     this.options.log?.('warn', `Automatic lookups paused: ${state.message}`);
     this.emit();
+  }
+
+  /**
+   * Ends the pause at `until`. A wait longer than a timer can hold is done in steps, so a
+   * Retry-After of 25 days pauses for 25 days, not 1 ms.
+   */
+  private armPauseTimer(until: number): void {
+    const left = until - this.now();
+    this.pauseTimer = setTimeout(
+      () => {
+        if (this.pauseState?.until !== until) return;
+        if (this.now() >= until) this.resume();
+        else this.armPauseTimer(until);
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, left)),
+    );
+    this.pauseTimer.unref?.();
   }
 
   /** Looks at an error any API caller got, and pauses when it calls for it. */
@@ -182,11 +217,14 @@ export class RequestLayer {
     if (!(err instanceof OdinApiError)) return;
     if (err.kind === 'auth' || err.kind === 'quota' || err.kind === 'forbidden') {
       this.pause({ reason: err.kind, message: pauseMessage(err.kind) });
-    } else if (err.kind === 'rateLimited') {
+    } else if (err.kind === 'rateLimited' || err.kind === 'server') {
+      // A 429, or a 503 (maintenance, overload), that asks for a long wait pauses automatic lookups.
       const retry = err.retryAfterMs;
       if (retry !== undefined && retry > (this.options.pauseAfterRetryMs ?? 5000)) {
-        const until = this.now() + retry;
-        this.pause({ reason: 'rateLimited', message: pauseMessage('rateLimited', until), until });
+        // A nonsense Retry-After (years) still ends: the pause is capped at 30 days.
+        const until = this.now() + Math.min(retry, 30 * 24 * 3_600_000);
+        const reason: PauseReason = err.kind === 'server' ? 'unavailable' : 'rateLimited';
+        this.pause({ reason, message: pauseMessage(reason, until), until });
       }
     }
   }
@@ -199,7 +237,23 @@ export class RequestLayer {
     this.listeners.clear();
   }
 
+  /**
+   * The API origin changed (demo data started or stopped, another API URL): every request in
+   * flight for the old origin is aborted, so none of them goes on to send a key to an origin
+   * that is no longer the one in use. Called by `get` when it sees a new origin, and by the
+   * extension as soon as the setting or the demo state changes.
+   */
+  originChanged(origin = this.options.origin()): void {
+    const previous = this.lastOrigin;
+    this.lastOrigin = origin;
+    if (previous === undefined || previous === origin) return;
+    for (const flight of this.flights.values()) flight.controller.abort();
+    this.flights.clear();
+    this.options.log?.('info', 'The API origin changed: requests in flight were stopped.');
+  }
+
   private async run<T>(
+    origin: string,
     key: string,
     ttlClass: TtlClass,
     fetcher: (signal: AbortSignal) => Promise<T>,
@@ -211,12 +265,15 @@ export class RequestLayer {
     });
     try {
       if (signal.aborted) throw cancelled();
+      // Queued under one origin, run after a switch: never sent (nor cached) under the old one.
+      if (this.options.origin() !== origin) throw cancelled();
       this.sent++;
       const value = await fetcher(signal);
+      if (this.options.origin() !== origin) throw cancelled();
       this.options.cache.set(key, value, ttlClass);
       return { status: 'ok', value, fromCache: false, storedAt: this.now(), stale: false };
     } catch (err) {
-      if (err instanceof OdinApiError && err.kind === 'notFound') {
+      if (err instanceof OdinApiError && err.kind === 'notFound' && this.options.origin() === origin) {
         this.options.cache.setNotFound(key);
         return { status: 'notFound', fromCache: false, storedAt: this.now(), stale: false };
       }
@@ -288,7 +345,18 @@ export function pauseMessage(reason: PauseReason, until?: number): string {
       return 'ODIN refused access (HTTP 403). Check your plan, then resume.';
     case 'rateLimited':
       return until !== undefined
-        ? `ODIN asked to slow down; automatic lookups resume at ${new Date(until).toLocaleTimeString()}.`
+        ? `ODIN asked to slow down; automatic lookups resume ${when(until)}.`
         : 'ODIN asked to slow down.';
+    case 'unavailable':
+      return until !== undefined
+        ? `ODIN is unavailable for now; automatic lookups resume ${when(until)}.`
+        : 'ODIN is unavailable for now.';
   }
+}
+
+/** "at 14:05:00", or with the date when it is not today. */
+function when(until: number): string {
+  const d = new Date(until);
+  const sameDay = d.toDateString() === new Date().toDateString();
+  return sameDay ? `at ${d.toLocaleTimeString()}` : `on ${d.toLocaleString()}`;
 }

@@ -32,12 +32,12 @@ import {
   type QueryFix,
   type Snapshot,
 } from '../../core/hunts';
-import type { ResultItem } from '../../core/export';
+import type { ResultItem } from '../../core/resultItem';
 import { BUILTIN_FIELDS, type FieldInfo } from '../../core/query';
 import type { SearchSpec } from '../../core/savedSearches';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandHandler } from '../commands';
-import { config } from '../config';
+import type { CommandHandler } from '../shared/commands';
+import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import type { RunSummary, SearchFeature } from '../search';
 import { HUNT_LANGUAGE, type HuntCommandId } from './ids';

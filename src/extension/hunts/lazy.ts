@@ -6,7 +6,7 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { registerCommands, type CommandMap } from '../commands';
+import { registerCommands, type CommandMap } from '../shared/commands';
 import type { Ctx } from '../ctx';
 import type { SearchFeature } from '../search';
 import type { HuntsFeature } from './index';

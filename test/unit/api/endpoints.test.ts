@@ -242,13 +242,24 @@ for (const dialect of ['spec', 'live'] as const) {
       await expectKind(client.getHost('..'), 'badRequest');
       await expectKind(client.getHost('.'), 'badRequest');
       await expectKind(client.getHost(''), 'badRequest');
-      // Only the first two left the client, each as ONE encoded segment of the intended route.
+      // An IP path parameter holds address characters only, so the first never left the client;
+      // the domain left as ONE encoded segment of the intended route.
       assert.deepEqual(
         emu.requests.map((r) => r.endpoint),
-        ['hosts.get', 'whois.get'],
+        ['whois.get'],
       );
-      assert.equal(emu.requests[0].ip, '8.8.8.8/../../v1/credits/usage');
-      assert.equal(emu.requests[1].domain, 'a.com?x=1#y');
+      assert.equal(emu.requests[0].domain, 'a.com?x=1#y');
+    });
+
+    void it('an IPv6 zone id never reaches the request path (issue #15)', async () => {
+      emu.clearLog();
+      for (const ip of ['2606:4700:4700::1111%secret-project-vpn', 'fe80::1%25secret-project-vpn']) {
+        await expectKind(client.getHost(ip), 'badRequest');
+        await expectKind(client.getHostCves(ip), 'badRequest');
+        await expectKind(client.getHostExploits(ip), 'badRequest');
+        await expectKind(client.getHostCve(ip, 'CVE-2021-44228'), 'badRequest');
+      }
+      assert.deepEqual(emu.requests, []);
     });
   });
 }

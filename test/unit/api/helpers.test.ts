@@ -88,6 +88,10 @@ void describe('errors', () => {
     assert.equal(classifyNetworkError(wrap('EHOSTUNREACH')), 'unreachable');
     assert.equal(
       classifyNetworkError(new Error('Proxy response (407) !== 200 when HTTP Tunneling')),
+      'proxyAuth',
+    );
+    assert.equal(
+      classifyNetworkError(new Error('Proxy response (502) !== 200 when HTTP Tunneling')),
       'proxy',
     );
     assert.equal(classifyNetworkError(new Error('???')), 'other');

@@ -1,0 +1,279 @@
+/**
+ * The one gate: for a value from any source (file text, a command argument, a saved search,
+ * a restored page, a tree node, and what later comes: bulk triage, agent tools) it decides
+ * whether the value may be sent to ODIN, and in which canonical form.
+ *
+ *   1. strict parsing to one canonical form (`parseTarget`): refanged, trimmed, brackets and
+ *      IPv6 zone ids dropped, one trailing root dot allowed (two are not a name), case folded,
+ *      Unicode names in punycode (UTS #46, as a browser maps them);
+ *   2. the privacy policy on that canonical form only: workspace deny > user deny > user
+ *      allow > the IANA / special-use classification. The deny and allow entries are put in
+ *      the same canonical form first, so `mycompany.com` in a deny list also holds
+ *      `X.MyCompany.com.`, `x.mycompany[.]com` and the full-width-dot spelling;
+ *   3. the lookups mode and workspace trust, by what triggered the request:
+ *        - `off`: nothing is sent, by any trigger;
+ *        - Restricted Mode: nothing is sent automatically; an explicit command sends the one
+ *          value it names only after the user confirmed it (`consented`, asked once a session);
+ *        - `onCommand`: nothing automatic; explicit commands send;
+ *        - `onHover`: both.
+ *
+ * Every network entry point asks `decide()` and sends `verdict.target.value`, never the
+ * value it was given: the drift between two copies of this decision is where a leak hides.
+ * Pure TypeScript: no `vscode` import.
+ */
+import { domainToASCII } from 'node:url';
+import { formatIPv4, formatIPv6, parseIPv4, parseIPv6, refang } from '../detect';
+import type { DetectionKind } from '../detect';
+import { PrivacyPolicy, type DecisionSource, type PolicyDecision } from '../privacy';
+import { formatBlock, parseCidr } from '../privacy/ip';
+
+export type LookupsMode = 'onHover' | 'onCommand' | 'off';
+
+/** Where a value came from (for the log and for what a verdict says). */
+export type GateSource =
+  'file' | 'command' | 'savedSearch' | 'restoredPage' | 'treeNode' | 'hover' | 'bulk' | 'agent';
+
+/** What asks: a user action (a command, a click) or something that runs by itself. */
+export type Trigger = 'explicit' | 'automatic';
+
+/** A value in the one form that may go into a request. */
+export interface Target {
+  kind: 'ip' | 'cidr' | 'domain';
+  /** Canonical text: `1.2.3.4`, `2001:db8::1` (no zone), `10.0.0.0/8`, `xn--bcher-kva.de`. */
+  value: string;
+  /** For addresses and blocks. */
+  version?: 4 | 6;
+}
+
+export interface GateSettings {
+  mode: LookupsMode;
+  /** Workspace trust (false in Restricted Mode). */
+  trusted: boolean;
+  userAllow?: readonly string[];
+  userDeny?: readonly string[];
+  workspaceDeny?: readonly string[];
+}
+
+export interface GateRequest {
+  trigger: Trigger;
+  source: GateSource;
+  /** Which kinds the caller can send (e.g. a host lookup takes an IP only). Default: any. */
+  accept?: ReadonlyArray<Target['kind']>;
+  /** For an explicit request in Restricted Mode: the user confirmed sending this session. */
+  consented?: boolean;
+}
+
+/** Why a value may not be sent. */
+export type BlockCode =
+  | 'invalid' // not a strict IP, CIDR block or host name (or not a kind this caller takes)
+  | 'workspace-deny'
+  | 'user-deny'
+  | 'not-public' // the IANA registries or the special-use names say it is not globally reachable
+  | 'off' // odin.lookups.mode is off
+  | 'untrusted' // Restricted Mode, automatic trigger
+  | 'needs-consent' // Restricted Mode, explicit trigger, not yet confirmed
+  | 'on-command'; // odin.lookups.mode is onCommand, automatic trigger
+
+export type Verdict =
+  | { send: true; target: Target; reason: string; source: DecisionSource }
+  | {
+      send: false;
+      code: BlockCode;
+      /** Short user text: why nothing was sent. */
+      reason: string;
+      /** The canonical value, when the input parsed. */
+      target?: Target;
+      /** The privacy decision, when the input parsed (a card shows "Private-Use (RFC 1918)"). */
+      privacy?: PolicyDecision;
+    };
+
+const MAX_INPUT = 1024;
+
+/** Drops one pair of brackets and an IPv6 zone id (`%eth0`, `%25eth0`). */
+function stripIpDecoration(s: string): string {
+  let v = s;
+  if (v.startsWith('[') && v.endsWith(']')) v = v.slice(1, -1);
+  else if (v.startsWith('[') && /^\[[^\]]*\]\/\d+$/.test(v)) v = v.slice(1).replace(']', '');
+  const pct = v.indexOf('%');
+  if (pct >= 0 && v.includes(':')) {
+    const slash = v.indexOf('/', pct);
+    v = v.slice(0, pct) + (slash >= 0 ? v.slice(slash) : '');
+  }
+  return v;
+}
+
+/** A strict IPv4 / IPv6 literal in canonical text, or undefined. */
+function canonicalAddress(s: string): Target | undefined {
+  const v4 = parseIPv4(s);
+  if (v4 >= 0) return { kind: 'ip', value: formatIPv4(v4), version: 4 };
+  const g = s.includes(':') ? parseIPv6(s) : undefined;
+  return g ? { kind: 'ip', value: formatIPv6(g), version: 6 } : undefined;
+}
+
+/**
+ * A host name in canonical form (lower case, punycode, no root dot), or undefined when it is
+ * not one. Exactly one trailing dot (the DNS root) is accepted; `a.com..` is not a name.
+ */
+export function canonicalName(input: string): string | undefined {
+  let s = input;
+  if (s.endsWith('.')) s = s.slice(0, -1);
+  if (s === '' || s.length > 253 || s.endsWith('.') || s.startsWith('.')) return undefined;
+  // Only characters a name may hold before mapping: no spaces, slashes, `@`, `%`, `:` ...
+  if (/[\s/\\@%:?#[\]<>"'`|{}^,;=+*!$&()~]/u.test(s)) return undefined;
+  // UTS #46 mapping as URL parsing does it: case folding, full-width dots, Unicode → punycode.
+  const ascii = domainToASCII(s);
+  if (!ascii || ascii.endsWith('.') || ascii.length > 253) return undefined;
+  if (!/^[a-z0-9_.-]+$/.test(ascii) || ascii.split('.').some((l) => l === '' || l.length > 63)) {
+    return undefined;
+  }
+  return ascii;
+}
+
+/**
+ * Parses a value from any source strictly to one canonical target: an IP address, a CIDR
+ * block or a host name. Lenient IPv4 spellings (`012.0.0.1`, `0x7f.1`, `127.1`) are refused.
+ */
+export function parseTarget(input: unknown): Target | undefined {
+  if (typeof input !== 'string') return undefined;
+  if (input.length > MAX_INPUT) return undefined;
+  const s = refang(input.trim());
+  if (s === '' || /[\x00-\x1f\x7f]/.test(s)) return undefined;
+  const ipish = stripIpDecoration(s);
+  if (ipish.includes('/')) {
+    const block = parseCidr(ipish);
+    return block ? { kind: 'cidr', value: formatBlock(block), version: block.v } : undefined;
+  }
+  const addr = canonicalAddress(ipish);
+  if (addr) return addr;
+  // Digits and dots only, or hex/colon shapes, are failed addresses, never names.
+  if (/^[0-9.]+$/.test(s) || s.includes(':') || /^0x[0-9a-f]/i.test(s)) return undefined;
+  const name = canonicalName(s);
+  if (!name) return undefined;
+  // A name that is an IP literal in another spelling (`0x7f.0.0.1`) is not a name either.
+  if (/^[0-9a-fx.]+$/.test(name) && /^(?:0x[0-9a-f]*|[0-9]+)(?:\.(?:0x[0-9a-f]*|[0-9]+))*$/.test(name)) {
+    return undefined;
+  }
+  return { kind: 'domain', value: name };
+}
+
+/** A deny or allow entry in the gate's canonical form (entries it cannot read are kept as written). */
+function canonicalEntry(raw: string): string {
+  const text = raw.trim();
+  const wild = /^\*?\./.exec(text)?.[0] ?? '';
+  const body = text.slice(wild.length);
+  const t = parseTarget(body);
+  return t ? t.value : text;
+}
+
+function kindOf(t: Target): DetectionKind {
+  if (t.kind === 'domain') return 'domain';
+  if (t.kind === 'cidr') return 'cidr';
+  return t.version === 6 ? 'ipv6' : 'ipv4';
+}
+
+const TRIGGER_TEXT: Record<
+  Exclude<BlockCode, 'invalid' | 'workspace-deny' | 'user-deny' | 'not-public'>,
+  string
+> = {
+  off: 'Lookups are off (setting odin.lookups.mode), so nothing was sent.',
+  untrusted: 'This workspace is in Restricted Mode: ODIN sends nothing by itself.',
+  'needs-consent': 'This workspace is in Restricted Mode: confirm before anything is sent.',
+  'on-command': 'Lookups run on command only (setting odin.lookups.mode).',
+};
+
+export class Gate {
+  private readonly policy: PrivacyPolicy;
+
+  constructor(readonly settings: GateSettings) {
+    this.policy = new PrivacyPolicy({
+      userAllow: (settings.userAllow ?? []).map(canonicalEntry),
+      userDeny: (settings.userDeny ?? []).map(canonicalEntry),
+      workspaceDeny: (settings.workspaceDeny ?? []).map(canonicalEntry),
+    });
+  }
+
+  /** Entries of the lists that could not be read (for the settings layer to report). */
+  get listErrors(): PrivacyPolicy['errors'] {
+    return this.policy.errors;
+  }
+
+  /** The privacy decision alone (lists + registries) for a value, whatever the mode and trust. */
+  privacy(input: unknown): { target?: Target; decision: PolicyDecision } {
+    const target = parseTarget(input);
+    if (!target) {
+      return {
+        decision: {
+          allowed: false,
+          reason: 'not a valid IP address, CIDR block or host name',
+          source: 'invalid',
+        },
+      };
+    }
+    const decision = this.policy.check({ kind: kindOf(target), value: target.value });
+    return { target, decision };
+  }
+
+  /** May `input` be sent for this request? The verdict carries the canonical value to send. */
+  decide(input: unknown, req: GateRequest): Verdict {
+    const { target, decision } = this.privacy(input);
+    if (!target)
+      return {
+        send: false,
+        code: 'invalid',
+        reason: 'That is not a valid IP address, CIDR block or host name.',
+      };
+    if (req.accept && !req.accept.includes(target.kind)) {
+      return {
+        send: false,
+        code: 'invalid',
+        reason: `Expected ${req.accept.map(describeKind).join(' or ')}.`,
+        target,
+      };
+    }
+    if (!decision.allowed) {
+      const code: BlockCode =
+        decision.source === 'workspace-deny'
+          ? 'workspace-deny'
+          : decision.source === 'user-deny'
+            ? 'user-deny'
+            : 'not-public';
+      return { send: false, code, reason: capitalise(decision.reason), target, privacy: decision };
+    }
+    const block = this.triggerBlock(req);
+    if (block) return { send: false, code: block, reason: TRIGGER_TEXT[block], target, privacy: decision };
+    return { send: true, target, reason: decision.reason, source: decision.source };
+  }
+
+  /**
+   * Whether anything at all may be sent for a trigger, before there is a value (a search, a
+   * restored page deciding whether to fetch): the mode and trust part of `decide`.
+   */
+  mayRun(
+    req: Pick<GateRequest, 'trigger' | 'consented'>,
+  ): { ok: true } | { ok: false; code: BlockCode; reason: string } {
+    const block = this.triggerBlock(req);
+    return block ? { ok: false, code: block, reason: TRIGGER_TEXT[block] } : { ok: true };
+  }
+
+  private triggerBlock(
+    req: Pick<GateRequest, 'trigger' | 'consented'>,
+  ): keyof typeof TRIGGER_TEXT | undefined {
+    if (this.settings.mode === 'off') return 'off';
+    if (!this.settings.trusted) {
+      if (req.trigger === 'automatic') return 'untrusted';
+      if (!req.consented) return 'needs-consent';
+      return undefined;
+    }
+    if (req.trigger === 'automatic' && this.settings.mode === 'onCommand') return 'on-command';
+    return undefined;
+  }
+}
+
+function describeKind(k: Target['kind']): string {
+  return k === 'ip' ? 'an IP address' : k === 'cidr' ? 'a CIDR block' : 'a host name';
+}
+
+function capitalise(s: string): string {
+  const t = s.charAt(0).toUpperCase() + s.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}

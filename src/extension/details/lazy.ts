@@ -1,0 +1,44 @@
+/**
+ * What activation registers for the details pages without loading them: their commands,
+ * the webview serializers that restore open pages after a reload, and the whois snapshot
+ * documents. The pages themselves (dist/details.js, ~20 KB) load on first use: the first
+ * command, restore or snapshot document.
+ */
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { registerCommands, type CommandMap } from '../shared/commands';
+import type { Ctx } from '../ctx';
+import type { DetailsFeature } from './index';
+import { DETAILS_COMMANDS, HOST_VIEW_TYPE, WHOIS_SCHEME, WHOIS_VIEW_TYPE } from './ids';
+
+export function registerDetailsLazy(ctx: Ctx): void {
+  let feature: DetailsFeature | undefined;
+  const docsChanged = ctx.subscriptions.add(new vscode.EventEmitter<vscode.Uri>());
+  const details = (): DetailsFeature => {
+    if (!feature) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const bundle = require(path.join(__dirname, 'details.js')) as typeof import('./index');
+      feature = bundle.createDetails(ctx);
+      ctx.subscriptions.add(feature.docs.onDidChange((uri) => docsChanged.fire(uri)));
+    }
+    return feature;
+  };
+
+  const commands: CommandMap = {};
+  for (const id of DETAILS_COMMANDS) commands[id] = (...args: unknown[]) => details().commands[id](...args);
+  registerCommands(ctx, commands);
+
+  for (const viewType of [HOST_VIEW_TYPE, WHOIS_VIEW_TYPE]) {
+    ctx.subscriptions.add(
+      vscode.window.registerWebviewPanelSerializer(viewType, {
+        deserializeWebviewPanel: async (panel, state: unknown) => details().restore(viewType, panel, state),
+      }),
+    );
+  }
+  ctx.subscriptions.add(
+    vscode.workspace.registerTextDocumentContentProvider(WHOIS_SCHEME, {
+      onDidChange: docsChanged.event,
+      provideTextDocumentContent: (uri) => details().docs.provideTextDocumentContent(uri),
+    }),
+  );
+}

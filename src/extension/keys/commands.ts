@@ -1,0 +1,108 @@
+import * as vscode from 'vscode';
+import type { CommandMap } from '../shared/commands';
+import type { Ctx, DemoServer } from '../ctx';
+import { KeyringUnavailableError } from '../shared/secrets';
+
+const USE_FOR_SESSION = 'Use for This Session Only';
+
+/** Commands that manage the API key and the embedded demo emulator. */
+export function keyCommands(ctx: Ctx): CommandMap {
+  return {
+    'odin.setApiKey': async () => {
+      const key = await vscode.window.showInputBox({
+        title: 'ODIN: Set API Key',
+        prompt: 'Paste your ODIN API key. It is kept in the system keyring (VS Code SecretStorage), never in settings.',
+        password: true,
+        ignoreFocusOut: true,
+        placeHolder: 'API key',
+        validateInput: (value) => {
+          const v = value.trim();
+          if (!v) return 'Enter a key, or press Escape to cancel.';
+          if (/\s/.test(v)) return 'An API key contains no spaces.';
+          if (v.length > 512) return 'That is too long to be an API key.';
+          return undefined;
+        },
+      });
+      if (key === undefined) return;
+      try {
+        await ctx.keys.store(key);
+      } catch (err) {
+        if (!(err instanceof KeyringUnavailableError)) throw err;
+        ctx.log.warn(err.message);
+        const choice = await vscode.window.showWarningMessage(
+          `ODIN: ${err.message} The key cannot be stored. You can use it for this session only; it will be kept in memory until this window closes.`,
+          { modal: true },
+          USE_FOR_SESSION,
+        );
+        if (choice !== USE_FOR_SESSION) return;
+        ctx.keys.useForSession(key);
+      }
+      if (ctx.isDemo()) await ctx.setDemo(undefined);
+      void vscode.window.showInformationMessage('ODIN: API key saved.');
+    },
+
+    'odin.clearApiKey': async () => {
+      await ctx.keys.clear();
+      void vscode.window.showInformationMessage(
+        ctx.keys.source() === 'env'
+          ? 'ODIN: Stored API key cleared. A key from the ODIN_API_KEY environment variable is still in use.'
+          : 'ODIN: API key cleared.',
+      );
+    },
+
+    'odin.testApiKey': async () => {
+      if (!ctx.keys.get()) {
+        const choice = await vscode.window.showWarningMessage('ODIN: No API key is set.', 'Set API Key');
+        if (choice) await vscode.commands.executeCommand('odin.setApiKey');
+        return;
+      }
+      const usage = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'ODIN: Testing the API key…', cancellable: true },
+        async (_progress, token) => {
+          const abort = new AbortController();
+          const sub = token.onCancellationRequested(() => abort.abort());
+          try {
+            return await ctx.client().getCreditsUsage({ signal: abort.signal });
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+      const parts: string[] = [];
+      if (usage.hostCert?.left !== undefined) parts.push(`${usage.hostCert.left} host credits left`);
+      if (usage.bucketFile?.left !== undefined) parts.push(`${usage.bucketFile.left} bucket/file credits left`);
+      if (usage.expiresOn) parts.push(`plan expires ${usage.expiresOn.slice(0, 10)}`);
+      void vscode.window.showInformationMessage(
+        `ODIN: The API key works (${new URL(ctx.baseUrl()).host})${parts.length ? ': ' + parts.join(', ') : ''}.`,
+      );
+    },
+
+    'odin.useDemoData': async () => {
+      if (ctx.isDemo()) {
+        void vscode.window.showInformationMessage(`ODIN: Already using demo data from ${ctx.baseUrl()}.`);
+        return;
+      }
+      const server = await startEmbeddedEmulator(ctx);
+      await ctx.setDemo(server);
+      ctx.log.info(`Demo mode: using the embedded emulator at ${server.url}`);
+      void vscode.window.showInformationMessage(
+        'ODIN: Using demo data from the built-in emulator on this machine. Nothing leaves your machine. Run "ODIN: Stop Demo Data" to return to the real service.',
+      );
+    },
+
+    'odin.stopDemoData': async () => {
+      await ctx.setDemo(undefined);
+    },
+
+    'odin.showLog': () => ctx.log.show(),
+  };
+}
+
+/** Loads the emulator bundle only when asked for: it is not part of what loads at activation. */
+async function startEmbeddedEmulator(ctx: Ctx): Promise<DemoServer> {
+  const bundle = ctx.extension.asAbsolutePath('dist/emulator.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const emulator = require(bundle) as typeof import('../../emulator/server');
+  const running = await emulator.startEmulator({ port: 0 });
+  return { url: running.url, apiKey: running.apiKey, close: () => running.close() };
+}

@@ -1,0 +1,166 @@
+import * as vscode from 'vscode';
+import { detect, detectAt } from '../../core/detect';
+import { neutraliseUiText } from '../../core/text';
+import type { CommandMap } from '../shared/commands';
+import { config } from '../shared/config';
+import type { Ctx } from '../ctx';
+import { indicatorAt } from './hoverProvider';
+import { buildCard } from './lookups';
+import { checkPrivacy, type Indicator } from './policy';
+
+const MAX_ARG_CHARS = 300;
+const SEND = 'Send to ODIN';
+
+/** Whether the user already agreed, this session, to explicit lookups in Restricted Mode. */
+let restrictedConsent = false;
+
+/**
+ * A command argument that must be exactly one IP, CIDR block or domain name (hover links
+ * pass one; anything else, including objects and long strings, is refused).
+ */
+export function parseIndicatorArg(arg: unknown): Indicator | undefined {
+  if (typeof arg !== 'string' || arg.length === 0 || arg.length > MAX_ARG_CHARS) return undefined;
+  const text = arg.trim();
+  const hits = detect(text, { mode: 'text' });
+  return hits.length === 1 && hits[0].start === 0 && hits[0].end === text.length ? hits[0] : undefined;
+}
+
+/** The indicator the editor points at: the first one in the selection, else the one under the cursor. */
+function fromEditor(): { indicator: Indicator; editor: vscode.TextEditor } | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return undefined;
+  const sel = editor.selection;
+  if (!sel.isEmpty) {
+    const text = editor.document.getText(sel).slice(0, 10_000);
+    const hit = detect(text, { mode: 'text', limit: 1 })[0] ?? detectAt(text, 0);
+    return hit ? { indicator: hit, editor } : undefined;
+  }
+  const found = indicatorAt(editor.document, sel.active);
+  return found ? { indicator: found.indicator, editor } : undefined;
+}
+
+/** `odin.lookup` and `odin.resumeLookups`. */
+export function hoverCommands(ctx: Ctx): CommandMap {
+  return {
+    'odin.lookup': async (arg?: unknown) => {
+      let ind: Indicator | undefined;
+      let editor: vscode.TextEditor | undefined;
+      // No argument (palette) or a URI (editor context menu): the editor's selection or
+      // cursor. Anything else must be exactly one indicator string.
+      if (arg !== undefined && !(arg instanceof vscode.Uri)) {
+        ind = parseIndicatorArg(arg);
+        if (!ind) {
+          void vscode.window.showWarningMessage(
+            'ODIN: that is not an IP address, CIDR block or domain name.',
+          );
+          return;
+        }
+      } else {
+        const found = fromEditor();
+        if (!found) {
+          void vscode.window.showInformationMessage(
+            'ODIN: put the cursor on an IP address, CIDR block or domain name (or select one), then run this again.',
+          );
+          return;
+        }
+        ({ indicator: ind, editor } = found);
+      }
+      const value = ind.value;
+
+      const privacy = checkPrivacy(ind);
+      if (!privacy.allowed) {
+        void vscode.window.showInformationMessage(
+          `ODIN: ${neutraliseUiText(value, 120)}${privacy.what ? ` is ${neutraliseUiText(privacy.what, 120)}` : ''}: not looked up. ${neutraliseUiText(privacy.why, 300)}`,
+        );
+        return;
+      }
+      if (config.lookupMode() === 'off') {
+        const choice = await vscode.window.showInformationMessage(
+          'ODIN: lookups are off (setting "odin.lookups.mode"), so nothing was sent.',
+          'Open Setting',
+        );
+        if (choice)
+          await vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode');
+        return;
+      }
+      if (!ctx.keys.get()) {
+        const choice = await vscode.window.showWarningMessage(
+          'ODIN: no API key is set.',
+          'Set API Key',
+          'Try with Demo Data',
+        );
+        if (choice === 'Set API Key') await vscode.commands.executeCommand('odin.setApiKey');
+        if (choice === 'Try with Demo Data') await vscode.commands.executeCommand('odin.useDemoData');
+        return;
+      }
+      if (!vscode.workspace.isTrusted && !restrictedConsent) {
+        const choice = await vscode.window.showWarningMessage(
+          `Send ${neutraliseUiText(value, 120)} to ODIN?`,
+          {
+            modal: true,
+            detail:
+              'This workspace is in Restricted Mode, so ODIN sends nothing by itself. You will not be asked again in this session.',
+          },
+          SEND,
+        );
+        if (choice !== SEND) return;
+        restrictedConsent = true;
+      }
+
+      const all = await vscode.commands.getCommands(true);
+      const isIp = ind.kind === 'ipv4' || ind.kind === 'ipv6';
+      if (isIp && all.includes('odin.openHostDetails')) {
+        await vscode.commands.executeCommand('odin.openHostDetails', value);
+        return;
+      }
+
+      const card = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Window,
+          title: `ODIN: looking up ${neutraliseUiText(value, 80)}`,
+          cancellable: true,
+        },
+        (_progress, token) => {
+          const controller = new AbortController();
+          token.onCancellationRequested(() => controller.abort());
+          return buildCard(ctx, { indicator: ind, explicit: true, signal: controller.signal });
+        },
+      );
+      // The answer is cached now; show it where the user is (the hover reads the cache in
+      // onCommand mode), else as a notification.
+      if (
+        editor &&
+        vscode.workspace.isTrusted &&
+        config.hoverEnabled() &&
+        editor === vscode.window.activeTextEditor &&
+        editor.selection.isEmpty
+      ) {
+        await vscode.commands.executeCommand('editor.action.showHover');
+        return;
+      }
+      if (ind.kind === 'domain' && all.includes('odin.openWhoisDetails') && vscode.workspace.isTrusted) {
+        await vscode.commands.executeCommand('odin.openWhoisDetails', value);
+        return;
+      }
+      void vscode.window.showInformationMessage(summaryLine(card));
+    },
+
+    'odin.resumeLookups': () => {
+      const wasPaused = ctx.requests.paused !== undefined;
+      ctx.requests.resume();
+      if (wasPaused) void vscode.window.setStatusBarMessage('ODIN: automatic lookups resumed', 3000);
+    },
+  };
+}
+
+/** A card as one plain notification line: Markdown escapes and links removed, then neutralised. */
+export function summaryLine(card: string): string {
+  const text = card
+    .replace(/\[([^\]]*)\]\(command:[^)]*\)/g, '')
+    .replace(/\\(.)/g, '$1')
+    .replace(/[*_]/g, '')
+    .replace(/\n+/g, ' · ')
+    .replace(/( · )+/g, ' · ')
+    .replace(/ · $/, '');
+  return neutraliseUiText(text, 600);
+}

@@ -1,0 +1,122 @@
+import * as vscode from 'vscode';
+import { detectAt, type DetectOptions } from '../../core/detect';
+import { isHostnameSyntax } from '../../core/detect/domain';
+import { specialDomain } from '../../core/privacy';
+import { HOVER_COMMAND_IDS } from '../../core/hoverCard';
+import { config } from '../shared/config';
+import type { Ctx } from '../ctx';
+import { isCancellation } from '../shared/errors';
+import { buildCard, quickCard } from './lookups';
+import type { Indicator } from './policy';
+
+/**
+ * Languages read as prose, logs or data: there is no member access in them, so a name under a
+ * TLD that is also a word (`host: api.example.cloud`, `user.name`) counts as a host name.
+ */
+export const TEXT_LANGUAGES = new Set([
+  'log',
+  'Log',
+  'plaintext',
+  'markdown',
+  'csv',
+  'tsv',
+  'jsonl',
+  'json',
+  'jsonc',
+  'yaml',
+  'toml',
+  'ini',
+  'properties',
+  'dotenv',
+]);
+
+/** Every document a person can hover: files, unsaved buffers, remote and virtual files. */
+export const HOVER_SELECTOR: vscode.DocumentSelector = [
+  { scheme: 'file' },
+  { scheme: 'untitled' },
+  { scheme: 'vscode-remote' },
+  { scheme: 'vscode-vfs' },
+  { scheme: 'git' },
+];
+
+/** The indicator under `position` and its range, reading only that line (bounded by detectAt). */
+export function indicatorAt(
+  document: vscode.TextDocument,
+  position: vscode.Position,
+): { indicator: Indicator; range: vscode.Range } | undefined {
+  const line = document.lineAt(position.line).text;
+  const mode: DetectOptions['mode'] = TEXT_LANGUAGES.has(document.languageId) ? 'text' : 'code';
+  const hit = detectAt(line, position.character, { mode }) ?? internalNameAt(line, position.character);
+  if (!hit) return undefined;
+  return { indicator: hit, range: new vscode.Range(position.line, hit.start, position.line, hit.end) };
+}
+
+const NAME_CHAR = /[A-Za-z0-9.-]/;
+const MAX_NAME = 253;
+
+/**
+ * An internal or special-use name under the cursor (`db.corp.internal`, `nas.lan`,
+ * `printer.local`): the detector only reports names that could be looked up, but a hover
+ * on one of these should still say why nothing is sent. Reads at most 253 characters
+ * either side of the cursor.
+ */
+export function internalNameAt(line: string, offset: number): Indicator | undefined {
+  let start = offset;
+  let end = offset;
+  while (start > 0 && offset - start < MAX_NAME && NAME_CHAR.test(line[start - 1])) start--;
+  while (end < line.length && end - offset < MAX_NAME && NAME_CHAR.test(line[end])) end++;
+  let raw = line.slice(start, end);
+  const trimmed = raw.replace(/^[.-]+/, '');
+  start += raw.length - trimmed.length;
+  raw = trimmed.replace(/[.-]+$/, '');
+  end = start + raw.length;
+  if (!raw.includes('.') || offset < start || offset > end) return undefined;
+  const value = raw.toLowerCase();
+  if (!isHostnameSyntax(value) || !specialDomain(value)) return undefined;
+  return { kind: 'domain', start, end, raw, value, defanged: false };
+}
+
+/** A Markdown string that can run our hover commands and nothing else: no HTML, no icons. */
+export function hoverMarkdown(text: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(text, false);
+  md.isTrusted = { enabledCommands: [...HOVER_COMMAND_IDS] };
+  md.supportHtml = false;
+  md.supportThemeIcons = false;
+  return md;
+}
+
+export class OdinHoverProvider implements vscode.HoverProvider {
+  constructor(private readonly ctx: Ctx) {}
+
+  async provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
+    if (!config.hoverEnabled() || token.isCancellationRequested) return undefined;
+    const found = indicatorAt(document, position);
+    if (!found) return undefined;
+    // Local facts and fresh cached answers: no await, no request.
+    const quick = quickCard(this.ctx, { indicator: found.indicator, explicit: false });
+    if (quick !== undefined) return new vscode.Hover(hoverMarkdown(quick), found.range);
+    // The hover closing (mouse moved on) aborts our wait; the request layer aborts the
+    // request itself once no other hover still waits for the same answer.
+    const controller = new AbortController();
+    const sub = token.onCancellationRequested(() => controller.abort());
+    try {
+      const card = await buildCard(this.ctx, {
+        indicator: found.indicator,
+        explicit: false,
+        signal: controller.signal,
+      });
+      if (token.isCancellationRequested) return undefined;
+      return new vscode.Hover(hoverMarkdown(card), found.range);
+    } catch (err) {
+      if (isCancellation(err) || token.isCancellationRequested) return undefined;
+      this.ctx.log.error(err instanceof Error ? err : String(err));
+      return undefined;
+    } finally {
+      sub.dispose();
+    }
+  }
+}

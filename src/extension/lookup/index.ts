@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import { registerCommands } from '../shared/commands';
+import { onConfigChange } from '../shared/config';
+import type { Ctx } from '../ctx';
+import { hoverCommands } from './commands';
+import { HOVER_SELECTOR, indicatorAt, OdinHoverProvider } from './hoverProvider';
+import { buildCard } from './lookups';
+import { listIndicatorCommands } from './listIndicators';
+import { invalidatePolicy } from './policy';
+import { LookupStatus } from './statusBar';
+
+/**
+ * Hover enrichment: the hover provider for every file, the lookup commands and the status
+ * bar item. The request layer itself is `ctx.requests` (shared with trees and details).
+ */
+export function registerHover(ctx: Ctx): void {
+  const provider = new OdinHoverProvider(ctx);
+  ctx.subscriptions.add(vscode.languages.registerHoverProvider(HOVER_SELECTOR, provider));
+  ctx.subscriptions.add(new LookupStatus(ctx));
+  registerCommands(ctx, hoverCommands(ctx), listIndicatorCommands());
+  ctx.subscriptions.add(
+    onConfigChange((e) => {
+      if (e.affectsConfiguration('odin.privacy')) invalidatePolicy();
+    }),
+  );
+
+  if (process.env.ODIN_EXTENSION_TEST === '1') {
+    // Test/bench hook: the provider's own time for one hover, without the workbench round
+    // trip `vscode.executeHoverProvider` adds. Not contributed, so not in the palette.
+    ctx.subscriptions.add(
+      vscode.commands.registerCommand(
+        'odin.test.hover',
+        async (uri: string, line: number, character: number) => {
+          const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+          const source = new vscode.CancellationTokenSource();
+          const t0 = performance.now();
+          const hover = await provider.provideHover(doc, new vscode.Position(line, character), source.token);
+          const ms = performance.now() - t0;
+          source.dispose();
+          const md = hover?.contents[0];
+          return {
+            ms,
+            markdown: md instanceof vscode.MarkdownString ? md.value : undefined,
+            sent: ctx.requests.sent,
+          };
+        },
+      ),
+    );
+    ctx.subscriptions.add(
+      vscode.commands.registerCommand(
+        'odin.test.card',
+        async (uri: string, line: number, character: number) => {
+          const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+          const found = indicatorAt(doc, new vscode.Position(line, character));
+          return found ? buildCard(ctx, { indicator: found.indicator, explicit: true }) : undefined;
+        },
+      ),
+    );
+  }
+}

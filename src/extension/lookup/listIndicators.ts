@@ -1,0 +1,174 @@
+import * as vscode from 'vscode';
+import { type IndicatorList, type IndicatorSummary, listIndicators } from '../../core/indicators';
+import { neutraliseUiText } from '../../core/text';
+import type { CommandMap } from '../shared/commands';
+import { TEXT_LANGUAGES } from './hoverProvider';
+import { checkPrivacy, type PrivacyVerdict } from './policy';
+
+/** Above this many characters the scan runs behind a cancellable progress notification. */
+const PROGRESS_CHARS = 2_000_000;
+
+const KIND_ICON: Record<IndicatorSummary['kind'], string> = {
+  ipv4: 'server',
+  ipv6: 'server',
+  cidr: 'symbol-array',
+  domain: 'globe',
+};
+
+interface IndicatorItem extends vscode.QuickPickItem {
+  summary: IndicatorSummary;
+  verdict: PrivacyVerdict;
+}
+
+const LOOK_UP: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('search'),
+  tooltip: 'Look Up in ODIN',
+};
+const COPY: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy (refanged)' };
+const COPY_ALL: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('copy'),
+  tooltip: 'Copy All (refanged, one per line)',
+};
+
+/** What the command returns (tests read it; the picker stays open for the person). */
+export interface ListedIndicators extends IndicatorList {
+  uri: string;
+  /** Values the privacy policy keeps on this machine. */
+  local: string[];
+}
+
+/**
+ * `odin.listIndicators`: every IP address, CIDR block and domain in the active editor (or its
+ * selection), unique, refanged and counted, in a picker. Nothing is sent: picking one goes to
+ * its first occurrence; its buttons look it up (through `odin.lookup`, with all its privacy
+ * checks) or copy it.
+ */
+export function listIndicatorCommands(): CommandMap {
+  return {
+    'odin.listIndicators': async (): Promise<ListedIndicators | undefined> => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) {
+        void vscode.window.showInformationMessage('ODIN: open a file (a log, a report, a config) first.');
+        return undefined;
+      }
+      const doc = editor.document;
+      const selection = editor.selection.isEmpty ? undefined : editor.selection;
+      const text = doc.getText(selection);
+      const base = selection ? doc.offsetAt(selection.start) : 0;
+      const mode = TEXT_LANGUAGES.has(doc.languageId) ? 'text' : 'code';
+      const list =
+        text.length < PROGRESS_CHARS
+          ? await listIndicators(text, { mode })
+          : await vscode.window.withProgress(
+              {
+                location: vscode.ProgressLocation.Notification,
+                title: 'ODIN: finding indicators',
+                cancellable: true,
+              },
+              (progress, token) => {
+                const controller = new AbortController();
+                token.onCancellationRequested(() => controller.abort());
+                let reported = 0;
+                return listIndicators(text, {
+                  mode,
+                  signal: controller.signal,
+                  onProgress: (done, all) => {
+                    const pct = Math.floor((100 * done) / all);
+                    progress.report({ increment: pct - reported, message: `${pct}%` });
+                    reported = pct;
+                  },
+                });
+              },
+            );
+      const where = selection ? 'the selection' : vscode.workspace.asRelativePath(doc.uri);
+      if (list.items.length === 0) {
+        void vscode.window.showInformationMessage(
+          `ODIN: no IP addresses, CIDR blocks or domain names in ${neutraliseUiText(where, 200)}.`,
+        );
+        return { ...list, uri: doc.uri.toString(), local: [] };
+      }
+      const items = list.items.map((s) => toItem(doc, base, s));
+      showPicker(editor, base, items, list, where);
+      return {
+        ...list,
+        uri: doc.uri.toString(),
+        local: items.filter((i) => !i.verdict.allowed).map((i) => i.summary.value),
+      };
+    },
+  };
+}
+
+function toItem(doc: vscode.TextDocument, base: number, s: IndicatorSummary): IndicatorItem {
+  const verdict = checkPrivacy({
+    kind: s.kind,
+    start: 0,
+    end: s.value.length,
+    raw: s.value,
+    value: s.value,
+    defanged: s.defanged,
+  });
+  const line = doc.positionAt(base + s.first).line + 1;
+  const parts = [`×${s.count}`, s.kind.toUpperCase()];
+  if (s.defanged) parts.push('defanged');
+  return {
+    // Values are detector output (digits, hex, LDH names): nothing in them renders as an icon.
+    label: `$(${KIND_ICON[s.kind]}) ${s.value}`,
+    description: parts.join(' · '),
+    detail: verdict.allowed
+      ? `first on line ${line}`
+      : `$(lock) ${neutraliseUiText(verdict.what ?? verdict.why, 160)}: never sent · first on line ${line}`,
+    buttons: verdict.allowed ? [LOOK_UP, COPY] : [COPY],
+    summary: s,
+    verdict,
+  };
+}
+
+function showPicker(
+  editor: vscode.TextEditor,
+  base: number,
+  items: IndicatorItem[],
+  list: IndicatorList,
+  where: string,
+): void {
+  const pick = vscode.window.createQuickPick<IndicatorItem>();
+  const local = items.filter((i) => !i.verdict.allowed).length;
+  pick.title = `Indicators in ${neutraliseUiText(where, 120)}`;
+  pick.placeholder =
+    `${items.length}${list.truncated ? '+' : ''} unique, ${list.total} in all` +
+    (local > 0 ? `, ${local} kept local` : '') +
+    '. Type to filter';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  pick.items = items;
+  pick.buttons = [COPY_ALL];
+  const goTo = (item: IndicatorItem) => {
+    const doc = editor.document;
+    const start = doc.positionAt(base + item.summary.first);
+    const end = doc.positionAt(base + item.summary.first + item.summary.firstLength);
+    void vscode.window.showTextDocument(doc, {
+      viewColumn: editor.viewColumn,
+      selection: new vscode.Range(start, end),
+    });
+  };
+  pick.onDidAccept(() => {
+    const [item] = pick.selectedItems;
+    pick.hide();
+    if (item) goTo(item);
+  });
+  pick.onDidTriggerItemButton(async ({ item, button }) => {
+    if (button === COPY) {
+      await vscode.env.clipboard.writeText(item.summary.value);
+      vscode.window.setStatusBarMessage(`ODIN: copied ${item.summary.value}`, 3000);
+    } else if (button === LOOK_UP) {
+      pick.hide();
+      await vscode.commands.executeCommand('odin.lookup', item.summary.value);
+    }
+  });
+  pick.onDidTriggerButton(async (button) => {
+    if (button !== COPY_ALL) return;
+    await vscode.env.clipboard.writeText(items.map((i) => i.summary.value).join('\n') + '\n');
+    vscode.window.setStatusBarMessage(`ODIN: copied ${items.length} indicators`, 3000);
+  });
+  pick.onDidHide(() => pick.dispose());
+  pick.show();
+}

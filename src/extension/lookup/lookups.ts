@@ -1,0 +1,246 @@
+import * as vscode from 'vscode';
+import { getDomain } from 'tldts';
+import { OdinApiError } from '../../api/errors';
+import type { WhoisRecord } from '../../api/types';
+import {
+  cidrCard,
+  domainCard,
+  errorCard,
+  hostCard,
+  hostNotFoundCard,
+  HOVER_COMMAND_IDS,
+  localCard,
+  type CardOptions,
+  type Part,
+} from '../../core/hoverCard';
+import { LocalRateLimitError } from '../../core/limiter';
+import { LookupsPausedError, type LookupResult } from '../../core/requests';
+import { config } from '../shared/config';
+import type { Ctx } from '../ctx';
+import { isCancellation, userMessage } from '../shared/errors';
+import { checkPrivacy, type Indicator } from './policy';
+
+/** Why a hover shows local facts only; undefined when an automatic lookup may be sent. */
+export function automaticBlock(ctx: Ctx): { why: string; lookupLink: boolean } | undefined {
+  if (!vscode.workspace.isTrusted) {
+    return { why: 'This workspace is in Restricted Mode: ODIN sends nothing on hover.', lookupLink: true };
+  }
+  const mode = config.lookupMode();
+  if (mode === 'off') return { why: 'Lookups are off (setting odin.lookups.mode).', lookupLink: false };
+  if (mode === 'onCommand') {
+    return { why: 'Lookups run on command only (setting odin.lookups.mode).', lookupLink: true };
+  }
+  if (!ctx.keys.get()) {
+    return {
+      why: 'No API key is set. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".',
+      lookupLink: false,
+    };
+  }
+  return undefined;
+}
+
+/** Command ids that exist now (hover links to missing ones are left out); refreshed in the background. */
+let knownCommands: { at: number; ids: Set<string> } | undefined;
+let refreshing: Promise<void> | undefined;
+async function refreshCommands(): Promise<void> {
+  const all = await vscode.commands.getCommands(true);
+  knownCommands = { at: Date.now(), ids: new Set(all.filter((c) => HOVER_COMMAND_IDS.includes(c))) };
+}
+export async function availableCommands(): Promise<ReadonlySet<string>> {
+  const now = commandsNow();
+  if (now) return now;
+  await (refreshing ??= refreshCommands().finally(() => (refreshing = undefined)));
+  return knownCommands?.ids ?? new Set(HOVER_COMMAND_IDS);
+}
+
+/** The known command ids without waiting (undefined before the first refresh). */
+function commandsNow(): ReadonlySet<string> | undefined {
+  if (knownCommands && Date.now() - knownCommands.at > 10_000 && !refreshing) {
+    refreshing = refreshCommands()
+      .catch(() => undefined)
+      .finally(() => (refreshing = undefined));
+  }
+  return knownCommands?.ids;
+}
+
+export interface CardRequest {
+  indicator: Indicator;
+  /** The user ran a command (or clicked "Look up now"): not an automatic lookup. */
+  explicit: boolean;
+  signal?: AbortSignal;
+}
+
+/** A `/32` (IPv4) or `/128` (IPv6) block is one address: show that host (Terraform `cidr_blocks`). */
+export function singleAddress(ind: Indicator): Indicator {
+  if (ind.kind !== 'cidr') return ind;
+  const m = /^(.*)\/(\d+)$/.exec(ind.value);
+  if (!m) return ind;
+  const v6 = m[1].includes(':');
+  if (Number(m[2]) !== (v6 ? 128 : 32)) return ind;
+  return { ...ind, kind: v6 ? 'ipv6' : 'ipv4', value: m[1] };
+}
+
+/** The registrable domain whose whois and subdomains describe `name`. */
+export function registrableDomain(name: string): string {
+  return getDomain(name, { allowPrivateDomains: false }) ?? name;
+}
+
+function partOf<T>(r: PromiseSettledResult<LookupResult<T>>): Part<T> {
+  if (r.status === 'rejected') return { error: describeError(r.reason) };
+  return r.value.status === 'ok' ? { ok: r.value.value } : { notFound: true };
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof LocalRateLimitError) {
+    return `Paused by the local limit of ${config.requestsPerMinute()} automatic lookups per minute; hover again in ${Math.ceil(err.retryAfterMs / 1000)} s.`;
+  }
+  return userMessage(err);
+}
+
+/**
+ * The Markdown card for one indicator: local facts when policy, trust, mode or pause say
+ * nothing may be sent; else the ODIN answer through the shared request layer (cache,
+ * single flight, limits). Throws only a cancellation.
+ */
+export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
+  const quick = quickCard(ctx, req);
+  if (quick !== undefined) return quick;
+  const ind = singleAddress(req.indicator);
+  const opts: CardOptions = {
+    now: Date.now(),
+    commands: await availableCommands(),
+    defangedFrom: ind.defanged ? ind.raw : undefined,
+  };
+  const privacy = checkPrivacy(ind);
+  if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
+
+  if (!req.explicit) {
+    const block = automaticBlock(ctx);
+    if (block) {
+      // In onCommand mode an earlier explicit lookup of this value is still shown.
+      if (vscode.workspace.isTrusted && config.lookupMode() === 'onCommand') {
+        const cached = cachedCard(ctx, ind, opts);
+        if (cached) return cached;
+      }
+      return localCard(ind.value, { what: privacy.what, why: block.why, lookupLink: block.lookupLink }, opts);
+    }
+  }
+
+  try {
+    return await fetchCard(ctx, ind, { ...req, indicator: ind }, opts);
+  } catch (err) {
+    if (isCancellation(err) || req.signal?.aborted) throw err;
+    if (err instanceof LookupsPausedError) {
+      return localCard(ind.value, { what: privacy.what, why: err.message, resumeLink: true }, opts);
+    }
+    if (!(err instanceof OdinApiError) && !(err instanceof LocalRateLimitError)) {
+      ctx.log.error(err instanceof Error ? err : String(err));
+    } else if (err instanceof OdinApiError) {
+      ctx.log.warn(`Lookup failed: ${err.kind} ${err.status ?? ''} ${err.detail}`);
+    }
+    return errorCard(ind.value, describeError(err), opts);
+  }
+}
+
+/**
+ * The card when it needs no waiting at all: local facts, or a fresh cached answer (an
+ * automatic lookup that may be sent). Undefined otherwise. Synchronous on purpose: a warm
+ * hover never yields to the event loop, so nothing else can run in the middle of it.
+ */
+export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
+  const commands = commandsNow();
+  if (!commands || req.explicit) return undefined;
+  const ind = singleAddress(req.indicator);
+  const opts: CardOptions = { now: Date.now(), commands, defangedFrom: ind.defanged ? ind.raw : undefined };
+  const privacy = checkPrivacy(ind);
+  if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
+  if (automaticBlock(ctx)) return undefined;
+  return cachedCard(ctx, ind, opts, { freshOnly: true });
+}
+
+/** The card from the cache only (nothing sent), or undefined when nothing is cached. */
+export function cachedCard(
+  ctx: Ctx,
+  ind: Indicator,
+  opts: CardOptions,
+  { freshOnly = false }: { freshOnly?: boolean } = {},
+): string | undefined {
+  const rl = ctx.requests;
+  const usable = <T>(hit: LookupResult<T> | undefined): hit is LookupResult<T> =>
+    !!hit && !(freshOnly && hit.stale);
+  if (ind.kind === 'ipv4' || ind.kind === 'ipv6') {
+    const hit = rl.peek<import('../../api/types').Host>('host', ind.value);
+    if (!usable(hit)) return undefined;
+    const o = { ...opts, cachedAt: hit.storedAt, stale: hit.stale };
+    return hit.status === 'ok' ? hostCard(ind.value, hit.value, o) : hostNotFoundCard(ind.value, o);
+  }
+  if (ind.kind === 'cidr') {
+    const hit = rl.peek<number>('cidrHosts', ind.value);
+    if (!usable(hit)) return undefined;
+    return cidrCard(ind.value, hit.status === 'ok' ? { ok: hit.value } : { notFound: true }, {
+      ...opts,
+      cachedAt: hit.storedAt,
+      stale: hit.stale,
+    });
+  }
+  const domain = registrableDomain(ind.value);
+  const whois = rl.peek<WhoisRecord>('whois', domain);
+  if (!usable(whois)) return undefined;
+  const subs = rl.peek<number>('subdomains', domain);
+  if (freshOnly && !usable(subs)) return undefined;
+  return domainCard(
+    domain,
+    whois.status === 'ok' ? { ok: whois.value } : { notFound: true },
+    subs
+      ? subs.status === 'ok'
+        ? { ok: subs.value }
+        : { notFound: true }
+      : { pending: 'not looked up yet' },
+    {
+      ...opts,
+      cachedAt: whois.storedAt,
+      stale: whois.stale,
+      expiryWarningDays: config.expiryWarningDays(),
+      hovered: ind.value,
+    },
+  );
+}
+
+async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardOptions): Promise<string> {
+  const rl = ctx.requests;
+  const get = { signal: req.signal, automatic: !req.explicit };
+  if (ind.kind === 'ipv4' || ind.kind === 'ipv6') {
+    const r = await rl.get('host', ind.value, (signal) => ctx.client().getHost(ind.value, { signal }), get);
+    const o = r.fromCache ? { ...opts, cachedAt: r.storedAt, stale: r.stale } : opts;
+    return r.status === 'ok' ? hostCard(ind.value, r.value, o) : hostNotFoundCard(ind.value, o);
+  }
+  if (ind.kind === 'cidr') {
+    const r = await rl.get(
+      'cidrHosts',
+      ind.value,
+      async (signal) =>
+        (await ctx.client().searchHosts({ query: `ip:"${ind.value}"`, limit: 1 }, { signal })).total ?? 0,
+      get,
+    );
+    const o = r.fromCache ? { ...opts, cachedAt: r.storedAt, stale: r.stale } : opts;
+    return cidrCard(ind.value, r.status === 'ok' ? { ok: r.value } : { notFound: true }, o);
+  }
+  const domain = registrableDomain(ind.value);
+  const [whois, subs] = await Promise.allSettled([
+    rl.get('whois', domain, (signal) => ctx.client().getWhois(domain, { signal }), get),
+    rl.get('subdomains', domain, (signal) => ctx.client().countSubdomains({ domain }, { signal }), get),
+  ]);
+  for (const r of [whois, subs]) {
+    if (r.status === 'rejected' && (isCancellation(r.reason) || req.signal?.aborted)) throw r.reason;
+  }
+  // Both paused with nothing cached: one "paused" card rather than two error lines.
+  if (whois.status === 'rejected' && whois.reason instanceof LookupsPausedError) throw whois.reason;
+  const cachedAt = whois.status === 'fulfilled' && whois.value.fromCache ? whois.value.storedAt : undefined;
+  return domainCard(domain, partOf(whois), partOf(subs), {
+    ...opts,
+    cachedAt,
+    stale: whois.status === 'fulfilled' && whois.value.stale,
+    expiryWarningDays: config.expiryWarningDays(),
+    hovered: ind.value,
+  });
+}

@@ -1,0 +1,53 @@
+import type { Detection } from '../../core/detect';
+import { PrivacyPolicy } from '../../core/privacy';
+import { config } from '../shared/config';
+
+/** What hovers and the lookup command work on: one detection in a text. */
+export type Indicator = Detection;
+
+export interface PrivacyVerdict {
+  allowed: boolean;
+  /** What the value is, e.g. "Private-Use (RFC 1918)" (local facts shown on the card). */
+  what?: string;
+  /** Why it was not looked up, for the card. */
+  why: string;
+}
+
+let policy: PrivacyPolicy | undefined;
+
+/** Drops the policy so the next check rebuilds it from the settings (on an `odin.privacy` change). */
+export function invalidatePolicy(): void {
+  policy = undefined;
+}
+
+/** The policy from the settings: user allow list, user + workspace deny lists. */
+function currentPolicy(): PrivacyPolicy {
+  if (!policy) {
+    const deny = config.privacyDeny();
+    policy = new PrivacyPolicy({
+      userAllow: config.privacyAllow(),
+      userDeny: deny.user,
+      workspaceDeny: deny.workspace,
+    });
+  }
+  return policy;
+}
+
+/** Whether `ind` may be sent to ODIN at all, whatever the mode. */
+export function checkPrivacy(ind: Indicator): PrivacyVerdict {
+  const v = currentPolicy().check(ind);
+  if (v.allowed) return { allowed: true, why: v.reason };
+  if (v.source !== 'classifier') return { allowed: false, why: `${capitalise(v.reason)}.` };
+  const isName = ind.kind === 'domain';
+  const why = isName
+    ? 'Internal and special-use names are never sent to ODIN. If you own it, add it to "odin.privacy.allow" in your user settings.'
+    : 'Not globally reachable, so it is never sent to ODIN. If it is a range you own, add it to "odin.privacy.allow" in your user settings.';
+  // Registry rows read as a name ("Private-Use (RFC 1918)"); other reasons as a sentence.
+  return /^[A-Z]/.test(v.reason)
+    ? { allowed: false, what: v.reason, why }
+    : { allowed: false, why: `${capitalise(v.reason)}. ${why}` };
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import { config } from '../shared/config';
+import type { Ctx } from '../ctx';
+
+/**
+ * One status bar item with the lookup state: `ODIN` (lookups on hover or on command),
+ * `ODIN paused` (click to resume), `ODIN off`, or a shield in Restricted Mode. Hidden when
+ * no key is set: the welcome view already offers to set one, the status bar does not nag.
+ */
+export class LookupStatus implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly ctx: Ctx) {
+    this.item = vscode.window.createStatusBarItem('odin.lookupStatus', vscode.StatusBarAlignment.Right, 100);
+    this.item.name = 'ODIN Lookups';
+    const layer = ctx.requests;
+    const sub = layer.onDidChangeState(() => this.update());
+    this.subs.push(
+      { dispose: () => sub.dispose() },
+      ctx.onDidChangeConnection(() => this.update()),
+      ctx.keys.onDidChange(() => this.update()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.update()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('odin.lookups') || e.affectsConfiguration('odin.hover')) this.update();
+      }),
+    );
+    this.update();
+  }
+
+  update(): void {
+    const pause = this.ctx.requests.paused;
+    const item = this.item;
+    item.backgroundColor = undefined;
+    if (!this.ctx.keys.get()) {
+      item.hide();
+      return;
+    }
+    const api = this.ctx.isDemo() ? 'demo data (local emulator)' : this.ctx.origin();
+    if (pause) {
+      item.text = '$(debug-pause) ODIN paused';
+      item.tooltip = `Automatic ODIN lookups are paused: ${pause.message}\nCached results are still shown. Click to resume.`;
+      item.command = { command: 'odin.resumeLookups', title: 'Resume Automatic Lookups' };
+      item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+      item.accessibilityInformation = { label: 'ODIN lookups paused. Activate to resume.' };
+    } else if (!vscode.workspace.isTrusted) {
+      item.text = '$(shield) ODIN';
+      item.tooltip =
+        'Restricted Mode: ODIN hovers show local facts only; nothing is sent without your confirmation.';
+      item.command = { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' };
+      item.accessibilityInformation = { label: 'ODIN: Restricted Mode, nothing sent on hover' };
+    } else {
+      const mode = config.lookupMode();
+      const text: Record<typeof mode, string> = {
+        onHover: 'look up public IPs and domains on hover',
+        onCommand: 'look up only on command',
+        off: 'off: nothing is sent',
+      };
+      item.text = mode === 'off' ? '$(circle-slash) ODIN' : '$(radio-tower) ODIN';
+      item.tooltip = `ODIN lookups: ${text[mode]}${config.hoverEnabled() ? '' : ' (hover cards disabled)'}\nAPI: ${api}\nClick to change.`;
+      item.command = {
+        command: 'workbench.action.openSettings',
+        title: 'Lookup Settings',
+        arguments: ['odin.lookups.mode'],
+      };
+      item.accessibilityInformation = { label: `ODIN lookups: ${text[mode]}` };
+    }
+    item.show();
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.item.dispose();
+  }
+}

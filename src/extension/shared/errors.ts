@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { OdinApiError } from '../../api/errors';
+import { neutraliseUiText } from '../../core/text';
+import type { Ctx } from '../ctx';
+
+const SHOW_LOG = 'Show Log';
+const SET_KEY = 'Set API Key';
+
+/** Short user text for any error; the full detail goes to the log. Cancellation is silent. */
+export function userMessage(err: unknown): string {
+  if (err instanceof OdinApiError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+export function isCancellation(err: unknown): boolean {
+  return (
+    (err instanceof OdinApiError && err.kind === 'cancelled') ||
+    err instanceof vscode.CancellationError ||
+    (err instanceof Error && err.name === 'AbortError')
+  );
+}
+
+/**
+ * Shows a short, actionable notification for `err` (with buttons that fix the cause where
+ * one exists) and logs the detail. API text is neutralised: a notification would render
+ * `[x](command:...)` links and `$(icon)` syntax found in it.
+ */
+export async function reportError(ctx: Ctx, err: unknown, action: string): Promise<void> {
+  if (isCancellation(err)) {
+    ctx.log.debug(`${action}: cancelled`);
+    return;
+  }
+  const detail = err instanceof OdinApiError ? `${err.kind} ${err.status ?? ''} ${err.detail ?? ''}` : '';
+  ctx.log.error(`${action} failed: ${userMessage(err)} ${detail}`.trim());
+  if (err instanceof Error && !(err instanceof OdinApiError) && err.stack) ctx.log.debug(err.stack);
+
+  const buttons = [SHOW_LOG];
+  if (err instanceof OdinApiError && err.kind === 'auth') buttons.unshift(SET_KEY);
+  const choice = await vscode.window.showErrorMessage(
+    `ODIN: ${neutraliseUiText(action)}: ${neutraliseUiText(userMessage(err))}`,
+    ...buttons,
+  );
+  if (choice === SHOW_LOG) ctx.log.show();
+  if (choice === SET_KEY) await vscode.commands.executeCommand('odin.setApiKey');
+}

@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import { redactSecrets } from '../../core/redact';
+
+/**
+ * The extension's log: a LogOutputChannel ("ODIN") whose lines pass through the same
+ * redaction as error texts, so an API key that slips into a message never reaches it.
+ */
+export class Log implements vscode.Disposable {
+  readonly channel: vscode.LogOutputChannel;
+  private readonly secrets = new Set<string>();
+
+  constructor(name = 'ODIN') {
+    this.channel = vscode.window.createOutputChannel(name, { log: true });
+  }
+
+  /** Values to blank out of every line from now on (the API key, once known). */
+  addSecret(value: string | undefined): void {
+    if (value && value.length >= 4) this.secrets.add(value);
+  }
+
+  private clean(message: string): string {
+    return redactSecrets(message, this.secrets);
+  }
+
+  trace(message: string): void {
+    this.channel.trace(this.clean(message));
+  }
+  debug(message: string): void {
+    this.channel.debug(this.clean(message));
+  }
+  info(message: string): void {
+    this.channel.info(this.clean(message));
+  }
+  warn(message: string): void {
+    this.channel.warn(this.clean(message));
+  }
+  error(message: string | Error): void {
+    const text = message instanceof Error ? `${message.message}\n${message.stack ?? ''}` : message;
+    this.channel.error(this.clean(text));
+  }
+  /** Adapter for the API client's `log` option. */
+  readonly sink = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string): void => {
+    this[level](message);
+  };
+
+  show(): void {
+    this.channel.show(true);
+  }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+}

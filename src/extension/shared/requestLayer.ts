@@ -1,0 +1,75 @@
+import * as path from 'node:path';
+import { ResultCache, type CacheTtls, type TtlClass } from '../../core/cache';
+import { Limiter } from '../../core/limiter';
+import { RequestLayer } from '../../core/requests';
+import { config, onConfigChange } from './config';
+import { ContextKeys, setContext } from './contextKeys';
+import type { Ctx } from '../ctx';
+
+/** Lookup kinds of the shared layer and the TTL class each one uses. */
+export const LOOKUP_KINDS = {
+  host: 'host',
+  whois: 'whois',
+  subdomains: 'count',
+  cidrHosts: 'count',
+} as const satisfies Record<string, TtlClass>;
+export type LookupKind = keyof typeof LOOKUP_KINDS;
+
+const HOUR_MS = 3_600_000;
+
+function ttls(): CacheTtls {
+  const h = config.cacheTtlHours();
+  return {
+    host: h.host * HOUR_MS,
+    whois: h.whois * HOUR_MS,
+    count: h.host * HOUR_MS,
+    notFound: h.notFound * HOUR_MS,
+  };
+}
+
+/**
+ * Builds the shared request layer for `ctx` (called once, lazily, by `ctx.requests`): the
+ * cache file lives in the extension's global storage, limits follow the settings, and a
+ * new key or API origin ends a pause.
+ */
+export function createRequestLayer(ctx: Ctx): RequestLayer {
+  const storage = ctx.extension.globalStorageUri;
+  const cache = new ResultCache({
+    // Memory only when global storage is not a local folder (e.g. a virtual file system).
+    file: storage.scheme === 'file' ? path.join(storage.fsPath, 'lookup-cache.json') : undefined,
+    ttlMs: ttls(),
+    maxEntries: config.cacheMaxEntries(),
+    onProblem: (m) => ctx.log.warn(m),
+  });
+  const limiter = new Limiter({
+    perMinute: config.requestsPerMinute(),
+    maxConcurrent: config.maxConcurrentRequests(),
+  });
+  const layer = new RequestLayer({
+    cache,
+    limiter,
+    origin: () => ctx.origin(),
+    ttlClassOf: (kind) => LOOKUP_KINDS[kind as LookupKind] ?? 'host',
+    log: (level, message) => ctx.log[level](message),
+  });
+  ctx.subscriptions.add({ dispose: () => cache.dispose() });
+  ctx.subscriptions.add({ dispose: () => layer.dispose() });
+  ctx.subscriptions.add(
+    onConfigChange((e) => {
+      if (e.affectsConfiguration('odin.cache')) cache.setLimits(ttls(), config.cacheMaxEntries());
+      if (e.affectsConfiguration('odin.rateLimit')) {
+        limiter.setLimits({
+          perMinute: config.requestsPerMinute(),
+          maxConcurrent: config.maxConcurrentRequests(),
+        });
+      }
+    }),
+  );
+  // A new key or another API: whatever paused lookups may no longer hold.
+  ctx.subscriptions.add(ctx.onDidChangeConnection(() => layer.resume()));
+  const sub = layer.onDidChangeState(
+    (state) => void setContext(ContextKeys.lookupsPaused, state !== undefined),
+  );
+  ctx.subscriptions.add(sub);
+  return layer;
+}
