@@ -1,15 +1,13 @@
-import { isIP } from 'net';
+import { parseIPv4, parseIPv6 } from '../../core/detect/ip';
+import { refang as refangText } from '../../core/detect/refang';
 
 /**
- * Strict parsing of what the details commands accept (pure, no `vscode`). Defanged forms
- * (`1.2.3[.]4`, `evil(.)com`) are refanged first. Lenient IPv4 forms (`127.1`, `0x7f.1`,
- * `012.0.0.1`) are refused: `net.isIP` accepts dotted-decimal only.
+ * Strict parsing of what the details commands accept (pure, no `vscode`), with the project's
+ * one refang and one IP parser (src/core/detect). Defanged forms (`1.2.3[.]4`, `evil(.)com`)
+ * are refanged first. Lenient IPv4 forms (`127.1`, `0x7f.1`, `012.0.0.1`) are refused.
  */
 export function refang(text: string): string {
-  return text
-    .trim()
-    .replace(/\[\.\]|\(\.\)|\{\.\}|\[dot\]/gi, '.')
-    .replace(/\[:\]/g, ':');
+  return refangText(text.trim());
 }
 
 export function parseIp(input: unknown): string | undefined {
@@ -22,9 +20,8 @@ export function parseIp(input: unknown): string | undefined {
   if (raw === undefined || raw.length > 100) return undefined;
   let v = refang(raw);
   if (v.startsWith('[') && v.endsWith(']')) v = v.slice(1, -1);
-  if (isIP(v) === 4) return /(^|\.)0\d/.test(v) ? undefined : v;
-  if (isIP(v) === 6 && !v.includes('%')) return v.toLowerCase();
-  return undefined;
+  if (parseIPv4(v) >= 0) return v;
+  return parseIPv6(v) ? v.toLowerCase() : undefined;
 }
 
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
