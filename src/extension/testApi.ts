@@ -1,5 +1,6 @@
+import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
-import { getContext, type ContextKey } from './shared/contextKeys';
+import type { ContextKey } from './shared/contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';
@@ -17,14 +18,17 @@ export interface TestApi {
   details: DetailsProbe;
   /** The search feature: results tree provider, saved-search store (issue 5). */
   search: SearchProbe;
+  /** The agent tools and MCP server definition (issue 20). */
+  agent: AgentProbe;
 }
 
 /** `loadSearch` loads the search feature (it loads on first use): reading `search.feature` does. */
 export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature): TestApi {
   return {
     ctx,
-    contextValue: (key) => getContext(key),
+    contextValue: (key) => ctx.contextKeys.get(key),
     details: detailsProbe,
+    agent: agentProbe,
     search: {
       get feature() {
         return loadSearch();

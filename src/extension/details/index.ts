@@ -1,18 +1,18 @@
 import * as vscode from 'vscode';
 import { PrivacyPolicy } from '../../core/privacy';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandHandler } from '../shared/commands';
+import type { CommandsOf } from '../commands';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { HostPanel } from './hostPanel';
-import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE, type DetailsCommandId } from './ids';
+import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from './ids';
 import { parseDomain, parseIp } from './targets';
 import { WhoisSnapshotDocs } from './whoisDocs';
 import { WhoisPanel } from './whoisPanel';
 
 /** The details feature once loaded; lazy.ts registers its commands, serializers and documents. */
 export interface DetailsFeature {
-  commands: Record<DetailsCommandId, CommandHandler>;
+  commands: CommandsOf<'details'>;
   /** The read-only snapshot documents the whois diff uses. */
   docs: WhoisSnapshotDocs;
   /** Restores a panel of `viewType` after a reload from its page state, or disposes it. */
@@ -50,7 +50,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
       panel.dispose();
     },
     commands: {
-      'odin.openHostDetails': async (arg?: unknown) => {
+      'odin.openHostDetails': async (arg) => {
         const ip = arg === undefined ? await askIp() : parseIp(arg);
         if (arg !== undefined && ip === undefined) {
           void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
@@ -58,7 +58,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
         }
         if (ip && mayLookUp(ip.includes(':') ? 'ipv6' : 'ipv4', ip)) HostPanel.show(ctx, ip);
       },
-      'odin.openWhoisDetails': async (arg?: unknown) => {
+      'odin.openWhoisDetails': async (arg) => {
         const domain = arg === undefined ? await askDomain() : parseDomain(arg);
         if (arg !== undefined && domain === undefined) {
           void vscode.window.showWarningMessage('ODIN: that is not a domain name.');

@@ -36,7 +36,7 @@ import type { ResultItem } from '../../core/resultItem';
 import { BUILTIN_FIELDS, type FieldInfo } from '../../core/query';
 import type { SearchSpec } from '../../core/savedSearches';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandHandler } from '../shared/commands';
+type CommandHandler = (...args: any[]) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import type { RunSummary, SearchFeature } from '../search';
@@ -592,7 +592,10 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
     const spec = specFor(q, act, field);
     if (!spec) return { status: 'dismissed', error: `${q.kind} queries have no ${action}` };
     const pageSize = pageSizeOf(q);
-    const summary = await search().run(spec, { interactive: false, ...(pageSize ? { pageSize } : {}) });
+    const summary = await search().runner.run(spec, {
+      interactive: false,
+      ...(pageSize ? { pageSize } : {}),
+    });
     if (summary.status === 'error' && summary.errorKind === 'badRequest' && summary.error) {
       setApiError(doc, q, summary.error);
     } else if (summary.status === 'ready') {

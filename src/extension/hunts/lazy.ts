@@ -6,13 +6,14 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { registerCommands, type CommandMap } from '../shared/commands';
+import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { SearchFeature } from '../search';
 import type { HuntsFeature } from './index';
-import { FENCE_RE, HUNT_COMMANDS, HUNT_LANGUAGE } from './ids';
+import { FENCE_RE, HUNT_LANGUAGE } from './ids';
 
-export function registerHuntsLazy(ctx: Ctx, search: () => SearchFeature): () => HuntsFeature {
+/** Returns the hunts' command handlers (registered with the others by the composition root). */
+export function registerHuntsLazy(ctx: Ctx, search: () => SearchFeature): CommandsOf<'hunts'> {
   let feature: HuntsFeature | undefined;
   const load = (): HuntsFeature => {
     if (!feature) {
@@ -42,12 +43,11 @@ export function registerHuntsLazy(ctx: Ctx, search: () => SearchFeature): () => 
   ctx.subscriptions.add(watchChange);
   for (const doc of vscode.workspace.textDocuments) check(doc);
 
-  const commands: CommandMap = {};
-  for (const id of HUNT_COMMANDS)
-    commands[id] = (...args: unknown[]) =>
-      load()
-        .commands()
-        [id](...args);
-  registerCommands(ctx, commands);
-  return load;
+  return {
+    'odin.runHunt': (uri, index) => load().commands()['odin.runHunt'](uri, index) as Promise<unknown>,
+    'odin.countHunt': (uri, index) => load().commands()['odin.countHunt'](uri, index) as Promise<unknown>,
+    'odin.summarizeHunt': (uri, index, field) =>
+      load().commands()['odin.summarizeHunt'](uri, index, field) as Promise<unknown>,
+    'odin.saveHunt': (uri, index) => load().commands()['odin.saveHunt'](uri, index) as Promise<unknown>,
+  };
 }

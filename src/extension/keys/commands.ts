@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
-import type { CommandMap } from '../shared/commands';
+import type { CommandsOf } from '../commands';
+import { toAbortSignal } from '../shared/abort';
 import type { Ctx, DemoServer } from '../ctx';
 import { KeyringUnavailableError } from '../shared/secrets';
 
 const USE_FOR_SESSION = 'Use for This Session Only';
 
 /** Commands that manage the API key and the embedded demo emulator. */
-export function keyCommands(ctx: Ctx): CommandMap {
+export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
   return {
     'odin.setApiKey': async () => {
       const key = await vscode.window.showInputBox({
@@ -58,15 +59,7 @@ export function keyCommands(ctx: Ctx): CommandMap {
       }
       const usage = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'ODIN: Testing the API key…', cancellable: true },
-        async (_progress, token) => {
-          const abort = new AbortController();
-          const sub = token.onCancellationRequested(() => abort.abort());
-          try {
-            return await ctx.client().getCreditsUsage({ signal: abort.signal });
-          } finally {
-            sub.dispose();
-          }
-        },
+        (_progress, token) => toAbortSignal(token, (signal) => ctx.client().getCreditsUsage({ signal })),
       );
       const parts: string[] = [];
       if (usage.hostCert?.left !== undefined) parts.push(`${usage.hostCert.left} host credits left`);

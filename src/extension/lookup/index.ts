@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { registerCommands } from '../shared/commands';
+import type { CommandsOf } from '../commands';
 import { onConfigChange } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { hoverCommands } from './commands';
@@ -12,12 +12,12 @@ import { LookupStatus } from './statusBar';
 /**
  * Hover enrichment: the hover provider for every file, the lookup commands and the status
  * bar item. The request layer itself is `ctx.requests` (shared with trees and details).
+ * Returns the lookup commands; extension.ts registers them with all others.
  */
-export function registerHover(ctx: Ctx): void {
+export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
   const provider = new OdinHoverProvider(ctx);
   ctx.subscriptions.add(vscode.languages.registerHoverProvider(HOVER_SELECTOR, provider));
   ctx.subscriptions.add(new LookupStatus(ctx));
-  registerCommands(ctx, hoverCommands(ctx), listIndicatorCommands());
   ctx.subscriptions.add(
     onConfigChange((e) => {
       if (e.affectsConfiguration('odin.privacy')) invalidatePolicy();
@@ -57,4 +57,5 @@ export function registerHover(ctx: Ctx): void {
       ),
     );
   }
+  return { ...hoverCommands(ctx), ...listIndicatorCommands() };
 }
