@@ -11,11 +11,11 @@ const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : nul
 
 const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist' };
 // `vscode` is provided by the host at run time; the public suffix list is loaded on first
-// use from dist/psl.js (src/extension/pslLazy.ts), not at activation.
+// use from dist/psl.js (src/extension/lazy/pslLoader.ts), not at activation.
 const extensionHost = {
   ...node,
   external: ['vscode'],
-  alias: { tldts: './src/extension/pslLazy.ts' },
+  alias: { tldts: './src/extension/lazy/pslLoader.ts' },
   plugins: [],
 };
 
@@ -24,10 +24,10 @@ const targets = {
   // What loads at activation: the composition root, hovers, keys, and the stand-ins that
   // register the search and details features' commands and views.
   extension: { ...extensionHost, entryPoints: { extension: 'src/extension/extension.ts' } },
-  // Features loaded on first use (src/extension/searchLazy.ts, detailsLazy.ts).
+  // Features loaded on first use (src/extension/search/lazy.ts, details/lazy.ts).
   search: { ...extensionHost, entryPoints: { search: 'src/extension/search/index.ts' } },
   details: { ...extensionHost, entryPoints: { details: 'src/extension/details/index.ts' } },
-  psl: { ...node, entryPoints: { psl: 'src/extension/psl.ts' } },
+  psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
   // Runs inside the webview (a browser sandbox): no Node APIs.

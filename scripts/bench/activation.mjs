@@ -144,7 +144,7 @@ async function largestParts() {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    alias: { tldts: './src/extension/pslLazy.ts' },
+    alias: { tldts: './src/extension/lazy/pslLoader.ts' },
     minify: true,
     write: false,
     metafile: true,

@@ -4,7 +4,7 @@
 //
 //   npx tsc -p . --outDir out && node scripts/bench/tree.mjs
 //
-// Measured in plain Node on the tree's pure part (src/extension/views/resultNodes.ts and
+// Measured in plain Node on the tree's pure part (src/extension/search/results/resultNodes.ts and
 // resultSet.ts: what getChildren returns and everything getTreeItem puts in a TreeItem);
 // the final `new vscode.TreeItem(...)` copy of those fields needs the extension host and
 // is not included. `run()` returns rows `{ name, value, unit, target?, note? }`.
@@ -33,8 +33,8 @@ function median(xs) {
 export default async function run({ results = 10_000, pageSize = 100 } = {}) {
   const { generateDataset } = require(out('src/emulator/dataset.js'));
   const { normalizeHost } = require(out('src/api/normalize.js'));
-  const { ResultSet } = require(out('src/extension/views/resultSet.js'));
-  const { children, setChildren, view } = require(out('src/extension/views/resultNodes.js'));
+  const { ResultSet } = require(out('src/extension/search/results/resultSet.js'));
+  const { children, setChildren, view } = require(out('src/extension/search/results/resultNodes.js'));
 
   // The wire: pages of host JSON as the service sends them (held through both heap readings).
   const data = generateDataset({ hosts: results, seed: 7, now: Date.UTC(2026, 0, 1) });

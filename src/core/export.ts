@@ -6,18 +6,7 @@
  * `-`, `@`, tab or carriage return, also after leading whitespace) is prefixed with `'`
  * (OWASP "CSV injection"). Cells are quoted per RFC 4180 when needed; lines end in CRLF.
  */
-import type { AggregationBucket, Bucket, Cve, DomainRecord, Exploit, Host, WhoisRecord } from '../api/types';
-
-/** One row of a result set, tagged by what it is. */
-export type ResultItem =
-  | { t: 'host'; v: Host }
-  | { t: 'domain'; v: DomainRecord }
-  | { t: 'bucket'; v: Bucket }
-  | { t: 'cve'; v: Cve; ip?: string }
-  | { t: 'exploit'; v: Exploit; ip?: string }
-  | { t: 'whois'; v: WhoisRecord }
-  | { t: 'facet'; v: AggregationBucket; field: string }
-  | { t: 'count'; v: number; label: string };
+import type { ResultItem } from './resultItem';
 
 export type ExportFormat = 'json' | 'csv';
 

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { OdinClient } from '../api/client';
-import { config, onConfigChange } from './config';
-import { ContextKeys, setContext } from './contextKeys';
+import { config, onConfigChange } from './shared/config';
+import { ContextKeys, setContext } from './shared/contextKeys';
 import type { RequestLayer } from '../core/requests';
-import { DisposableStore } from './disposable';
-import { createRequestLayer } from './hover/requestLayer';
-import type { Log } from './log';
-import type { KeyStore } from './secrets';
+import { DisposableStore } from './shared/disposable';
+import { createRequestLayer } from './shared/requestLayer';
+import type { Log } from './shared/log';
+import type { KeyStore } from './shared/secrets';
 
 /** The embedded API emulator, when the user chose "Try with Demo Data". */
 export interface DemoServer {

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { registerCommands } from './commands';
+import { registerCommands } from './shared/commands';
 import { Ctx } from './ctx';
-import { registerDetailsLazy } from './detailsLazy';
-import { registerHover } from './hover';
-import { keyCommands } from './keyCommands';
-import { Log } from './log';
-import { registerSearchLazy } from './searchLazy';
-import { KeyStore } from './secrets';
+import { registerDetailsLazy } from './details/lazy';
+import { registerHover } from './lookup';
+import { keyCommands } from './keys/commands';
+import { Log } from './shared/log';
+import { registerSearchLazy } from './search/lazy';
+import { KeyStore } from './shared/secrets';
 import type { TestApi } from './testApi';
 
 /**

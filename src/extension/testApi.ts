@@ -1,5 +1,5 @@
 import type { Ctx } from './ctx';
-import { getContext, type ContextKey } from './contextKeys';
+import { getContext, type ContextKey } from './shared/contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';

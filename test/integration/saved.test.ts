@@ -11,7 +11,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { parseSearchesFile, serializeSearches, type SavedSearch } from '../../src/core/savedSearches';
 import type { SearchFeature } from '../../src/extension/search';
-import type { SavedNode } from '../../src/extension/views/savedView';
+import type { SavedNode } from '../../src/extension/search/saved/savedView';
 import { getTestApi, testEnv, waitFor } from './index';
 
 async function feature(): Promise<SearchFeature> {

@@ -12,7 +12,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary, SearchFeature } from '../../src/extension/search';
-import type { Node } from '../../src/extension/views/resultNodes';
+import type { Node } from '../../src/extension/search/results/resultNodes';
 import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv } from './index';
 
 async function feature(): Promise<SearchFeature> {

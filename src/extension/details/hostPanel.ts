@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Cve, Exploit, Host } from '../../api/types';
 import { BANNER_PREVIEW, type FromWebview, type RequestHandlers } from '../../common/protocol';
 import type { Ctx } from '../ctx';
-import { isCancellation, userMessage } from '../errors';
+import { isCancellation, userMessage } from '../shared/errors';
 import { confirmOpenExternal, copyJson, copyText, exportJson, openJson } from './actions';
 import {
   bannerText,

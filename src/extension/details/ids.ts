@@ -1,6 +1,6 @@
 /**
  * The names the details feature is known by before its bundle loads (dist/details.js, see
- * src/extension/detailsLazy.ts): its commands, webview types and document scheme.
+ * src/extension/details/lazy.ts): its commands, webview types and document scheme.
  */
 export const DETAILS_COMMANDS = ['odin.openHostDetails', 'odin.openWhoisDetails'] as const;
 export type DetailsCommandId = (typeof DETAILS_COMMANDS)[number];

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { PrivacyPolicy } from '../../core/privacy';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandHandler } from '../commands';
-import { config } from '../config';
+import type { CommandHandler } from '../shared/commands';
+import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { HostPanel } from './hostPanel';
 import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE, type DetailsCommandId } from './ids';
@@ -10,7 +10,7 @@ import { parseDomain, parseIp } from './targets';
 import { WhoisSnapshotDocs } from './whoisDocs';
 import { WhoisPanel } from './whoisPanel';
 
-/** The details feature once loaded; detailsLazy.ts registers its commands, serializers and documents. */
+/** The details feature once loaded; lazy.ts registers its commands, serializers and documents. */
 export interface DetailsFeature {
   commands: Record<DetailsCommandId, CommandHandler>;
   /** The read-only snapshot documents the whois diff uses. */
@@ -22,7 +22,7 @@ export interface DetailsFeature {
 /**
  * The details pages: `odin.openHostDetails` (an IP) and `odin.openWhoisDetails` (a
  * domain), their restore after a reload, and the read-only snapshot documents the whois
- * diff uses. The entry of dist/details.js, loaded on first use (see detailsLazy.ts).
+ * diff uses. The entry of dist/details.js, loaded on first use (see lazy.ts).
  */
 export function createDetails(ctx: Ctx): DetailsFeature {
   const docs = ctx.subscriptions.add(new WhoisSnapshotDocs());

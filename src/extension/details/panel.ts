@@ -10,7 +10,7 @@ import {
 } from '../../common/protocol';
 import { neutraliseUiText } from '../../core/text';
 import type { Ctx } from '../ctx';
-import { isCancellation, userMessage } from '../errors';
+import { isCancellation, userMessage } from '../shared/errors';
 import { detailsHtml, webviewOptions } from './html';
 import { detailsProbe } from './probe';
 

@@ -1,6 +1,6 @@
 /**
  * The names the search feature is known by before its bundle loads (dist/search.js, see
- * src/extension/searchLazy.ts): its commands and its two views.
+ * src/extension/search/lazy.ts): its commands and its two views.
  */
 export const SEARCH_COMMANDS = [
   'odin.searchHosts',

@@ -32,14 +32,14 @@ import {
   type SearchSpec,
 } from '../../core/savedSearches';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandHandler } from '../commands';
-import { config } from '../config';
+import type { CommandHandler } from '../shared/commands';
+import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
-import { copyText, setTitle, type Node } from '../views/resultNodes';
-import type { ResultSet } from '../views/resultSet';
-import { ResultsProvider } from '../views/resultsView';
-import { SavedSearchStore, type StoreProblem } from '../views/savedStore';
-import { SavedSearchesProvider, type SavedNode } from '../views/savedView';
+import { copyText, setTitle, type Node } from './results/resultNodes';
+import type { ResultSet } from './results/resultSet';
+import { ResultsProvider } from './results/resultsView';
+import { SavedSearchStore, type StoreProblem } from './saved/savedStore';
+import { SavedSearchesProvider, type SavedNode } from './saved/savedView';
 import { FieldCatalogue } from './fieldCatalogue';
 import {
   fieldItem,
@@ -128,7 +128,7 @@ export class SearchFeature implements vscode.Disposable {
   private readonly reported = new Set<string>();
 
   /**
-   * `views` are the two tree views, created at activation (searchLazy.ts) over stand-in
+   * `views` are the two tree views, created at activation (lazy.ts) over stand-in
    * providers that hand over to `results` and `saved` once this feature exists.
    */
   constructor(
@@ -973,8 +973,8 @@ function defaultDir(): string {
 }
 
 /**
- * The entry of dist/search.js, loaded on first use (see searchLazy.ts): the feature over
- * the views created at activation. Its commands are registered by searchLazy.ts.
+ * The entry of dist/search.js, loaded on first use (see lazy.ts): the feature over
+ * the views created at activation. Its commands are registered by lazy.ts.
  */
 export function createSearch(ctx: Ctx, views: SearchViews): SearchFeature {
   const feature = new SearchFeature(ctx, views);

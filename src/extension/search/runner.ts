@@ -4,9 +4,9 @@
  */
 import type { OdinClient } from '../../api/client';
 import type { Aggregation, HostCursor, OpaqueCursor } from '../../api/types';
-import type { ResultItem } from '../../core/export';
+import type { ResultItem } from '../../core/resultItem';
 import type { SearchSpec } from '../../core/savedSearches';
-import type { PageFetcher, PageResult } from '../views/resultSet';
+import type { PageFetcher, PageResult } from './results/resultSet';
 
 /** Facet count asked for by summaries when the spec gives none. */
 export const DEFAULT_FACETS = 50;

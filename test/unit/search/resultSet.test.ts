@@ -4,11 +4,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Host } from '../../../src/api/types';
-import type { ResultItem } from '../../../src/core/export';
+import type { ResultItem } from '../../../src/core/resultItem';
 import { serializeSearches } from '../../../src/core/savedSearches';
-import { children, setChildren, view, type Node } from '../../../src/extension/views/resultNodes';
-import { ResultSet, type PageFetcher } from '../../../src/extension/views/resultSet';
-import { SavedSearchStore } from '../../../src/extension/views/savedStore';
+import { children, setChildren, view, type Node } from '../../../src/extension/search/results/resultNodes';
+import { ResultSet, type PageFetcher } from '../../../src/extension/search/results/resultSet';
+import { SavedSearchStore } from '../../../src/extension/search/saved/savedStore';
 
 const host = (i: number, extra: Partial<Host> = {}): Host => ({
   ip: `10.0.${Math.floor(i / 256)}.${i % 256}`,

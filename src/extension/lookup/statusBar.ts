@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { config } from '../config';
+import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 
 /**

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Ctx } from './ctx';
+import type { Ctx } from '../ctx';
 import { reportError } from './errors';
 
 /**

@@ -21,7 +21,7 @@ import {
   serializeSearches,
   type EntryError,
   type SavedSearch,
-} from '../../core/savedSearches';
+} from '../../../core/savedSearches';
 
 export const STORE_FILE = 'saved-searches.json';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { detect, detectAt } from '../../core/detect';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandMap } from '../commands';
-import { config } from '../config';
+import type { CommandMap } from '../shared/commands';
+import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { indicatorAt } from './hoverProvider';
 import { buildCard } from './lookups';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type IndicatorList, type IndicatorSummary, listIndicators } from '../../core/indicators';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandMap } from '../commands';
+import type { CommandMap } from '../shared/commands';
 import { TEXT_LANGUAGES } from './hoverProvider';
 import { checkPrivacy, type PrivacyVerdict } from './policy';
 

@@ -15,10 +15,10 @@ import {
   type Service,
   type Severity,
   type WhoisRecord,
-} from '../../api/types';
-import type { ResultItem } from '../../core/export';
-import { KINDS, describeSpec, type SearchKind } from '../../core/savedSearches';
-import { neutraliseUiText } from '../../core/text';
+} from '../../../api/types';
+import type { ResultItem } from '../../../core/resultItem';
+import { KINDS, describeSpec, type SearchKind } from '../../../core/savedSearches';
+import { neutraliseUiText } from '../../../core/text';
 import type { ResultSet } from './resultSet';
 
 export type Node =

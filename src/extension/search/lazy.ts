@@ -7,12 +7,12 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { registerCommands, type CommandHandler, type CommandMap } from './commands';
-import type { Ctx } from './ctx';
-import type { SearchFeature } from './search';
-import { RESULTS_VIEW, SAVED_MIME, SAVED_VIEW, SEARCH_COMMANDS, type SearchCommandId } from './search/ids';
-import type { Node } from './views/resultNodes';
-import type { SavedNode } from './views/savedView';
+import { registerCommands, type CommandHandler, type CommandMap } from '../shared/commands';
+import type { Ctx } from '../ctx';
+import type { SearchFeature } from './index';
+import { RESULTS_VIEW, SAVED_MIME, SAVED_VIEW, SEARCH_COMMANDS, type SearchCommandId } from './ids';
+import type { Node } from './results/resultNodes';
+import type { SavedNode } from './saved/savedView';
 
 /** Registers the search commands and views; returns the loader (the TestApi uses it). */
 export function registerSearchLazy(ctx: Ctx): () => SearchFeature {
@@ -43,7 +43,7 @@ export function registerSearchLazy(ctx: Ctx): () => SearchFeature {
     if (!loaded) {
       const started = performance.now();
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const bundle = require(path.join(__dirname, 'search.js')) as typeof import('./search');
+      const bundle = require(path.join(__dirname, 'search.js')) as typeof import('./index');
       const feature = bundle.createSearch(ctx, views);
       loaded = { feature, commands: feature.commands() };
       results.connect(feature.results);

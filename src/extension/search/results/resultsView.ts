@@ -5,8 +5,8 @@
  * The view's description carries the count of the current set ("25 of 10,000").
  */
 import * as vscode from 'vscode';
-import type { SearchSpec } from '../../core/savedSearches';
-import { ContextKeys, setContext } from '../contextKeys';
+import type { SearchSpec } from '../../../core/savedSearches';
+import { ContextKeys, setContext } from '../../shared/contextKeys';
 import { children, countDescription, setTitle, view, type Node, type NodeView } from './resultNodes';
 import { ResultSet, type PageFetcher } from './resultSet';
 

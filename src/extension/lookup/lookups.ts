@@ -15,9 +15,9 @@ import {
 } from '../../core/hoverCard';
 import { LocalRateLimitError } from '../../core/limiter';
 import { LookupsPausedError, type LookupResult } from '../../core/requests';
-import { config } from '../config';
+import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
-import { isCancellation, userMessage } from '../errors';
+import { isCancellation, userMessage } from '../shared/errors';
 import { checkPrivacy, type Indicator } from './policy';
 
 /** Why a hover shows local facts only; undefined when an automatic lookup may be sent. */

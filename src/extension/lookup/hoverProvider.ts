@@ -3,9 +3,9 @@ import { detectAt, type DetectOptions } from '../../core/detect';
 import { isHostnameSyntax } from '../../core/detect/domain';
 import { specialDomain } from '../../core/privacy';
 import { HOVER_COMMAND_IDS } from '../../core/hoverCard';
-import { config } from '../config';
+import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
-import { isCancellation } from '../errors';
+import { isCancellation } from '../shared/errors';
 import { buildCard, quickCard } from './lookups';
 import type { Indicator } from './policy';
 

@@ -2,8 +2,8 @@ import * as path from 'node:path';
 import { ResultCache, type CacheTtls, type TtlClass } from '../../core/cache';
 import { Limiter } from '../../core/limiter';
 import { RequestLayer } from '../../core/requests';
-import { config, onConfigChange } from '../config';
-import { ContextKeys, setContext } from '../contextKeys';
+import { config, onConfigChange } from './config';
+import { ContextKeys, setContext } from './contextKeys';
 import type { Ctx } from '../ctx';
 
 /** Lookup kinds of the shared layer and the TTL class each one uses. */

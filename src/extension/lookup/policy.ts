@@ -1,6 +1,6 @@
 import type { Detection } from '../../core/detect';
 import { PrivacyPolicy } from '../../core/privacy';
-import { config } from '../config';
+import { config } from '../shared/config';
 
 /** What hovers and the lookup command work on: one detection in a text. */
 export type Indicator = Detection;

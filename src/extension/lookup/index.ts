@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { registerCommands } from '../commands';
-import { onConfigChange } from '../config';
+import { registerCommands } from '../shared/commands';
+import { onConfigChange } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { hoverCommands } from './commands';
 import { HOVER_SELECTOR, indicatorAt, OdinHoverProvider } from './hoverProvider';

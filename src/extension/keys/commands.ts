@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { CommandMap } from './commands';
-import type { Ctx, DemoServer } from './ctx';
-import { KeyringUnavailableError } from './secrets';
+import type { CommandMap } from '../shared/commands';
+import type { Ctx, DemoServer } from '../ctx';
+import { KeyringUnavailableError } from '../shared/secrets';
 
 const USE_FOR_SESSION = 'Use for This Session Only';
 
@@ -102,7 +102,7 @@ export function keyCommands(ctx: Ctx): CommandMap {
 async function startEmbeddedEmulator(ctx: Ctx): Promise<DemoServer> {
   const bundle = ctx.extension.asAbsolutePath('dist/emulator.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const emulator = require(bundle) as typeof import('../emulator/server');
+  const emulator = require(bundle) as typeof import('../../emulator/server');
   const running = await emulator.startEmulator({ port: 0 });
   return { url: running.url, apiKey: running.apiKey, close: () => running.close() };
 }

@@ -6,10 +6,10 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { registerCommands, type CommandMap } from './commands';
-import type { Ctx } from './ctx';
-import type { DetailsFeature } from './details';
-import { DETAILS_COMMANDS, HOST_VIEW_TYPE, WHOIS_SCHEME, WHOIS_VIEW_TYPE } from './details/ids';
+import { registerCommands, type CommandMap } from '../shared/commands';
+import type { Ctx } from '../ctx';
+import type { DetailsFeature } from './index';
+import { DETAILS_COMMANDS, HOST_VIEW_TYPE, WHOIS_SCHEME, WHOIS_VIEW_TYPE } from './ids';
 
 export function registerDetailsLazy(ctx: Ctx): void {
   let feature: DetailsFeature | undefined;
@@ -17,7 +17,7 @@ export function registerDetailsLazy(ctx: Ctx): void {
   const details = (): DetailsFeature => {
     if (!feature) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const bundle = require(path.join(__dirname, 'details.js')) as typeof import('./details');
+      const bundle = require(path.join(__dirname, 'details.js')) as typeof import('./index');
       feature = bundle.createDetails(ctx);
       ctx.subscriptions.add(feature.docs.onDidChange((uri) => docsChanged.fire(uri)));
     }

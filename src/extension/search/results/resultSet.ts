@@ -6,8 +6,8 @@
  * A failed or cancelled load keeps everything already loaded: the error sits beside the
  * items and "Retry" loads the same page again.
  */
-import type { ResultItem } from '../../core/export';
-import type { SearchSpec } from '../../core/savedSearches';
+import type { ResultItem } from '../../../core/resultItem';
+import type { SearchSpec } from '../../../core/savedSearches';
 
 export interface PageResult {
   items: ResultItem[];

@@ -11,9 +11,9 @@ import {
   moveBefore,
   type SavedSearch,
   type SearchGroup,
-} from '../../core/savedSearches';
-import { neutraliseUiText } from '../../core/text';
-import { ContextKeys, setContext } from '../contextKeys';
+} from '../../../core/savedSearches';
+import { neutraliseUiText } from '../../../core/text';
+import { ContextKeys, setContext } from '../../shared/contextKeys';
 import type { SavedSearchStore } from './savedStore';
 
 export type SavedNode = { type: 'group'; group: SearchGroup } | { type: 'search'; search: SavedSearch };

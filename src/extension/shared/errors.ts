@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { OdinApiError } from '../api/errors';
-import { neutraliseUiText } from '../core/text';
-import type { Ctx } from './ctx';
+import { OdinApiError } from '../../api/errors';
+import { neutraliseUiText } from '../../core/text';
+import type { Ctx } from '../ctx';
 
 const SHOW_LOG = 'Show Log';
 const SET_KEY = 'Set API Key';

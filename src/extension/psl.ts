@@ -1,2 +1,0 @@
-/** Entry of dist/psl.js: the public suffix list (tldts), loaded on first use (see pslLazy.ts). */
-export { getDomain, parse } from 'tldts';
