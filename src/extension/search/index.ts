@@ -10,7 +10,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { exportText, type ExportFormat } from '../../core/export';
-import { PrivacyPolicy } from '../../core/privacy';
+import { OdinApiError } from '../../api/errors';
+import type { Host } from '../../api/types';
 import { narrowQuery, pushRecent, readRecent, similarHostsQuery, type QueryTarget } from '../../core/query';
 import {
   FORMAT_VERSION,
@@ -34,6 +35,8 @@ import {
 import { neutraliseUiText } from '../../core/text';
 import type { CommandHandler } from '../shared/commands';
 import { config } from '../shared/config';
+import { userMessage } from '../shared/errors';
+import { confirmRestricted, gate, gateExplicit, hasRestrictedConsent } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { copyText, setTitle, type Node } from './results/resultNodes';
 import type { ResultSet } from './results/resultSet';
@@ -218,6 +221,7 @@ export class SearchFeature implements vscode.Disposable {
     spec: SearchSpec,
     opts: { interactive?: boolean; pageSize?: number; reveal?: boolean } = {},
   ): Promise<RunSummary> {
+    if (!(await this.maySearch())) return { status: 'blocked' };
     if (config.lookupMode() === 'off') {
       // "off" means nothing leaves the machine, search commands included.
       void vscode.window
@@ -237,11 +241,7 @@ export class SearchFeature implements vscode.Disposable {
     }
     const pageSize = opts.pageSize ?? config.searchPageSize();
     void this.updateDetailsAvailable();
-    const set = this.results.add(
-      spec,
-      fetcherFor(() => this.ctx.client(), spec),
-      pageSize,
-    );
+    const set = this.results.add(spec, gatedFetcher(fetcherFor(() => this.ctx.client(), spec)), pageSize);
     if (opts.reveal !== false) {
       void vscode.commands.executeCommand('odin.results.focus').then(
         () => this.results.reveal(set),
@@ -285,6 +285,19 @@ export class SearchFeature implements vscode.Disposable {
       );
     }
     return this.summary(set);
+  }
+
+  /**
+   * The gate's mode and trust part for a search (a user action): off sends nothing; in
+   * Restricted Mode the user confirms once a session. Every page load (more, all, export of
+   * all pages, retry, refresh) checks again through `gatedFetcher`.
+   */
+  private async maySearch(): Promise<boolean> {
+    const g = gate();
+    const run = g.mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() });
+    if (run.ok || run.code === 'off') return true; // "off" is explained by run() below
+    if (run.code === 'needs-consent') return confirmRestricted('this search');
+    return false;
   }
 
   summary(set: ResultSet): RunSummary {
@@ -483,7 +496,40 @@ export class SearchFeature implements vscode.Disposable {
     return text;
   }
 
+  /**
+   * Hosts like this one. From a tree node (host or service), and from the hover's "Similar
+   * hosts" and the host page's "Search Similar", which pass the IP: the host comes from the
+   * shared cache (or one request through it); and from the CIDR hover's "Search hosts in it",
+   * which passes the block: the hosts in it. Strings pass the gate as a user action.
+   */
   async searchSimilar(arg?: unknown): Promise<RunSummary | undefined> {
+    if (typeof arg === 'string') {
+      const t = await gateExplicit(arg, { source: 'command', accept: ['ip', 'cidr'] });
+      if (!t) return { status: 'blocked' };
+      if (t.kind === 'cidr') return this.run({ kind: 'hosts', query: `ip:"${t.value}"` });
+      const client = this.ctx.client();
+      let r;
+      try {
+        r = await this.ctx.requests.get<Host>(
+          'host',
+          t.value,
+          (signal) => client.getHost(t.value, { signal }),
+          {
+            automatic: false,
+          },
+        );
+      } catch (err) {
+        void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(userMessage(err), 300)}`);
+        return { status: 'error', error: userMessage(err) };
+      }
+      if (r.status !== 'ok') {
+        void vscode.window.showInformationMessage(
+          `ODIN has no data for ${t.value}, so there is nothing to compare.`,
+        );
+        return { status: 'error', error: 'not found' };
+      }
+      return this.run({ kind: 'hosts', query: similarHostsQuery(r.value) });
+    }
     if (!isResultNode(arg)) return undefined;
     const host =
       arg.type === 'item' && arg.item.t === 'host'
@@ -951,21 +997,27 @@ export class SearchFeature implements vscode.Disposable {
  * deny lists (user and workspace) always win. Returns the reason when refused.
  */
 export function privacyRefusal(spec: SearchSpec): string | undefined {
-  const targets: Array<{ kind: 'ipv4' | 'ipv6' | 'domain'; value: string }> = [];
-  if (spec.ip) targets.push({ kind: spec.ip.includes(':') ? 'ipv6' : 'ipv4', value: spec.ip });
-  if (spec.domain) targets.push({ kind: 'domain', value: spec.domain });
-  if (!targets.length) return undefined;
-  const deny = config.privacyDeny();
-  const policy = new PrivacyPolicy({
-    userAllow: config.privacyAllow(),
-    userDeny: deny.user,
-    workspaceDeny: deny.workspace,
-  });
-  for (const t of targets) {
-    const d = policy.check(t);
-    if (!d.allowed) return `${t.value} is not looked up: ${d.reason}.`;
+  const g = gate();
+  for (const value of [spec.ip, spec.domain]) {
+    if (value === undefined) continue;
+    const { target, decision } = g.privacy(value);
+    if (!decision.allowed) return `${target?.value ?? value} is not looked up: ${decision.reason}.`;
   }
   return undefined;
+}
+
+/**
+ * Every page of a result set passes the gate's mode and trust check when it is fetched, so
+ * "Load More", "Load All", "Export all pages", retry and refresh send nothing once lookups
+ * are off (or in Restricted Mode without the user's confirmation).
+ */
+function gatedFetcher(fetch: ReturnType<typeof fetcherFor>): ReturnType<typeof fetcherFor> {
+  return (cursor, limit, signal) => {
+    const run = gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() });
+    if (!run.ok)
+      return Promise.reject(new OdinApiError({ kind: 'cancelled', endpoint: 'search', message: run.reason }));
+    return fetch(cursor, limit, signal);
+  };
 }
 
 function defaultDir(): string {
