@@ -10,6 +10,7 @@ import { registerCommands, type CommandMap } from '../shared/commands';
 import type { Ctx } from '../ctx';
 import type { DetailsFeature } from './index';
 import { DETAILS_COMMANDS, HOST_VIEW_TYPE, WHOIS_SCHEME, WHOIS_VIEW_TYPE } from './ids';
+import { detailsProbe } from './probe';
 
 export function registerDetailsLazy(ctx: Ctx): void {
   let feature: DetailsFeature | undefined;
@@ -28,6 +29,7 @@ export function registerDetailsLazy(ctx: Ctx): void {
   for (const id of DETAILS_COMMANDS) commands[id] = (...args: unknown[]) => details().commands[id](...args);
   registerCommands(ctx, commands);
 
+  detailsProbe.restore = (viewType, panel, state) => details().restore(viewType, panel, state);
   for (const viewType of [HOST_VIEW_TYPE, WHOIS_VIEW_TYPE]) {
     ctx.subscriptions.add(
       vscode.window.registerWebviewPanelSerializer(viewType, {

@@ -1,0 +1,149 @@
+/**
+ * "off" is off (issue #15, item 3), in the real host: with `odin.lookups.mode: "off"` every
+ * contributed command is run with an IP, a domain and an argument object, every indicator of
+ * every sample file is hovered, and a host and a whois page are restored: the emulator's log
+ * must stay empty. In Restricted Mode the same holds for the automatic paths (hovers,
+ * restored pages), whatever the mode.
+ *
+ * The command list is read from package.json, so a new command is covered without a change
+ * here. Commands that change the key or the demo state, or read and write files, are left
+ * out (they are not lookups, and running them would change what the other tests see).
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { detect } from '../../src/core/detect';
+import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
+import { clearEmulatorLog, emulatorLog, extension, getTestApi, testEnv } from './index';
+
+const NOT_LOOKUPS = new Set([
+  'odin.setApiKey',
+  'odin.clearApiKey',
+  'odin.useDemoData',
+  'odin.stopDemoData',
+  'odin.exportSavedSearches',
+  'odin.importSavedSearches',
+  'odin.deleteSavedSearch',
+]);
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Runs a command without waiting for prompts it may open (they are closed after a moment). */
+async function runBriefly(id: string, ...args: unknown[]): Promise<void> {
+  const done = Promise.resolve(vscode.commands.executeCommand(id, ...args)).then(
+    () => undefined,
+    () => undefined,
+  );
+  await Promise.race([done, sleep(1500)]);
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  await vscode.commands.executeCommand('notifications.clearAll');
+}
+
+async function hoverEverySampleFile(): Promise<number> {
+  const files = await vscode.workspace.findFiles('**/*', '**/node_modules/**');
+  let hovered = 0;
+  for (const uri of files) {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    for (const d of detect(doc.getText(), { mode: 'text' }).slice(0, 40)) {
+      await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, doc.positionAt(d.start + 1));
+      hovered++;
+    }
+  }
+  return hovered;
+}
+
+/** Restores a host and a whois page the way VS Code does after a reload (nothing is clicked). */
+async function restorePages(): Promise<void> {
+  const api = await getTestApi();
+  await vscode.commands.executeCommand('odin.showLog'); // any command loads the extension
+  for (const [viewType, id] of [
+    ['odin.hostDetails', FIXTURE_HOSTS.webServer],
+    ['odin.whoisDetails', FIXTURE_DOMAINS.corp],
+  ] as const) {
+    const panel = vscode.window.createWebviewPanel(viewType, id, vscode.ViewColumn.Active, {
+      enableScripts: true,
+    });
+    assert.ok(api.details.restore, 'the details serializer is registered');
+    api.details.restore(viewType, panel, { id });
+  }
+  await sleep(3000);
+}
+
+async function assertNothingSent(what: string): Promise<void> {
+  await sleep(500);
+  const log = await emulatorLog();
+  assert.strictEqual(
+    log.length,
+    0,
+    `${what} sent ${log.length} request(s): ${JSON.stringify(log).slice(0, 1500)}`,
+  );
+}
+
+const userConfig = () => vscode.workspace.getConfiguration('odin');
+
+describe('"off" is off', function () {
+  this.timeout(600_000);
+
+  before(async function () {
+    if (!testEnv.emulatorUrl) this.skip();
+    const api = await getTestApi();
+    api.ctx.requests.cache.clear();
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  describe('lookups off', function () {
+    before(async function () {
+      if (!vscode.workspace.isTrusted) this.skip();
+      await userConfig().update('lookups.mode', 'off', vscode.ConfigurationTarget.Global);
+    });
+    after(async () => {
+      await userConfig().update('lookups.mode', undefined, vscode.ConfigurationTarget.Global);
+    });
+
+    it('every contributed command, with an IP, a domain and an argument object, sends nothing', async () => {
+      const manifest = JSON.parse(
+        fs.readFileSync(path.join(extension().extensionPath, 'package.json'), 'utf8'),
+      ) as { contributes: { commands: Array<{ command: string }> } };
+      const ids = manifest.contributes.commands.map((c) => c.command).filter((id) => !NOT_LOOKUPS.has(id));
+      assert.ok(ids.length >= 30, `commands: ${ids.length}`);
+      const ip = FIXTURE_HOSTS.webServer;
+      const domain = FIXTURE_DOMAINS.corp;
+      const object = { ip, domain, query: 'services.port:22', cidr: '45.33.32.0/24', field: 'services.port' };
+      await clearEmulatorLog();
+      for (const id of ids) {
+        for (const arg of [ip, domain, object]) await runBriefly(id, arg);
+        await assertNothingSent(id);
+      }
+    });
+
+    it('hovering every sample file sends nothing', async () => {
+      await clearEmulatorLog();
+      const n = await hoverEverySampleFile();
+      assert.ok(n > 50, `hovered ${n}`);
+      await assertNothingSent('hovering');
+    });
+
+    it('a restored host or whois page sends nothing and offers to load', async () => {
+      await clearEmulatorLog();
+      await restorePages();
+      await assertNothingSent('restoring pages');
+    });
+  });
+
+  describe('Restricted Mode, automatic paths', function () {
+    before(function () {
+      if (vscode.workspace.isTrusted) this.skip();
+    });
+
+    it('hovering every sample file and restoring pages sends nothing', async () => {
+      await clearEmulatorLog();
+      const n = await hoverEverySampleFile();
+      assert.ok(n > 50, `hovered ${n}`);
+      await restorePages();
+      await assertNothingSent('hovering and restoring in Restricted Mode');
+    });
+  });
+});
