@@ -1,0 +1,99 @@
+/**
+ * Issue #15 in the real host, each checked by what a user would see or what reaches the
+ * emulator: the hover's "Similar hosts", the block hover's "Search hosts in it" and the host
+ * page's "Search Similar" (an IP or block string) run a search; opening the page of a host
+ * just hovered sends no second host request; a hover answers within a few seconds while the
+ * API hangs, and the answer fills the cache for the next hover.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
+import type { RenderedEvent } from '../../src/extension/details/probe';
+import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
+
+type LogEntry = { endpoint?: string; ip?: string; path?: string };
+
+async function odinHover(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
+  const hovers =
+    (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ??
+    [];
+  for (const h of hovers) {
+    for (const c of h.contents) {
+      const value = typeof c === 'string' ? c : (c as { value?: unknown }).value;
+      if (typeof value === 'string' && value.includes('**ODIN · ')) return value;
+    }
+  }
+  return undefined;
+}
+
+describe('gate: every entry point does what it says', function () {
+  this.timeout(180_000);
+
+  before(async function () {
+    if (!testEnv.emulatorUrl || !vscode.workspace.isTrusted) this.skip();
+    const api = await getTestApi();
+    await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
+    api.ctx.requests.resume();
+  });
+  afterEach(async () => {
+    await emulatorAdmin('DELETE', 'faults');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('"Similar hosts" and "Search Similar" (an IP) and "Search hosts in it" (a block) run a search', async () => {
+    const api = await getTestApi();
+    for (const arg of [FIXTURE_HOSTS.webServer, '45.33.32.0/24']) {
+      await clearEmulatorLog();
+      const summary = (await vscode.commands.executeCommand('odin.searchSimilar', arg)) as
+        { status?: string; setId?: string } | undefined;
+      assert.ok(summary && summary.status === 'ready', `${arg}: ${JSON.stringify(summary)}`);
+      const log = (await emulatorLog()) as LogEntry[];
+      assert.ok(
+        log.some((e) => e.endpoint === 'hosts.search'),
+        `${arg}: a host search was sent: ${JSON.stringify(log).slice(0, 500)}`,
+      );
+      assert.ok(api.search.feature, 'the search feature is loaded');
+    }
+  });
+
+  it('opening the details of a host just hovered sends no second host request', async () => {
+    const api = await getTestApi();
+    const ip = FIXTURE_HOSTS.resolver;
+    api.ctx.requests.cache.clear();
+    await clearEmulatorLog();
+    const doc = await vscode.workspace.openTextDocument({ content: `dns ${ip} ok`, language: 'log' });
+    const card = await odinHover(doc.uri, new vscode.Position(0, 6));
+    assert.ok(card && !/not answered yet/.test(card), `hover: ${card}`);
+    const since = Date.now();
+    await vscode.commands.executeCommand('odin.openHostDetails', ip);
+    await waitFor(
+      () =>
+        api.details.rendered.find((e: RenderedEvent) => e.page === 'host' && e.id === ip && e.at >= since),
+      90_000,
+      'the host page to render',
+    );
+    const hostGets = ((await emulatorLog()) as LogEntry[]).filter((e) => e.endpoint === 'hosts.get');
+    assert.strictEqual(hostGets.length, 1, `host requests: ${JSON.stringify(hostGets)}`);
+  });
+
+  it('a hover answers within a few seconds while the API hangs, and the answer fills the cache', async () => {
+    const api = await getTestApi();
+    const ip = FIXTURE_HOSTS.webServer;
+    api.ctx.requests.cache.clear();
+    await emulatorAdmin('POST', 'faults', {
+      fault: { kind: 'latency', ms: 8000 },
+      count: 1,
+      path: '^/v1/hosts/',
+    });
+    const doc = await vscode.workspace.openTextDocument({ content: `web ${ip} up`, language: 'log' });
+    const t0 = Date.now();
+    const first = await odinHover(doc.uri, new vscode.Position(0, 6));
+    const ms = Date.now() - t0;
+    assert.ok(first && /has not answered yet: hover again in a moment/.test(first), `first: ${first}`);
+    assert.ok(ms < 6000, `the hover took ${ms} ms`);
+    // The request went on: once it is answered, the next hover shows the host from the cache.
+    await waitFor(() => api.ctx.requests.peek('host', ip), 20_000, 'the answer in the cache');
+    const second = await odinHover(doc.uri, new vscode.Position(0, 6));
+    assert.ok(second && /Open ports|no scan data/.test(second), `second: ${second}`);
+  });
+});
