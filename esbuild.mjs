@@ -1,5 +1,5 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,psl,emulator,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,psl,emulator,mcp,webview]
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 
@@ -30,6 +30,13 @@ const targets = {
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
+  // The MCP server (`odin-mcp`, `npm run mcp`): the agent tools over stdio, SDK bundled in.
+  mcp: {
+    ...node,
+    entryPoints: { mcp: 'src/agent/mcp/cli.ts' },
+    banner: { js: '#!/usr/bin/env node' },
+    define: { ODIN_VERSION: JSON.stringify(JSON.parse((await import('node:fs')).readFileSync('package.json', 'utf8')).version) },
+  },
   // Runs inside the webview (a browser sandbox): no Node APIs.
   webview: {
     entryPoints: { webview: 'src/webview/main.ts' },

@@ -160,6 +160,21 @@ export class RequestLayer {
     return this.wait(key, flight, opts.signal) as Promise<LookupResult<T>>;
   }
 
+  /**
+   * Stores an answer obtained another way (one batched search answering for many targets)
+   * under (kind, target) for the current origin: `undefined` stores "not found".
+   */
+  store(kind: string, target: string, value: unknown, ttlClass: TtlClass = 'host'): void {
+    const key = cacheKey(this.options.origin(), kind, target);
+    if (value === undefined) this.options.cache.setNotFound(key);
+    else this.options.cache.set(key, value, ttlClass);
+  }
+
+  /** Drops what the cache holds for (kind, target) at the current origin. */
+  forget(kind: string, target: string): void {
+    this.options.cache.delete(cacheKey(this.options.origin(), kind, target));
+  }
+
   /** Ends a pause (the resume command, a new key, a new origin). */
   resume(): void {
     if (!this.pauseState) return;

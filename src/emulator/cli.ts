@@ -2,7 +2,8 @@
  * Entry of the emulator bundle (`dist/emulator.js`). Required as a module it only exports
  * the programmatic API (the extension's "try with demo data" mode); run directly it is the
  * command line: `node dist/emulator.js --port 8080 [--seed 1] [--hosts 5000]
- * [--dialect spec|live] [--not-found 404|null] [--latency 0]`.
+ * [--dialect spec|live] [--not-found 404|null] [--latency 0] [--credits <n>]` (`--credits`:
+ * host credits left, 402 once spent).
  */
 import { type EmulatorOptions, startEmulator } from './server';
 
@@ -10,7 +11,7 @@ export * from './server';
 export * from './fixtures';
 
 const USAGE =
-  'Usage: emulator [--port <n>] [--seed <n>] [--hosts <n>] [--dialect spec|live] [--not-found 404|null] [--latency <ms>]';
+  'Usage: emulator [--port <n>] [--seed <n>] [--hosts <n>] [--dialect spec|live] [--not-found 404|null] [--latency <ms>] [--credits <n>]';
 
 /** Parses the command line; throws with a message on a bad argument. */
 export function parseArgs(argv: string[]): EmulatorOptions {
@@ -40,6 +41,9 @@ export function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case '--latency':
         opts.latencyMs = int('--latency', value(), 0, 600_000);
+        break;
+      case '--credits':
+        opts.credits = { host: int('--credits', value(), 0, 100_000_000) };
         break;
       case '--dialect': {
         const v = value();

@@ -51,12 +51,15 @@
  *   GET    /__admin/faults   → the active rules with `remaining`
  *   DELETE /__admin/faults   → 204
  *   POST   /__admin/dialect  body {dialect:'spec'|'live'} → {ok, dialect}
+ *   POST   /__admin/credits  body {host?, bucket?} (credits left) → enforced budget: 402 once spent
+ *   GET    /__admin/credits  → {host:{left,enforced}, bucket:{left,enforced}}
  *   POST   /__admin/change   body {seed} → ChangeSummary: a seeded data change (change.ts)
  *   DELETE /__admin/change   → 204: back to the generated data
  * One-off fault: request header `X-Emulator-Fault: <JSON Fault>` (invalid → 400).
  */
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
+import { CreditBudget, type CreditLimits } from './budget';
 import { changeDataset, type ChangeSummary } from './change';
 import { type Dataset, generateDataset, generateDatasetAsync } from './dataset';
 import type { Dialect } from './dialect';
@@ -94,6 +97,8 @@ export interface EmulatorOptions {
   notFound?: '404' | 'null';
   /** Added to every /v1 response; default 0. */
   latencyMs?: number;
+  /** A credit budget requests spend; 402 once spent (default: counted, never refused). */
+  credits?: CreditLimits;
 }
 
 export interface RequestLogEntry {
@@ -124,6 +129,8 @@ export interface Emulator {
   clearFaults(): void;
   clearLog(): void;
   setDialect(d: Dialect): void;
+  /** Sets the credits left and enforces them (402 when spent). */
+  setCredits(limits: CreditLimits): void;
   /** Closes the server and every socket, hanging ones included. */
   close(): Promise<void>;
   /** Read-only access to the generated data. */
@@ -283,6 +290,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     bucketPlan: 1000,
     expiresOn: new Date(Math.floor(Date.now() / 86_400_000 + 200) * 86_400_000).toISOString(),
   };
+  const budget = new CreditBudget(credits);
+  if (opts.credits) budget.configure(opts.credits);
 
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
@@ -382,6 +391,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         if (d !== 'spec' && d !== 'live') throw new Error("dialect must be 'spec' or 'live'");
         dialect = d;
         sendJson(res, 200, { ok: true, dialect });
+      } else if (sub === '/credits' && method === 'POST') {
+        budget.configure((body ?? {}) as CreditLimits);
+        sendJson(res, 200, { ok: true, ...budget.status() });
+      } else if (sub === '/credits' && method === 'GET') {
+        sendJson(res, 200, budget.status());
       } else if (sub === '/change' && method === 'POST') {
         const seed = (body as { seed?: unknown } | null)?.seed;
         if (typeof seed !== 'number' || !Number.isInteger(seed)) throw new Error('seed must be an integer');
@@ -577,14 +591,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (r.key === 'required' && !hadKey) return H.fail(401, 'API key is required (X-API-Key header)');
     if (bodyError) return bodyError;
     const ctx: H.Ctx = { ds: getDataset(), dialect, notFound: notFoundMode, credits };
+    const refused = budget.refuse(r.endpoint);
+    if (refused) return refused;
     try {
       const reply = r.handler(ctx, params, body);
-      if (reply.status === 200) {
-        if (r.endpoint.startsWith('hosts.') || r.endpoint === 'cves.list')
-          credits.hostLeft = Math.max(0, credits.hostLeft - 1);
-        if (r.endpoint.startsWith('buckets.') || r.endpoint.startsWith('files.'))
-          credits.bucketLeft = Math.max(0, credits.bucketLeft - 1);
-      }
+      if (reply.status === 200) budget.spend(r.endpoint);
       return reply;
     } catch (e) {
       if (e instanceof H.BadRequest || e instanceof QueryError) return H.fail(400, e.message);
@@ -693,6 +704,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       if (d !== 'spec' && d !== 'live') throw new Error("dialect must be 'spec' or 'live'");
       dialect = d;
     },
+    setCredits: (limits) => budget.configure(limits),
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;

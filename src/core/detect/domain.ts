@@ -1,7 +1,9 @@
 // Host name validation against the public suffix list (tldts), plus the small set of
 // heuristics that keep file names and member accesses in code from being read as domains.
 import { parse } from 'tldts';
+import { domainToASCII } from 'node:url';
 import { detached } from '../text';
+import { CODE_SAFE_TLDS, FILE_EXTENSION_TLDS, MEMBER_NAME_TLDS, RECEIVERS, REVERSE_DNS_HEADS } from './rules';
 
 const TLDTS_OPTIONS = {
   // Only the ICANN section counts: a private-section suffix (github.io, s3.amazonaws.com) is still
@@ -12,58 +14,6 @@ const TLDTS_OPTIONS = {
   detectIp: false,
   mixedInputs: false,
 } as const;
-
-function words(list: string): ReadonlySet<string> {
-  return new Set(list.split(' '));
-}
-
-/**
- * ICANN TLDs that are also common file extensions. A name ending in one of them (`setup.py`,
- * `README.md`, `main.rs`, `App.java`, `libc.so`, `bundle.js.map`, `main.tf`) is taken as a
- * domain only with URL, e-mail or defang context, a `www.` label, or a multi-label public suffix
- * (`com.pl`, `co.in`).
- */
-export const FILE_EXTENSION_TLDS: ReadonlySet<string> = words(
-  'py sh md rs pl ps zip mov cc java mm pm ml in so map data tf properties mk cr mo',
-);
-
-/**
- * ICANN TLDs that are also common property and method names (`user.name`, `node.id`,
- * `logger.info`, `res.data`, `e.target`). In `code` mode they need the same context as file
- * extensions; in `text` mode (logs, prose) they are accepted. A hyphen in the name counts as
- * context too, since identifiers cannot contain one.
- */
-export const MEMBER_NAME_TLDS: ReadonlySet<string> = words(
-  'name id info data link map app dev new run page style top one show zone host email date events ' +
-    'tools group team site live click play save sale search store shop cloud media design support ' +
-    'help video photo photos game games stream review download watch center global guide today work ' +
-    'works pro world is it in to as at by me my no do so call fail read open target next phone city ' +
-    'country post author build directory auto money cash pay bank fund market trade red green blue ' +
-    'black pink orange network web direct express fast best cool fun report reviews chat social ' +
-    'community now here company bar foo cat dog fish car life tips how wiki news blog press art film ' +
-    'movie music audio party cards travel family kids care health energy school training mobile ' +
-    'parts select total case channel final free hot like plus rest room safe secure spot star talk ' +
-    'tech tube vote win you ink buy box book bot services jobs day tz place lat menu tab analytics ' +
-    'deal gift delivery credit loan exchange security club space fit fly',
-);
-
-/**
- * TLDs that are not words in code: the legacy generic TLDs. In `code` mode every other TLD of
- * three letters or more (the new gTLDs: `.compare`, `.zero`, `.cloud`, `.dev` ...) is treated as
- * a possible member name, like MEMBER_NAME_TLDS; two-letter country codes are not, unless listed
- * there (`.id`, `.is`, `.to`).
- */
-const CODE_SAFE_TLDS: ReadonlySet<string> = words('com net org edu gov mil int biz arpa');
-
-/** First labels that are code receivers, never host names: `this.foo.bar`, `self.user.name`. */
-const RECEIVERS: ReadonlySet<string> = words(
-  'this self super cls window document console process module exports globalthis math json object ' +
-    'array promise react vscode props args kwargs opts req res ctx evt err np pd torch tf sys ' +
-    'navigator obj that',
-);
-
-/** First labels of reverse-DNS identifiers (`com.example.app`, `org.apache.commons`). */
-const REVERSE_DNS_HEADS: ReadonlySet<string> = words('com org net edu gov io');
 
 const tldCache = new Map<string, boolean>();
 const nameCache = new Map<string, NameInfo | null>();
@@ -227,4 +177,15 @@ export function acceptFacts(
   if (assigned && f.needsContextInCode) return false;
   // A quoted host name of three labels or more (`"api.example.dev"`) is a value, not a member.
   return !(code && f.needsContextInCode && !(quoted && f.labels >= 3));
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The value of a name as written: lower case, and in punycode (IDNA, by Node's WHATWG URL
+ * parser) when written with letters outside ASCII (`Bücher-Login.de` → `xn--bcher-login-thb.de`);
+ * '' if it is no valid IDN.
+ */
+export function nameValue(written: string): string {
+  return NON_ASCII.test(written) ? domainToASCII(written) : written.toLowerCase();
 }

@@ -21,12 +21,15 @@
 //   multi-label suffix, or quotes around a 3+-label name. Names under non-ICANN suffixes
 //   (`db.corp.internal`, `printer.local`) are not detected at all; the privacy classifier
 //   explains them if a caller asks.
+// - Names written with letters outside ASCII (`bücher-login.de`, a look-alike `раураl.com`) are
+//   found whole: `raw` is the name as written, `value` its punycode (`xn--bcher-login-thb.de`).
 // - Defanged forms: `[.]` `(.)` `{.}` `[dot]` `(dot)` `{dot}` `[:]` inside a token, and hosts after
 //   `hxxp(s)://`, `hxxp[:]//`, `[://]`, `[at]`; `defanged` is set and `value` is refanged.
 // - Ranges cover the address or name only (not brackets or the port); `raw` is the text there.
 // - Linear time: one pass over runs of [0-9A-Za-z._:-] and markers, each analysed in time linear in
 //   its length; runs longer than MAX_RUN are skipped. Large inputs skip between trigger characters
 //   with native searches. No regular expression sees unbounded input.
+// How a candidate becomes an indicator, module by module, and how to add a rule: docs/detection.md.
 import { scan, scanTable } from './scan';
 import type { DetectionTable } from './table';
 import type { Detection, DetectOptions } from './types';

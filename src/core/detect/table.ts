@@ -3,6 +3,7 @@
 // materialised form costs more than finding the detections (an object and one or two strings
 // each, most of them kept alive until the scan ends); callers that count, filter or only look
 // at a few of them (the bench, "list the indicators in this file") do not pay for that.
+import { nameValue } from './domain';
 import { formatIPv6, parseIPv6At, zoneValue } from './ip';
 import { refang } from './refang';
 import type { Detection, DetectionKind } from './types';
@@ -117,7 +118,7 @@ export class DetectionTable {
 export function valueOf(text: string, kind: DetectionKind, start: number, end: number, raw: string): string {
   // A detection's raw text holds dot and colon markers at most: refang() turns them back.
   const plain = /[[({]/.test(raw) ? refang(raw) : raw;
-  if (kind === 'domain') return plain.toLowerCase();
+  if (kind === 'domain') return nameValue(plain);
   if (kind === 'ipv4') return plain;
   const slash = kind === 'cidr' ? plain.lastIndexOf('/') : -1;
   const addr = slash >= 0 ? plain.slice(0, slash) : plain;

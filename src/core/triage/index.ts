@@ -4,3 +4,4 @@ export * from './model';
 export * from './triage';
 export * from './verdict';
 export * from './reports';
+export * from './source';

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Detection, detect, detectAt, detectInRange, MAX_RUN } from '../../../src/core/detect';
+import { NAME_LETTER_RANGES } from '../../../src/core/detect/chars';
 
 type Row = [
   kind: Detection['kind'],
@@ -297,7 +298,6 @@ void describe('detect: domains', () => {
     'src/setup.py',
     'C:\\temp\\evil.com',
     '1.2.3.com1',
-    'münchen.de',
     'my_host.example.com',
     '-.com',
     'a..com',
@@ -351,10 +351,41 @@ void describe('detect: domains', () => {
     );
   });
 
-  void it('finds domains next to CJK text but not inside Latin words', () => {
+  void it('finds domains next to CJK text; a Latin word glued to one is part of the name', () => {
     assert.deepEqual(values('访问example.com失败 and 192.168.1.1无法 but déjàexample.com'), [
       'example.com',
       '192.168.1.1',
+      'xn--djexample-r1a1h.com',
+    ]);
+  });
+
+  void it('reads as name letters only letters and marks of the Latin, Greek, Cyrillic and Armenian scripts', () => {
+    const script = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}\p{M}]/u;
+    for (const [from, to] of NAME_LETTER_RANGES) {
+      for (let c = from; c <= to; c++) {
+        const ch = String.fromCharCode(c);
+        if (/\p{Cn}/u.test(ch)) continue; // unassigned
+        assert.ok(script.test(ch) && /[\p{L}\p{M}]/u.test(ch), `U+${c.toString(16)} ${ch}`);
+      }
+    }
+  });
+
+  void it('finds names written in Unicode: shown as written, sent in punycode', () => {
+    assert.deepEqual(rows('Phishing at bücher-login.de and https://раураl.com/login'), [
+      ['domain', 'bücher-login.de', 'xn--bcher-login-thb.de'],
+      ['domain', 'раураl.com', 'xn--l-7sba6dbr.com'],
+    ]);
+    // The whole word, never its ASCII tail (`nchen.de`).
+    assert.deepEqual(rows('münchen.de'), [['domain', 'münchen.de', 'xn--mnchen-3ya.de']]);
+    assert.deepEqual(
+      detect('bücher[.]de').map((d) => [d.raw, d.value, d.defanged]),
+      [['bücher[.]de', 'xn--bcher-kva.de', true]],
+    );
+    // Letters outside ASCII still glue to addresses, and a colon still separates.
+    assert.deepEqual(values('ü1.2.3.4 2001:db8::1ü Адрес:1.2.3.4 x.com:bücher.de'), [
+      '1.2.3.4',
+      'x.com',
+      'xn--bcher-kva.de',
     ]);
   });
 

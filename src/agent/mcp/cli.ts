@@ -1,0 +1,101 @@
+/**
+ * `odin-mcp` / `npm run --silent mcp`: the ODIN MCP server on stdio.
+ *
+ *   ODIN_API_KEY           the API key (environment only: never a flag, never a file)
+ *   --base-url <url>       or ODIN_API_BASE_URL; https, or http on loopback only
+ *   ODIN_LOOKUPS=off       refuse every tool that would send something
+ *   ODIN_PRIVACY_ALLOW     comma-separated IPs, CIDR blocks or domain suffixes that may be sent
+ *   ODIN_PRIVACY_DENY      comma-separated entries never sent
+ *
+ * stdout carries the protocol only; log lines go to stderr, with the key redacted.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { OdinClient } from '../../api/client';
+import { checkBaseUrl } from '../../api/http';
+import { ResultCache } from '../../core/cache';
+import { Limiter } from '../../core/limiter';
+import { redactSecrets } from '../../core/redact';
+import { RequestLayer } from '../../core/requests';
+import { createGate } from '../gate';
+import { createMcpServer } from './server';
+
+declare const ODIN_VERSION: string | undefined;
+const VERSION = typeof ODIN_VERSION === 'string' ? ODIN_VERSION : '0.0.0';
+export const DEFAULT_BASE_URL = 'https://api.odin.io';
+const HOUR = 3_600_000;
+
+function list(v: string | undefined): string[] {
+  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** The base URL from the flag or the environment, or why it is refused. */
+export function baseUrlFrom(argv: readonly string[], env: NodeJS.ProcessEnv): { url: string } | { error: string } {
+  let raw = env.ODIN_API_BASE_URL?.trim() || DEFAULT_BASE_URL;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--base-url') raw = argv[++i] ?? '';
+    else if (a.startsWith('--base-url=')) raw = a.slice('--base-url='.length);
+  }
+  const check = checkBaseUrl(raw);
+  return check.ok ? { url: check.prefix } : { error: `odin-mcp: refusing the API base URL: ${check.reason}.` };
+}
+
+export async function main(argv = process.argv.slice(2), env = process.env): Promise<void> {
+  const key = env.ODIN_API_KEY?.trim() || undefined;
+  const secrets = (): string[] => (key ? [key] : []);
+  const log = (line: string): void => {
+    process.stderr.write(`${redactSecrets(line, secrets())}\n`);
+  };
+  if (argv.includes('--help') || argv.includes('-h')) {
+    log('odin-mcp: the ODIN MCP server on stdio. Key from ODIN_API_KEY; --base-url <https url> or ODIN_API_BASE_URL; ODIN_LOOKUPS=off; ODIN_PRIVACY_ALLOW / ODIN_PRIVACY_DENY (comma-separated).');
+    return;
+  }
+  const base = baseUrlFrom(argv, env);
+  if ('error' in base) {
+    log(base.error);
+    process.exitCode = 2;
+    return;
+  }
+  if (!key) log('odin-mcp: ODIN_API_KEY is not set; the tools that query ODIN will answer with an error.');
+  const debug = env.ODIN_MCP_DEBUG === '1';
+  const client = new OdinClient({
+    baseUrl: base.url,
+    apiKey: () => key,
+    timeoutMs: 30_000,
+    userAgent: `odin-mcp/${VERSION}`,
+    log: (level, msg) => {
+      if (debug || level === 'warn' || level === 'error') log(`odin-mcp ${level}: ${msg}`);
+    },
+  });
+  const origin = new URL(base.url).origin;
+  const requests = new RequestLayer({
+    cache: new ResultCache({ ttlMs: { host: 24 * HOUR, whois: 72 * HOUR, count: 24 * HOUR, notFound: 6 * HOUR }, maxEntries: 2000 }),
+    limiter: new Limiter({ perMinute: 60, maxConcurrent: 4 }),
+    origin: () => origin,
+    ttlClassOf: (kind) => (kind === 'whois' || kind === 'agent.whoisHistory' ? 'whois' : kind.startsWith('agent.count') || kind === 'subdomains' ? 'count' : 'host'),
+    log: (level, message) => log(`odin-mcp ${level}: ${message}`),
+  });
+  const gate = createGate({
+    allow: list(env.ODIN_PRIVACY_ALLOW),
+    deny: list(env.ODIN_PRIVACY_DENY),
+    mode: env.ODIN_LOOKUPS === 'off' ? 'off' : 'onCommand',
+  });
+  const server = createMcpServer({ ctx: { client: () => client, requests, gate, origin: () => origin }, version: VERSION, secrets, log: debug ? log : undefined });
+  const transport = new StdioServerTransport();
+  const stop = (): void => {
+    requests.dispose();
+    void server.close();
+  };
+  transport.onclose = () => requests.dispose();
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  await server.connect(transport);
+  log(`odin-mcp ${VERSION}: serving ${origin} on stdio`);
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`odin-mcp: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,79 @@
+// The lookups of a triage through the shared request layer (cache, one request per target,
+// client-side limits, the pause on 401/402/403/long Retry-After) and the ODIN client. Pure:
+// no `vscode` import. Every value reaching here has passed the privacy check of the triage.
+import type { OdinClient } from '../../api/client';
+import type { Host, WhoisRecord } from '../../api/types';
+import { canonicalIp } from '../detect';
+import type { RequestLayer } from '../requests';
+import type { HostVerdict } from './model';
+import { batchQuery, type Answer, type EnrichmentSource } from './triage';
+import { domainVerdict, hostVerdict } from './verdict';
+
+/** Cache kinds: a full host lookup (shared with hovers and details pages) and a search hit. */
+export const TRIAGE_KINDS = { host: 'host', hostHit: 'hostHit', whois: 'whois', subdomains: 'subdomains', batch: 'hostBatch' } as const;
+
+export interface LayerSourceOptions {
+  layer: RequestLayer;
+  client: () => Pick<OdinClient, 'getHost' | 'getWhois' | 'searchHosts'>;
+  /** Offer batched host searches. Default true. */
+  batching?: boolean;
+  now?: () => number;
+}
+
+/** What the cache says about a host or domain (no request): the verdict, "unknown", or nothing. */
+export function cachedAnswer(layer: RequestLayer, kind: 'host' | 'domain', value: string, now = Date.now()): Answer | undefined {
+  if (kind === 'host') {
+    const full = layer.peek<Host>(TRIAGE_KINDS.host, value) ?? layer.peek<Host>(TRIAGE_KINDS.hostHit, value);
+    if (!full) return undefined;
+    return full.status === 'ok' ? { found: true, verdict: hostVerdict(full.value) } : { found: false };
+  }
+  const whois = layer.peek<WhoisRecord>(TRIAGE_KINDS.whois, value);
+  if (!whois) return undefined;
+  if (whois.status === 'notFound') return { found: false };
+  const subs = layer.peek<number>(TRIAGE_KINDS.subdomains, value);
+  return { found: true, verdict: domainVerdict(whois.value, now, subs?.status === 'ok' ? subs.value : undefined) };
+}
+
+export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
+  const { layer, client } = opts;
+  const now = opts.now ?? Date.now;
+  const source: EnrichmentSource = {
+    cached: (kind, value) => cachedAnswer(layer, kind, value, now()),
+    async lookupHost(ip, signal) {
+      const r = await layer.get<Host>(TRIAGE_KINDS.host, ip, (s) => client().getHost(ip, { signal: s }), { signal, automatic: false });
+      return r.status === 'ok' ? { found: true, verdict: hostVerdict(r.value) } : { found: false };
+    },
+    async lookupDomain(domain, signal) {
+      const r = await layer.get<WhoisRecord>(TRIAGE_KINDS.whois, domain, (s) => client().getWhois(domain, { signal: s }), { signal, automatic: false });
+      return r.status === 'ok' ? { found: true, verdict: domainVerdict(r.value, now()) } : { found: false };
+    },
+  };
+  if (opts.batching !== false) {
+    source.lookupHostsBatch = async (ips, signal) => {
+      const wanted = new Set(ips);
+      const query = batchQuery(ips);
+      // Through the layer for its limits, pause and count; `refresh` so a batch is never
+      // answered from an old batch, and the batch itself is not kept (its hosts are, one by one).
+      const r = await layer.get(
+        TRIAGE_KINDS.batch,
+        query,
+        (s) => client().searchHosts({ query, limit: Math.min(100, Math.max(ips.length, 1)) }, { signal: s }),
+        { signal, automatic: false, refresh: true },
+      );
+      layer.forget(TRIAGE_KINDS.batch, query);
+      const found = new Map<string, HostVerdict>();
+      const hosts = r.status === 'ok' ? r.value.items : [];
+      for (const h of hosts) {
+        // An answer may carry hosts nobody asked for: only the asked ones count.
+        const ip = canonicalIp(h.ip);
+        if (!ip || !wanted.has(ip) || found.has(ip)) continue;
+        found.set(ip, hostVerdict(h));
+        layer.store(TRIAGE_KINDS.hostHit, ip, h);
+      }
+      for (const ip of ips) if (!found.has(ip)) layer.store(TRIAGE_KINDS.hostHit, ip, undefined);
+      return found;
+    };
+  }
+  return source;
+}
+

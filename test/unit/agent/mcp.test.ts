@@ -1,0 +1,151 @@
+/**
+ * The MCP server in plain Node through the official SDK's client over stdio: the shipped
+ * bundle (dist/mcp.js) is spawned with the key in its environment and the emulator as its
+ * base URL. It lists the tools, answers each, reports refusals and API errors as short
+ * tool errors and bad arguments as protocol errors, and never prints the key.
+ */
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AGENT_TOOLS } from '../../../src/agent';
+import { startEmulator, type Emulator } from '../../../src/emulator/server';
+import { SAMPLE_CALLS } from './support';
+
+const ROOT = path.join(__dirname, '..', '..', '..', '..');
+const BUNDLE = path.join(ROOT, 'dist', 'mcp.js');
+const KEY = 'odin-mcp-test-key-7f3a9c2e';
+
+interface Session {
+  client: Client;
+  stderr: string[];
+  close(): Promise<void>;
+}
+
+async function connect(env: Record<string, string>, args: string[] = []): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE, ...args], env, stderr: 'pipe' });
+  const stderr: string[] = [];
+  transport.stderr?.on('data', (d: Buffer) => stderr.push(String(d)));
+  const client = new Client({ name: 'odin-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr, close: () => client.close() };
+}
+
+function text(r: unknown): string {
+  const c = (r as CallToolResult).content ?? [];
+  return c.map((x) => (x.type === 'text' ? x.text : '')).join('\n');
+}
+
+void describe('MCP server over stdio (SDK client)', () => {
+  let emu: Emulator;
+  let s: Session;
+  const seen: string[] = [];
+  before(async () => {
+    assert.ok(fs.existsSync(BUNDLE), 'dist/mcp.js is built by esbuild before the unit tests');
+    emu = await startEmulator({ seed: 3, hosts: 80, apiKey: KEY });
+    s = await connect({ ODIN_API_KEY: KEY, ODIN_API_BASE_URL: emu.url, ODIN_PRIVACY_DENY: 'denied-by-user.com' });
+  });
+  after(async () => {
+    await s?.close();
+    await emu?.close();
+    // The key is in no output and no log line of the whole session.
+    const all = [...seen, ...(s?.stderr ?? [])].join('\n');
+    assert.ok(!all.includes(KEY), 'the API key appeared in MCP output or stderr');
+  });
+
+  void it('lists every tool with its schema and read-only annotations', async () => {
+    const { tools } = await s.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), AGENT_TOOLS.map((t) => t.name));
+    for (const t of tools) {
+      assert.equal(t.inputSchema.type, 'object');
+      assert.ok((t.description ?? '').length > 60);
+      assert.equal(t.annotations?.readOnlyHint, true);
+    }
+    assert.match(s.client.getInstructions() ?? '', /never an instruction/);
+  });
+
+  void it('answers every tool against the emulator', async () => {
+    for (const t of AGENT_TOOLS) {
+      const r = await s.client.callTool({ name: t.name, arguments: SAMPLE_CALLS[t.name] });
+      const out = text(r);
+      seen.push(out);
+      assert.notEqual(r.isError, true, `${t.name}: ${out}`);
+      assert.ok(out.length > 20 && out.length <= 4000, `${t.name}: ${out.length}`);
+    }
+  });
+
+  void it('refuses private, internal and denied values as short tool errors, sending nothing', async () => {
+    emu.clearLog();
+    for (const [name, args, re] of [
+      ['odin_lookup_host', { ip: '10.1.2.3' }, /Private-Use/],
+      ['odin_whois', { domain: 'nas.home.arpa' }, /not sent to ODIN/],
+      ['odin_whois', { domain: 'denied-by-user.com' }, /denied by user setting/],
+      ['odin_search_hosts', { query: 'ip:"192.168.0.0/16"' }, /not sent to ODIN/],
+    ] as const) {
+      const r = await s.client.callTool({ name, arguments: args });
+      const out = text(r);
+      seen.push(out);
+      assert.equal(r.isError, true, out);
+      assert.match(out, re);
+      assert.ok(out.length < 300 && !out.includes('\n'), out);
+    }
+    assert.deepEqual(emu.requests, []);
+  });
+
+  void it('bad arguments and unknown tools are protocol errors with short text', async () => {
+    for (const [name, args] of [
+      ['odin_lookup_host', {}],
+      ['odin_search_hosts', { query: 'x', limit: 1000 }],
+      ['odin_whois', { domain: 'a.com', extra: true }],
+      ['odin_no_such_tool', {}],
+    ] as const) {
+      await assert.rejects(s.client.callTool({ name, arguments: args }), (e: unknown) => {
+        assert.ok(e instanceof McpError, String(e));
+        assert.ok(e.message.length < 200, e.message);
+        seen.push(e.message);
+        return true;
+      });
+    }
+  });
+
+  void it('an API error is a short tool error without the key', async () => {
+    const bad = await connect({ ODIN_API_KEY: `${KEY}-wrong`, ODIN_API_BASE_URL: emu.url });
+    try {
+      const r = await bad.client.callTool({ name: 'odin_lookup_host', arguments: { ip: '8.8.8.8' } });
+      const out = text(r);
+      assert.equal(r.isError, true);
+      assert.match(out, /API key/);
+      assert.ok(!`${out}${bad.stderr.join('')}`.includes(KEY));
+    } finally {
+      await bad.close();
+    }
+  });
+
+  void it('with ODIN_LOOKUPS=off every sending tool refuses and nothing is sent', async () => {
+    const off = await connect({ ODIN_API_KEY: KEY, ODIN_API_BASE_URL: emu.url, ODIN_LOOKUPS: 'off' });
+    emu.clearLog();
+    try {
+      for (const t of AGENT_TOOLS) {
+        const r = await off.client.callTool({ name: t.name, arguments: SAMPLE_CALLS[t.name] });
+        assert.equal(r.isError === true, !t.local, `${t.name}: ${text(r)}`);
+      }
+      assert.deepEqual(emu.requests, []);
+    } finally {
+      await off.close();
+    }
+  });
+
+  void it('refuses a base URL that is not https or loopback http, before reading anything', () => {
+    for (const url of ['http://api.example.com', 'ftp://127.0.0.1', 'https://user:pw@api.example.com']) {
+      const r = spawnSync(process.execPath, [BUNDLE, '--base-url', url], { env: { ODIN_API_KEY: KEY }, input: '', encoding: 'utf8', timeout: 20_000 });
+      assert.equal(r.status, 2, `${url}: ${r.stderr}`);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /refusing the API base URL/);
+      assert.ok(!r.stderr.includes(KEY));
+    }
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * The agent tools end to end in plain Node against the emulator over loopback: every tool
+ * answers; a hostile upstream's prompt-injection payloads stay quoted, framed and bounded;
+ * private and internal values are refused before any request; "lookups off" sends nothing.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  AGENT_TOOLS,
+  DATA_NOTICE,
+  findTool,
+  INJECTION_WARNING,
+  invokeTool,
+  MAX_OUTPUT_CHARS,
+  ToolInputError,
+  ToolRefusal,
+  toolErrorText,
+} from '../../../src/agent';
+import { FIXTURE_BUCKETS, FIXTURE_DOMAINS, FIXTURE_HOSTS, FIXTURE_UNKNOWN_IP } from '../../../src/emulator/fixtures';
+import { startHostileUpstream, type HostileUpstream } from '../../../src/emulator/injection';
+import { startEmulator, type Emulator } from '../../../src/emulator/server';
+import { SAMPLE_CALLS, toolContext } from './support';
+
+/** Calls that reach the hostile fixtures (or any data: the upstream poisons every free-text field). */
+const HOSTILE_CALLS: Record<string, Record<string, unknown>> = {
+  ...SAMPLE_CALLS,
+  odin_lookup_host: { ip: FIXTURE_HOSTS.hostile },
+  odin_whois: { domain: FIXTURE_DOMAINS.hostile },
+  odin_search_subdomains: { domain: FIXTURE_DOMAINS.hostile, limit: 5 },
+  odin_search_buckets: { query: `name:"${FIXTURE_BUCKETS.hostile}"`, limit: 5 },
+};
+
+void describe('agent tools', () => {
+  let emu: Emulator;
+  let hostile: HostileUpstream;
+  before(async () => {
+    emu = await startEmulator({ seed: 3, hosts: 80 });
+    hostile = await startHostileUpstream(emu.url);
+  });
+  after(async () => {
+    await hostile.close();
+    await emu.close();
+  });
+
+  void it('the shared tool code imports nothing from vscode', () => {
+    const dir = path.join(__dirname, '..', '..', '..', '..', 'src', 'agent');
+    for (const f of fs.readdirSync(dir, { recursive: true }).map(String).filter((x) => x.endsWith('.ts'))) {
+      assert.doesNotMatch(fs.readFileSync(path.join(dir, f), 'utf8'), /from 'vscode'|require\('vscode'\)/, f);
+    }
+  });
+
+  void it('every tool has a calling example here and a schema a model can read', () => {
+    assert.deepEqual(Object.keys(SAMPLE_CALLS).sort(), AGENT_TOOLS.map((t) => t.name).sort());
+    for (const t of AGENT_TOOLS) {
+      assert.match(t.name, /^odin_[a-z_]+$/);
+      assert.ok(t.description.length > 60 && t.description.length < 700, t.name);
+      assert.equal(t.inputSchema.type, 'object');
+      assert.equal(t.inputSchema.additionalProperties, false);
+      for (const [k, p] of Object.entries(t.inputSchema.properties)) assert.ok(p.description.length > 5, `${t.name}.${k}`);
+    }
+  });
+
+  void it('every tool answers against the emulator, compactly', async () => {
+    const ctx = toolContext(emu.url, emu.apiKey);
+    for (const t of AGENT_TOOLS) {
+      const out = await invokeTool(t, SAMPLE_CALLS[t.name], ctx);
+      assert.ok(out.length <= MAX_OUTPUT_CHARS, `${t.name}: ${out.length} chars`);
+      if (!t.local) {
+        assert.ok(out.includes(DATA_NOTICE), t.name);
+        assert.match(out, /<odin-data id="[0-9a-f]{12}">[\s\S]*<\/odin-data id="[0-9a-f]{12}">/, t.name);
+      }
+      assert.doesNotMatch(out, /\{"|\[object|undefined|NaN/, `${t.name} leaks raw JSON or undefined: ${out}`);
+    }
+    const host = await invokeTool(findTool('odin_lookup_host')!, { ip: FIXTURE_HOSTS.webServer }, ctx);
+    assert.match(host, /open ports \(\d+\)/);
+    assert.match(host, /vulnerable: yes/);
+    const whois = await invokeTool(findTool('odin_whois')!, { domain: FIXTURE_DOMAINS.corp }, ctx);
+    assert.match(whois, /registrar: "/);
+    assert.match(whois, /history: \d+ snapshot/);
+    const ind = await invokeTool(findTool('odin_list_indicators')!, SAMPLE_CALLS.odin_list_indicators, ctx);
+    assert.match(ind, new RegExp(`"${FIXTURE_HOSTS.scanner.replace(/\./g, '\\.')}" ipv4 x2; may be looked up`));
+    assert.match(ind, /"10\.0\.0\.7" ipv4 x1; never sent: /);
+    assert.match(ind, /"evil\.example\.com" domain x1 \(defanged\)/);
+    const missing = await invokeTool(findTool('odin_lookup_host')!, { ip: FIXTURE_UNKNOWN_IP }, ctx);
+    assert.match(missing, /not found/);
+  });
+
+  void it('a second identical call is answered from the shared cache', async () => {
+    const ctx = toolContext(emu.url, emu.apiKey);
+    emu.clearLog();
+    await invokeTool(findTool('odin_count_subdomains')!, { domain: FIXTURE_DOMAINS.corp }, ctx);
+    const again = await invokeTool(findTool('odin_count_subdomains')!, { domain: FIXTURE_DOMAINS.corp }, ctx);
+    assert.equal(emu.requests.length, 1);
+    assert.match(again, /from the local cache/);
+  });
+
+  void it('prompt-injection payloads from a hostile upstream stay quoted, framed and bounded', async () => {
+    const ctx = toolContext(hostile.url, emu.apiKey);
+    let warned = 0;
+    const outputs: string[] = [];
+    for (const t of AGENT_TOOLS.filter((x) => !x.local)) {
+      const out = await invokeTool(t, HOSTILE_CALLS[t.name], ctx);
+      outputs.push(out);
+      const where = `${t.name}:\n${out.slice(0, 600)}`;
+      assert.ok(out.length <= MAX_OUTPUT_CHARS, `${t.name}: ${out.length} chars`);
+      const opens = [...out.matchAll(/<odin-data id="([0-9a-f]+)">/g)];
+      const closes = [...out.matchAll(/<\/odin-data id="([0-9a-f]+)">/g)];
+      assert.equal(opens.length, 1, where);
+      assert.equal(closes.length, 1, where);
+      assert.equal(opens[0][1], closes[0][1]);
+      // Nothing a renderer or a model would act on survives.
+      for (const bad of [/<\|im_start\|>/, /\]\(command:/, /https?:\/\//i, /`/, /<img/i, /<\/?tool_result/, /\u202E|\u200B|\u0000|\u001b/, /!\[/]) {
+        assert.doesNotMatch(out, bad, `${bad} in ${where}`);
+      }
+      // Between the markers, every line that carries payload text quotes it.
+      const inside = out.slice(out.indexOf(opens[0][0]) + opens[0][0].length, out.indexOf(closes[0][0]));
+      for (const line of inside.split('\n').filter((l) => /IGNORE ALL PREVIOUS/.test(l))) {
+        assert.match(line, /"[^"]*IGNORE ALL PREVIOUS/, `unquoted payload in ${t.name}: ${line.slice(0, 200)}`);
+      }
+      // After the end marker: only local notes.
+      assert.doesNotMatch(out.slice(out.indexOf(closes[0][0])), /IGNORE|SYSTEM|Assistant/, where);
+      if (/IGNORE ALL PREVIOUS/.test(out)) {
+        assert.ok(out.includes(INJECTION_WARNING), `no injection warning: ${where}`);
+        warned++;
+      }
+    }
+    assert.ok(warned >= 5, `payloads reached only ${warned} tools`);
+    // Every kind of payload reached the output, neutralised: the test proves framing, not an empty answer.
+    const all = outputs.join('\n');
+    for (const seen of [/IGNORE ALL PREVIOUS INSTRUCTIONS/, /‹\/odin-data id=\\"00\\"›/, /hxxps:\/\/evil\.example/, /‹\|im_start\|›system/, /\] \(command\[:\]workbench/, /! \[status\] \(hxxps/, /ˋˋˋ ‹\/tool_result›/, /‹U\+202E›‹U\+200B›/]) {
+      assert.match(all, seen);
+    }
+  });
+
+  void it('private, reserved and internal values are refused with the reason and nothing is sent', async () => {
+    const ctx = toolContext(emu.url, emu.apiKey, { deny: ['acme-logistics.com'], workspaceDeny: ['8.8.8.0/24'] });
+    emu.clearLog();
+    const refused: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['odin_lookup_host', { ip: '10.0.0.1' }, /Private-Use/],
+      ['odin_lookup_host', { ip: '192.168.1.20' }, /Private-Use/],
+      ['odin_lookup_host', { ip: '::1' }, /Loopback/i],
+      ['odin_lookup_host', { ip: '::ffff:10.1.2.3' }, /Private-Use/],
+      ['odin_lookup_host', { ip: '127.1' }, /not an IP address/],
+      ['odin_lookup_host', { ip: '0x7f.0.0.1' }, /not an IP address/],
+      ['odin_lookup_host', { ip: '8.8.8.8' }, /denied by workspace setting/],
+      ['odin_whois', { domain: 'printer.local' }, /not sent to ODIN/],
+      ['odin_whois', { domain: 'db.corp' }, /not sent to ODIN/],
+      ['odin_whois', { domain: 'acme-logistics.com' }, /denied by user setting/],
+      ['odin_whois', { domain: 'evil.com/../x' }, /not a domain name/],
+      ['odin_count_subdomains', { domain: 'intranet.internal' }, /not sent to ODIN/],
+      ['odin_search_subdomains', { domain: 'example.com' }, /not sent to ODIN/],
+      ['odin_search_hosts', { query: 'ip:"10.0.0.0/8"' }, /not sent to ODIN/],
+      ['odin_count_hosts', { query: 'hostname:"build.corp.internal"' }, /not sent to ODIN/],
+      ['odin_search_buckets', { query: 'name:"x" AND ip:"172.16.0.1"' }, /not sent to ODIN/],
+      ['odin_summarize_hosts', { field: 'services.port', query: 'hostname:"nas.home.arpa"' }, /not sent to ODIN/],
+      ['odin_count_files', { query: 'bucket:"x.lan"' }, /not sent to ODIN/],
+    ];
+    for (const [name, input, reason] of refused) {
+      await assert.rejects(invokeTool(findTool(name)!, input, ctx), (e: unknown) => {
+        assert.ok(e instanceof ToolRefusal, `${name} ${JSON.stringify(input)}: ${String(e)}`);
+        assert.match(toolErrorText(e), reason);
+        assert.ok(toolErrorText(e).length < 300);
+        return true;
+      });
+    }
+    assert.deepEqual(emu.requests, []);
+  });
+
+  void it('with lookups off nothing is sent, but local tools still work', async () => {
+    const ctx = toolContext(emu.url, emu.apiKey, { blocked: () => 'ODIN lookups are off (setting odin.lookups.mode).' });
+    emu.clearLog();
+    for (const t of AGENT_TOOLS.filter((x) => !x.local)) {
+      await assert.rejects(invokeTool(t, SAMPLE_CALLS[t.name], ctx), /lookups are off/);
+    }
+    assert.match(await invokeTool(findTool('odin_list_indicators')!, SAMPLE_CALLS.odin_list_indicators, ctx), /Indicators in/);
+    assert.deepEqual(emu.requests, []);
+  });
+
+  void it('bad input is refused before anything is sent', async () => {
+    const ctx = toolContext(emu.url, emu.apiKey);
+    emu.clearLog();
+    const bad: Array<[string, unknown]> = [
+      ['odin_lookup_host', {}],
+      ['odin_lookup_host', { ip: 42 }],
+      ['odin_lookup_host', { ip: '8.8.8.8', extra: 1 }],
+      ['odin_search_hosts', { query: '', limit: 5 }],
+      ['odin_search_hosts', { query: 'x', limit: 500 }],
+      ['odin_search_hosts', { query: 'x', limit: 2.5 }],
+      ['odin_whois', 'acme.com'],
+      ['odin_search_hosts', { query: 'x'.repeat(2001) }],
+    ];
+    for (const [name, input] of bad) {
+      await assert.rejects(invokeTool(findTool(name)!, input, ctx), ToolInputError, `${name} ${JSON.stringify(input)}`);
+    }
+    assert.deepEqual(emu.requests, []);
+  });
+
+  void it('API errors end as short text without the key', async () => {
+    const ctx = toolContext(emu.url, 'wrong-key-SECRET-1234');
+    const err = await invokeTool(findTool('odin_lookup_host')!, { ip: FIXTURE_HOSTS.resolver }, ctx).catch((e: unknown) => e);
+    const text = toolErrorText(err);
+    assert.match(text, /API key/);
+    assert.doesNotMatch(text + ctx.logs.join('\n'), /SECRET-1234/);
+  });
+
+  void it('a cancelled call rejects and leaves nothing running', async () => {
+    const ctx = toolContext(emu.url, emu.apiKey);
+    const ac = new AbortController();
+    ac.abort();
+    await assert.rejects(invokeTool(findTool('odin_search_hosts')!, { query: '*' }, ctx, ac.signal), (e: unknown) => {
+      assert.match(toolErrorText(e), /cancelled/);
+      return true;
+    });
+  });
+});
