@@ -152,7 +152,7 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
 }
 
 /** How long a hover waits for ODIN before it says "not answered yet". */
-export const HOVER_WAIT_MS = 3000;
+export const HOVER_WAIT_MS = 4000;
 
 /**
  * A signal that follows `signal` for `ms` and then lets go: a hover closed early still
