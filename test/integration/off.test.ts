@@ -141,7 +141,8 @@ describe('"off" is off', function () {
     it('hovering every sample file and restoring pages sends nothing', async () => {
       await clearEmulatorLog();
       const n = await hoverEverySampleFile();
-      assert.ok(n > 50, `hovered ${n}`);
+      // The Restricted Mode run opens the (smaller) hostile workspace.
+      assert.ok(n >= 10, `hovered ${n}`);
       await restorePages();
       await assertNothingSent('hovering and restoring in Restricted Mode');
     });
