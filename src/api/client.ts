@@ -82,6 +82,9 @@ export const ENDPOINTS = {
   getHostFields: 'GET /v1/fields/hosts/{category}',
   ping: 'GET /v1/ping',
   getCreditsUsage: 'GET /v1/credits/usage',
+  countHosts: 'POST /v1/hosts/count',
+  getAllHostCves: 'GET /v1/hosts/cve/{ip}/',
+  searchSubdomains: 'POST /v1/domain/subdomain/search',
 } as const;
 
 type Op = keyof typeof ENDPOINTS;
@@ -463,6 +466,41 @@ export class OdinClient {
     if (typeof text !== 'string' || !/pong/i.test(text)) {
       throw this.error('ping', 'badResponse', 'the answer to ping is not "pong"');
     }
+  }
+
+  /**
+   * `POST /v1/hosts/count` (every official client calls it): how many hosts match a query,
+   * without paying for a page of records.
+   */
+  async countHosts(params: { query: string }, opts?: CallOptions): Promise<number> {
+    return this.count(
+      'countHosts',
+      await this.post('countHosts', '/v1/hosts/count', { query: params.query }, opts),
+    );
+  }
+
+  /** `GET /v1/hosts/cve/{ip}/` (official clients): every CVE of a host in one answer. */
+  async getAllHostCves(ip: string, opts?: CallOptions): Promise<Cve[]> {
+    const path = `/v1/hosts/cve/${segment('getAllHostCves', 'IP address', ip)}/`;
+    return normalizeCveList(envelopeData(await this.call('getAllHostCves', 'GET', path, opts)));
+  }
+
+  /**
+   * `POST /v1/domain/subdomain/search` (Cyble's subdomain source): the subdomain names of a
+   * domain, page by page; `page.next` is the opaque cursor to send back.
+   */
+  async searchSubdomains(
+    params: { domain: string; limit?: number; start?: OpaqueCursor },
+    opts?: CallOptions,
+  ): Promise<Page<string, OpaqueCursor>> {
+    const body = await this.post('searchSubdomains', '/v1/domain/subdomain/search', { ...params }, opts);
+    const items = this.list(body).filter((n): n is string => typeof n === 'string' && n !== '');
+    return toPage({
+      items,
+      pagination: envelopePagination(body),
+      start: params.start,
+      parseCursor: parseOpaqueCursor,
+    });
   }
 
   /** `GET /v1/credits/usage`: remaining credits (a good "test the key" call). */

@@ -38,6 +38,7 @@ import type {
   WhoisHistory,
   WhoisRecord,
 } from './types';
+import { readHttp, readSsh, readTls } from './modules';
 
 type Obj = Record<string, unknown>;
 
@@ -260,9 +261,15 @@ function unescapeRegex(s: string): string {
   return s.replace(/\\([\\.^$|?*+()[\]{}\-/])/g, '$1');
 }
 
-/** Software sub-fields are strings live; the spec calls them objects (inner fields unknown). */
+/** CPE's "any value" (`ANY` in the live service's CPE 2.2 parts, `*` in 2.3) and "not applicable". */
+const CPE_UNSET = new Set(['ANY', '*', '-', 'NA']);
+
+/**
+ * Software sub-fields are strings live; the spec calls them objects (inner fields unknown).
+ * An unknown part (`"ANY"`) is no value: it is left out, never shown as a version.
+ */
 function softwarePart(v: unknown): string | undefined {
-  if (typeof v === 'string') return v === '' ? undefined : unescapeRegex(v);
+  if (typeof v === 'string') return v === '' || CPE_UNSET.has(v.toUpperCase()) ? undefined : unescapeRegex(v);
   if (isObj(v)) {
     for (const k of ['name', 'value', 'version'])
       if (typeof v[k] === 'string' && v[k] !== '') return v[k] as string;
@@ -336,6 +343,9 @@ export function normalizeService(v: unknown): Service | undefined {
     softwares: mapList(v.softwares, normalizeSoftware),
     modules,
     banner,
+    http: readHttp(modules.http),
+    tls: readTls(modules.tls),
+    ssh: readSsh(modules.ssh),
   });
 }
 
@@ -349,11 +359,17 @@ function normalizeAsn(v: unknown): Asn | undefined {
   });
 }
 
+/** A coordinate: a number, or a decimal number written as a string (live: `"40.7123"`). */
+function coordinate(v: unknown): number | undefined {
+  if (typeof v === 'string' && /^\s*-?\d{1,3}(\.\d+)?\s*$/.test(v)) return Number(v);
+  return num(v);
+}
+
 function normalizeLocation(v: unknown): HostLocation | undefined {
   if (!isObj(v)) return undefined;
   const c = obj(v.coordinates);
-  const latitude = num(c.latitude) ?? num(c.lat);
-  const longitude = num(c.longitude) ?? num(c.lon) ?? num(c.lng);
+  const latitude = coordinate(c.latitude) ?? coordinate(c.lat);
+  const longitude = coordinate(c.longitude) ?? coordinate(c.lon) ?? coordinate(c.lng);
   return compact<HostLocation>({
     city: nonEmpty(v.city),
     continent: nonEmpty(v.continent),
@@ -386,9 +402,16 @@ function normalizeHostName(v: unknown): HostName | undefined {
   return compact<HostName>({ name: v.name as string, last_updated_at: time(v.last_updated_at) });
 }
 
+/**
+ * A tag that holds: a plain string, or an object whose `value` is true. The live service
+ * lists tags that do not hold with `value: false` (every captured host carries
+ * `is_anonymous_proxy: false`); those, and values that are not booleans, are left out.
+ * An object without `value` is kept (older answers name only the tags that hold).
+ */
 function normalizeTag(v: unknown): HostTag | undefined {
   if (typeof v === 'string' && v !== '') return { name: v };
   if (!isObj(v) || !nonEmpty(v.name)) return undefined;
+  if (v.value !== undefined && v.value !== true) return undefined;
   return compact<HostTag>({
     name: v.name as string,
     last_updated_at: time(v.last_updated_at),
@@ -397,13 +420,27 @@ function normalizeTag(v: unknown): HostTag | undefined {
   });
 }
 
+/**
+ * The raw whois text. `_encoding.raw` names its encoding (live: `"BASE64"`, and search hits
+ * carry only that marker, no text); base64 text is decoded, anything else kept as it is.
+ */
+function whoisRaw(v: Obj): string | undefined {
+  const raw = str(v.raw);
+  if (raw === undefined) return undefined;
+  const encoding = str(obj(v._encoding).raw);
+  if (encoding?.toUpperCase() === 'BASE64' && /^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(raw)) {
+    return Buffer.from(raw, 'base64').toString('utf8');
+  }
+  return raw;
+}
+
 function normalizeHostWhois(v: unknown): HostWhois | undefined {
   if (!isObj(v)) return undefined;
   const w = compact<HostWhois>({
     descr: str(v.descr),
     network: str(v.network),
     organization: str(v.organization),
-    raw: str(v.raw) ?? str(obj(v._encoding).raw),
+    raw: whoisRaw(v),
   });
   return Object.keys(w).length ? w : undefined;
 }
@@ -598,7 +635,22 @@ export function normalizeBucket(v: unknown): Bucket | undefined {
 
 // ---------------------------------------------------------------- credits
 
-/** `/v1/credits/usage`: `{search: {host_cert: {left, plan}, bucket_file: {…}}, expires_on}`, maybe under `data`. */
+/**
+ * The credits' expiry: an integer (Cyble's schemas: epoch seconds; milliseconds accepted)
+ * or a date string, as ISO 8601.
+ */
+function expiry(v: unknown): string | undefined {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) {
+    const ms = v < 100_000_000_000 ? v * 1000 : v;
+    return ms <= 8_640_000_000_000_000 ? new Date(ms).toISOString() : undefined;
+  }
+  return time(v);
+}
+
+/**
+ * `/v1/credits/usage`: `{search: {host_cert: {left, plan}, bucket_file: {…}}, expires_on}`
+ * at the top level (every official schema), or under `data`.
+ */
 export function normalizeCredits(body: Obj): CreditsUsage | undefined {
   const data = envelopeData(body);
   const root = isObj(data) && ('search' in data || 'expires_on' in data) ? data : body;
@@ -611,7 +663,7 @@ export function normalizeCredits(body: Obj): CreditsUsage | undefined {
   const out = compact<CreditsUsage>({
     hostCert: part(search.host_cert),
     bucketFile: part(search.bucket_file),
-    expiresOn: time(root.expires_on),
+    expiresOn: expiry(root.expires_on),
   });
   return Object.keys(out).length ? out : undefined;
 }

@@ -26,6 +26,7 @@ export interface HostLocation {
   locale_code?: string;
   network?: string;
   postal_code?: string;
+  /** Numbers; the live service sends them as strings (`"40.7123"`), read as numbers here. */
   coordinates?: { latitude?: number; longitude?: number };
 }
 
@@ -43,6 +44,11 @@ export interface HostName {
   name: string;
 }
 
+/**
+ * A tag that holds for the host. The live service sends every tag it knows with a boolean
+ * `value` (`is_anonymous_proxy` with `value: false` on almost every host); a tag is a fact
+ * only when its value is true, so normalisation keeps those (and plain-string tags) only.
+ */
 export interface HostTag {
   last_updated_at?: string;
   name: string;
@@ -115,6 +121,69 @@ export interface ServiceMeta {
 /** Protocol modules of a service (`modules.http.title`, `modules.ssh`, ...): kept as data. */
 export type ServiceModules = Record<string, Record<string, unknown>>;
 
+/** What `modules.http` says (header values are arrays on the wire; joined with `, ` here). */
+export interface HttpInfo {
+  status?: number;
+  title?: string;
+  /** The `Server` header(s), joined. */
+  server?: string;
+  protocol?: string;
+  /** Every header by its wire name (`content_type`), values joined; `unknown` ones by their own key. */
+  headers: Record<string, string>;
+  /** Technologies the scanner recognised (`component`). */
+  components: string[];
+  /** Earlier answers that redirected here (`redirects[]`). */
+  redirects: Array<{ status?: number; location?: string }>;
+}
+
+/** One side of a certificate (zcrypto: every attribute is an array; joined with `, ` here). */
+export interface CertName {
+  commonName?: string;
+  organization?: string;
+  organizationalUnit?: string;
+  country?: string;
+  locality?: string;
+  province?: string;
+  email?: string;
+}
+
+/** What `modules.tls` says about the certificate (zcrypto x509 JSON). */
+export interface TlsCertificate {
+  subject: CertName;
+  issuer: CertName;
+  /** DNS names (`subject_alt_name.dns_names`, else the extension's) and IP addresses of the SAN. */
+  names: string[];
+  ips: string[];
+  /** ISO 8601 in UTC (the wire writes them without a zone letter). */
+  notBefore?: string;
+  notAfter?: string;
+  /** Upper-case hex, as sent. */
+  fingerprintSha256?: string;
+  selfSigned?: boolean;
+  serialNumber?: string;
+  /** `DV`, `OV`, `EV`. */
+  validationLevel?: string;
+  signatureAlgorithm?: string;
+  keyAlgorithm?: string;
+  keyBits?: number;
+  jarm?: string;
+  /** Scanner tags of the TLS module (`dv`, `trusted`, `self_signed`, `root`). */
+  tags: string[];
+}
+
+/** What `modules.ssh` says. */
+export interface SshInfo {
+  banner?: string;
+  software?: string;
+  version?: string;
+  keyAlgorithm?: string;
+  keyFingerprint?: string;
+  kexAlgorithms: string[];
+  hostKeyAlgorithms: string[];
+  ciphers: string[];
+  macs: string[];
+}
+
 export interface Service {
   port: number;
   protocol?: string;
@@ -129,8 +198,17 @@ export interface Service {
   cve: Cve[];
   softwares: Software[];
   modules: ServiceModules;
-  /** Banner text gathered from `modules.<proto>.banner` (live) for convenience. */
+  /**
+   * Banner text of the service: `modules.<proto>.banner` (ssh, ftp, smtp, …). HTTP has
+   * none on the live service; `http` holds what it says instead.
+   */
   banner?: string;
+  /** `modules.http`, read (status, title, server, headers). */
+  http?: HttpInfo;
+  /** `modules.tls.certificate`, read (subject, issuer, names, validity, fingerprint). */
+  tls?: TlsCertificate;
+  /** `modules.ssh`, read (key, algorithms). */
+  ssh?: SshInfo;
 }
 
 export interface Host {
@@ -295,7 +373,10 @@ export interface Page<T, C = unknown> {
 
 /** Host search cursor: integers per the spec, `[epoch_ms, score]` on the live service. */
 export type HostCursor = number[];
-/** Bucket and domain search cursors are opaque: sent back exactly as received. */
+/**
+ * Bucket and domain search cursors are opaque: sent back exactly as received (the live
+ * service sends plain values, `[1736905927440, 12]`; the spec one object).
+ */
 export type OpaqueCursor = unknown[];
 
 // ---------------------------------------------------------------- requests
@@ -339,6 +420,7 @@ export interface BucketSearchParams {
 export interface CreditsUsage {
   hostCert?: { left?: number; plan?: number };
   bucketFile?: { left?: number; plan?: number };
+  /** ISO 8601; the service sends an integer (epoch seconds, or milliseconds) or a date string. */
   expiresOn?: string;
 }
 

@@ -1,16 +1,19 @@
 /**
  * Turns canonical records into the wire shapes of the two dialects:
  * - `spec`: exactly the interface document (software sub-objects as objects, banner text
- *   in the host-level `banner` array, empty lists as `[]`, unset timestamps omitted);
- * - `live`: as ODIN-FACTS says the real service answers (banner text under
- *   `services[].modules.<proto>.banner` and module names in `banner`, empty lists `null`
- *   or absent, unset timestamps `0001-01-01T00:00:00Z`, regex-escaped software versions,
- *   `asn.country_code` often empty, some timestamps with nanoseconds, and search hits
- *   with `services[].cve` reduced to `{id, severity}` and without `hostnames`, `domains`
- *   and `whois.raw`, which only the lookup carries).
+ *   in the host-level `banner` array (HTTP has none, as live), empty lists as `[]`, unset
+ *   timestamps omitted; module contents as live: the document does not show them);
+ * - `live`: as the captured answer of the real service shows it (ODIN-FACTS "The real
+ *   capture"): module names in the host-level `banner`, banner text under
+ *   `services[].modules.<proto>.banner` (none for HTTP), coordinates as strings, empty
+ *   `_meta` strings, no service `url`, CPE parts `ANY` and regex-escaped versions,
+ *   lower-case severities, empty `cve`/`softwares`/`modules` left out, unset timestamps
+ *   `0001-01-01T00:00:00Z`, 0–3 fractional digits, `asn.country_code` often empty; search
+ *   hits carry `services[].cve` as `{id, severity}` and no `hostnames`, `domains` or
+ *   `whois.raw`, which the lookup adds (`whois.raw` base64, as `_encoding.raw` says).
  * Every function builds new objects: the dataset is shared and never mutated.
  */
-import type { BucketRecord, CveRecord, HostRecord, ServiceRecord } from './dataset';
+import type { BucketRecord, CveRecord, HostRecord, ServiceRecord } from './records';
 import { hash32 } from './random';
 
 export type Dialect = 'spec' | 'live';
@@ -26,12 +29,17 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** `…:50.020Z` → `…:50.02Z`, `…:50.000Z` → `…:50Z` (the live service drops trailing zeros). */
+export function liveTime(t: string): string {
+  return t.replace(/\.(\d*?)0+Z$/, (_m, digits: string) => (digits ? `.${digits}Z` : 'Z'));
+}
+
 export function cveOut(c: CveRecord, dialect: Dialect): Record<string, unknown> {
   const live = dialect === 'live';
   return {
     id: c.id,
     summary: c.summary,
-    severity: c.severity,
+    severity: live ? c.severity.toLowerCase() : c.severity,
     score: c.score,
     vector_string: c.vector_string,
     weakness: c.weakness,
@@ -41,21 +49,41 @@ export function cveOut(c: CveRecord, dialect: Dialect): Record<string, unknown> 
   };
 }
 
-function serviceOut(s: ServiceRecord, dialect: Dialect, hit: boolean, coin: number): Record<string, unknown> {
-  const live = dialect === 'live';
+function liveService(s: ServiceRecord, hit: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    port: s.port,
+    protocol: s.protocol,
+    name: s.name,
+    version: s.version,
+    product: s.product,
+    extra_info: s.extra_info,
+    tunnel: s.tunnel,
+  };
+  if (s.softwares.length)
+    out.softwares = s.softwares.map((sw) => ({
+      ...sw,
+      version: sw.version === 'ANY' ? 'ANY' : escapeRegex(sw.version),
+    }));
+  if (Object.keys(s.modules).length) out.modules = { ...s.modules };
+  out._meta = { name: '', desc: '', category: '' };
+  out.last_updated_at = liveTime(s.last_updated_at);
+  if (s.cve.length)
+    out.cve = hit
+      ? s.cve.map((c) => ({ id: c.id, severity: c.severity.toLowerCase() }))
+      : s.cve.map((c) => cveOut(c, 'live'));
+  return out;
+}
+
+function specService(s: ServiceRecord): Record<string, unknown> {
   const modules: Record<string, Record<string, unknown>> = {};
   for (const [name, mod] of Object.entries(s.modules)) {
     const copy = { ...mod };
-    if (!live) delete copy.banner;
+    delete copy.banner;
     modules[name] = copy;
   }
-  const cve =
-    hit && live
-      ? s.cve.map((c) => ({ id: c.id, severity: c.severity }))
-      : s.cve.map((c) => cveOut(c, dialect));
   return {
     _meta: { ...s._meta, tags: s._meta.tags.slice() },
-    cve: live ? liveList(cve, (coin & 1) === 1) : cve,
+    cve: s.cve.map((c) => cveOut(c, 'spec')),
     extra_info: s.extra_info,
     last_updated_at: s.last_updated_at,
     modules,
@@ -63,20 +91,16 @@ function serviceOut(s: ServiceRecord, dialect: Dialect, hit: boolean, coin: numb
     port: s.port,
     product: s.product,
     protocol: s.protocol,
-    softwares: s.softwares.map((sw) =>
-      live
-        ? { ...sw, version: escapeRegex(sw.version) }
-        : {
-            uri: sw.uri,
-            edition: {},
-            language: {},
-            part: {},
-            product: {},
-            update: {},
-            vendor: {},
-            version: {},
-          },
-    ),
+    softwares: s.softwares.map((sw) => ({
+      uri: sw.uri,
+      edition: {},
+      language: {},
+      part: {},
+      product: {},
+      update: {},
+      vendor: {},
+      version: {},
+    })),
     tunnel: s.tunnel,
     url: s.url,
     version: s.version,
@@ -85,51 +109,87 @@ function serviceOut(s: ServiceRecord, dialect: Dialect, hit: boolean, coin: numb
 
 /** A host as the lookup (`hit` false) or a search hit (`hit` true) answers it. */
 export function hostOut(h: HostRecord, dialect: Dialect, hit: boolean): Record<string, unknown> {
-  const live = dialect === 'live';
-  const coin = hash32(h.ip);
-  const time = (t: string | null): string | undefined => (t === null ? (live ? ZERO_TIME : undefined) : t);
-  let lastUpdated = h.last_updated_at;
-  if (live && coin % 3 === 0)
-    lastUpdated = lastUpdated.replace(/Z$/, `${String(coin % 1_000_000).padStart(6, '0')}Z`);
-  const services = h.services.map((s, i) => serviceOut(s, dialect, hit, coin >>> (i % 16)));
+  return dialect === 'live' ? liveHost(h, hit) : specHost(h);
+}
+
+function specHost(h: HostRecord): Record<string, unknown> {
   const bannerText: string[] = [];
-  if (!live) {
-    for (const s of h.services) {
-      for (const mod of Object.values(s.modules))
-        if (typeof mod.banner === 'string') bannerText.push(mod.banner);
-    }
+  for (const s of h.services) {
+    for (const mod of Object.values(s.modules))
+      if (typeof mod.banner === 'string') bannerText.push(mod.banner);
   }
-  const domains = h.domains.map((d) => ({
-    ...d,
-    dns_servers: d.dns_servers.slice(),
-    emails: d.emails.slice(),
-  }));
-  const hostnames = h.hostnames.map((n) => ({ ...n }));
-  const tags = h.tags.map((t) => ({ ...t }));
+  const time = (t: string | null): string | undefined => (t === null ? undefined : t);
   return {
     ip: h.ip,
     is_ipv4: h.is_ipv4,
     is_ipv6: h.is_ipv6,
     is_vuln: h.is_vuln,
     scan_id: h.scan_id,
-    last_updated_at: lastUpdated,
-    banner: live ? h.banner.slice() : bannerText,
+    last_updated_at: h.last_updated_at,
+    banner: bannerText,
     services_hash: h.services_hash,
-    asn: { ...h.asn, country_code: live && coin % 5 < 2 ? '' : h.asn.country_code },
+    asn: { ...h.asn },
     asn_updated_at: time(h.asn_updated_at),
-    // Live search hits leave out hostnames, domains and whois.raw (the lookup adds them).
-    domains: live ? (hit ? undefined : liveList(domains, (coin & 2) === 2)) : domains,
-    hostnames: live ? (hit ? undefined : liveList(hostnames, (coin & 4) === 4)) : hostnames,
+    domains: h.domains.map((d) => ({ ...d, dns_servers: d.dns_servers.slice(), emails: d.emails.slice() })),
+    hostnames: h.hostnames.map((n) => ({ ...n })),
     location: { ...h.location, coordinates: { ...h.location.coordinates } },
     location_updated_at: time(h.location_updated_at),
-    services: live ? liveList(services, true) : services,
-    tags: live ? liveList(tags, (coin & 8) === 8) : tags,
-    whois:
-      live && hit
-        ? { ...h.whois, raw: undefined, _encoding: { ...h.whois._encoding } }
-        : { ...h.whois, _encoding: { ...h.whois._encoding } },
+    services: h.services.map(specService),
+    tags: h.tags.map((t) => ({ ...t })),
+    whois: { ...h.whois, _encoding: { ...h.whois._encoding } },
     whois_updated_at: time(h.whois_updated_at),
   };
+}
+
+function liveHost(h: HostRecord, hit: boolean): Record<string, unknown> {
+  const coin = hash32(h.ip);
+  const time = (t: string | null): string => (t === null ? ZERO_TIME : liveTime(t));
+  const { coordinates, ...place } = h.location;
+  const out: Record<string, unknown> = {
+    scan_id: h.scan_id,
+    ip: h.ip,
+    is_ipv4: h.is_ipv4,
+    is_ipv6: h.is_ipv6,
+    location: {
+      ...place,
+      coordinates: { latitude: String(coordinates.latitude), longitude: String(coordinates.longitude) },
+    },
+    location_updated_at: time(h.location_updated_at),
+    asn: { ...h.asn, country_code: coin % 5 < 2 ? '' : h.asn.country_code },
+    asn_updated_at: time(h.asn_updated_at),
+    whois: {
+      network: h.whois.network,
+      organization: h.whois.organization,
+      descr: h.whois.descr,
+      _encoding: { raw: 'BASE64' },
+      // Only the lookup carries the raw text (base64, as `_encoding.raw` says).
+      ...(hit ? {} : { raw: Buffer.from(h.whois.raw, 'utf8').toString('base64') }),
+    },
+    whois_updated_at: time(h.whois_updated_at),
+    tags: h.tags.map((t) => ({ ...t })),
+    services: h.services.map((s) => liveService(s, hit)),
+    services_hash: h.services_hash,
+    banner: h.banner.slice(),
+    is_vuln: h.is_vuln,
+    last_updated_at: liveTime(h.last_updated_at),
+  };
+  if (!hit) {
+    // The lookup adds hostnames and domains (`null` or absent when there are none).
+    out.hostnames = liveList(
+      h.hostnames.map((n) => ({ ...n, last_updated_at: liveTime(n.last_updated_at) })),
+      (coin & 4) === 4,
+    );
+    out.domains = liveList(
+      h.domains.map((d) => ({
+        ...d,
+        dns_servers: d.dns_servers.slice(),
+        emails: d.emails.slice(),
+        last_updated_at: liveTime(d.last_updated_at),
+      })),
+      (coin & 2) === 2,
+    );
+  }
+  return out;
 }
 
 export function bucketOut(b: BucketRecord, dialect: Dialect): Record<string, unknown> {

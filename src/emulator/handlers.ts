@@ -3,7 +3,7 @@
  * reply. No sockets here: `server.ts` does transport, auth, faults and logging.
  */
 import { isIP } from 'node:net';
-import type { BucketRecord, Dataset, DomainRecord, FileRecord, HostRecord } from './dataset';
+import type { BucketRecord, Dataset, DomainRecord, FileRecord, HostRecord } from './records';
 import { bucketOut, cveOut, type Dialect, hostOut } from './dialect';
 import { hash32 } from './random';
 import { QueryError, type Schema, queryPredicate, termsAggregation, valuesAt } from './query';
@@ -224,6 +224,14 @@ export const hostsSummary: Handler = (ctx, _params, body) => {
   return ok({ message: 'Summary fetched successfully', data: agg });
 };
 
+/** `POST /v1/hosts/count` (official clients, not in the 17): `{query}` → `{count}`, exact. */
+export const hostsCount: Handler = (ctx, _params, body) => {
+  const pred = queryOf(body, HOST_SCHEMA);
+  let count = 0;
+  for (const h of ctx.ds.hosts) if (pred(h)) count++;
+  return ok({ message: 'Count fetched successfully', data: { count } });
+};
+
 function findHost(ctx: Ctx, rawIp: string): HostRecord | undefined {
   return ctx.ds.hostByIp.get(canonicalIp(rawIp));
 }
@@ -276,6 +284,14 @@ export const cvesList: Handler = (ctx, [ip, pageRaw]) => {
   });
 };
 
+/** `GET /v1/hosts/cve/{ip}/` (official clients): every CVE of the host, a map by id. */
+export const hostsCveAll: Handler = (ctx, [ip]) => {
+  const h = findHost(ctx, ip);
+  if (!h) return notFound(ctx, 'Host');
+  const all = sortedCves(cveMap(h, ctx.dialect, () => true));
+  return ok({ message: 'CVEs fetched successfully', data: Object.fromEntries(all) });
+};
+
 export const hostsExploits: Handler = (ctx, [ip]) => {
   const h = findHost(ctx, ip);
   if (!h) return notFound(ctx, 'Host');
@@ -326,46 +342,96 @@ function domainMatches(r: DomainRecord, f: DomainFilter): boolean {
   return true;
 }
 
-/** Opaque cursors of domain and bucket search: an array with one object. */
-function cursorObject(start: unknown): Record<string, unknown> | undefined {
+/**
+ * Cursors of domain and bucket search. The spec dialect writes one object
+ * (`[{added_at, subdomain}]`, `[{<sort_by>: value, name}]`); the live one plain values as
+ * Elasticsearch's `search_after` does (`[added_at_ms, position]`, numbers as the Go CLI
+ * decodes them; `[value, name]` for buckets, dates as epoch ms). Either form is accepted
+ * back in either dialect. `undefined` on page one.
+ */
+function cursorValues(start: unknown): unknown[] | undefined {
   if (start === undefined || start === null || (Array.isArray(start) && start.length === 0)) return undefined;
-  if (Array.isArray(start) && start.length === 1 && typeof start[0] === 'object' && start[0] !== null) {
-    return start[0] as Record<string, unknown>;
-  }
-  throw new BadRequest('start must be the pagination.last array of the previous page');
+  if (!Array.isArray(start))
+    throw new BadRequest('start must be the pagination.last array of the previous page');
+  return start;
 }
+
+const badCursor = (): BadRequest =>
+  new BadRequest('start must be the pagination.last array of the previous page');
 
 function pageStart(ctx: Ctx, start: unknown): unknown {
   return Array.isArray(start) && start.length > 0 ? start : ctx.dialect === 'live' ? null : [];
 }
 
+/** The index after the cursor in `matching` (sorted by added_at desc, then subdomain asc). */
+function domainFrom(matching: DomainRecord[], start: unknown): number {
+  const cursor = cursorValues(start);
+  if (!cursor) return 0;
+  let from: number;
+  const [first, second] = cursor;
+  if (cursor.length === 1 && typeof first === 'object' && first !== null) {
+    const c = first as Record<string, unknown>;
+    const at = typeof c.added_at === 'string' ? c.added_at : '';
+    const sub = typeof c.subdomain === 'string' ? c.subdomain : '';
+    if (!at || !sub) throw badCursor();
+    from = matching.findIndex((r) => r.added_at < at || (r.added_at === at && r.subdomain > sub));
+  } else if (cursor.length === 2 && typeof first === 'number' && typeof second === 'number') {
+    const at = new Date(first).toISOString();
+    const rec = matching[second];
+    from =
+      Number.isInteger(second) && rec && rec.added_at === at
+        ? second + 1
+        : matching.findIndex((r) => r.added_at < at);
+  } else throw badCursor();
+  return from < 0 ? matching.length : from;
+}
+
+function domainLast(ctx: Ctx, matching: DomainRecord[], from: number, count: number): unknown {
+  const index = from + count - 1;
+  const rec = matching[index];
+  const more = from + count < matching.length;
+  if (!rec || (!more && ctx.dialect === 'live')) return ctx.dialect === 'live' ? null : [];
+  if (ctx.dialect === 'live') return [Date.parse(rec.added_at), index];
+  return [{ added_at: rec.added_at, subdomain: rec.subdomain }];
+}
+
 export const domainSearch: Handler = (ctx, _params, body) => {
   const f = domainFilter(body, false);
   const limit = limitOf(body);
-  const cursor = cursorObject(body.start);
   const matching = ctx.ds.domains.filter((r) => domainMatches(r, f));
-  let from = 0;
-  if (cursor) {
-    const at = String(cursor.added_at ?? '');
-    const sub = String(cursor.subdomain ?? '');
-    if (!at || !sub) throw new BadRequest('start must be the pagination.last array of the previous page');
-    // Sorted by added_at desc, then subdomain asc: skip up to and including the cursor.
-    from = matching.findIndex((r) => r.added_at < at || (r.added_at === at && r.subdomain > sub));
-    if (from < 0) from = matching.length;
-  }
+  const from = domainFrom(matching, body.start);
   const page = matching.slice(from, from + limit);
-  const more = from + page.length < matching.length;
-  const lastRec = page[page.length - 1];
-  const last =
-    lastRec && (more || ctx.dialect === 'spec')
-      ? [{ added_at: lastRec.added_at, subdomain: lastRec.subdomain }]
-      : ctx.dialect === 'live'
-        ? null
-        : [];
   return ok({
     message: 'Domains fetched successfully',
     data: page.map((r) => ({ ...r, ext_dns_name: { ...r.ext_dns_name } })),
-    pagination: { start: pageStart(ctx, body.start), last, limit, total: matching.length },
+    pagination: {
+      start: pageStart(ctx, body.start),
+      last: domainLast(ctx, matching, from, page.length),
+      limit,
+      total: matching.length,
+    },
+  });
+};
+
+/**
+ * `POST /v1/domain/subdomain/search` (Cyble's own subdomain source, not in the 17):
+ * `{domain, limit, start}` → `data` the subdomain names as strings, paged like domain search.
+ */
+export const subdomainSearch: Handler = (ctx, _params, body) => {
+  const f = domainFilter(body, true);
+  const limit = limitOf(body);
+  const matching = ctx.ds.domains.filter((r) => r.subdomain !== r.domain && domainMatches(r, f));
+  const from = domainFrom(matching, body.start);
+  const page = matching.slice(from, from + limit);
+  return ok({
+    message: 'Subdomains fetched successfully',
+    data: page.map((r) => r.subdomain),
+    pagination: {
+      start: pageStart(ctx, body.start),
+      last: domainLast(ctx, matching, from, page.length),
+      limit,
+      total: matching.length,
+    },
   });
 };
 
@@ -431,26 +497,38 @@ export const bucketsSearch: Handler = (ctx, _params, body) => {
   const order = (a: BucketRecord, b: BucketRecord): number =>
     dir * cmp(key(a), key(b)) || cmp(a.name, b.name);
   const matching = ctx.ds.buckets.filter(pred).sort(order);
-  const cursor = cursorObject(body.start);
+  const dates = sortBy.endsWith('_at');
+  const cursor = cursorValues(body.start);
   let from = 0;
   if (cursor) {
-    const v = cursor[sortBy];
-    const name = cursor.name;
+    let v: unknown;
+    let name: unknown;
+    if (cursor.length === 1 && typeof cursor[0] === 'object' && cursor[0] !== null) {
+      v = (cursor[0] as Record<string, unknown>)[sortBy];
+      name = (cursor[0] as Record<string, unknown>).name;
+    } else if (cursor.length === 2) {
+      [v, name] = cursor;
+      if (dates && typeof v === 'number' && Number.isFinite(v)) v = new Date(v).toISOString();
+    }
     if ((typeof v !== 'string' && typeof v !== 'number') || typeof name !== 'string') {
       throw new BadRequest('start must be the pagination.last array of the previous page (same sort_by)');
     }
-    from = matching.findIndex((b) => dir * cmp(key(b), v) > 0 || (key(b) === v && b.name > name));
+    const value = v;
+    from = matching.findIndex((b) => dir * cmp(key(b), value) > 0 || (key(b) === value && b.name > name));
     if (from < 0) from = matching.length;
   }
   const page = matching.slice(from, from + limit);
   const more = from + page.length < matching.length;
   const lastRec = page[page.length - 1];
+  const lastKey = lastRec ? key(lastRec) : undefined;
   const last =
-    lastRec && (more || ctx.dialect === 'spec')
-      ? [{ [sortBy]: key(lastRec), name: lastRec.name }]
-      : ctx.dialect === 'live'
+    lastRec === undefined || (!more && ctx.dialect === 'live')
+      ? ctx.dialect === 'live'
         ? null
-        : [];
+        : []
+      : ctx.dialect === 'live'
+        ? [dates ? Date.parse(String(lastKey)) : lastKey, lastRec.name]
+        : [{ [sortBy]: lastKey, name: lastRec.name }];
   return ok({
     message: 'Buckets fetched successfully',
     data: page.map((b) => bucketOut(b, ctx.dialect)),
@@ -501,14 +579,20 @@ export const fieldsHosts: Handler = (ctx, [category]) => {
 
 export const ping: Handler = () => ({ status: 200, text: 'pong', contentType: 'text/plain; charset=utf-8' });
 
-export const creditsUsage: Handler = (ctx) =>
-  ok({
-    message: 'Credits fetched successfully',
-    data: {
-      search: {
-        host_cert: { left: ctx.credits.hostLeft, plan: ctx.credits.hostPlan },
-        bucket_file: { left: ctx.credits.bucketLeft, plan: ctx.credits.bucketPlan },
-      },
-      expires_on: ctx.credits.expiresOn,
-    },
-  });
+/**
+ * Credits: the official clients' schema in live (fields at the top level, no envelope,
+ * `expires_on` an integer of epoch seconds); the spec dialect keeps the enveloped form
+ * with an ISO date (the interface document does not list this endpoint).
+ */
+export const creditsUsage: Handler = (ctx) => {
+  const search = {
+    host_cert: { left: ctx.credits.hostLeft, plan: ctx.credits.hostPlan },
+    bucket_file: { left: ctx.credits.bucketLeft, plan: ctx.credits.bucketPlan },
+  };
+  if (ctx.dialect === 'live')
+    return {
+      status: 200,
+      body: { search, expires_on: Math.floor(Date.parse(ctx.credits.expiresOn) / 1000) },
+    };
+  return ok({ message: 'Credits fetched successfully', data: { search, expires_on: ctx.credits.expiresOn } });
+};

@@ -16,11 +16,18 @@
  *   send it back as `start`; only `start[0]` is used. `start` is `[]` (spec) / `null` (live)
  *   on page one, `total` is capped at 10000. After the last hit the next page is empty
  *   (`last` `[]` / `null`; live answers `data: null` for an empty page).
- * - Domain search: sorted by `added_at` desc then name; cursor `[{added_at, subdomain}]`.
- *   Bucket search: sorted by `sort_by` (ins_at default; also scan_at, files, new_files,
- *   sensitive_files, last_found_at, age_in_days, name) and `sort_dir` (desc default), ties
- *   by name; cursor `[{<sort_by>: value, name}]`. On the last page `last` is `null` in live;
- *   in spec it is still the last item's cursor (the next page is then empty, `last: []`).
+ * - Domain search: sorted by `added_at` desc then name; cursor `[{added_at, subdomain}]`
+ *   (spec) or plain values `[added_at_ms, position]` (live, numbers as the Go CLI decodes
+ *   them). Bucket search: sorted by `sort_by` (ins_at default; also scan_at, files,
+ *   new_files, sensitive_files, last_found_at, age_in_days, name) and `sort_dir` (desc
+ *   default), ties by name; cursor `[{<sort_by>: value, name}]` (spec) or `[value, name]`
+ *   (live, dates as epoch ms). Either form is accepted back. On the last page `last` is
+ *   `null` in live; in spec it is still the last item's cursor (the next page is then
+ *   empty, `last: []`).
+ * - Beyond the 17, as the official clients call them: `GET /v1/ping`, `GET /v1/credits/usage`
+ *   (live: top-level `{search, expires_on}` with epoch seconds; spec: enveloped, ISO date),
+ *   `POST /v1/hosts/count` (`{query}` → `{count}`), `GET /v1/hosts/cve/{ip}/` (every CVE,
+ *   a map by id) and `POST /v1/domain/subdomain/search` (`{domain, limit, start}` → names).
  * - Domain search/count need `domain` or `keyword`; subdomain count needs `domain`;
  *   `publishedAfter`/`publishedBefore` are YYYY-MM-DD or ISO 8601 (else 400). `domain`
  *   matches the registered domain and its subdomains; `keyword` is a substring of the name.
@@ -179,6 +186,11 @@ const ROUTES: Route[] = [
   route('POST', '/v1/hosts/summary', 'hosts.summary', 'required', H.hostsSummary), // 5
   route('POST', '/v1/exposed/files/summary', 'files.summary', 'required', H.filesSummary), // 6
   route('POST', '/v1/exposed/files/count', 'files.count', 'required', H.filesCount), // 7
+  // Not in the 17 but called by every official client; before `/v1/hosts/{ip}`, which
+  // would otherwise answer them (POST /v1/hosts/count with 405).
+  route('POST', '/v1/hosts/count', 'hosts.count', 'required', H.hostsCount),
+  route('GET', '/v1/hosts/cve/{ip}', 'hosts.cveAll', 'required', H.hostsCveAll, { ipParam: 0 }),
+  route('POST', '/v1/domain/subdomain/search', 'domain.subdomainSearch', 'required', H.subdomainSearch),
   route('GET', '/v1/hosts/exploits/{ip}', 'hosts.exploits', 'required', H.hostsExploits, { ipParam: 0 }), // 13
   route('GET', '/v1/hosts/cves/{ip}/{cve}', 'hosts.cve', 'required', H.hostsCve, { ipParam: 0 }), // 14
   route('GET', '/v1/hosts/{ip}', 'hosts.get', 'required', H.hostsGet, { ipParam: 0 }), // 8

@@ -91,10 +91,16 @@ describe('search prompts and the results side bar', () => {
   });
 
   it('validates the date filters of the domain search as they are typed', async () => {
+    // Each answer waits for its own step's title: the input box stays on screen between two
+    // prompts (VS Code 1.139 reuses it without hiding it), so "visible" alone does not say
+    // that the next prompt is there yet.
+    const step = (n) => quickTitle(ui).filter({ hasText: `(${n}/4)` }).waitFor({ state: 'visible', timeout: 10_000 });
     await ui.runCommand('ODIN: Search Domains and Subdomains\u2026');
+    await step(1);
     await ui.answerInput('acme-logistics.com');
+    await step(2);
     await ui.answerInput('');
-    await quickInput(ui).waitFor({ state: 'visible' });
+    await step(3);
     await quickInput(ui).fill('2024-02-30');
     await quickMessage(ui)
       .filter({ hasText: /not a calendar date/ })

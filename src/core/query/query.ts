@@ -3,6 +3,8 @@
  * "Query language"): quoting values, narrowing a query by a facet, building a "similar
  * hosts" query, and strict input checks for IPs and CVE ids. Pure: no VS Code.
  */
+import { parseIPv4, parseIPv6 } from '../detect/ip';
+import { refang as refangText } from '../detect/refang';
 
 /** Characters that make a bare value need quotes (whitespace, Lucene operators, quotes). */
 const NEEDS_QUOTES = /[\s"'()[\]{}:^~*?\\/!+\-&|<>=]/;
@@ -56,29 +58,13 @@ export function isIp(text: string): boolean {
   return isIpv4(text) || isIpv6(text);
 }
 
+// The project's one IP parser (src/core/detect/ip.ts).
 export function isIpv4(text: string): boolean {
-  const parts = text.split('.');
-  return parts.length === 4 && parts.every((p) => /^(0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255);
+  return parseIPv4(text) >= 0;
 }
 
 export function isIpv6(text: string): boolean {
-  if (!/^[0-9A-Fa-f:.]+$/.test(text) || text.length > 45) return false;
-  const dbl = text.split('::');
-  if (dbl.length > 2) return false;
-  let groups: string[];
-  const split = (s: string): string[] => (s === '' ? [] : s.split(':'));
-  const head = split(dbl[0]);
-  const tail = dbl.length === 2 ? split(dbl[1]) : [];
-  groups = [...head, ...tail];
-  let count = groups.length;
-  const last = groups[groups.length - 1];
-  if (last !== undefined && last.includes('.')) {
-    if (!isIpv4(last)) return false;
-    groups = groups.slice(0, -1);
-    count += 1; // an embedded IPv4 takes two groups
-  }
-  if (!groups.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g))) return false;
-  return dbl.length === 2 ? count <= 7 : count === 8;
+  return parseIPv6(text) !== undefined;
 }
 
 export function ipError(text: string): string | undefined {
@@ -112,15 +98,12 @@ export function domainError(text: string): string | undefined {
 }
 
 /**
- * Refangs the common defanged forms a user may paste from a report (`1.2.3[.]4`,
- * `example(.)com`, `hxxps://`), so inputs accept what analysts copy.
+ * Refangs the defanged forms a user may paste from a report (`1.2.3[.]4`, `example(.)com`,
+ * `hxxps://`), so inputs accept what analysts copy: the project's one refang
+ * (src/core/detect/refang.ts), on the trimmed input.
  */
 export function refang(text: string): string {
-  return text
-    .trim()
-    .replace(/\[\.\]|\(\.\)|\{\.\}|\[dot\]/gi, '.')
-    .replace(/\[:\]/g, ':')
-    .replace(/^hxxp/i, 'http');
+  return refangText(text.trim());
 }
 
 /** Quick syntax check done locally before sending: balanced quotes, parentheses and brackets. */

@@ -48,13 +48,18 @@ function moduleNumber(s: Service, module: string, field: string): number | undef
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-/** `cpe:2.3:a:openbsd:openssh:8.2p1:*:…` → `openbsd openssh 8.2p1`; other text unchanged. */
+/**
+ * `cpe:2.3:a:openbsd:openssh:8.2p1:*:…` and `cpe:/a:openbsd:openssh:8.2p1` (CPE 2.2, what
+ * the live service sends) → `openbsd openssh 8.2p1`; unknown parts (`*`, `-`, `ANY`) left
+ * out; other text unchanged.
+ */
 export function cpeText(uri: string): string {
   const parts = uri.split(':');
-  if (parts[0] !== 'cpe' || parts[1] !== '2.3' || parts.length < 6) return uri;
-  return parts
-    .slice(3, 6)
-    .filter((p) => p !== '*' && p !== '-' && p !== '')
+  const fields =
+    parts[1] === '2.3' ? parts.slice(3, 6) : /^\/[aho]$/.test(parts[1] ?? '') ? parts.slice(2, 5) : undefined;
+  if (parts[0] !== 'cpe' || !fields || fields.length < 2) return uri;
+  return fields
+    .filter((p) => p !== '*' && p !== '-' && p !== '' && p.toUpperCase() !== 'ANY')
     .map((p) => p.replace(/\\(.)/g, '$1').replace(/_/g, ' '))
     .join(' ');
 }

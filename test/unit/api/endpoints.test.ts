@@ -233,6 +233,29 @@ for (const dialect of ['spec', 'live'] as const) {
       const c = await client.getCreditsUsage();
       assert.ok(c.hostCert && typeof c.hostCert.left === 'number' && typeof c.hostCert.plan === 'number');
       assert.ok(c.bucketFile && typeof c.expiresOn === 'string');
+      // Live sends an integer (epoch seconds): read as a date, about 200 days ahead.
+      const days = (Date.parse(c.expiresOn) - Date.now()) / 86_400_000;
+      assert.ok(days > 190 && days < 210, `${c.expiresOn}`);
+    });
+
+    void it('countHosts: the same number as a search total, one cheap call', async () => {
+      emu.clearLog();
+      const n = await client.countHosts({ query: 'services.port:22' });
+      const page = await client.searchHosts({ query: 'services.port:22', limit: 1 });
+      assert.equal(n, page.total);
+      assert.equal(emu.requests[0].endpoint, 'hosts.count');
+      assert.equal(await client.countHosts({ query: '*' }), emu.dataset.hosts.length);
+    });
+
+    void it("getAllHostCves and searchSubdomains (the official clients' extra endpoints)", async () => {
+      const cves = await client.getAllHostCves(FIXTURE_HOSTS.webServer);
+      assert.ok(cves.length > 10);
+      for (const c of cves) assertCve(c);
+      const names = await collect(client.searchSubdomains.bind(client), {
+        domain: FIXTURE_DOMAINS.corp,
+        limit: 9,
+      });
+      assert.equal(new Set(names).size, await client.countSubdomains({ domain: FIXTURE_DOMAINS.corp }));
     });
 
     void it('path parameters are encoded: no extra segments, no dot segments', async () => {

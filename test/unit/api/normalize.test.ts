@@ -298,4 +298,12 @@ void describe('other records', () => {
     assert.deepEqual(normalizeCredits({ success: true, data: live }), normalizeCredits(live));
     assert.equal(normalizeCredits({ success: true }), undefined);
   });
+
+  void it('credits expiry as an integer: epoch seconds or milliseconds', () => {
+    const at = Date.parse('2027-03-01T00:00:00Z');
+    assert.equal(normalizeCredits({ expires_on: at / 1000 })?.expiresOn, '2027-03-01T00:00:00.000Z');
+    assert.equal(normalizeCredits({ expires_on: at })?.expiresOn, '2027-03-01T00:00:00.000Z');
+    assert.equal(normalizeCredits({ search: {}, expires_on: -5 })?.expiresOn, undefined);
+    assert.equal(normalizeCredits({ search: {}, expires_on: 1.5 })?.expiresOn, undefined);
+  });
 });

@@ -58,6 +58,10 @@ void test('CPE names read as vendor, product, version', () => {
   assert.equal(cpeText('cpe:2.3:a:openbsd:openssh:8.2p1:*:*:*:*:*:*:*'), 'openbsd openssh 8.2p1');
   assert.equal(cpeText('cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*'), 'apache http server 2.4.49');
   assert.equal(cpeText('nginx'), 'nginx');
+  // CPE 2.2, as the live service sends it; unknown parts never read as a version.
+  assert.equal(cpeText('cpe:/a:openbsd:openssh:9.6p1'), 'openbsd openssh 9.6p1');
+  assert.equal(cpeText('cpe:/a:igor_sysoev:nginx'), 'igor sysoev nginx');
+  assert.equal(cpeText('cpe:/o:linux:linux_kernel:ANY'), 'linux linux kernel');
 });
 
 void test('banners: preview, then all', () => {

@@ -22,8 +22,10 @@ function assertHost(h: any, dialect: 'spec' | 'live'): void {
   }
   for (const s of h.services ?? []) {
     assert.equal(typeof s.port, 'number');
-    assert.ok(isObj(s._meta) && isObj(s.modules));
-    for (const sw of s.softwares) {
+    assert.ok(isObj(s._meta));
+    // Live leaves out empty modules and softwares, as the real service does.
+    assert.ok(dialect === 'live' ? s.modules === undefined || isObj(s.modules) : isObj(s.modules));
+    for (const sw of s.softwares ?? []) {
       assert.equal(typeof sw.uri, 'string');
       if (dialect === 'spec')
         for (const k of ['edition', 'language', 'part', 'product', 'update', 'vendor', 'version'])
@@ -70,7 +72,9 @@ for (const dialect of ['spec', 'live'] as const) {
       const p = r.json.pagination;
       assert.equal(p.limit, 5);
       assert.ok(p.total >= 5);
-      assert.ok(Array.isArray(p.last) && isObj(p.last[0]));
+      // Spec: one object; live: plain values (the sort value and the name).
+      if (dialect === 'spec') assert.ok(Array.isArray(p.last) && isObj(p.last[0]));
+      else assert.ok(Array.isArray(p.last) && typeof p.last[0] === 'number' && typeof p.last[1] === 'string');
       assert.deepEqual(p.start, dialect === 'spec' ? [] : null);
       for (const b of r.json.data) {
         assert.equal(b.provider, 'aws');
@@ -151,7 +155,9 @@ for (const dialect of ['spec', 'live'] as const) {
         assert.ok(!Number.isNaN(Date.parse(d.added_at)));
         assert.deepEqual(Object.keys(d.ext_dns_name).sort(), ['domain', 'fld', 'subdomain', 'tld']);
       }
-      assert.ok(isObj(r.json.pagination.last[0]));
+      const last = r.json.pagination.last;
+      if (dialect === 'spec') assert.ok(isObj(last[0]));
+      else assert.ok(last.length === 2 && last.every((x: unknown) => typeof x === 'number'), 'plain numbers');
       const none = await post(emu, '/v1/domain/search', {}, { key: null });
       assert.equal(none.status, 400);
       const badDate = await post(emu, '/v1/domain/search', { domain: 'x.com', publishedAfter: 'yesterday' });
@@ -300,7 +306,9 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal(r.status, 200);
       const entries = Object.values(r.json.data) as any[];
       assert.ok(entries.length >= 3);
-      const high = entries.filter((c) => c.severity === 'HIGH' || c.severity === 'CRITICAL');
+      const high = entries.filter((c) => /^(high|critical)$/i.test(c.severity));
+      for (const c of entries)
+        assert.equal(c.severity, dialect === 'live' ? c.severity.toLowerCase() : c.severity.toUpperCase());
       assert.ok(high.length >= 3, 'several high/critical CVEs with exploits');
       for (const c of entries) {
         assert.ok(c.exploit.length > 0);
@@ -316,7 +324,7 @@ for (const dialect of ['spec', 'live'] as const) {
       const r = await get(emu, `/v1/hosts/cves/${FIXTURE_HOSTS.webServer}/CVE-2021-41773`);
       assert.equal(r.status, 200);
       assert.deepEqual(Object.keys(r.json.data), ['CVE-2021-41773']);
-      assert.equal(r.json.data['CVE-2021-41773'].severity, 'HIGH');
+      assert.equal(r.json.data['CVE-2021-41773'].severity, dialect === 'live' ? 'high' : 'HIGH');
       assert.equal((await get(emu, `/v1/hosts/cves/${FIXTURE_HOSTS.webServer}/CVE-1999-0001`)).status, 404);
       assert.equal((await get(emu, `/v1/hosts/cves/${FIXTURE_HOSTS.webServer}/not-a-cve`)).status, 400);
     });
@@ -365,9 +373,60 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.match(p.headers.get('content-type') ?? '', /^text\/plain/);
       const c = await get(emu, '/v1/credits/usage');
       assert.equal(c.status, 200);
-      assert.equal(typeof c.json.data.search.host_cert.left, 'number');
-      assert.equal(typeof c.json.data.search.bucket_file.plan, 'number');
-      assert.equal(typeof c.json.data.expires_on, 'string');
+      // Live: the official clients' top-level shape with an integer expiry (epoch seconds).
+      const credits = dialect === 'live' ? c.json : c.json.data;
+      if (dialect === 'live') assert.equal(c.json.success, undefined);
+      assert.equal(typeof credits.search.host_cert.left, 'number');
+      assert.equal(typeof credits.search.bucket_file.plan, 'number');
+      if (dialect === 'live') {
+        assert.ok(Number.isInteger(credits.expires_on));
+        assert.ok(credits.expires_on * 1000 > Date.now());
+      } else assert.equal(typeof credits.expires_on, 'string');
+    });
+
+    void it('POST /v1/hosts/count (not swallowed by /v1/hosts/{ip})', async () => {
+      const all = await post(emu, '/v1/hosts/count', { query: '*' });
+      assert.equal(all.status, 200);
+      assert.equal(all.json.success, true);
+      assert.equal(all.json.data.count, emu.dataset.hosts.length);
+      const ssh = await post(emu, '/v1/hosts/count', { query: 'services.port:22' });
+      const search = await post(emu, '/v1/hosts/search', { query: 'services.port:22', limit: 1 });
+      assert.equal(ssh.json.data.count, search.json.pagination.total);
+      assert.equal((await post(emu, '/v1/hosts/count', { query: 'port:(22' })).status, 400);
+      assert.equal((await post(emu, '/v1/hosts/count', { query: '*' }, { key: null })).status, 401);
+      assert.equal(emu.requests.at(-1)?.endpoint, 'hosts.count');
+    });
+
+    void it('GET /v1/hosts/cve/{ip}/: every CVE of the host as a map', async () => {
+      const r = await get(emu, `/v1/hosts/cve/${FIXTURE_HOSTS.webServer}/`);
+      assert.equal(r.status, 200);
+      const ids = Object.keys(r.json.data);
+      assert.ok(ids.length > 10);
+      for (const id of ids) assert.equal(r.json.data[id].id, id);
+      assert.deepEqual((await get(emu, `/v1/hosts/cve/${FIXTURE_HOSTS.resolver}`)).json.data, {});
+      assert.equal((await get(emu, '/v1/hosts/cve/151.101.1.69/')).status, 404);
+    });
+
+    void it('POST /v1/domain/subdomain/search: names as strings, paged to the end', async () => {
+      const names: string[] = [];
+      let start: unknown;
+      for (let i = 0; i < 20; i++) {
+        const r = await post(emu, '/v1/domain/subdomain/search', {
+          domain: FIXTURE_DOMAINS.corp,
+          limit: 7,
+          start,
+        });
+        assert.equal(r.status, 200);
+        for (const n of r.json.data) assert.equal(typeof n, 'string');
+        names.push(...r.json.data);
+        start = r.json.pagination.last;
+        if (start === null || (Array.isArray(start) && (start.length === 0 || r.json.data.length === 0)))
+          break;
+      }
+      const count = await post(emu, '/v1/domain/subdomain/count', { domain: FIXTURE_DOMAINS.corp });
+      assert.equal(new Set(names).size, count.json.data.count);
+      assert.ok(names.every((n) => n.endsWith(`.${FIXTURE_DOMAINS.corp}`)));
+      assert.equal((await post(emu, '/v1/domain/subdomain/search', { keyword: 'x' })).status, 400);
     });
 
     void it('unknown path → 404 JSON, wrong method → 405, bad JSON → 400', async () => {
@@ -391,7 +450,7 @@ void describe('live dialect quirks', () => {
   });
   after(() => emu.close());
 
-  void it('empty lists null or absent, unset times 0001-01-01, nanoseconds, empty country codes', async () => {
+  void it('empty lists left out, unset times 0001-01-01, 0–3 fraction digits, empty country codes', async () => {
     const texts: string[] = [];
     const hosts: any[] = [];
     let start: unknown = null;
@@ -403,18 +462,28 @@ void describe('live dialect quirks', () => {
     }
     const all = texts.join('');
     assert.ok(all.includes('"0001-01-01T00:00:00Z"'));
+    const stamps = hosts.flatMap((h) => [
+      h.last_updated_at,
+      ...h.services.map((s: any) => s.last_updated_at),
+    ]);
     assert.ok(
-      hosts.some((h) => /\.\d{9}Z$/.test(h.last_updated_at)),
-      'nanoseconds',
+      stamps.every((t) => /T\d\d:\d\d:\d\d(\.\d{1,3})?Z$/.test(t)),
+      '0–3 fraction digits',
     );
+    for (const digits of [/:\d\dZ$/, /\.\d{1}Z$/, /\.\d{2}Z$/, /\.\d{3}Z$/])
+      assert.ok(
+        stamps.some((t) => digits.test(t)),
+        String(digits),
+      );
     assert.ok(hosts.some((h) => h.asn.country_code === ''));
     assert.ok(
-      hosts.some((h) => h.tags === undefined),
-      'absent lists',
+      hosts.every((h) => Array.isArray(h.tags) && h.tags.length >= 2),
+      'tags always listed',
     );
+    const services = hosts.flatMap((h) => h.services);
     assert.ok(
-      hosts.some((h) => h.tags === null),
-      'null lists',
+      services.some((s) => s.cve === undefined) && services.every((s) => s.cve !== null),
+      'absent lists',
     );
     assert.ok(
       hosts.every((h) => h.hostnames === undefined && h.domains === undefined && h.whois.raw === undefined),

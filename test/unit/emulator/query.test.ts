@@ -184,7 +184,7 @@ void describe('query language over HTTP', () => {
       '(last_updated_at:["2024-07-08T02:41:15.528Z" TO *] AND services.port:80) OR asn.number:AS63949',
       'services.product:nginx',
       'services.cve.id:CVE-2021-41773',
-      'tags.name:cloud',
+      'tags.name:is_anonymous_proxy',
       'services.modules.http.title:"Welcome to nginx!"',
       'location.country_code:US',
       'nginx',
