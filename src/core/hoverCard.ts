@@ -29,6 +29,8 @@ export interface CardOptions {
   commands?: ReadonlySet<string>;
   /** The indicator as written, when it was defanged (`1.2.3[.]4`): shown as "refanged from". */
   defangedFrom?: string;
+  /** A name as written in Unicode (`bücher-login.de`), when the card is about its punycode. */
+  writtenAs?: string;
   /** When the answer came from the cache: its age is shown, and whether it is stale. */
   cachedAt?: number;
   stale?: boolean;
@@ -84,8 +86,26 @@ function ago(ms: number): string {
 }
 
 function header(title: string, opts: CardOptions): string {
-  const refanged = opts.defangedFrom ? ` (refanged from ${md(opts.defangedFrom, 80)})` : '';
+  const refanged = opts.defangedFrom
+    ? ` (refanged from ${md(opts.defangedFrom, 80)})`
+    : opts.writtenAs
+      ? ` (written ${md(opts.writtenAs, 80)})`
+      : '';
   return `**${title}**${refanged}`;
+}
+
+/**
+ * How a card names the text it is about when that is not the value it looks up: a defanged
+ * form (`1.2.3[.]4`), or a name written in Unicode (`bücher-login.de`, looked up in punycode).
+ */
+export function asWritten(ind: {
+  kind: string;
+  raw: string;
+  value: string;
+  defanged: boolean;
+}): Pick<CardOptions, 'defangedFrom' | 'writtenAs'> {
+  if (ind.defanged) return { defangedFrom: ind.raw };
+  return ind.kind === 'domain' && ind.raw.toLowerCase() !== ind.value ? { writtenAs: ind.raw } : {};
 }
 
 function footer(opts: CardOptions, extra: string[] = []): string {

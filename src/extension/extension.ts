@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerAgent } from './agent';
 import { registerCommands } from './shared/commands';
 import { Ctx } from './ctx';
 import { registerDetailsLazy } from './details/lazy';
@@ -26,6 +27,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     registerCommands(ctx, keyCommands(ctx));
     registerDetailsLazy(ctx);
     registerHover(ctx);
+    registerAgent(ctx);
     const loadSearch = registerSearchLazy(ctx);
 
     // Reading the keyring is a round trip to the workbench: activation does not wait for

@@ -1,3 +1,4 @@
+import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
 import { getContext, type ContextKey } from './shared/contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
@@ -17,6 +18,8 @@ export interface TestApi {
   details: DetailsProbe;
   /** The search feature: results tree provider, saved-search store (issue 5). */
   search: SearchProbe;
+  /** The agent tools and MCP server definition (issue 20). */
+  agent: AgentProbe;
 }
 
 /** `loadSearch` loads the search feature (it loads on first use): reading `search.feature` does. */
@@ -25,6 +28,7 @@ export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature): TestAp
     ctx,
     contextValue: (key) => getContext(key),
     details: detailsProbe,
+    agent: agentProbe,
     search: {
       get feature() {
         return loadSearch();

@@ -96,18 +96,14 @@ export function analyzeMarkedQuad(sink: Sink, s: number, e: number): void {
   emitIPv4(sink, s, y, sink.values ? refangRun(text, s, y) : undefined, y === e, true);
 }
 
-/**
- * Digits and dots only: the common case (`1.1`, `5.0`, `10.0.0.1`) handled without slicing.
- * `quad` when the run finder has already parsed it as a dotted quad.
- */
-export function analyzeNumericRun(sink: Sink, s: number, e: number, quad = false): void {
+/** Digits and dots only: the common case (`1.1`, `5.0`, `10.0.0.1`) handled without slicing. */
+export function analyzeNumericRun(sink: Sink, s: number, e: number): void {
   const text = sink.text;
   if (text.charCodeAt(s) === Ch.Dot) return; // `.1.3.6.1`: an OID tail, not an address
   let en = e;
   while (en > s && text.charCodeAt(en - 1) === Ch.Dot) en--;
   if (en - s < 7 || en - s > 15) return;
-  if ((!quad && parseIPv4At(text, s, en) < 0) || gluedAt(text, s - 1) || (en === e && gluedAt(text, e)))
-    return;
+  if (parseIPv4At(text, s, en) < 0 || gluedAt(text, s - 1) || (en === e && gluedAt(text, e))) return;
   emitIPv4(sink, s, en, undefined, en === e, (leftContext(text, s) & CTX_DEFANGED) !== 0);
 }
 

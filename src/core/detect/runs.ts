@@ -114,7 +114,7 @@ export function analyzeRun(
 /**
  * Analyses the run text[s, e) (it holds a dot or a colon and is at most MAX_RUN long), with
  * `flags` its classes and `marked` when it holds defang markers; `ipv6Checked` when mayBeIPv6
- * already passed, `quad` when the run is digits and dots that parse as a dotted quad.
+ * already passed.
  */
 export function analyseRun(
   sink: Sink,
@@ -123,7 +123,6 @@ export function analyseRun(
   flags: number,
   marked: boolean,
   ipv6Checked: boolean,
-  quad = false,
 ): void {
   const text = sink.text;
   // ISO 8601 times (`2025-11-21T08:30:01.120Z`), in most JSON log lines: nothing in them.
@@ -146,6 +145,6 @@ export function analyseRun(
   } else if (marked || (flags & COLON) !== 0) analyzeRun(sink, s, e, flags, marked);
   else if ((flags & (ALPHA | UNDERSCORE)) !== 0) analyzeNameRun(sink, s, e);
   else if ((flags & HYPHEN) !== 0) analyzeRun(sink, s, e, flags, false);
-  else analyzeNumericRun(sink, s, e, quad);
+  else analyzeNumericRun(sink, s, e);
   reorder(sink, before);
 }

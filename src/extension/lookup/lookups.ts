@@ -3,6 +3,7 @@ import { getDomain } from 'tldts';
 import { OdinApiError } from '../../api/errors';
 import type { WhoisRecord } from '../../api/types';
 import {
+  asWritten,
   cidrCard,
   domainCard,
   errorCard,
@@ -111,7 +112,7 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
   const opts: CardOptions = {
     now: Date.now(),
     commands: await availableCommands(),
-    defangedFrom: ind.defanged ? ind.raw : undefined,
+    ...asWritten(ind),
   };
   const privacy = checkPrivacy(ind);
   if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
@@ -177,7 +178,7 @@ export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
   const commands = commandsNow();
   if (!commands || req.explicit) return undefined;
   const ind = singleAddress(req.indicator);
-  const opts: CardOptions = { now: Date.now(), commands, defangedFrom: ind.defanged ? ind.raw : undefined };
+  const opts: CardOptions = { now: Date.now(), commands, ...asWritten(ind) };
   const privacy = checkPrivacy(ind);
   if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
   if (automaticBlock(ctx)) return undefined;

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { Host, Service, WhoisRecord } from '../../../src/api/types';
 import { PAYLOADS, hostile } from '../../../src/emulator/hostile';
 import {
+  asWritten,
   cidrCard,
   commandLink,
   domainCard,
@@ -256,4 +257,18 @@ void test('domain card for a subdomain: whois of the registrable domain, links c
   );
   assert.ok(card.includes('command:odin.openWhoisDetails?%5B%22acme-logistics.com%22%5D'), card);
   assert.ok(card.includes('command:odin.copyValue?%5B%22acme-logistics.com%22%5D'), card);
+});
+
+test('a name written in Unicode is named as written; the card is about its punycode', () => {
+  const ind = { kind: 'domain', raw: 'bücher-login.de', value: 'xn--bcher-login-thb.de', defanged: false };
+  const opts = { now: NOW, ...asWritten(ind) };
+  const card = localCard(ind.value, { why: 'test' }, opts);
+  assert.ok(card.includes('thb\\.de** (written bücher\\-login\\.de)'), card);
+  assert.deepEqual(asWritten({ ...ind, raw: 'bücher-login[.]de', defanged: true }), {
+    defangedFrom: 'bücher-login[.]de',
+  });
+  assert.deepEqual(
+    asWritten({ kind: 'domain', raw: 'Example.COM', value: 'example.com', defanged: false }),
+    {},
+  );
 });

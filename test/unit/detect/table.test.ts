@@ -41,7 +41,7 @@ void describe('detectTable', () => {
     }
   });
 
-  void it('honours kind filters and limits on a text large enough for the run finder', () => {
+  void it('honours kind filters and limits on a text large enough for the trigger search', () => {
     let big = SAMPLE;
     while (big.length < 200_000) big += `\n${big}`;
     const all = detect(big);

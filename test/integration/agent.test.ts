@@ -1,0 +1,197 @@
+/**
+ * ODIN for agents inside the real VS Code: every language-model tool through
+ * `vscode.lm.invokeTool` against the emulator (answers), against a hostile upstream whose
+ * free-text fields carry prompt-injection payloads (framed and bounded), with private
+ * inputs (refused, no request) and with lookups off (no request); the confirmation says
+ * what is sent; the MCP server definition carries the key only when resolved. In
+ * Restricted Mode every sending tool refuses and nothing reaches any server.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
+import { startHostileUpstream, type HostileUpstream } from '../../src/emulator/injection';
+import { clearEmulatorLog, emulatorLog, getTestApi, testEnv, waitFor } from './index';
+
+const CALLS: Record<string, Record<string, unknown>> = {
+  odin_lookup_host: { ip: FIXTURE_HOSTS.webServer },
+  odin_search_hosts: { query: 'services.port:22', limit: 5 },
+  odin_count_hosts: { query: 'services.port:22' },
+  odin_summarize_hosts: { field: 'services.port', query: '*', limit: 5 },
+  odin_whois: { domain: FIXTURE_DOMAINS.corp },
+  odin_count_subdomains: { domain: FIXTURE_DOMAINS.corp },
+  odin_search_subdomains: { domain: FIXTURE_DOMAINS.corp, limit: 5 },
+  odin_search_buckets: { query: 'provider:aws', limit: 5 },
+  odin_count_files: { query: '*' },
+  odin_summarize_files: { field: 'ext', query: '*', limit: 5 },
+  odin_list_indicators: { text: `from ${FIXTURE_HOSTS.scanner} and 10.0.0.7 via evil[.]example.com` },
+};
+const SENDING = Object.keys(CALLS).filter((n) => n !== 'odin_list_indicators');
+
+async function invoke(name: string, input: Record<string, unknown>): Promise<string> {
+  const cts = new vscode.CancellationTokenSource();
+  try {
+    const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, cts.token);
+    return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+  } finally {
+    cts.dispose();
+  }
+}
+
+async function refused(name: string, input: Record<string, unknown>, why: RegExp): Promise<void> {
+  await assert.rejects(invoke(name, input), (e: unknown) => {
+    const m = e instanceof Error ? e.message : String(e);
+    assert.match(m, why, `${name} ${JSON.stringify(input)}: ${m}`);
+    return true;
+  });
+}
+
+const userConfig = () => vscode.workspace.getConfiguration('odin');
+const setUser = (key: string, value: unknown) => userConfig().update(key, value, vscode.ConfigurationTarget.Global);
+
+describe('agent tools', function () {
+  this.timeout(120_000);
+
+  before(async function () {
+    if (!testEnv.emulatorUrl) this.skip();
+    const api = await getTestApi();
+    await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
+    await setUser('rateLimit.requestsPerMinute', 100_000);
+    api.ctx.requests.cache.clear();
+    api.ctx.requests.resume();
+  });
+  after(async () => {
+    if (!testEnv.emulatorUrl) return;
+    await setUser('rateLimit.requestsPerMinute', undefined);
+    await setUser('lookups.mode', undefined);
+  });
+
+  it('registers every tool in vscode.lm.tools', async () => {
+    const api = await getTestApi();
+    const names = vscode.lm.tools.map((t) => t.name);
+    for (const n of Object.keys(CALLS)) assert.ok(names.includes(n), `${n} not in vscode.lm.tools`);
+    assert.deepStrictEqual([...api.agent.toolNames].sort(), Object.keys(CALLS).sort());
+  });
+
+  describe('trusted workspace', function () {
+    before(function () {
+      if (!vscode.workspace.isTrusted) this.skip();
+    });
+
+    it('every tool answers through vscode.lm.invokeTool against the emulator', async () => {
+      for (const [name, input] of Object.entries(CALLS)) {
+        const out = await invoke(name, input);
+        assert.ok(out.length > 20 && out.length <= 4000, `${name}: ${out.length} chars`);
+        if (name !== 'odin_list_indicators') assert.match(out, /<odin-data id="[0-9a-f]+">[\s\S]*<\/odin-data id="[0-9a-f]+">/, name);
+      }
+      assert.match(await invoke('odin_lookup_host', CALLS.odin_lookup_host), /open ports \(\d+\)/);
+      assert.match(await invoke('odin_list_indicators', CALLS.odin_list_indicators), /"10\.0\.0\.7" ipv4 x1; never sent/);
+    });
+
+    it('the confirmation says exactly what is sent, and local tools ask nothing', async () => {
+      const api = await getTestApi();
+      const p = api.agent.prepare('odin_lookup_host', { ip: FIXTURE_HOSTS.webServer });
+      const msg = p?.confirmationMessages?.message;
+      const text = typeof msg === 'string' ? msg : (msg?.value ?? '');
+      assert.match(text, /45\\\.33\\\.32\\\.156/);
+      assert.ok(text.includes(new URL(testEnv.emulatorUrl).port), text);
+      const q = api.agent.prepare('odin_search_hosts', { query: '[x](command:evil) services.port:22' });
+      const qt = String((q?.confirmationMessages?.message as vscode.MarkdownString | undefined)?.value ?? '');
+      assert.ok(!/\]\(command:/.test(qt), qt);
+      assert.strictEqual(api.agent.prepare('odin_list_indicators', { text: '1.1.1.1' })?.confirmationMessages, undefined);
+      assert.strictEqual(api.agent.prepare('odin_lookup_host', { ip: '10.0.0.1' })?.confirmationMessages, undefined);
+    });
+
+    it('private and internal inputs are refused with the reason, and nothing is sent', async () => {
+      await clearEmulatorLog();
+      await refused('odin_lookup_host', { ip: '192.168.10.4' }, /Private-Use/);
+      await refused('odin_lookup_host', { ip: 'fe80::1%eth0' }, /not sent to ODIN/);
+      await refused('odin_whois', { domain: 'build.corp.internal' }, /not sent to ODIN/);
+      await refused('odin_count_subdomains', { domain: 'printer.local' }, /not sent to ODIN/);
+      await refused('odin_search_hosts', { query: 'ip:"10.0.0.0/8"' }, /not sent to ODIN/);
+      assert.deepStrictEqual(await emulatorLog(), []);
+    });
+
+    it('with lookups off nothing is sent by any tool', async () => {
+      await setUser('lookups.mode', 'off');
+      try {
+        await clearEmulatorLog();
+        for (const name of SENDING) await refused(name, CALLS[name], /lookups are off/);
+        assert.match(await invoke('odin_list_indicators', CALLS.odin_list_indicators), /Indicators in/);
+        assert.deepStrictEqual(await emulatorLog(), []);
+      } finally {
+        await setUser('lookups.mode', undefined);
+      }
+    });
+
+    it('a hostile upstream: prompt-injection payloads stay quoted inside the frame and bounded', async () => {
+      const api = await getTestApi();
+      let hostile: HostileUpstream | undefined;
+      try {
+        hostile = await startHostileUpstream(testEnv.emulatorUrl);
+        const h = hostile;
+        await api.ctx.setDemo({ url: h.url, apiKey: testEnv.apiKey, close: () => Promise.resolve() });
+        api.ctx.requests.cache.clear();
+        const calls: Record<string, Record<string, unknown>> = {
+          ...CALLS,
+          odin_lookup_host: { ip: FIXTURE_HOSTS.hostile },
+          odin_whois: { domain: FIXTURE_DOMAINS.hostile },
+          odin_search_subdomains: { domain: FIXTURE_DOMAINS.hostile, limit: 5 },
+        };
+        let payloads = 0;
+        for (const name of SENDING) {
+          const out = await invoke(name, calls[name]);
+          assert.ok(out.length <= 4000, `${name}: ${out.length}`);
+          const ids = [...out.matchAll(/<\/?odin-data id="([0-9a-f]+)">/g)];
+          assert.strictEqual(ids.length, 2, `${name}: ${out.slice(0, 400)}`);
+          for (const bad of [/<\|im_start\|>/, /\]\(command:/, /https?:\/\//i, /`/, /<img/i, /\u202E|\u0000/]) {
+            assert.ok(!bad.test(out), `${bad} in ${name}: ${out.slice(0, 400)}`);
+          }
+          const tail = out.slice(out.lastIndexOf('</odin-data'));
+          assert.ok(!/IGNORE|SYSTEM/.test(tail), `${name}: payload after the frame`);
+          if (/IGNORE ALL PREVIOUS/.test(out)) {
+            payloads++;
+            assert.match(out, /prompt injection/);
+          }
+        }
+        assert.ok(payloads >= 5, `payloads reached ${payloads} tools`);
+        assert.ok(h.requests.length > 0);
+      } finally {
+        await api.ctx.setDemo(undefined);
+        await hostile?.close();
+        api.ctx.requests.cache.clear();
+      }
+    });
+
+    it('a cancelled invocation stops', async () => {
+      const cts = new vscode.CancellationTokenSource();
+      cts.cancel();
+      await assert.rejects(
+        Promise.resolve(vscode.lm.invokeTool('odin_search_hosts', { input: { query: '*' }, toolInvocationToken: undefined }, cts.token)),
+      );
+      cts.dispose();
+    });
+
+    it('the MCP server definition carries the key only when VS Code resolves it to start the server', async function () {
+      const api = await getTestApi();
+      if (!api.agent.mcpRegistered) this.skip();
+      for (const d of api.agent.mcpDefinitions()) assert.ok(!('ODIN_API_KEY' in d.env), 'key in a cached definition');
+      const resolved = await api.agent.resolveMcp();
+      assert.strictEqual(resolved?.env.ODIN_API_KEY, testEnv.apiKey);
+      assert.strictEqual(resolved?.env.ODIN_API_BASE_URL, api.ctx.baseUrl());
+      assert.ok(resolved?.args[0]?.endsWith('mcp.js'));
+    });
+  });
+
+  describe('Restricted Mode', function () {
+    before(function () {
+      if (vscode.workspace.isTrusted) this.skip();
+    });
+
+    it('every sending tool refuses and nothing is sent; the local tool still answers', async () => {
+      await clearEmulatorLog();
+      for (const name of SENDING) await refused(name, CALLS[name], /Restricted Mode/);
+      assert.match(await invoke('odin_list_indicators', CALLS.odin_list_indicators), /Indicators in/);
+      assert.deepStrictEqual(await emulatorLog(), []);
+    });
+  });
+});

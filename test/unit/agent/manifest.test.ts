@@ -1,0 +1,45 @@
+/** package.json and the agent code agree: the declared language-model tools are the shared tools. */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { AGENT_TOOLS } from '../../../src/agent';
+
+const ROOT = path.join(__dirname, '..', '..', '..', '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  bin?: Record<string, string>;
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  contributes: {
+    languageModelTools: Array<{ name: string; displayName: string; modelDescription: string; inputSchema: unknown; toolReferenceName: string }>;
+    mcpServerDefinitionProviders: Array<{ id: string }>;
+    modelContextServerCollections: Array<{ id: string }>;
+  };
+};
+
+void describe('agent manifest', () => {
+  void it('declares exactly the shared tools, with their descriptions and schemas', () => {
+    const declared = pkg.contributes.languageModelTools;
+    assert.deepEqual(declared.map((t) => t.name), AGENT_TOOLS.map((t) => t.name));
+    for (const t of AGENT_TOOLS) {
+      const d = declared.find((x) => x.name === t.name)!;
+      assert.equal(d.modelDescription, t.description, t.name);
+      assert.equal(d.displayName, t.title, t.name);
+      assert.deepEqual(d.inputSchema, JSON.parse(JSON.stringify(t.inputSchema)), t.name);
+      assert.match(d.toolReferenceName, /^odin-[a-z-]+$/);
+    }
+  });
+
+  void it('declares the MCP server provider under both contribution points, with the id the code registers', () => {
+    const src = fs.readFileSync(path.join(ROOT, 'src', 'extension', 'agent', 'index.ts'), 'utf8');
+    const id = /MCP_PROVIDER_ID = '([^']+)'/.exec(src)?.[1];
+    assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id), [id]);
+    assert.deepEqual(pkg.contributes.modelContextServerCollections.map((p) => p.id), [id]);
+  });
+
+  void it('ships the MCP server as a bin and an npm script, with the SDK as a dependency', () => {
+    assert.equal(pkg.bin?.['odin-mcp'], './dist/mcp.js');
+    assert.match(pkg.scripts.mcp, /dist\/mcp\.js/);
+    assert.ok(pkg.dependencies['@modelcontextprotocol/sdk']);
+  });
+});
