@@ -4,8 +4,8 @@
 //
 //   npx tsc -p . --outDir out && node scripts/bench/tree.mjs
 //
-// Measured in plain Node on the tree's pure part (src/extension/search/results/resultNodes.ts and
-// resultSet.ts: what getChildren returns and everything getTreeItem puts in a TreeItem);
+// Measured in plain Node on the tree's pure part (src/extension/search/results/resultNodes.ts,
+// nodeViews.ts and resultSet.ts: what getChildren returns and everything getTreeItem puts in a TreeItem);
 // the final `new vscode.TreeItem(...)` copy of those fields needs the extension host and
 // is not included. `run()` returns rows `{ name, value, unit, target?, note? }`.
 import { createRequire } from 'node:module';
@@ -34,7 +34,8 @@ export default async function run({ results = 10_000, pageSize = 100 } = {}) {
   const { generateDataset } = require(out('src/emulator/dataset.js'));
   const { normalizeHost } = require(out('src/api/normalize.js'));
   const { ResultSet } = require(out('src/extension/search/results/resultSet.js'));
-  const { children, setChildren, view } = require(out('src/extension/search/results/resultNodes.js'));
+  const { children, setChildren } = require(out('src/extension/search/results/resultNodes.js'));
+  const { view } = require(out('src/extension/search/results/nodeViews.js'));
 
   // The wire: pages of host JSON as the service sends them (held through both heap readings).
   const data = generateDataset({ hosts: results, seed: 7, now: Date.UTC(2026, 0, 1) });

@@ -1,6 +1,6 @@
 // Runs a real VS Code (code-server's build: workbench + Node extension host) on loopback and
 // drives it with Debian's chromium through playwright-core. Used by the host test tier, the
-// UI tests, the bench and (without the browser) the demo. Recipe: shared TEST-HOST.md.
+// UI tests, the bench and (without the browser) the demo. Recipe: docs/test-host.md.
 //
 //   const host = await startHost({ host: 'oldest' | 'newest', workspace, trusted: true, env, userSettings,
 //                                  extensionDevelopmentPath, extensionTestsPath });

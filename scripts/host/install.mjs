@@ -1,6 +1,6 @@
 // Installs the VS Code build the host tests run in: code-server (which ships VS Code's
 // workbench and Node extension host) from the npm registry, into a cache directory outside
-// the repository, on demand. See shared TEST-HOST.md for why each workaround is needed.
+// the repository, on demand. See docs/test-host.md for why each workaround is needed.
 //
 // Library: `await ensureHost({ host: 'oldest' | 'newest' })` → { entry, node, serverArgs, label, … }.
 // CLI:     node scripts/host/install.mjs [--host=oldest|newest|all] [--force] [--quiet]

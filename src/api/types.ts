@@ -1,6 +1,6 @@
 /**
- * The client-facing model of the ODIN API (see ../shared/spec/interface.md and
- * ../shared/ODIN-FACTS.md). These are the *normalised* shapes callers see: the spec's
+ * The client-facing model of the ODIN API (see the API interface document and
+ * docs/odin-facts.md). These are the *normalised* shapes callers see: the spec's
  * quirks (` data`, ` meta`, ` error`, `Data`, `data: {}` on host search), `null` versus
  * absent lists and the CVE map of the live service are folded away in `normalize.ts`.
  *

@@ -7,7 +7,7 @@
  *   renders with DOM APIs → `rendered` (counts) → extension.
  * Everything the page asks for afterwards carries ids (a service index, a CVE id, a
  * reference index, a snapshot index), never URLs or commands: the extension looks the
- * value up in its own copy of the data. See shared SECURITY.md.
+ * value up in its own copy of the data. See SECURITY.md, "Rendering attacker strings".
  *
  * Requests that need an answer (a banner, the next page of CVEs) go through the small
  * request/reply helper at the end of this file (after vscode-hexeditor's shared/protocol.ts).

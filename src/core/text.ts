@@ -2,7 +2,7 @@
  * Making attacker-written text (banners, titles, whois fields, domain names) inert before
  * it reaches any VS Code surface that interprets syntax: Markdown in hovers, `$(icon)` in
  * status bar / quick pick / tree labels, `[x](command:...)` links in notifications.
- * See ../../shared/SECURITY.md, "Rendering attacker strings".
+ * See SECURITY.md, "Rendering attacker strings".
  */
 
 /**

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { OdinClient } from '../api/client';
 import { config, onConfigChange } from './shared/config';
-import { ContextKeys, setContext } from './shared/contextKeys';
+import { ContextKeys, ContextKeyValues } from './shared/contextKeys';
 import type { RequestLayer } from '../core/requests';
 import { DisposableStore } from './shared/disposable';
 import { createRequestLayer } from './shared/requestLayer';
@@ -22,6 +22,8 @@ export interface DemoServer {
  */
 export class Ctx implements vscode.Disposable {
   readonly subscriptions = new DisposableStore();
+  /** The context keys this window has set (package.json `when` clauses read them). */
+  readonly contextKeys = new ContextKeyValues();
   private readonly connectionChanged = new vscode.EventEmitter<void>();
   /** Fires when the API origin or the key changes: caches, trees and pauses reset. */
   readonly onDidChangeConnection = this.connectionChanged.event;
@@ -99,14 +101,14 @@ export class Ctx implements vscode.Disposable {
     const previous = this.demo;
     this.demo = server;
     this.keys.setDemoKey(server?.apiKey);
-    await setContext(ContextKeys.demoMode, server !== undefined);
+    await this.contextKeys.set(ContextKeys.demoMode, server !== undefined);
     this.connectionChanged.fire();
     if (previous && previous !== server) await previous.close();
   }
 
   async updateKeyContext(): Promise<void> {
-    await setContext(ContextKeys.hasApiKey, this.keys.get() !== undefined);
-    await setContext(ContextKeys.keySource, this.keys.source());
+    await this.contextKeys.set(ContextKeys.hasApiKey, this.keys.get() !== undefined);
+    await this.contextKeys.set(ContextKeys.keySource, this.keys.source());
   }
 
   dispose(): void {

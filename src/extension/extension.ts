@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
-import { registerAgent } from './agent';
-import { registerCommands } from './shared/commands';
 import { Ctx } from './ctx';
 import { registerDetailsLazy } from './details/lazy';
-import { registerHover } from './lookup';
+import { registerAgent } from './agent';
+import type { OdinCommands } from './commands';
+import { registerLookup } from './lookup';
 import { keyCommands } from './keys/commands';
 import { Log } from './shared/log';
 import { registerSearchLazy } from './search/lazy';
+import { registerCommands } from './shared/registerCommands';
 import { KeyStore } from './shared/secrets';
 import type { TestApi } from './testApi';
 
@@ -24,11 +25,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     const ctx = new Ctx(context, log, keys);
     context.subscriptions.push(ctx, keys);
 
-    registerCommands(ctx, keyCommands(ctx));
-    registerDetailsLazy(ctx);
-    registerHover(ctx);
+    const search = registerSearchLazy(ctx);
+    // Every command of the map, in one loop through one error wrapper (the type checks that
+    // none is missing).
+    const commands: OdinCommands = {
+      ...keyCommands(ctx),
+      ...registerLookup(ctx),
+      ...search.commands,
+      ...registerDetailsLazy(ctx),
+    };
+    registerCommands(ctx, commands);
     registerAgent(ctx);
-    const loadSearch = registerSearchLazy(ctx);
 
     // Reading the keyring is a round trip to the workbench: activation does not wait for
     // it. The welcome view and hovers follow as soon as the key is known.
@@ -45,7 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     if (process.env.ODIN_EXTENSION_TEST === '1') {
       await keyReady;
       const { createTestApi } = await import('./testApi');
-      return createTestApi(ctx, loadSearch);
+      return createTestApi(ctx, search.load);
     }
     return undefined;
   } catch (err) {

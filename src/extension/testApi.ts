@@ -1,6 +1,6 @@
 import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
-import { getContext, type ContextKey } from './shared/contextKeys';
+import type { ContextKey } from './shared/contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';
@@ -26,7 +26,7 @@ export interface TestApi {
 export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature): TestApi {
   return {
     ctx,
-    contextValue: (key) => getContext(key),
+    contextValue: (key) => ctx.contextKeys.get(key),
     details: detailsProbe,
     agent: agentProbe,
     search: {

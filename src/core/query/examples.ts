@@ -1,5 +1,5 @@
 /**
- * Example queries, taken from the real examples of the service (ODIN-FACTS.md, "Query
+ * Example queries, taken from the real examples of the service (docs/odin-facts.md, "Query
  * language") and a few built the same way. Shown in the query input when it is empty.
  */
 export type QueryTarget = 'hosts' | 'buckets' | 'files';

@@ -1,5 +1,5 @@
 /**
- * Query helpers for ODIN's Lucene query-string syntax (see ../../../../shared/ODIN-FACTS.md,
+ * Query helpers for ODIN's Lucene query-string syntax (see docs/odin-facts.md,
  * "Query language"): quoting values, narrowing a query by a facet, building a "similar
  * hosts" query, and strict input checks for IPs and CVE ids. Pure: no VS Code.
  */
@@ -52,7 +52,7 @@ export function similarHostsQuery(host: SimilarHostInput): string {
 
 /**
  * Strict IPv4 (dotted decimal, no leading zeros, no short forms) or IPv6. Lenient forms
- * (`012.0.0.1`, `0x7f.1`, `127.1`) are refused: see SECURITY.md, "Privacy".
+ * (`012.0.0.1`, `0x7f.1`, `127.1`) are refused: see SECURITY.md, "Privacy: what is never sent".
  */
 export function isIp(text: string): boolean {
   return isIpv4(text) || isIpv6(text);

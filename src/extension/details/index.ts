@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
 import type { Target } from '../../core/gate';
-import type { CommandHandler } from '../shared/commands';
+import type { CommandsOf } from '../commands';
 import { gate, gateExplicit } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { HostPanel } from './hostPanel';
-import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE, type DetailsCommandId } from './ids';
+import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from './ids';
 import { parseDomain, parseIp } from './targets';
 import { WhoisSnapshotDocs } from './whoisDocs';
 import { WhoisPanel } from './whoisPanel';
 
 /** The details feature once loaded; lazy.ts registers its commands, serializers and documents. */
 export interface DetailsFeature {
-  commands: Record<DetailsCommandId, CommandHandler>;
+  commands: CommandsOf<'details'>;
   /** The read-only snapshot documents the whois diff uses. */
   docs: WhoisSnapshotDocs;
   /** Restores a panel of `viewType` after a reload from its page state, or disposes it. */
@@ -57,7 +57,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
       else WhoisPanel.revive(ctx, docs, panel, v.target.value, blocked);
     },
     commands: {
-      'odin.openHostDetails': async (arg?: unknown) => {
+      'odin.openHostDetails': async (arg) => {
         const ip = arg === undefined ? await askIp() : parseIp(arg);
         if (arg !== undefined && ip === undefined) {
           void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
@@ -66,7 +66,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
         const t = ip ? await explicitTarget(ip, 'ip') : undefined;
         if (t) HostPanel.show(ctx, t.value);
       },
-      'odin.openWhoisDetails': async (arg?: unknown) => {
+      'odin.openWhoisDetails': async (arg) => {
         const domain = arg === undefined ? await askDomain() : parseDomain(arg);
         if (arg !== undefined && domain === undefined) {
           void vscode.window.showWarningMessage('ODIN: that is not a domain name.');

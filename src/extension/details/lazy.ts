@@ -6,13 +6,14 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { registerCommands, type CommandMap } from '../shared/commands';
+import { commandIdsOf, type CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { DetailsFeature } from './index';
-import { DETAILS_COMMANDS, HOST_VIEW_TYPE, WHOIS_SCHEME, WHOIS_VIEW_TYPE } from './ids';
+import { HOST_VIEW_TYPE, WHOIS_SCHEME, WHOIS_VIEW_TYPE } from './ids';
 import { detailsProbe } from './probe';
 
-export function registerDetailsLazy(ctx: Ctx): void {
+/** Registers the serializers and documents; returns the commands (stand-ins that load the pages). */
+export function registerDetailsLazy(ctx: Ctx): CommandsOf<'details'> {
   let feature: DetailsFeature | undefined;
   const docsChanged = ctx.subscriptions.add(new vscode.EventEmitter<vscode.Uri>());
   const details = (): DetailsFeature => {
@@ -24,10 +25,6 @@ export function registerDetailsLazy(ctx: Ctx): void {
     }
     return feature;
   };
-
-  const commands: CommandMap = {};
-  for (const id of DETAILS_COMMANDS) commands[id] = (...args: unknown[]) => details().commands[id](...args);
-  registerCommands(ctx, commands);
 
   detailsProbe.restore = (viewType, panel, state) => details().restore(viewType, panel, state);
   for (const viewType of [HOST_VIEW_TYPE, WHOIS_VIEW_TYPE]) {
@@ -43,4 +40,10 @@ export function registerDetailsLazy(ctx: Ctx): void {
       provideTextDocumentContent: (uri) => details().docs.provideTextDocumentContent(uri),
     }),
   );
+  return Object.fromEntries(
+    commandIdsOf('details').map((id) => [
+      id,
+      (...args: unknown[]) => (details().commands[id] as (...a: unknown[]) => unknown)(...args),
+    ]),
+  ) as unknown as CommandsOf<'details'>;
 }

@@ -1,19 +1,18 @@
 import * as vscode from 'vscode';
-import type { CommandMap } from '../shared/commands';
+import type { CommandsOf } from '../commands';
+import { toAbortSignal } from '../shared/abort';
 import type { Ctx, DemoServer } from '../ctx';
-import { gate } from '../shared/gate';
 import { KeyringUnavailableError } from '../shared/secrets';
 
 const USE_FOR_SESSION = 'Use for This Session Only';
 
 /** Commands that manage the API key and the embedded demo emulator. */
-export function keyCommands(ctx: Ctx): CommandMap {
+export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
   return {
     'odin.setApiKey': async () => {
       const key = await vscode.window.showInputBox({
         title: 'ODIN: Set API Key',
-        prompt:
-          'Paste your ODIN API key. It is kept in the system keyring (VS Code SecretStorage), never in settings.',
+        prompt: 'Paste your ODIN API key. It is kept in the system keyring (VS Code SecretStorage), never in settings.',
         password: true,
         ignoreFocusOut: true,
         placeHolder: 'API key',
@@ -53,37 +52,18 @@ export function keyCommands(ctx: Ctx): CommandMap {
     },
 
     'odin.testApiKey': async () => {
-      // "off" means nothing is sent, a key test included.
-      const run = gate().mayRun({ trigger: 'explicit', consented: true });
-      if (!run.ok && run.code === 'off') {
-        void vscode.window.showInformationMessage(`ODIN: ${run.reason} The key was not tested.`);
-        return;
-      }
       if (!ctx.keys.get()) {
         const choice = await vscode.window.showWarningMessage('ODIN: No API key is set.', 'Set API Key');
         if (choice) await vscode.commands.executeCommand('odin.setApiKey');
         return;
       }
       const usage = await vscode.window.withProgress(
-        {
-          location: vscode.ProgressLocation.Notification,
-          title: 'ODIN: Testing the API key…',
-          cancellable: true,
-        },
-        async (_progress, token) => {
-          const abort = new AbortController();
-          const sub = token.onCancellationRequested(() => abort.abort());
-          try {
-            return await ctx.client().getCreditsUsage({ signal: abort.signal });
-          } finally {
-            sub.dispose();
-          }
-        },
+        { location: vscode.ProgressLocation.Notification, title: 'ODIN: Testing the API key…', cancellable: true },
+        (_progress, token) => toAbortSignal(token, (signal) => ctx.client().getCreditsUsage({ signal })),
       );
       const parts: string[] = [];
       if (usage.hostCert?.left !== undefined) parts.push(`${usage.hostCert.left} host credits left`);
-      if (usage.bucketFile?.left !== undefined)
-        parts.push(`${usage.bucketFile.left} bucket/file credits left`);
+      if (usage.bucketFile?.left !== undefined) parts.push(`${usage.bucketFile.left} bucket/file credits left`);
       if (usage.expiresOn) parts.push(`plan expires ${usage.expiresOn.slice(0, 10)}`);
       void vscode.window.showInformationMessage(
         `ODIN: The API key works (${new URL(ctx.baseUrl()).host})${parts.length ? ': ' + parts.join(', ') : ''}.`,

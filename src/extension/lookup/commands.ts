@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { detect, detectAt } from '../../core/detect';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandMap } from '../shared/commands';
+import type { CommandsOf } from '../commands';
+import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
 import { confirmRestricted } from '../shared/gate';
 import type { Ctx } from '../ctx';
@@ -37,9 +38,9 @@ function fromEditor(): { indicator: Indicator; editor: vscode.TextEditor } | und
 }
 
 /** `odin.lookup` and `odin.resumeLookups`. */
-export function hoverCommands(ctx: Ctx): CommandMap {
+export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup' | 'odin.resumeLookups'> {
   return {
-    'odin.lookup': async (arg?: unknown) => {
+    'odin.lookup': async (arg) => {
       let ind: Indicator | undefined;
       let editor: vscode.TextEditor | undefined;
       // No argument (palette) or a URI (editor context menu): the editor's selection or
@@ -106,11 +107,8 @@ export function hoverCommands(ctx: Ctx): CommandMap {
           title: `ODIN: looking up ${neutraliseUiText(value, 80)}`,
           cancellable: true,
         },
-        (_progress, token) => {
-          const controller = new AbortController();
-          token.onCancellationRequested(() => controller.abort());
-          return buildCard(ctx, { indicator: ind, explicit: true, signal: controller.signal });
-        },
+        (_progress, token) =>
+          toAbortSignal(token, (signal) => buildCard(ctx, { indicator: ind, explicit: true, signal })),
       );
       // The answer is cached now; show it where the user is (the hover reads the cache in
       // onCommand mode), else as a notification.

@@ -5,6 +5,7 @@ import { specialDomain } from '../../core/privacy';
 import { HOVER_COMMAND_IDS } from '../../core/hoverCard';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
+import { toAbortSignal } from '../shared/abort';
 import { isCancellation } from '../shared/errors';
 import { buildCard, quickCard } from './lookups';
 import type { Indicator } from './policy';
@@ -101,22 +102,16 @@ export class OdinHoverProvider implements vscode.HoverProvider {
     if (quick !== undefined) return new vscode.Hover(hoverMarkdown(quick), found.range);
     // The hover closing (mouse moved on) aborts our wait; the request layer aborts the
     // request itself once no other hover still waits for the same answer.
-    const controller = new AbortController();
-    const sub = token.onCancellationRequested(() => controller.abort());
     try {
-      const card = await buildCard(this.ctx, {
-        indicator: found.indicator,
-        explicit: false,
-        signal: controller.signal,
-      });
+      const card = await toAbortSignal(token, (signal) =>
+        buildCard(this.ctx, { indicator: found.indicator, explicit: false, signal }),
+      );
       if (token.isCancellationRequested) return undefined;
       return new vscode.Hover(hoverMarkdown(card), found.range);
     } catch (err) {
       if (isCancellation(err) || token.isCancellationRequested) return undefined;
       this.ctx.log.error(err instanceof Error ? err : String(err));
       return undefined;
-    } finally {
-      sub.dispose();
     }
   }
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { registerCommands } from '../shared/commands';
+import type { CommandsOf } from '../commands';
 import { registerGate } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { hoverCommands } from './commands';
@@ -11,12 +11,12 @@ import { LookupStatus } from './statusBar';
 /**
  * Hover enrichment: the hover provider for every file, the lookup commands and the status
  * bar item. The request layer itself is `ctx.requests` (shared with trees and details).
+ * Returns the lookup commands; extension.ts registers them with all others.
  */
-export function registerHover(ctx: Ctx): void {
+export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
   const provider = new OdinHoverProvider(ctx);
   ctx.subscriptions.add(vscode.languages.registerHoverProvider(HOVER_SELECTOR, provider));
   ctx.subscriptions.add(new LookupStatus(ctx));
-  registerCommands(ctx, hoverCommands(ctx), listIndicatorCommands());
   registerGate(ctx.subscriptions);
 
   if (process.env.ODIN_EXTENSION_TEST === '1') {
@@ -52,4 +52,5 @@ export function registerHover(ctx: Ctx): void {
       ),
     );
   }
+  return { ...hoverCommands(ctx), ...listIndicatorCommands() };
 }

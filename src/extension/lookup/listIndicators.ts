@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { type IndicatorList, type IndicatorSummary, listIndicators } from '../../core/indicators';
 import { neutraliseUiText } from '../../core/text';
-import type { CommandMap } from '../shared/commands';
+import type { CommandsOf } from '../commands';
+import { toAbortSignal } from '../shared/abort';
 import { TEXT_LANGUAGES } from './hoverProvider';
 import { checkPrivacy, type PrivacyVerdict } from './policy';
 
@@ -43,7 +44,7 @@ export interface ListedIndicators extends IndicatorList {
  * its first occurrence; its buttons look it up (through `odin.lookup`, with all its privacy
  * checks) or copy it.
  */
-export function listIndicatorCommands(): CommandMap {
+export function listIndicatorCommands(): Pick<CommandsOf<'lookup'>, 'odin.listIndicators'> {
   return {
     'odin.listIndicators': async (): Promise<ListedIndicators | undefined> => {
       const editor = vscode.window.activeTextEditor;
@@ -66,18 +67,18 @@ export function listIndicatorCommands(): CommandMap {
                 cancellable: true,
               },
               (progress, token) => {
-                const controller = new AbortController();
-                token.onCancellationRequested(() => controller.abort());
                 let reported = 0;
-                return listIndicators(text, {
-                  mode,
-                  signal: controller.signal,
-                  onProgress: (done, all) => {
-                    const pct = Math.floor((100 * done) / all);
-                    progress.report({ increment: pct - reported, message: `${pct}%` });
-                    reported = pct;
-                  },
-                });
+                return toAbortSignal(token, (signal) =>
+                  listIndicators(text, {
+                    mode,
+                    signal,
+                    onProgress: (done, all) => {
+                      const pct = Math.floor((100 * done) / all);
+                      progress.report({ increment: pct - reported, message: `${pct}%` });
+                      reported = pct;
+                    },
+                  }),
+                );
               },
             );
       const where = selection ? 'the selection' : vscode.workspace.asRelativePath(doc.uri);

@@ -7,16 +7,19 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { registerCommands, type CommandHandler, type CommandMap } from '../shared/commands';
+import { commandIdsOf, type CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { SearchFeature } from './index';
-import { RESULTS_VIEW, SAVED_MIME, SAVED_VIEW, SEARCH_COMMANDS, type SearchCommandId } from './ids';
+import { RESULTS_VIEW, SAVED_MIME, SAVED_VIEW } from './ids';
 import type { Node } from './results/resultNodes';
 import type { SavedNode } from './saved/savedView';
 
-/** Registers the search commands and views; returns the loader (the TestApi uses it). */
-export function registerSearchLazy(ctx: Ctx): () => SearchFeature {
-  type Loaded = { feature: SearchFeature; commands: Record<SearchCommandId, CommandHandler> };
+/**
+ * Creates the search views; returns the commands (stand-ins that load the feature, for
+ * extension.ts to register) and the loader (the TestApi uses it).
+ */
+export function registerSearchLazy(ctx: Ctx): { commands: CommandsOf<'search'>; load: () => SearchFeature } {
+  type Loaded = { feature: SearchFeature; commands: CommandsOf<'search'> };
   let loaded: Loaded | undefined;
   const results = ctx.subscriptions.add(new StandIn<Node>(() => search().results));
   const saved = ctx.subscriptions.add(new StandIn<SavedNode>(() => search().saved));
@@ -56,12 +59,14 @@ export function registerSearchLazy(ctx: Ctx): () => SearchFeature {
   };
   const search = (): SearchFeature => load().feature;
 
-  const commands: CommandMap = {};
-  for (const id of SEARCH_COMMANDS) {
-    commands[id] = (...args: unknown[]) => load().commands[id](...args);
-  }
-  registerCommands(ctx, commands);
-  return search;
+  // Each stand-in has its command's signature and forwards its arguments as they came.
+  const commands = Object.fromEntries(
+    commandIdsOf('search').map((id) => [
+      id,
+      (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args),
+    ]),
+  ) as unknown as CommandsOf<'search'>;
+  return { commands, load: search };
 }
 
 /**

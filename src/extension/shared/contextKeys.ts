@@ -18,14 +18,17 @@ export const ContextKeys = {
 
 export type ContextKey = (typeof ContextKeys)[keyof typeof ContextKeys];
 
-const current = new Map<string, unknown>();
+/** The values this window has set (`ctx.contextKeys`); setting an unchanged value costs nothing. */
+export class ContextKeyValues {
+  private readonly current = new Map<string, unknown>();
 
-export async function setContext(key: ContextKey, value: unknown): Promise<void> {
-  if (current.get(key) === value) return;
-  current.set(key, value);
-  await vscode.commands.executeCommand('setContext', key, value);
-}
+  async set(key: ContextKey, value: unknown): Promise<void> {
+    if (this.current.get(key) === value) return;
+    this.current.set(key, value);
+    await vscode.commands.executeCommand('setContext', key, value);
+  }
 
-export function getContext(key: ContextKey): unknown {
-  return current.get(key);
+  get(key: ContextKey): unknown {
+    return this.current.get(key);
+  }
 }

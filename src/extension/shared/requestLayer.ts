@@ -3,7 +3,7 @@ import { ResultCache, type CacheTtls, type TtlClass } from '../../core/cache';
 import { Limiter } from '../../core/limiter';
 import { RequestLayer } from '../../core/requests';
 import { config, onConfigChange } from './config';
-import { ContextKeys, setContext } from './contextKeys';
+import { ContextKeys } from './contextKeys';
 import type { Ctx } from '../ctx';
 
 /** Lookup kinds of the shared layer and the TTL class each one uses. */
@@ -76,7 +76,7 @@ export function createRequestLayer(ctx: Ctx): RequestLayer {
     }),
   );
   const sub = layer.onDidChangeState(
-    (state) => void setContext(ContextKeys.lookupsPaused, state !== undefined),
+    (state) => void ctx.contextKeys.set(ContextKeys.lookupsPaused, state !== undefined),
   );
   ctx.subscriptions.add(sub);
   return layer;

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import type { Host } from '../../../src/api/types';
 import type { ResultItem } from '../../../src/core/resultItem';
 import { serializeSearches } from '../../../src/core/savedSearches';
-import { children, setChildren, view, type Node } from '../../../src/extension/search/results/resultNodes';
+import { view } from '../../../src/extension/search/results/nodeViews';
+import { children, setChildren, type Node } from '../../../src/extension/search/results/resultNodes';
 import { ResultSet, type PageFetcher } from '../../../src/extension/search/results/resultSet';
 import { SavedSearchStore } from '../../../src/extension/search/saved/savedStore';
 

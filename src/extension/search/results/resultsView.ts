@@ -6,8 +6,9 @@
  */
 import * as vscode from 'vscode';
 import type { SearchSpec } from '../../../core/savedSearches';
-import { ContextKeys, setContext } from '../../shared/contextKeys';
-import { children, countDescription, setTitle, view, type Node, type NodeView } from './resultNodes';
+import { ContextKeys, type ContextKeyValues } from '../../shared/contextKeys';
+import { countDescription, view, type NodeView } from './nodeViews';
+import { children, setTitle, type Node } from './resultNodes';
 import { ResultSet, type PageFetcher } from './resultSet';
 
 /** How many result sets are kept (the current one and the history below it). */
@@ -23,6 +24,8 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node>, vscode.Di
   private treeView: vscode.TreeView<Node> | undefined;
   detailsAvailable = false;
   private refreshTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly contextKeys: ContextKeyValues) {}
 
   attach(treeView: vscode.TreeView<Node>): void {
     this.treeView = treeView;
@@ -52,7 +55,7 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node>, vscode.Di
     }
     this.currentId = set.id;
     this.fire(undefined);
-    void setContext(ContextKeys.hasResults, true);
+    void this.contextKeys.set(ContextKeys.hasResults, true);
     return set;
   }
 
@@ -67,7 +70,7 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node>, vscode.Di
     this.setNodes.delete(set.id);
     if (this.currentId === set.id) this.currentId = this.sets[0]?.id;
     this.fire(undefined);
-    void setContext(ContextKeys.hasResults, this.sets.length > 0);
+    void this.contextKeys.set(ContextKeys.hasResults, this.sets.length > 0);
   }
 
   clear(): void {
@@ -76,7 +79,7 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node>, vscode.Di
     this.setNodes.clear();
     this.currentId = undefined;
     this.fire(undefined);
-    void setContext(ContextKeys.hasResults, false);
+    void this.contextKeys.set(ContextKeys.hasResults, false);
   }
 
   async reveal(set: ResultSet): Promise<void> {

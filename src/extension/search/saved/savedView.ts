@@ -13,7 +13,7 @@ import {
   type SearchGroup,
 } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
-import { ContextKeys, setContext } from '../../shared/contextKeys';
+import { ContextKeys, type ContextKeyValues } from '../../shared/contextKeys';
 import type { SavedSearchStore } from './savedStore';
 
 export type SavedNode = { type: 'group'; group: SearchGroup } | { type: 'search'; search: SavedSearch };
@@ -38,13 +38,16 @@ export class SavedSearchesProvider
   private readonly groupNodes = new Map<SearchGroup, SavedNode>();
   private readonly sub: { dispose(): void };
 
-  constructor(private readonly store: SavedSearchStore) {
+  constructor(
+    private readonly store: SavedSearchStore,
+    private readonly contextKeys: ContextKeyValues,
+  ) {
     this.sub = store.onDidChange(() => this.refresh());
   }
 
   refresh(): void {
     this.changed.fire(undefined);
-    void setContext(ContextKeys.hasSavedSearches, this.store.list().length > 0);
+    void this.contextKeys.set(ContextKeys.hasSavedSearches, this.store.list().length > 0);
   }
 
   private group(g: SearchGroup): SavedNode {

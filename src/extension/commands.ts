@@ -1,0 +1,201 @@
+/**
+ * Every command the extension contributes: its id, the feature that registers it, the
+ * argument it accepts and what it returns. package.json's `contributes.commands` and its
+ * menus agree with this map exactly (test/unit/manifest.test.ts), and each feature's handler
+ * object must have exactly its commands (`CommandsOf<'search'>` etc.), so a command cannot
+ * be contributed without a handler or registered without a manifest entry.
+ *
+ * To add a command: add it here and in package.json, then give its feature's handler object
+ * the new key (the compiler says where). Arguments come from keybindings, tasks, links in
+ * hovers, menus and other extensions: the types say what is accepted, and every handler
+ * still checks its argument at run time (anything else is refused or ignored).
+ */
+import type { Uri } from 'vscode';
+import type { SearchSpec, SavedSearch } from '../core/savedSearches';
+import type { ListedIndicators } from './lookup/listIndicators';
+import type { RunSummary } from './search/searchRunner';
+import type { Node } from './search/results/resultNodes';
+import type { SavedNode } from './search/saved/savedView';
+
+/** The features, each registering its own commands (search and details through stand-ins). */
+export type Feature = 'keys' | 'lookup' | 'search' | 'details';
+
+/**
+ * What a search command accepts: the inputs of its prompts (for keybindings and tasks),
+ * e.g. `{ "query": "services.port:443" }` or `{ "ip": "8.8.8.8" }`; a bare string (the query,
+ * IP, domain or CVE the command asks first); or a results-tree node. `pageSize` (1–100)
+ * overrides the setting; `view: "results"` keeps Look Up Host and Whois in the tree instead
+ * of opening the details page. Without an argument the command prompts.
+ */
+export type SearchArg = string | Node | (Omit<SearchSpec, 'kind'> & { pageSize?: number; view?: 'results' });
+type SearchCommand = (arg?: SearchArg) => Promise<RunSummary>;
+
+/** A result set: a results-tree node, its id (string or `{ setId }`); none = the newest set. */
+export type ResultSetArg = Node | string | { setId: string };
+/** A saved search: a saved-searches tree node, its id (string or `{ id }`); none = pick one. */
+export type SavedSearchArg = SavedNode | string | { id: string };
+
+export interface ExportResultsArg {
+  setId?: string;
+  format?: 'json' | 'csv';
+  scope?: 'loaded' | 'all';
+  target?: 'editor' | 'file';
+  /** With `target: "file"`: where to write, without asking. */
+  path?: string;
+}
+export interface ExportedResults {
+  count: number;
+  complete: boolean;
+  target: string;
+  path?: string;
+}
+export interface ImportedSearches {
+  added: number;
+  skipped: number;
+  errors: string[];
+  fatal?: string;
+}
+
+export interface OdinCommands {
+  // keys/: the API key and the demo data
+  'odin.setApiKey': () => Promise<void>;
+  'odin.clearApiKey': () => Promise<void>;
+  'odin.testApiKey': () => Promise<void>;
+  'odin.useDemoData': () => Promise<void>;
+  'odin.stopDemoData': () => Promise<void>;
+  'odin.showLog': () => void;
+
+  // lookup/: one IP, CIDR block or domain (a string), else the editor's selection or cursor
+  'odin.lookup': (arg?: string | Uri) => Promise<void>;
+  'odin.listIndicators': () => Promise<ListedIndicators | undefined>;
+  'odin.resumeLookups': () => void;
+
+  // search/: searches (argument: see SearchArg)
+  'odin.searchHosts': SearchCommand;
+  'odin.lookupHost': SearchCommand;
+  'odin.summarizeHosts': SearchCommand;
+  'odin.hostCves': SearchCommand;
+  'odin.hostExploits': SearchCommand;
+  'odin.hostCve': SearchCommand;
+  'odin.searchDomains': SearchCommand;
+  'odin.countDomains': SearchCommand;
+  'odin.countSubdomains': SearchCommand;
+  'odin.whois': SearchCommand;
+  'odin.whoisHistory': SearchCommand;
+  'odin.searchBuckets': SearchCommand;
+  'odin.countFiles': SearchCommand;
+  'odin.summarizeFiles': SearchCommand;
+  /** `{ catalogue: "hosts"|"buckets"|"files", list: true }` returns the field names without UI. */
+  'odin.browseFields': (arg?: {
+    catalogue?: 'hosts' | 'buckets' | 'files';
+    list?: boolean;
+  }) => Promise<unknown>;
+
+  // search/saved/: saved searches
+  'odin.saveSearch': (
+    arg?: ResultSetArg | { spec?: SearchSpec; name?: string },
+  ) => Promise<SavedSearch | undefined>;
+  'odin.runSavedSearch': (arg?: SavedSearchArg) => Promise<RunSummary | undefined>;
+  'odin.renameSavedSearch': (arg?: SavedSearchArg, name?: string) => Promise<SavedSearch | undefined>;
+  'odin.editSavedSearch': (
+    arg?: SavedSearchArg,
+    spec?: Omit<SearchSpec, 'kind'>,
+  ) => Promise<SavedSearch | undefined>;
+  'odin.deleteSavedSearch': (arg?: SavedSearchArg, opts?: { confirmed?: boolean }) => Promise<boolean>;
+  'odin.duplicateSavedSearch': (arg?: SavedSearchArg) => Promise<SavedSearch | undefined>;
+  'odin.moveSavedSearchUp': (arg?: SavedSearchArg) => Promise<void>;
+  'odin.moveSavedSearchDown': (arg?: SavedSearchArg) => Promise<void>;
+  'odin.exportSavedSearches': (
+    arg?: Uri | { path?: string },
+  ) => Promise<{ path: string; count: number } | undefined>;
+  'odin.importSavedSearches': (
+    arg?: Uri | { path?: string; quiet?: boolean },
+  ) => Promise<ImportedSearches | undefined>;
+
+  // search/results/: result-set commands
+  'odin.loadMore': (arg?: ResultSetArg) => Promise<RunSummary | undefined>;
+  'odin.loadAll': (arg?: ResultSetArg) => Promise<RunSummary | undefined>;
+  'odin.retry': (arg?: ResultSetArg) => Promise<RunSummary | undefined>;
+  'odin.refreshResults': (arg?: ResultSetArg) => Promise<RunSummary | undefined>;
+  /** A node clears its set; no argument clears all. */
+  'odin.clearResults': (arg?: Node) => void;
+  'odin.exportResults': (arg?: ResultSetArg | ExportResultsArg) => Promise<ExportedResults | undefined>;
+  /** A node copies its value; a string is copied as is. */
+  'odin.copyValue': (arg?: Node | string) => Promise<string | undefined>;
+  'odin.searchSimilar': (arg?: Node) => Promise<RunSummary | undefined>;
+  /** A facet node, or (set, field, value). */
+  'odin.narrowByFacet': (
+    arg?: ResultSetArg,
+    field?: string,
+    value?: string | number | boolean | null,
+  ) => Promise<RunSummary | undefined>;
+
+  // details/: the host and whois pages (an IP or a domain; a tree node that has one)
+  'odin.openHostDetails': (arg?: string | Node) => Promise<void>;
+  'odin.openWhoisDetails': (arg?: string | Node) => Promise<void>;
+}
+
+export type CommandId = keyof OdinCommands;
+
+/** Which feature registers each command; also the runtime list of ids the manifest test reads. */
+export const COMMAND_FEATURES = {
+  'odin.setApiKey': 'keys',
+  'odin.clearApiKey': 'keys',
+  'odin.testApiKey': 'keys',
+  'odin.useDemoData': 'keys',
+  'odin.stopDemoData': 'keys',
+  'odin.showLog': 'keys',
+  'odin.lookup': 'lookup',
+  'odin.listIndicators': 'lookup',
+  'odin.resumeLookups': 'lookup',
+  'odin.searchHosts': 'search',
+  'odin.lookupHost': 'search',
+  'odin.summarizeHosts': 'search',
+  'odin.hostCves': 'search',
+  'odin.hostExploits': 'search',
+  'odin.hostCve': 'search',
+  'odin.searchDomains': 'search',
+  'odin.countDomains': 'search',
+  'odin.countSubdomains': 'search',
+  'odin.whois': 'search',
+  'odin.whoisHistory': 'search',
+  'odin.searchBuckets': 'search',
+  'odin.countFiles': 'search',
+  'odin.summarizeFiles': 'search',
+  'odin.browseFields': 'search',
+  'odin.saveSearch': 'search',
+  'odin.runSavedSearch': 'search',
+  'odin.renameSavedSearch': 'search',
+  'odin.editSavedSearch': 'search',
+  'odin.deleteSavedSearch': 'search',
+  'odin.duplicateSavedSearch': 'search',
+  'odin.moveSavedSearchUp': 'search',
+  'odin.moveSavedSearchDown': 'search',
+  'odin.exportSavedSearches': 'search',
+  'odin.importSavedSearches': 'search',
+  'odin.loadMore': 'search',
+  'odin.loadAll': 'search',
+  'odin.retry': 'search',
+  'odin.refreshResults': 'search',
+  'odin.clearResults': 'search',
+  'odin.exportResults': 'search',
+  'odin.copyValue': 'search',
+  'odin.searchSimilar': 'search',
+  'odin.narrowByFacet': 'search',
+  'odin.openHostDetails': 'details',
+  'odin.openWhoisDetails': 'details',
+} as const satisfies Record<CommandId, Feature>;
+
+/** The ids of one feature's commands. */
+export type CommandIdOf<F extends Feature> = {
+  [K in CommandId]: (typeof COMMAND_FEATURES)[K] extends F ? K : never;
+}[CommandId];
+
+/** A feature's handler object: exactly its commands, each with its signature. */
+export type CommandsOf<F extends Feature> = { [K in CommandIdOf<F>]: OdinCommands[K] };
+
+export function commandIdsOf<F extends Feature>(feature: F): CommandIdOf<F>[] {
+  return (Object.keys(COMMAND_FEATURES) as CommandId[]).filter(
+    (id): id is CommandIdOf<F> => COMMAND_FEATURES[id] === feature,
+  );
+}

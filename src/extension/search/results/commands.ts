@@ -1,0 +1,213 @@
+/** The commands on a result set: load more or all, retry, refresh, export, copy, similar hosts, narrow by a facet. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { exportText, type ExportFormat } from '../../../core/export';
+import { narrowQuery, similarHostsQuery } from '../../../core/query';
+import type { SearchKind } from '../../../core/savedSearches';
+import { neutraliseUiText } from '../../../core/text';
+import { toAbortSignal } from '../../shared/abort';
+import { defaultDir, isObj, isResultNode } from '../args';
+import type { SearchFeature } from '../index';
+import type { RunSummary } from '../searchRunner';
+import { copyText, setTitle } from './resultNodes';
+import type { ResultSet } from './resultSet';
+
+export class ResultCommands {
+  constructor(private readonly f: SearchFeature) {}
+  // ---------------------------------------------------------------- result-set commands
+
+  setOf(arg: unknown): ResultSet | undefined {
+    if (isResultNode(arg)) return this.f.results.get(arg.set.id);
+    if (typeof arg === 'string') return this.f.results.get(arg);
+    if (isObj(arg) && typeof arg.setId === 'string') return this.f.results.get(arg.setId);
+    return this.f.results.current();
+  }
+
+  async loadMore(arg?: unknown): Promise<RunSummary | undefined> {
+    const set = this.setOf(arg);
+    if (!set) return undefined;
+    await set.loadNext();
+    return this.f.runner.summary(set);
+  }
+
+  async retry(arg?: unknown): Promise<RunSummary | undefined> {
+    const set = this.setOf(arg);
+    if (!set) return undefined;
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `ODIN: ${neutraliseUiText(setTitle(set), 120)}`,
+        cancellable: true,
+      },
+      (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),
+    );
+    return this.f.runner.summary(set);
+  }
+
+  /** Loads every remaining page with progress; cancelling keeps what was loaded. */
+  async loadAll(arg?: unknown): Promise<RunSummary | undefined> {
+    const set = this.setOf(arg);
+    if (!set) return undefined;
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `ODIN: loading all of ${neutraliseUiText(setTitle(set), 100)}`,
+        cancellable: true,
+      },
+      (progress, token) => {
+        let last = set.items.length;
+        return toAbortSignal(token, (signal) =>
+          set.loadAll(signal, (s) => {
+            const inc = s.total ? ((s.items.length - last) / s.total) * 100 : undefined;
+            last = s.items.length;
+            progress.report({ message: s.countText(), ...(inc !== undefined ? { increment: inc } : {}) });
+          }),
+        );
+      },
+    );
+    return this.f.runner.summary(set);
+  }
+
+  async refresh(arg?: unknown): Promise<RunSummary | undefined> {
+    const set = this.setOf(arg);
+    if (!set) return undefined;
+    this.f.results.remove(set);
+    return this.f.runner.run(set.spec, { pageSize: set.pageSize });
+  }
+
+  async copy(arg?: unknown): Promise<string | undefined> {
+    const text = isResultNode(arg) ? copyText(arg) : typeof arg === 'string' ? arg : undefined;
+    if (text === undefined) return undefined;
+    await vscode.env.clipboard.writeText(text);
+    vscode.window.setStatusBarMessage(`ODIN: copied ${neutraliseUiText(text, 60)}`, 3000);
+    return text;
+  }
+
+  async searchSimilar(arg?: unknown): Promise<RunSummary | undefined> {
+    if (!isResultNode(arg)) return undefined;
+    const host =
+      arg.type === 'item' && arg.item.t === 'host'
+        ? arg.item.v
+        : arg.type === 'service'
+          ? arg.host
+          : undefined;
+    if (!host) return undefined;
+    return this.f.runner.run({ kind: 'hosts', query: similarHostsQuery(host) });
+  }
+
+  /** Narrows the summarised query by a facet value: `(<query>) AND field:"value"`, run as a search. */
+  async narrow(...args: unknown[]): Promise<RunSummary | undefined> {
+    let set: ResultSet | undefined;
+    let field: string | undefined;
+    let key: unknown;
+    if (isResultNode(args[0]) && args[0].type === 'item' && args[0].item.t === 'facet') {
+      set = this.f.results.get(args[0].set.id);
+      field = args[0].item.field;
+      key = args[0].item.v.key;
+    } else {
+      set = this.setOf(args[0]);
+      field = typeof args[1] === 'string' ? args[1] : undefined;
+      key = args[2];
+    }
+    if (
+      !set ||
+      !field ||
+      !(typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean' || key === null)
+    )
+      return undefined;
+    const query = narrowQuery(set.spec.query ?? '', field, key);
+    const kind: SearchKind = set.spec.kind === 'fileSummary' ? 'fileCount' : 'hosts';
+    return this.f.runner.run({ kind, query });
+  }
+
+  /**
+   * Exports a result set (the loaded pages, or all pages with progress and cancel) as JSON
+   * or CSV, into an untitled editor or a chosen file. Arguments skip the questions:
+   * `{ setId?, format: 'json'|'csv', scope: 'loaded'|'all', target: 'editor'|'file', path? }`.
+   */
+  async exportResults(
+    arg?: unknown,
+  ): Promise<{ count: number; complete: boolean; target: string; path?: string } | undefined> {
+    const set = this.setOf(arg);
+    if (!set) {
+      void vscode.window.showInformationMessage('ODIN: there are no results to export.');
+      return undefined;
+    }
+    const a = isObj(arg) && !isResultNode(arg) ? arg : {};
+    let format = a.format === 'json' || a.format === 'csv' ? (a.format as ExportFormat) : undefined;
+    if (!format) {
+      const pick = await vscode.window.showQuickPick(
+        [
+          { label: 'CSV', description: 'one row per result; opens in spreadsheets', format: 'csv' as const },
+          { label: 'JSON', description: 'the records as the API gave them', format: 'json' as const },
+        ],
+        { title: 'ODIN: Export Results', placeHolder: 'Format' },
+      );
+      if (!pick) return undefined;
+      format = pick.format;
+    }
+    let scope = a.scope === 'all' || a.scope === 'loaded' ? a.scope : undefined;
+    if (!scope) {
+      scope = 'loaded';
+      if (set.hasMore) {
+        const pick = await vscode.window.showQuickPick(
+          [
+            { label: `Loaded results (${set.countText()})`, scope: 'loaded' as const },
+            {
+              label: 'All results',
+              description: 'loads the remaining pages first (can be cancelled)',
+              scope: 'all' as const,
+            },
+          ],
+          { title: 'ODIN: Export Results', placeHolder: 'What to export' },
+        );
+        if (!pick) return undefined;
+        scope = pick.scope;
+      }
+    }
+    if (scope === 'all' && set.hasMore) await this.loadAll(set.id);
+    let target = a.target === 'editor' || a.target === 'file' ? a.target : undefined;
+    if (!target) {
+      const pick = await vscode.window.showQuickPick(
+        [
+          { label: 'Open in an untitled editor', target: 'editor' as const },
+          { label: 'Save to a file…', target: 'file' as const },
+        ],
+        { title: 'ODIN: Export Results', placeHolder: 'Where to' },
+      );
+      if (!pick) return undefined;
+      target = pick.target;
+    }
+    const complete = !set.hasMore;
+    const text = exportText(format, set.items, {
+      search: set.spec,
+      ...(set.total !== undefined ? { total: set.total } : {}),
+      exportedAt: new Date().toISOString(),
+      complete,
+    });
+    if (target === 'editor') {
+      const doc = await vscode.workspace.openTextDocument({
+        content: text,
+        language: format === 'json' ? 'json' : 'plaintext',
+      });
+      await vscode.window.showTextDocument(doc, { preview: false });
+      return { count: set.items.length, complete, target };
+    }
+    let uri: vscode.Uri | undefined = typeof a.path === 'string' ? vscode.Uri.file(a.path) : undefined;
+    uri ??= await vscode.window.showSaveDialog({
+      title: 'ODIN: Export Results',
+      defaultUri: vscode.Uri.file(
+        path.join(defaultDir(), `odin-${set.spec.kind}-${new Date().toISOString().slice(0, 10)}.${format}`),
+      ),
+      filters: format === 'json' ? { JSON: ['json'] } : { CSV: ['csv'] },
+    });
+    if (!uri) return undefined;
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+    if (!a.path) {
+      void vscode.window.showInformationMessage(
+        `ODIN: exported ${set.items.length.toLocaleString('en-US')} results${complete ? '' : ` (of ${set.total?.toLocaleString('en-US') ?? 'more'}: not all pages were loaded)`} to ${path.basename(uri.fsPath)}.`,
+      );
+    }
+    return { count: set.items.length, complete, target, path: uri.fsPath };
+  }
+}

@@ -1,0 +1,384 @@
+/**
+ * How each node of the results tree looks (label, description, icon, context value, click
+ * command), as plain data: no VS Code here (resultsView.ts turns a `NodeView` into a
+ * `TreeItem`). Every API string passes `neutraliseUiText` (a `$(icon)` in a banner must not
+ * render as an icon in a tree label).
+ */
+import type { Cve, DomainRecord, Host } from '../../../api/types';
+import type { ResultItem } from '../../../core/resultItem';
+import { describeSpec, type SearchKind } from '../../../core/savedSearches';
+import { neutraliseUiText } from '../../../core/text';
+import { fmt, rank, setTitle, type Node } from './resultNodes';
+import type { ResultSet } from './resultSet';
+
+export interface IconView {
+  id: string;
+  /** A theme colour id (`errorForeground`, `charts.orange`, ...). */
+  color?: string;
+}
+
+export interface CommandView {
+  command: string;
+  title: string;
+  arguments: unknown[];
+}
+
+export interface NodeView {
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon?: IconView;
+  collapsible: 'none' | 'collapsed' | 'expanded';
+  contextValue?: string;
+  command?: CommandView;
+  id?: string;
+}
+
+export interface ViewOptions {
+  /** The set shown expanded (the current one). */
+  currentId?: string;
+  /** `odin.openHostDetails` / `odin.openWhoisDetails` are registered (the details page exists). */
+  detailsAvailable?: boolean;
+}
+const t = (s: string | undefined, max = 200): string => (s ? neutraliseUiText(s, max) : '');
+
+export function severityIcon(severity: string): IconView {
+  switch (severity) {
+    case 'CRITICAL':
+      return { id: 'error', color: 'errorForeground' };
+    case 'HIGH':
+      return { id: 'warning', color: 'errorForeground' };
+    case 'MEDIUM':
+      return { id: 'warning', color: 'editorWarning.foreground' };
+    case 'LOW':
+      return { id: 'info', color: 'editorInfo.foreground' };
+    default:
+      return { id: 'circle-outline', color: 'descriptionForeground' };
+  }
+}
+function worstOf(cves: readonly Cve[], best?: string): string | undefined {
+  for (const c of cves) if (best === undefined || rank(c.severity) > rank(best)) best = c.severity;
+  return best;
+}
+
+function worstSeverity(host: Host): string | undefined {
+  let best: string | undefined;
+  for (const s of host.services) best = worstOf(s.cve, best);
+  return best;
+}
+
+const KIND_ICON: Record<SearchKind, string> = {
+  hosts: 'server-environment',
+  hostSummary: 'graph',
+  host: 'server',
+  hostCves: 'bug',
+  hostExploits: 'flame',
+  hostCve: 'bug',
+  domains: 'globe',
+  domainCount: 'symbol-number',
+  subdomainCount: 'symbol-number',
+  whois: 'book',
+  whoisHistory: 'history',
+  buckets: 'database',
+  fileCount: 'symbol-number',
+  fileSummary: 'graph',
+};
+
+// ---------------------------------------------------------------- views
+
+export function view(node: Node, opts: ViewOptions = {}): NodeView {
+  const set = node.set;
+  switch (node.type) {
+    case 'set': {
+      const stateText =
+        set.status === 'loading' && set.pages === 0
+          ? 'loading…'
+          : set.status === 'error' && set.pages === 0
+            ? 'failed'
+            : countDescription(set);
+      return {
+        id: set.id,
+        label: t(setTitle(set)),
+        description: stateText,
+        tooltip: `${t(setTitle(set), 1000)}\n${stateText}`,
+        icon: { id: KIND_ICON[set.spec.kind] },
+        collapsible: set.id === opts.currentId ? 'expanded' : 'collapsed',
+        contextValue: 'odin.resultSet',
+      };
+    }
+    case 'item':
+      return cachedItemView(set, node.item, opts);
+    case 'service': {
+      const s = node.service;
+      const product = [s.product, s.version].filter(Boolean).join(' ');
+      const cves = s.cve.length ? `${s.cve.length} CVE${s.cve.length === 1 ? '' : 's'}` : '';
+      const sev = worstOf(s.cve);
+      return {
+        label: `${s.port}/${t(s.protocol ?? 'tcp', 20)}${s.name ? ` ${t(s.name, 40)}` : ''}`,
+        description: [t(product, 80), cves].filter(Boolean).join(' · '),
+        tooltip:
+          [product, s.extra_info, s.url]
+            .filter(Boolean)
+            .map((x) => t(x, 300))
+            .join('\n') || undefined,
+        icon: sev ? { id: 'plug', color: severityIcon(sev).color } : { id: 'plug' },
+        collapsible: s.cve.length || product || s.banner || s.url ? 'collapsed' : 'none',
+        contextValue: 'odin.service',
+      };
+    }
+    case 'cve':
+      return cveView(node.cve);
+    case 'exploit':
+      return {
+        label: t(node.exploit.id, 80),
+        description: t([node.exploit.type, node.exploit.platform].filter(Boolean).join(' · '), 80),
+        tooltip: t(node.exploit.description ?? node.exploit.id, 1000),
+        icon: { id: 'flame', color: 'errorForeground' },
+        collapsible: 'collapsed',
+        contextValue: 'odin.exploit',
+      };
+    case 'info':
+      return {
+        label: t(node.label, 60),
+        description: t(node.value, 300),
+        tooltip: t(node.value, 2000),
+        collapsible: 'none',
+        contextValue: 'odin.value',
+      };
+    case 'more': {
+      const shown = countDescription(set);
+      return {
+        label: `Load ${fmt(set.pageSize)} more`,
+        description: `${shown} shown`,
+        tooltip: `${shown} shown. Click to load the next page; use "Load All Results" from the context menu for every page.`,
+        icon: { id: 'fold-down' },
+        collapsible: 'none',
+        contextValue: 'odin.loadMore',
+        command: { command: 'odin.loadMore', title: 'Load More Results', arguments: [set.id] },
+      };
+    }
+    case 'loading':
+      return {
+        label: set.pages === 0 ? 'Loading…' : `Loading page ${set.pages + 1}…`,
+        description: set.pages ? `${countDescription(set)} shown` : '',
+        icon: { id: 'loading~spin' },
+        collapsible: 'none',
+        contextValue: 'odin.loading',
+      };
+    case 'error': {
+      const message = t(set.error?.message ?? 'The request failed.', 300);
+      return {
+        label: message,
+        description: set.pages ? `${countDescription(set)} kept · click to retry` : 'click to retry',
+        tooltip: `${t(set.error?.message ?? '', 1000)}\nClick to retry${set.pages ? ' the next page' : ''}.`,
+        icon: { id: 'error', color: 'errorForeground' },
+        collapsible: 'none',
+        contextValue: 'odin.error',
+        command: { command: 'odin.retry', title: 'Retry', arguments: [set.id] },
+      };
+    }
+    case 'empty':
+      return {
+        label: 'No results',
+        description: t(describeSpec(set.spec), 100),
+        icon: { id: 'info' },
+        collapsible: 'none',
+        contextValue: 'odin.empty',
+      };
+    case 'note':
+      return {
+        label: t(node.text, 300),
+        tooltip: t(node.text, 1000),
+        icon: { id: 'info' },
+        collapsible: 'none',
+        contextValue: 'odin.note',
+      };
+  }
+}
+
+/**
+ * Item views are cached per item (records do not change once loaded): a refresh of a set
+ * with thousands of rows, which VS Code answers by asking for every row again, then costs
+ * a lookup per row instead of re-describing hosts with hundreds of services.
+ */
+const itemViews = new WeakMap<ResultItem, { details: boolean; view: NodeView }>();
+
+function cachedItemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView {
+  const details = !!opts.detailsAvailable;
+  const hit = itemViews.get(item);
+  if (hit && hit.details === details) return hit.view;
+  const v = itemView(set, item, opts);
+  itemViews.set(item, { details, view: v });
+  return v;
+}
+
+/** "25 of 10,000" plus "(cancelled)" when the last load was cancelled. */
+export function countDescription(set: ResultSet): string {
+  return `${set.countText()}${set.cancelled ? ' (cancelled)' : ''}`;
+}
+
+function cveView(c: Cve): NodeView {
+  return {
+    label: t(c.id, 40),
+    description: [
+      c.severity === 'UNKNOWN' ? '' : c.severity,
+      c.score !== undefined ? String(c.score) : '',
+      c.exploit.length ? `${c.exploit.length} exploit${c.exploit.length === 1 ? '' : 's'}` : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+    tooltip: t(c.summary ?? c.id, 1000),
+    icon: severityIcon(c.severity),
+    collapsible:
+      c.summary || c.exploit.length || c.references.length || c.score !== undefined ? 'collapsed' : 'none',
+    contextValue: 'odin.cve',
+  };
+}
+
+function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView {
+  switch (item.t) {
+    case 'host':
+      return hostView(item.v, opts);
+    case 'domain':
+      return domainView(item.v);
+    case 'bucket': {
+      const b = item.v;
+      return {
+        label: t(b.name, 120),
+        description: t(
+          [
+            b.provider,
+            b.region,
+            b.files !== undefined ? `${fmt(b.files)} files` : '',
+            b.labels.length ? b.labels.join(', ') : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          150,
+        ),
+        tooltip: t(`${b.name}\n${b.provider ?? ''} ${b.region ?? ''}`, 500),
+        icon: b.sensitive_files ? { id: 'database', color: 'errorForeground' } : { id: 'database' },
+        collapsible: 'collapsed',
+        contextValue: 'odin.bucket',
+      };
+    }
+    case 'cve':
+      return cveView(item.v);
+    case 'exploit':
+      return {
+        label: t(item.v.id, 80),
+        description: t(
+          [(item.v.cves ?? []).join(', '), item.v.type, item.v.platform].filter(Boolean).join(' · '),
+          120,
+        ),
+        tooltip: t(item.v.description ?? item.v.id, 1000),
+        icon: { id: 'flame', color: 'errorForeground' },
+        collapsible: 'collapsed',
+        contextValue: 'odin.exploit',
+      };
+    case 'whois': {
+      const w = item.v;
+      return {
+        label: t(w.domain_name, 120),
+        description: t(
+          [
+            w.registrar?.name,
+            w.updated_date ? `updated ${w.updated_date}` : '',
+            w.expires_date ? `expires ${w.expires_date}` : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          150,
+        ),
+        tooltip: t(w.domain_name, 300),
+        icon: { id: 'book' },
+        collapsible: 'collapsed',
+        contextValue: 'odin.whois',
+        ...(opts.detailsAvailable
+          ? {
+              command: {
+                command: 'odin.openWhoisDetails',
+                title: 'Open Whois Details',
+                arguments: [w.domain_name],
+              },
+            }
+          : {}),
+      };
+    }
+    case 'facet': {
+      const key = item.v.key === null ? '(none)' : String(item.v.key);
+      return {
+        label: t(key, 150),
+        description: fmt(item.v.doc_count),
+        tooltip: `${t(item.field, 100)} = ${t(key, 300)}: ${fmt(item.v.doc_count)}\nClick to narrow the search to this value.`,
+        icon: { id: 'filter' },
+        collapsible: 'none',
+        contextValue: 'odin.facet',
+        command: {
+          command: 'odin.narrowByFacet',
+          title: 'Narrow Search to This Value',
+          arguments: [set.id, item.field, item.v.key],
+        },
+      };
+    }
+    case 'count':
+      return {
+        label: `${t(item.label, 100)}: ${fmt(item.v)}`,
+        icon: { id: 'symbol-number' },
+        collapsible: 'none',
+        contextValue: 'odin.count',
+      };
+  }
+}
+
+function hostView(h: Host, opts: ViewOptions): NodeView {
+  const ports = h.services.map((s) => s.port).sort((a, b) => a - b);
+  const portText =
+    ports.length > 6 ? `${ports.slice(0, 6).join(', ')} +${ports.length - 6}` : ports.join(', ');
+  const cveCount = new Set(h.services.flatMap((s) => s.cve.map((c) => c.id))).size;
+  const worst = worstSeverity(h);
+  const desc = [
+    portText,
+    h.asn?.organization ?? h.asn?.number,
+    h.location?.country_code,
+    cveCount ? `${cveCount} CVE${cveCount === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
+  return {
+    label: t(h.ip, 60),
+    description: t(desc.join(' · '), 150),
+    tooltip: t(
+      [
+        h.ip,
+        h.asn ? `${h.asn.number ?? ''} ${h.asn.organization ?? ''}` : '',
+        h.location?.country_name ?? '',
+        h.last_updated_at ? `last seen ${h.last_updated_at}` : '',
+      ]
+        .filter((x) => x.trim())
+        .join(' — '),
+      600,
+    ),
+    icon: worst ? { id: 'server', color: severityIcon(worst).color } : { id: 'server' },
+    collapsible: 'collapsed',
+    contextValue: 'odin.host',
+    ...(opts.detailsAvailable
+      ? { command: { command: 'odin.openHostDetails', title: 'Open Host Details', arguments: [h.ip] } }
+      : {}),
+  };
+}
+
+function domainView(d: DomainRecord): NodeView {
+  const name = d.subdomain && d.subdomain !== d.domain ? d.subdomain : d.domain;
+  return {
+    label: t(name, 200),
+    description: t(
+      [name !== d.domain ? d.domain : '', d.added_at ? `added ${d.added_at.slice(0, 10)}` : '']
+        .filter(Boolean)
+        .join(' · '),
+      120,
+    ),
+    tooltip: t(name, 300),
+    icon: { id: 'globe' },
+    collapsible: 'collapsed',
+    contextValue: 'odin.domain',
+  };
+}

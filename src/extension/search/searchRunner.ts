@@ -1,0 +1,379 @@
+/**
+ * Running searches: the search commands (arguments skip the prompts), the prompts, the run
+ * itself with progress and the privacy refusal, recent queries and the field browser.
+ */
+import * as vscode from 'vscode';
+import { PrivacyPolicy } from '../../core/privacy';
+import { pushRecent, readRecent, type QueryTarget } from '../../core/query';
+import {
+  KINDS,
+  describeSpec,
+  validateSpec,
+  type SearchKind,
+  type SearchSpec,
+} from '../../core/savedSearches';
+import { neutraliseUiText } from '../../core/text';
+import { toAbortSignal } from '../shared/abort';
+import { config } from '../shared/config';
+import { isObj, isResultNode, isSavedNode } from './args';
+import type { SearchFeature } from './index';
+import {
+  fieldItem,
+  promptBucketSort,
+  promptCve,
+  promptDomain,
+  promptDomainFilter,
+  promptField,
+  promptIp,
+  promptQuery,
+} from './prompts';
+import type { Node } from './results/resultNodes';
+import { setTitle } from './results/resultNodes';
+import type { ResultSet } from './results/resultSet';
+import { fetcherFor } from './pageFetchers';
+
+/** What a search command returns (for tests and callers; no API data beyond counts). */
+export interface RunSummary {
+  setId?: string;
+  status: 'ready' | 'error' | 'cancelled' | 'dismissed' | 'details' | 'blocked';
+  count?: number;
+  total?: number;
+  error?: string;
+  errorKind?: string;
+}
+
+const QUERY_TARGET: Partial<Record<SearchKind, QueryTarget>> = {
+  hosts: 'hosts',
+  hostSummary: 'hosts',
+  buckets: 'buckets',
+  fileCount: 'files',
+  fileSummary: 'files',
+};
+
+const TITLES: Record<SearchKind, string> = {
+  hosts: 'ODIN: Search Hosts',
+  hostSummary: 'ODIN: Summarize Hosts',
+  host: 'ODIN: Look Up Host',
+  hostCves: 'ODIN: CVEs of a Host',
+  hostExploits: 'ODIN: Exploits of a Host',
+  hostCve: 'ODIN: CVE on a Host',
+  domains: 'ODIN: Search Domains',
+  domainCount: 'ODIN: Count Domains',
+  subdomainCount: 'ODIN: Count Subdomains',
+  whois: 'ODIN: Whois',
+  whoisHistory: 'ODIN: Whois History',
+  buckets: 'ODIN: Search Exposed Buckets',
+  fileCount: 'ODIN: Count Exposed Files',
+  fileSummary: 'ODIN: Summarize Exposed Files',
+};
+
+const COUNT_KINDS = new Set<SearchKind>(['domainCount', 'subdomainCount', 'fileCount']);
+
+export class SearchRunner {
+  constructor(private readonly f: SearchFeature) {}
+
+  async updateDetailsAvailable(): Promise<boolean> {
+    const all = await vscode.commands.getCommands(true);
+    this.f.results.detailsAvailable =
+      all.includes('odin.openHostDetails') && all.includes('odin.openWhoisDetails');
+    return this.f.results.detailsAvailable;
+  }
+
+  // ---------------------------------------------------------------- recent queries
+
+  private recentsSlot(target: QueryTarget): string {
+    return `odin.recentQueries.${target}`;
+  }
+
+  recent(target: QueryTarget): string[] {
+    return readRecent(this.f.ctx.extension.globalState.get<unknown>(this.recentsSlot(target)));
+  }
+
+  private async remember(target: QueryTarget, query: string): Promise<void> {
+    await this.f.ctx.extension.globalState.update(
+      this.recentsSlot(target),
+      pushRecent(this.recent(target), query),
+    );
+  }
+
+  // ---------------------------------------------------------------- running
+
+  /**
+   * Runs `spec` into a new result set: the first page with progress (cancellable), the view
+   * revealed. When `interactive` and the service rejects the query (400), the query input
+   * opens again with the query and the error, and the corrected query runs instead.
+   */
+  async run(
+    spec: SearchSpec,
+    opts: { interactive?: boolean; pageSize?: number; reveal?: boolean } = {},
+  ): Promise<RunSummary> {
+    if (config.lookupMode() === 'off') {
+      // "off" means nothing leaves the machine, search commands included.
+      void vscode.window
+        .showWarningMessage(
+          'ODIN: lookups are off (setting "ODIN › Lookups: Mode"), so nothing was sent.',
+          'Open Settings',
+        )
+        .then(
+          (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode'),
+        );
+      return { status: 'blocked' };
+    }
+    const refused = privacyRefusal(spec);
+    if (refused) {
+      void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(refused, 300)}`);
+      return { status: 'blocked', error: refused };
+    }
+    const pageSize = opts.pageSize ?? config.searchPageSize();
+    void this.updateDetailsAvailable();
+    const set = this.f.results.add(
+      spec,
+      fetcherFor(() => this.f.ctx.client(), spec),
+      pageSize,
+    );
+    if (opts.reveal !== false) {
+      void vscode.commands.executeCommand('odin.results.focus').then(
+        () => this.f.results.reveal(set),
+        () => undefined,
+      );
+    }
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `ODIN: ${neutraliseUiText(setTitle(set), 120)}`,
+        cancellable: true,
+      },
+      (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),
+    );
+    const target = QUERY_TARGET[spec.kind];
+    if (set.status === 'error') {
+      this.f.ctx.log.warn(
+        `${setTitle(set)}: ${set.error?.message ?? 'failed'} (${set.error?.kind ?? ''} ${set.error?.status ?? ''})`,
+      );
+      if (opts.interactive && target && set.error?.kind === 'badRequest') {
+        this.f.results.remove(set);
+        const fixed = await promptQuery({
+          title: TITLES[spec.kind],
+          target,
+          value: spec.query ?? '',
+          error: set.error.message,
+          recent: this.recent(target),
+          catalogue: this.f.catalogue,
+        });
+        if (fixed === undefined)
+          return { status: 'dismissed', error: set.error.message, errorKind: 'badRequest' };
+        return this.run({ ...spec, query: fixed }, opts);
+      }
+      return this.summary(set);
+    }
+    if (target && spec.query !== undefined) await this.remember(target, spec.query);
+    if (COUNT_KINDS.has(spec.kind) && set.items[0]?.t === 'count') {
+      const c = set.items[0];
+      void vscode.window.showInformationMessage(
+        `ODIN: ${c.label} matching ${neutraliseUiText(describeSpec(spec), 200)}: ${c.v.toLocaleString('en-US')}`,
+      );
+    }
+    return this.summary(set);
+  }
+
+  summary(set: ResultSet): RunSummary {
+    return {
+      setId: set.id,
+      status:
+        set.status === 'error'
+          ? set.error?.kind === 'cancelled'
+            ? 'cancelled'
+            : 'error'
+          : set.cancelled
+            ? 'cancelled'
+            : 'ready',
+      count: set.items.length,
+      ...(set.total !== undefined ? { total: set.total } : {}),
+      ...(set.error
+        ? { error: set.error.message, ...(set.error.kind ? { errorKind: set.error.kind } : {}) }
+        : {}),
+    };
+  }
+
+  /** The spec from a command argument (validated), or undefined when prompts are needed. */
+  private specFromArgs(kind: SearchKind, arg: unknown): SearchSpec | undefined {
+    if (!isObj(arg) || isResultNode(arg) || isSavedNode(arg)) return undefined;
+    const r = validateSpec({ ...arg, kind });
+    if ('error' in r) throw new Error(`Invalid arguments: the search ${r.error}.`);
+    return r.spec;
+  }
+
+  private pageSizeArg(arg: unknown): number | undefined {
+    const n = isObj(arg) ? arg.pageSize : undefined;
+    return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 100 ? n : undefined;
+  }
+
+  /** Asks for the inputs of `kind` (prefilled from `base` when editing). */
+  async prompt(kind: SearchKind, base?: SearchSpec): Promise<SearchSpec | undefined> {
+    const title = TITLES[kind];
+    const target = QUERY_TARGET[kind];
+    const ask = (t: QueryTarget): Promise<string | undefined> =>
+      promptQuery({
+        title,
+        target: t,
+        value: base?.query ?? '',
+        recent: this.recent(t),
+        catalogue: this.f.catalogue,
+      });
+    switch (kind) {
+      case 'hosts':
+      case 'fileCount': {
+        const query = await ask(target!);
+        return query === undefined ? undefined : { kind, query };
+      }
+      case 'buckets': {
+        const query = await ask('buckets');
+        if (query === undefined) return undefined;
+        const sort = await promptBucketSort();
+        return sort === undefined ? undefined : { kind, query, ...sort };
+      }
+      case 'hostSummary':
+      case 'fileSummary': {
+        const field = await promptField(`${title}: field`, target!, this.f.catalogue);
+        if (!field) return undefined;
+        const query = await ask(target!);
+        return query === undefined ? undefined : { kind, field, query };
+      }
+      case 'host':
+      case 'hostCves':
+      case 'hostExploits': {
+        const ip = await promptIp(title, base?.ip);
+        return ip ? { kind, ip } : undefined;
+      }
+      case 'hostCve': {
+        const ip = await promptIp(title, base?.ip);
+        if (!ip) return undefined;
+        const cve = await promptCve(title);
+        return cve ? { kind, ip, cve } : undefined;
+      }
+      case 'whois':
+      case 'whoisHistory': {
+        const domain = await promptDomain(title, { value: base?.domain });
+        return domain ? { kind, domain } : undefined;
+      }
+      case 'domains':
+      case 'domainCount':
+      case 'subdomainCount': {
+        const f = await promptDomainFilter(title);
+        return f ? { kind, ...f } : undefined;
+      }
+    }
+  }
+
+  /** A search command: arguments skip the prompts; nodes give the IP or domain. */
+  searchCommand(kind: SearchKind) {
+    return async (arg?: unknown): Promise<RunSummary> => {
+      let spec: SearchSpec | undefined;
+      if (typeof arg === 'string') {
+        const key = KINDS[kind].required[0] ?? (KINDS[kind].uses.includes('query') ? 'query' : 'domain');
+        spec = this.specFromArgs(kind, { [key]: arg });
+      } else if (isResultNode(arg)) {
+        const node = arg as Node & { ip?: string; domain?: string };
+        const ip =
+          node.type === 'cve' || node.type === 'service'
+            ? node.type === 'cve'
+              ? node.ip
+              : node.host.ip
+            : node.ip;
+        spec = this.specFromArgs(kind, {
+          ip,
+          domain: node.domain,
+          cve: node.type === 'cve' ? node.cve.id : undefined,
+        });
+      } else {
+        spec = this.specFromArgs(kind, arg);
+      }
+      const interactive = spec === undefined;
+      spec ??= await this.prompt(kind);
+      if (!spec) return { status: 'dismissed' };
+      // Host and whois lookups open the details page when it exists (unless asked for the tree).
+      const wantTree = isObj(arg) && arg.view === 'results';
+      if ((kind === 'host' || kind === 'whois') && !wantTree && (await this.updateDetailsAvailable())) {
+        await vscode.commands.executeCommand(
+          kind === 'host' ? 'odin.openHostDetails' : 'odin.openWhoisDetails',
+          kind === 'host' ? spec.ip : spec.domain,
+        );
+        return { status: 'details' };
+      }
+      return this.run(spec, { interactive, pageSize: this.pageSizeArg(arg) });
+    };
+  }
+
+  // ---------------------------------------------------------------- field browser
+
+  async browseFields(arg?: unknown): Promise<unknown> {
+    const a = isObj(arg) ? arg : {};
+    let which: QueryTarget | undefined =
+      a.catalogue === 'hosts' || a.catalogue === 'buckets' || a.catalogue === 'files'
+        ? a.catalogue
+        : undefined;
+    if (which && a.list === true) {
+      const list = await this.f.catalogue.fields(which);
+      return list.map((f) => ({ name: f.name, locked: !!f.locked }));
+    }
+    if (!which) {
+      const pick = await vscode.window.showQuickPick(
+        [
+          { label: 'Host fields', which: 'hosts' as const },
+          { label: 'Exposed bucket fields', which: 'buckets' as const },
+          { label: 'Exposed file fields', which: 'files' as const },
+        ],
+        { title: 'ODIN: Browse Query Fields' },
+      );
+      if (!pick) return undefined;
+      which = pick.which;
+    }
+    const fields = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: 'ODIN: loading the field list',
+        cancellable: true,
+      },
+      (_p, token) => toAbortSignal(token, (signal) => this.f.catalogue.fields(which!, signal)),
+    );
+    const picked = await vscode.window.showQuickPick(fields.map(fieldItem), {
+      title: `ODIN: ${fields.length} queryable fields`,
+      placeHolder: 'Pick a field to start a search with it',
+      matchOnDescription: true,
+    });
+    if (!picked) return undefined;
+    const kind: SearchKind = which === 'hosts' ? 'hosts' : which === 'buckets' ? 'buckets' : 'fileCount';
+    const query = await promptQuery({
+      title: TITLES[kind],
+      target: which,
+      value: `${picked.name}:`,
+      recent: this.recent(which),
+      catalogue: this.f.catalogue,
+    });
+    if (query === undefined) return undefined;
+    return this.run({ kind, query }, { interactive: true });
+  }
+}
+
+/**
+ * The privacy filter (SECURITY.md) for the IP or domain a search would send: addresses that
+ * are not globally reachable and internal names are refused unless the user allowed them;
+ * deny lists (user and workspace) always win. Returns the reason when refused.
+ */
+export function privacyRefusal(spec: SearchSpec): string | undefined {
+  const targets: Array<{ kind: 'ipv4' | 'ipv6' | 'domain'; value: string }> = [];
+  if (spec.ip) targets.push({ kind: spec.ip.includes(':') ? 'ipv6' : 'ipv4', value: spec.ip });
+  if (spec.domain) targets.push({ kind: 'domain', value: spec.domain });
+  if (!targets.length) return undefined;
+  const deny = config.privacyDeny();
+  const policy = new PrivacyPolicy({
+    userAllow: config.privacyAllow(),
+    userDeny: deny.user,
+    workspaceDeny: deny.workspace,
+  });
+  for (const t of targets) {
+    const d = policy.check(t);
+    if (!d.allowed) return `${t.value} is not looked up: ${d.reason}.`;
+  }
+  return undefined;
+}
