@@ -18,7 +18,7 @@ import type { Node } from './search/results/resultNodes';
 import type { SavedNode } from './search/saved/savedView';
 
 /** The features, each registering its own commands (search and details through stand-ins). */
-export type Feature = 'keys' | 'lookup' | 'search' | 'details';
+export type Feature = 'keys' | 'lookup' | 'search' | 'details' | 'hunts';
 
 /**
  * What a search command accepts: the inputs of its prompts (for keybindings and tasks),
@@ -57,6 +57,11 @@ export interface ImportedSearches {
 }
 
 export interface OdinCommands {
+  // hunts/: queries in .odinq files and ```odinq fences (uri as a string, query index)
+  'odin.runHunt': (uri?: string, index?: number) => Promise<unknown>;
+  'odin.countHunt': (uri?: string, index?: number) => Promise<unknown>;
+  'odin.summarizeHunt': (uri?: string, index?: number, field?: string) => Promise<unknown>;
+  'odin.saveHunt': (uri?: string, index?: number) => Promise<unknown>;
   // keys/: the API key and the demo data
   'odin.setApiKey': () => Promise<void>;
   'odin.clearApiKey': () => Promise<void>;
@@ -184,6 +189,10 @@ export const COMMAND_FEATURES = {
   'odin.narrowByFacet': 'search',
   'odin.openHostDetails': 'details',
   'odin.openWhoisDetails': 'details',
+  'odin.runHunt': 'hunts',
+  'odin.countHunt': 'hunts',
+  'odin.summarizeHunt': 'hunts',
+  'odin.saveHunt': 'hunts',
 } as const satisfies Record<CommandId, Feature>;
 
 /** The ids of one feature's commands. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Ctx } from './ctx';
 import { registerDetailsLazy } from './details/lazy';
 import { registerAgent } from './agent';
+import { registerHuntsLazy } from './hunts/lazy';
 import type { OdinCommands } from './commands';
 import { registerLookup } from './lookup';
 import { keyCommands } from './keys/commands';
@@ -33,6 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       ...registerLookup(ctx),
       ...search.commands,
       ...registerDetailsLazy(ctx),
+      ...registerHuntsLazy(ctx, search.load),
     };
     registerCommands(ctx, commands);
     registerAgent(ctx);
