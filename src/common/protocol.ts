@@ -164,7 +164,11 @@ export type ToWebview =
   | { type: 'cves'; cves: CveView[]; more: boolean; error?: string }
   | { type: 'exploits'; exploits: ExploitView[]; error?: string }
   | { type: 'whois'; whois: WhoisView }
-  | { type: 'notice'; message: string }
+  /**
+   * A line above the page: why it shows only what was cached (lookups off, Restricted Mode),
+   * with a button that loads the rest (`load`: the page then posts the `refresh` action).
+   */
+  | { type: 'notice'; message: string; load?: boolean }
   | ReplyMessage;
 
 // ---------------------------------------------------------------- webview → extension

@@ -350,3 +350,11 @@ export function localCard(
 export function errorCard(value: string, message: string, opts: CardOptions): string {
   return join([header(`ODIN · ${md(value, 120)}`, opts), md(message, 300)]);
 }
+
+/** What a hover says when ODIN has not answered within the hover's few seconds. */
+export const NOT_ANSWERED_YET = 'ODIN has not answered yet: hover again in a moment.';
+
+/** The card of a lookup still under way (it goes on and fills the cache for the next hover). */
+export function pendingCard(value: string, opts: CardOptions): string {
+  return errorCard(value, NOT_ANSWERED_YET, opts);
+}
