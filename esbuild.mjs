@@ -28,6 +28,7 @@ const targets = {
   search: { ...extensionHost, entryPoints: { search: 'src/extension/search/index.ts' } },
   details: { ...extensionHost, entryPoints: { details: 'src/extension/details/index.ts' } },
   triage: { ...extensionHost, entryPoints: { triage: 'src/extension/triage/index.ts' } },
+  hunts: { ...extensionHost, entryPoints: { hunts: 'src/extension/hunts/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
@@ -49,7 +50,7 @@ const targets = {
 };
 
 /** The feature bundles, which take the modules they share with dist/extension.js from it. */
-const FEATURES = ['search', 'details', 'triage'];
+const FEATURES = ['search', 'details', 'triage', 'hunts'];
 const SHARED_EXPORT = '__odinShared';
 
 const common = {

@@ -145,7 +145,8 @@ export async function runHostTier(o) {
     let emulatorUrl;
     const { startEmulator, reason } = loadEmulator(root);
     if (startEmulator) {
-      const emu = await startEmulator({ port: 0, seed: 1 });
+      // ODIN_EMULATOR_DIALECT=live runs the same suites against the real service's shapes.
+      const emu = await startEmulator({ port: 0, seed: 1, dialect: process.env.ODIN_EMULATOR_DIALECT === 'live' ? 'live' : 'spec' });
       cleanups.push(() => emu.close());
       emulatorUrl = emu.url;
       apiKey = emu.apiKey;

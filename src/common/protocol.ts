@@ -31,11 +31,30 @@ export interface ServiceView {
   url?: string;
   title?: string;
   statusCode?: number;
+  /** The HTTP `Server` header(s), joined. */
+  server?: string;
+  /** The TLS certificate the service presented, when ODIN recorded one. */
+  certificate?: CertificateView;
   software: string[];
   cves: string[];
   lastUpdated?: string;
   /** Length of the banner in characters (0: none). The text itself is fetched on demand. */
   bannerLength: number;
+}
+
+/** A TLS certificate as the host page shows it (every string capped). */
+export interface CertificateView {
+  subject?: string;
+  issuer?: string;
+  /** DNS names and IP addresses of the subject alternative name. */
+  names: string[];
+  notBefore?: string;
+  notAfter?: string;
+  /** SHA-256 fingerprint (hex); the page pivots on it by service index, never sends it back. */
+  fingerprint?: string;
+  selfSigned?: boolean;
+  validation?: string;
+  key?: string;
 }
 
 export interface ExploitView {
@@ -145,7 +164,11 @@ export type ToWebview =
   | { type: 'cves'; cves: CveView[]; more: boolean; error?: string }
   | { type: 'exploits'; exploits: ExploitView[]; error?: string }
   | { type: 'whois'; whois: WhoisView }
-  | { type: 'notice'; message: string }
+  /**
+   * A line above the page: why it shows only what was cached (lookups off, Restricted Mode),
+   * with a button that loads the rest (`load`: the page then posts the `refresh` action).
+   */
+  | { type: 'notice'; message: string; load?: boolean }
   | ReplyMessage;
 
 // ---------------------------------------------------------------- webview → extension
@@ -178,6 +201,8 @@ export type FromWebview =
   | { type: 'openLink'; link: LinkRef }
   | { type: 'copyCve'; cveId: string }
   | { type: 'diffSnapshots'; from: number; to: number }
+  /** Search hosts that present the same certificate as this service (by its index). */
+  | { type: 'searchCertificate'; serviceIndex: number }
   | RequestMessage;
 
 /** Requests the page may make, with their parameters and results. */
@@ -328,6 +353,10 @@ export function parseFromWebview(raw: unknown, page: PageKind): FromWebview | un
     case 'copyCve':
       return onlyKeys(v, ['type', 'cveId']) && isId(v.cveId) && page === 'host'
         ? { type: 'copyCve', cveId: v.cveId }
+        : undefined;
+    case 'searchCertificate':
+      return onlyKeys(v, ['type', 'serviceIndex']) && isIndex(v.serviceIndex) && page === 'host'
+        ? { type: 'searchCertificate', serviceIndex: v.serviceIndex }
         : undefined;
     case 'diffSnapshots':
       return onlyKeys(v, ['type', 'from', 'to']) &&

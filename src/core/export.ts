@@ -7,6 +7,7 @@
  * (OWASP "CSV injection"). Cells are quoted per RFC 4180 when needed; lines end in CRLF.
  */
 import type { ResultItem } from './resultItem';
+import { certSummary, serviceSummary } from './serviceText';
 
 export type ExportFormat = 'json' | 'csv';
 
@@ -65,6 +66,9 @@ export function toTable(items: readonly ResultItem[]): Table {
           'city',
           'hostnames',
           'last_updated_at',
+          'tags',
+          'services',
+          'certificates',
         ],
         rows: of('host').map(({ v }) => [
           v.ip,
@@ -78,6 +82,14 @@ export function toTable(items: readonly ResultItem[]): Table {
           v.location?.city,
           join(v.hostnames.map((h) => h.name)),
           v.last_updated_at,
+          // Tags that hold (their value is true), what each service says, the certificates.
+          join(v.tags.map((t) => t.name)),
+          join(v.services.map((s) => [s.port, serviceSummary(s)].filter((x) => x !== undefined).join(' '))),
+          join(
+            v.services.flatMap((s) =>
+              s.tls ? [[certSummary(s.tls), s.tls.fingerprintSha256].filter((x) => x).join(' sha256 ')] : [],
+            ),
+          ),
         ]),
       };
     case 'domain':

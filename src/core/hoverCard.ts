@@ -9,6 +9,7 @@
  * no HTML, no theme icons, no code spans around untrusted text.
  */
 import { SEVERITY_RANK, type Cve, type Host, type WhoisRecord } from '../api/types';
+import { certSummary, cvesHaveDetails, serviceSummary } from './serviceText';
 import { escapeMarkdown } from './text';
 
 /** The commands hover cards may link to; the hover's MarkdownString enables exactly these. */
@@ -175,13 +176,18 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
       .map((s) => {
         const proto = s.protocol ? `/${md(s.protocol, 10)}` : '';
         const what = [s.name, s.product, s.version].filter((x): x is string => !!x && x.trim() !== '');
-        return `${s.port}${proto}${what.length ? ` ${md(what.join(' '), 60)}` : ''}`;
+        // What the service says: HTTP status, title and server, or its banner's first line.
+        const says = serviceSummary(s);
+        return `${s.port}${proto}${what.length ? ` ${md(what.join(' '), 60)}` : ''}${says ? ` — ${md(says, 80)}` : ''}`;
       });
     const more = host.services.length > MAX_PORTS ? ` · +${host.services.length - MAX_PORTS} more` : '';
     exposed.push(`**Open ports (${host.services.length}):** ${ports.join(' · ')}${more}`);
   } else {
     exposed.push('**Open ports:** none seen');
   }
+  const cert = host.services.map((s) => certSummary(s.tls)).find((c) => c !== undefined);
+  if (cert) exposed.push(`**Certificate:** ${md(cert, 160)}`);
+  // Tags that hold (normalisation keeps a tag only when its value is true).
   if (host.tags.length) {
     const tags = host.tags.slice(0, MAX_TAGS).map((t) => `**${md(t.pretty_name ?? t.name, 40)}**`);
     const more = host.tags.length > MAX_TAGS ? ` · +${host.tags.length - MAX_TAGS} more` : '';
@@ -189,7 +195,10 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
   }
   const { top, total, exploits } = topCves(host);
   if (host.is_vuln || total > 0) {
-    const counts = `${fmt(total)} CVE${total === 1 ? '' : 's'} · ${fmt(exploits)} known exploit${exploits === 1 ? '' : 's'}`;
+    // Exploits are only known from full CVE records (a search hit's `{id, severity}` says nothing of them).
+    const counts = cvesHaveDetails(host.services)
+      ? `${fmt(total)} CVE${total === 1 ? '' : 's'} · ${fmt(exploits)} known exploit${exploits === 1 ? '' : 's'}`
+      : `${fmt(total)} CVE${total === 1 ? '' : 's'}`;
     exposed.push(`**Vulnerable:** yes · ${counts}`);
     if (top.length) {
       const list = top.map(
@@ -340,4 +349,12 @@ export function localCard(
 /** A lookup failed: short user text, nothing else. */
 export function errorCard(value: string, message: string, opts: CardOptions): string {
   return join([header(`ODIN · ${md(value, 120)}`, opts), md(message, 300)]);
+}
+
+/** What a hover says when ODIN has not answered within the hover's few seconds. */
+export const NOT_ANSWERED_YET = 'ODIN has not answered yet: hover again in a moment.';
+
+/** The card of a lookup still under way (it goes on and fills the cache for the next hover). */
+export function pendingCard(value: string, opts: CardOptions): string {
+  return errorCard(value, NOT_ANSWERED_YET, opts);
 }

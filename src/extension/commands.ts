@@ -19,7 +19,7 @@ import type { SavedNode } from './search/saved/savedView';
 import type { TriageResult } from './triage/commands';
 
 /** The features, each registering its own commands (search and details through stand-ins). */
-export type Feature = 'keys' | 'lookup' | 'search' | 'details' | 'triage';
+export type Feature = 'keys' | 'lookup' | 'search' | 'details' | 'triage' | 'hunts';
 
 /**
  * What a search command accepts: the inputs of its prompts (for keybindings and tasks),
@@ -58,6 +58,11 @@ export interface ImportedSearches {
 }
 
 export interface OdinCommands {
+  // hunts/: queries in .odinq files and ```odinq fences (uri as a string, query index)
+  'odin.runHunt': (uri?: string, index?: number) => Promise<unknown>;
+  'odin.countHunt': (uri?: string, index?: number) => Promise<unknown>;
+  'odin.summarizeHunt': (uri?: string, index?: number, field?: string) => Promise<unknown>;
+  'odin.saveHunt': (uri?: string, index?: number) => Promise<unknown>;
   // keys/: the API key and the demo data
   'odin.setApiKey': () => Promise<void>;
   'odin.clearApiKey': () => Promise<void>;
@@ -199,6 +204,10 @@ export const COMMAND_FEATURES = {
   'odin.triage': 'triage',
   'odin.triageReport': 'triage',
   'odin.refreshCredits': 'triage',
+  'odin.runHunt': 'hunts',
+  'odin.countHunt': 'hunts',
+  'odin.summarizeHunt': 'hunts',
+  'odin.saveHunt': 'hunts',
 } as const satisfies Record<CommandId, Feature>;
 
 /** The ids of one feature's commands. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Ctx } from './ctx';
 import { registerDetailsLazy } from './details/lazy';
 import { registerAgent } from './agent';
+import { registerHuntsLazy } from './hunts/lazy';
 import type { OdinCommands } from './commands';
 import { registerLookup } from './lookup';
 import { keyCommands } from './keys/commands';
@@ -39,6 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       ...registerDetailsLazy(ctx),
       ...triage.commands,
       'odin.refreshCredits': () => credits.refresh(),
+      ...registerHuntsLazy(ctx, search.load),
     };
     registerCommands(ctx, commands);
     registerAgent(ctx);

@@ -2,34 +2,14 @@
  * The host details page: summary, services (banners on demand), CVEs (sortable, paged),
  * exploits, hostnames, domains and the network's whois. DOM APIs only.
  */
-import {
-  BANNER_PREVIEW,
-  SEVERITY_RANK,
-  type CveView,
-  type ExploitView,
-  type HostView,
-  type ServiceView,
-} from '../common/protocol';
+import { SEVERITY_RANK, type CveView, type ExploitView, type HostView } from '../common/protocol';
 import type { PageContext } from './context';
-import {
-  button,
-  chips,
-  clear,
-  dl,
-  formatBytes,
-  gridTable,
-  h,
-  icon,
-  navigableRows,
-  section,
-  text,
-} from './dom';
+import { domains, hostnames, whois } from './hostFacts';
+import { ServicesSection } from './hostServices';
+import { linkText } from './links';
+import { button, chips, clear, dl, gridTable, h, icon, navigableRows, section } from './dom';
 
 type SortKey = 'score' | 'severity' | 'id';
-
-/** Service rows built before the first paint, then per batch. */
-const FIRST_ROWS = 60;
-const ROW_BATCH = 150;
 
 export class HostPage {
   private host: HostView | undefined;
@@ -45,10 +25,14 @@ export class HostPage {
   private cveCount = h('span', { class: 'count-badge' });
   private exploitCount = h('span', { class: 'count-badge' });
 
+  private readonly servicesSection: ServicesSection;
+
   constructor(
     private readonly root: HTMLElement,
     private readonly ctx: PageContext,
-  ) {}
+  ) {
+    this.servicesSection = new ServicesSection(ctx);
+  }
 
   reset(): void {
     this.host = undefined;
@@ -67,14 +51,21 @@ export class HostPage {
     this.root.appendChild(this.header(host));
     this.root.appendChild(this.summary(host));
     this.root.appendChild(
-      section('Services', host.services.length, () => this.services(host.services), { id: 'services' }),
+      section('Services', host.services.length, () => this.servicesSection.render(host.services), {
+        id: 'services',
+      }),
     );
     if (host.hostBanners.length) {
       this.root.appendChild(
-        section('Host banners', host.hostBanners.length, () => this.hostBanners(host.hostBanners), {
-          id: 'host-banners',
-          expanded: false,
-        }),
+        section(
+          'Host banners',
+          host.hostBanners.length,
+          () => this.servicesSection.hostBanners(host.hostBanners),
+          {
+            id: 'host-banners',
+            expanded: false,
+          },
+        ),
       );
     }
     this.cveSlot = h('div', { class: 'slot' });
@@ -88,18 +79,18 @@ export class HostPage {
     this.renderCves();
     this.renderExploits();
     this.root.appendChild(
-      section('Hostnames', host.hostnames.length, () => this.hostnames(host), {
+      section('Hostnames', host.hostnames.length, () => hostnames(host), {
         id: 'hostnames',
         expanded: host.hostnames.length > 0,
       }),
     );
     this.root.appendChild(
-      section('Domains', host.domains.length, () => this.domains(host), {
+      section('Domains', host.domains.length, () => domains(host), {
         id: 'domains',
         expanded: host.domains.length > 0,
       }),
     );
-    this.root.appendChild(section('Network whois', undefined, () => this.whois(host), { id: 'whois' }));
+    this.root.appendChild(section('Network whois', undefined, () => whois(host), { id: 'whois' }));
     this.report(started);
   }
 
@@ -180,220 +171,6 @@ export class HostPage {
         ['Vulnerable', host.isVuln === undefined ? undefined : host.isVuln ? 'yes' : 'no'],
         ...host.dates.map((d): [string, string] => [d.label, d.value]),
       ]),
-    );
-  }
-
-  // ---------------------------------------------------------------- services
-
-  private services(services: ServiceView[]): Node {
-    if (services.length === 0) return h('p', { class: 'empty' }, 'No services seen on this host.');
-    const frag = document.createDocumentFragment();
-    const filter = h('input', {
-      class: 'filter',
-      attrs: {
-        type: 'search',
-        placeholder: 'Filter services (port, name, product…)',
-        'aria-label': 'Filter services',
-      },
-    });
-    const table = h('table', { class: 'grid services-table' });
-    // Fixed layout: column widths come from here, not from measuring 1,000 rows of cells.
-    table.appendChild(
-      h(
-        'colgroup',
-        null,
-        ...['toggle', 'port', 'proto', 'name', 'product', 'version', 'tunnel', 'url', 'software', 'cves'].map(
-          (c) => h('col', { class: `col-${c}` }),
-        ),
-      ),
-    );
-    table.appendChild(
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          ...[
-            '',
-            'Port',
-            'Protocol',
-            'Name',
-            'Product',
-            'Version',
-            'Tunnel',
-            'URL / title',
-            'Software',
-            'CVEs',
-          ].map((c, i) => h('th', { attrs: { scope: 'col' }, class: i === 0 ? 'col-toggle' : undefined }, c)),
-        ),
-      ),
-    );
-    const tbody = h('tbody');
-    const searchText: string[] = [];
-    const applyFilter = (): void => {
-      const q = filter.value.trim().toLowerCase();
-      const rows = tbody.rows;
-      for (let i = 0; i < searchText.length; i++) {
-        const hide = q !== '' && !searchText[i].includes(q);
-        rows[2 * i].hidden = hide;
-        if (hide) rows[2 * i + 1].hidden = true;
-        else rows[2 * i + 1].hidden = rows[2 * i].getAttribute('aria-expanded') !== 'true';
-      }
-    };
-    // Big hosts: the first rows now, the rest in batches after the first paint, so the page
-    // is readable at once and never blocks for seconds.
-    let next = 0;
-    const appendRows = (count: number): void => {
-      const end = Math.min(services.length, next + count);
-      const batch = document.createDocumentFragment();
-      for (; next < end; next++) {
-        const s = services[next];
-        const row = this.serviceRow(s);
-        batch.appendChild(row.main);
-        batch.appendChild(row.detail);
-        searchText.push(
-          [
-            s.port,
-            s.protocol,
-            s.name,
-            s.product,
-            s.version,
-            s.tunnel,
-            s.url,
-            s.title,
-            ...s.software,
-            ...s.cves,
-          ]
-            .filter((x) => x !== undefined)
-            .join(' ')
-            .toLowerCase(),
-        );
-      }
-      tbody.appendChild(batch);
-      if (next < services.length) {
-        setTimeout(() => appendRows(ROW_BATCH), 0);
-      } else {
-        tbody.dataset.complete = 'true';
-        if (filter.value) applyFilter();
-      }
-    };
-    appendRows(FIRST_ROWS);
-    table.appendChild(tbody);
-    navigableRows(tbody);
-    filter.addEventListener('input', applyFilter);
-    frag.appendChild(filter);
-    frag.appendChild(h('div', { class: 'table-scroll' }, table));
-    return frag;
-  }
-
-  private serviceRow(s: ServiceView): { main: HTMLTableRowElement; detail: HTMLTableRowElement } {
-    const detailCell = h('td', { attrs: { colspan: '10' } });
-    const detail = h('tr', { class: 'detail-row', hidden: true }, detailCell);
-    const main = h('tr', { class: 'row', tabIndex: -1, data: { service: String(s.index) } });
-    main.setAttribute('aria-expanded', 'false');
-    let built = false;
-    const toggle = h(
-      'button',
-      {
-        class: 'icon-button',
-        title: s.bannerLength ? `Show banner (${formatBytes(s.bannerLength)})` : 'Show details',
-        attrs: { type: 'button', 'aria-expanded': 'false', 'aria-label': `Details of port ${s.port}` },
-        onClick: (e) => {
-          e.stopPropagation();
-          const open = main.getAttribute('aria-expanded') !== 'true';
-          main.setAttribute('aria-expanded', String(open));
-          toggle.setAttribute('aria-expanded', String(open));
-          toggle.replaceChildren(icon(open ? 'chevron-down' : 'chevron-right'));
-          detail.hidden = !open;
-          if (open && !built) {
-            built = true;
-            detailCell.appendChild(this.serviceDetail(s));
-          }
-        },
-      },
-      icon('chevron-right'),
-    );
-    const urlCell = h('td', { class: 'wrap url-cell' });
-    if (s.url) urlCell.appendChild(this.linkText(s.url, { kind: 'service', serviceIndex: s.index }));
-    if (s.title) urlCell.appendChild(h('div', { class: 'muted' }, s.title));
-    if (s.statusCode !== undefined) urlCell.appendChild(h('div', { class: 'muted' }, `HTTP ${s.statusCode}`));
-    append(
-      main,
-      h('td', { class: 'col-toggle' }, toggle),
-      h('td', { class: 'num' }, String(s.port)),
-      h('td', null, s.protocol ?? ''),
-      h('td', null, s.name ?? ''),
-      h('td', { class: 'wrap' }, s.product ?? ''),
-      h('td', null, s.version ?? ''),
-      h('td', null, s.tunnel ?? ''),
-      urlCell,
-      h('td', { class: 'wrap' }, s.software.join(', ')),
-      h('td', null, s.cves.length ? String(s.cves.length) : ''),
-    );
-    return { main, detail };
-  }
-
-  private serviceDetail(s: ServiceView): Node {
-    const box = h('div', { class: 'service-detail' });
-    box.appendChild(
-      dl([
-        ['Extra info', s.extraInfo],
-        ['Last seen', s.lastUpdated],
-        ['CVEs', s.cves.length ? s.cves.join(', ') : undefined],
-      ]),
-    );
-    if (s.bannerLength === 0) {
-      box.appendChild(h('p', { class: 'empty' }, 'No banner recorded for this service.'));
-      return box;
-    }
-    box.appendChild(
-      bannerBox(`Banner of port ${s.port}`, s.bannerLength, (full) =>
-        this.ctx.requests.request('banner', { serviceIndex: s.index, full }),
-      ),
-    );
-    return box;
-  }
-
-  private hostBanners(lengths: number[]): Node {
-    const list = h('div', { class: 'host-banners' });
-    lengths.forEach((length, index) => {
-      list.appendChild(
-        section(
-          `Banner ${index + 1}`,
-          formatBytes(length),
-          () =>
-            bannerBox(`Host banner ${index + 1}`, length, (full) =>
-              this.ctx.requests.request('hostBanner', { index, full }),
-            ),
-          { expanded: false },
-        ),
-      );
-    });
-    return list;
-  }
-
-  /** A URL from scan data: text, plus copy and (confirmed) open actions carrying its id. */
-  private linkText(
-    url: string,
-    link:
-      | { kind: 'service'; serviceIndex: number }
-      | { kind: 'reference'; cveId: string; refIndex: number }
-      | { kind: 'exploit'; exploitId: string },
-  ): HTMLElement {
-    return h(
-      'span',
-      { class: 'link-text' },
-      h('span', { class: 'url' }, url),
-      button('Copy link', 'copy', () => this.ctx.post({ type: 'copyLink', link }), { iconOnly: true }),
-      button(
-        'Open in browser (asks first)',
-        'link-external',
-        () => this.ctx.post({ type: 'openLink', link }),
-        {
-          iconOnly: true,
-        },
-      ),
     );
   }
 
@@ -556,7 +333,7 @@ export class HostPage {
           'ul',
           { class: 'refs' },
           ...c.references.map((r, i) =>
-            h('li', null, this.linkText(r, { kind: 'reference', cveId: c.id, refIndex: i })),
+            h('li', null, linkText(this.ctx, r, { kind: 'reference', cveId: c.id, refIndex: i })),
           ),
         ),
       );
@@ -606,7 +383,7 @@ export class HostPage {
           h(
             'td',
             { class: 'wrap' },
-            e.url ? this.linkText(e.url, { kind: 'exploit', exploitId: e.id }) : (e.file ?? ''),
+            e.url ? linkText(this.ctx, e.url, { kind: 'exploit', exploitId: e.id }) : (e.file ?? ''),
           ),
         ),
       );
@@ -614,103 +391,6 @@ export class HostPage {
     navigableRows(tbody);
     return gridTable(['ID', 'Description', 'Platform', 'Type', 'CVEs', 'Link / file'], tbody);
   }
-
-  // ---------------------------------------------------------------- names, domains, whois
-
-  private hostnames(host: HostView): Node {
-    if (host.hostnames.length === 0) return h('p', { class: 'empty' }, 'No hostnames recorded.');
-    return h(
-      'ul',
-      { class: 'plain-list' },
-      ...host.hostnames.map((n) =>
-        h(
-          'li',
-          null,
-          h('span', { class: 'mono' }, n.name),
-          n.lastUpdated ? h('span', { class: 'muted' }, ` · ${n.lastUpdated}`) : null,
-        ),
-      ),
-    );
-  }
-
-  private domains(host: HostView): Node {
-    if (host.domains.length === 0) return h('p', { class: 'empty' }, 'No domains recorded.');
-    const tbody = h('tbody');
-    for (const d of host.domains) {
-      tbody.appendChild(
-        h(
-          'tr',
-          { class: 'row', tabIndex: -1 },
-          h('td', { class: 'mono' }, d.name ?? ''),
-          h('td', null, d.webServer ?? ''),
-          h('td', null, d.country ?? ''),
-          h('td', { class: 'wrap' }, d.dnsServers.join(', ')),
-          h('td', { class: 'wrap' }, d.emails.join(', ')),
-          h('td', null, d.lastUpdated ?? ''),
-        ),
-      );
-    }
-    navigableRows(tbody);
-    return gridTable(['Domain', 'Web server', 'Country', 'DNS servers', 'Emails', 'Updated'], tbody);
-  }
-
-  private whois(host: HostView): Node {
-    const w = host.whois;
-    if (!w) return h('p', { class: 'empty' }, 'No network whois in this record.');
-    const box = h('div');
-    box.appendChild(
-      dl([
-        ['Organisation', w.organization],
-        ['Network', w.network],
-        ['Description', w.descr ? h('span', { class: 'prose' }, w.descr) : undefined],
-      ]),
-    );
-    if (w.raw) {
-      box.appendChild(
-        section('Raw network whois', undefined, () => h('pre', { class: 'raw', tabIndex: 0 }, w.raw ?? ''), {
-          expanded: false,
-        }),
-      );
-    }
-    return box;
-  }
-}
-
-/**
- * A banner fetched on demand: the first BANNER_PREVIEW characters, then all of it when
- * asked ("Show all"). The text goes in with textContent (invisible characters marked).
- */
-function bannerBox(
-  label: string,
-  length: number,
-  fetch: (full: boolean) => Promise<{ text: string; length: number }>,
-): HTMLElement {
-  const box = h('div', { class: 'banner-box' });
-  const pre = h('pre', { class: 'banner', tabIndex: 0, attrs: { 'aria-label': label } });
-  const note = h('div', { class: 'banner-note' });
-  box.appendChild(h('h3', null, `Banner (${formatBytes(length)})`));
-  box.appendChild(pre);
-  box.appendChild(note);
-  pre.appendChild(h('span', { class: 'muted' }, 'Loading banner…'));
-  const load = (full: boolean): void => {
-    fetch(full).then(
-      ({ text: body, length: total }) => {
-        pre.replaceChildren(text(body));
-        clear(note);
-        if (body.length < total) {
-          note.appendChild(
-            h('span', { class: 'muted' }, `Showing ${formatBytes(body.length)} of ${formatBytes(total)}. `),
-          );
-          if (!full) note.appendChild(button('Show all', 'unfold', () => load(true)));
-        }
-      },
-      (err: unknown) => {
-        pre.replaceChildren(h('span', { class: 'error' }, err instanceof Error ? err.message : String(err)));
-      },
-    );
-  };
-  load(length <= BANNER_PREVIEW);
-  return box;
 }
 
 function append(el: HTMLElement, ...children: Node[]): void {

@@ -59,6 +59,30 @@ function status(textContent: string, cls = 'status'): void {
   root.appendChild(h('p', { class: cls, role: cls === 'error' ? 'alert' : 'status' }, textContent));
 }
 
+/** A line above the page (replacing an earlier one), with a Load button when asked for. */
+function showNotice(message: string, load: boolean): void {
+  document.getElementById('odin-notice')?.remove();
+  const note = h(
+    'p',
+    { class: 'status banner-note', role: 'status', id: 'odin-notice' },
+    message,
+    load
+      ? h(
+          'button',
+          {
+            onClick: () => {
+              document.getElementById('odin-notice')?.remove();
+              post({ type: 'action', action: 'refresh' });
+            },
+          },
+          'Load from ODIN',
+        )
+      : undefined,
+  );
+  root.prepend(note);
+  context.rendered({}, performance.now());
+}
+
 function onMessage(message: ToWebview): void {
   if (context.requests.handleReply(message)) return;
   switch (message.type) {
@@ -88,6 +112,7 @@ function onMessage(message: ToWebview): void {
       whoisPage?.show(message.whois);
       return;
     case 'notice':
+      showNotice(message.message, message.load === true);
       return;
     default:
       return;

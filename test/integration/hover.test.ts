@@ -13,7 +13,19 @@ import type { ListedIndicators } from '../../src/extension/lookup/listIndicators
 import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
 
 /** The text of every hover at `position` that came from ODIN. */
+/**
+ * The ODIN card at a position. A hover answers within a few seconds whatever the API does;
+ * when it says "not answered yet" (a busy test machine), this hovers again, as a user would.
+ */
 async function odinHover(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
+  for (let i = 0; ; i++) {
+    const card = await hoverOnce(uri, position);
+    if (!card || !/has not answered yet/.test(card) || i >= 10) return card;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function hoverOnce(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
   const hovers =
     (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ??
     [];

@@ -141,7 +141,8 @@ describe('details pages', () => {
       await hostBanners.click();
       await frame.locator('#host-banners .section-body .section-toggle').first().click();
     } else {
-      await frame.locator('.services-table tbody tr.row button').first().click();
+      // HTTP rows record no banner (live): open the first row that has one.
+      await frame.locator('.services-table tbody tr.row button[title^="Show banner"]').first().click();
     }
     await frame.waitForSelector('pre.banner', { timeout: 15_000 });
     const showAll = frame.locator('.banner-note button', { hasText: 'Show all' });

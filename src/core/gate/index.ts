@@ -123,7 +123,8 @@ export function canonicalName(input: string): string | undefined {
   // UTS #46 mapping as URL parsing does it: case folding, full-width dots, Unicode → punycode.
   const ascii = domainToASCII(s);
   if (!ascii || ascii.endsWith('.') || ascii.length > 253) return undefined;
-  if (!/^[a-z0-9_.-]+$/.test(ascii) || ascii.split('.').some((l) => l === '' || l.length > 63)) {
+  // Each label: 1-63 characters, letters, digits, `_` and `-`, no hyphen at either end.
+  if (!ascii.split('.').every((l) => /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/.test(l))) {
     return undefined;
   }
   return ascii;

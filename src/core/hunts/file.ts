@@ -331,3 +331,23 @@ export function formatHunt(
   const safeName = name.replace(/\s+/g, ' ').trim().replace(/=/g, '-') || 'Untitled hunt';
   return `@${kind} ${safeName}${opts}\n${query.trim() || '*'}\n`;
 }
+
+/**
+ * The file offset of offset `n` of `q.query` (the query as sent, lines joined by one space),
+ * so a position the API reports lands on the right character of the file.
+ */
+export function queryOffsetToFile(q: HuntQuery, n: number): number {
+  let sent = 0;
+  let last = q.bodyStart;
+  for (const m of q.body.matchAll(/[^\r\n]+/g)) {
+    const line = m[0];
+    const lead = line.length - line.trimStart().length;
+    const trimmed = line.trim();
+    if (!trimmed) continue;
+    const start = q.bodyStart + (m.index ?? 0) + lead;
+    if (n <= sent + trimmed.length) return start + Math.max(0, n - sent);
+    sent += trimmed.length + 1; // the joining space
+    last = start + trimmed.length;
+  }
+  return last;
+}

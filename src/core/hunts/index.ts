@@ -1,5 +1,6 @@
 export * from './diagnostics';
 export * from './editing';
 export * from './file';
+export * from './markdown';
 export * from './snapshot';
 export * from './spec';

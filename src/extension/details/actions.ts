@@ -5,7 +5,7 @@ import { safeExternalUrl } from './hostModel';
 /** Actions both pages offer on their JSON: copy, open as an untitled document, save to a file. */
 export async function copyJson(value: unknown, what: string): Promise<void> {
   await vscode.env.clipboard.writeText(JSON.stringify(value, null, 2));
-  void vscode.window.setStatusBarMessage(`ODIN: copied ${what} as JSON`, 3000);
+  void vscode.window.setStatusBarMessage(`ODIN: copied ${neutraliseUiText(what, 120)} as JSON`, 3000);
 }
 
 export async function openJson(value: unknown): Promise<void> {
@@ -34,7 +34,8 @@ export async function exportJson(value: unknown, fileName: string): Promise<void
 
 export async function copyText(text: string, what: string): Promise<void> {
   await vscode.env.clipboard.writeText(text);
-  void vscode.window.setStatusBarMessage(`ODIN: copied ${what}`, 3000);
+  // `what` can be API text (a CVE id): `$(icon)` must not render in the status bar.
+  void vscode.window.setStatusBarMessage(`ODIN: copied ${neutraliseUiText(what, 120)}`, 3000);
 }
 
 /**

@@ -4,9 +4,10 @@
  * with megabytes of banners costs nothing until someone looks), CVE merging and lookups
  * of the values the page refers to by id.
  */
-import type { Cve, Exploit, Host, Service } from '../../api/types';
+import type { Cve, Exploit, Host, Service, TlsCertificate } from '../../api/types';
 import {
   BANNER_MAX,
+  type CertificateView,
   type CveView,
   type ExploitView,
   type HostView,
@@ -76,6 +77,36 @@ function softwareText(s: Service): string[] {
     .slice(0, 50);
 }
 
+/** What the page shows of a certificate: names, validity, fingerprint, self-signed. */
+export function certificateView(c: TlsCertificate | undefined): CertificateView | undefined {
+  if (!c) return undefined;
+  const name = (n: TlsCertificate['subject']): string | undefined =>
+    cap([n.commonName, n.organization, n.country].filter((x) => x).join(', '), 1000);
+  return {
+    subject: name(c.subject),
+    issuer: name(c.issuer),
+    names: [...c.names, ...c.ips].slice(0, 200).map((n) => cap(n, 300)!),
+    notBefore: date(c.notBefore),
+    notAfter: date(c.notAfter),
+    fingerprint:
+      c.fingerprintSha256 && /^[0-9a-fA-F]{64}$/.test(c.fingerprintSha256) ? c.fingerprintSha256 : undefined,
+    selfSigned: c.selfSigned,
+    validation: cap(c.validationLevel, 16),
+    key: cap([c.keyAlgorithm, c.keyBits ? `${c.keyBits} bits` : ''].filter((x) => x).join(' '), 64),
+  };
+}
+
+/**
+ * The host search that finds every host presenting this certificate, or undefined when the
+ * service has none (or its fingerprint is not 64 hex digits: nothing else goes into a query).
+ */
+export function certificateQuery(s: Service | undefined): string | undefined {
+  const fp = s?.tls?.fingerprintSha256;
+  return fp && /^[0-9a-fA-F]{64}$/.test(fp)
+    ? `services.modules.tls.certificate.fingerprint_sha256:"${fp}"`
+    : undefined;
+}
+
 export function serviceView(s: Service, index: number): ServiceView {
   return {
     index,
@@ -87,8 +118,10 @@ export function serviceView(s: Service, index: number): ServiceView {
     extraInfo: cap(s.extra_info, 1000),
     tunnel: cap(s.tunnel, 64),
     url: cap(s.url, 2000),
-    title: moduleString(s, 'http', 'title'),
-    statusCode: moduleNumber(s, 'http', 'status_code'),
+    title: cap(s.http?.title, 2000) ?? moduleString(s, 'http', 'title'),
+    statusCode: s.http?.status ?? moduleNumber(s, 'http', 'status_code'),
+    server: cap(s.http?.server, 500),
+    certificate: certificateView(s.tls),
     software: softwareText(s),
     cves: (s.cve ?? []).map((c) => cap(c.id, 64)!).slice(0, 500),
     lastUpdated: date(s.last_updated_at),

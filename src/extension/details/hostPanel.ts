@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
+import { OdinApiError } from '../../api/errors';
 import type { Cve, Exploit, Host } from '../../api/types';
 import { BANNER_PREVIEW, type FromWebview, type RequestHandlers } from '../../common/protocol';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
 import { confirmOpenExternal, copyJson, copyText, exportJson, openJson } from './actions';
 import {
+  certificateQuery,
   bannerText,
   cveView,
   hostBannerText,
@@ -46,42 +48,75 @@ export class HostPanel extends DetailsPanel {
     const panel = vscode.window.createWebviewPanel(
       HOST_VIEW_TYPE,
       `Host ${ip}`,
-      vscode.ViewColumn.Active,
+      // Beside the editor, so the file (and the log) stays in view.
+      vscode.ViewColumn.Beside,
       webviewOptions(ctx.extension.extensionUri),
     );
     return new HostPanel(ctx, panel, ip);
   }
 
-  /** A panel VS Code restored after a reload (its state held only the IP). */
-  static revive(ctx: Ctx, panel: vscode.WebviewPanel, ip: string): HostPanel {
+  /**
+   * A panel VS Code restored after a reload (its state held only the IP). With `blocked` (why
+   * nothing may be sent by itself) it shows what the cache holds and a Load button.
+   */
+  static revive(ctx: Ctx, panel: vscode.WebviewPanel, ip: string, blocked?: string): HostPanel {
     HostPanel.panels.get(ip)?.dispose();
     panel.title = `Host ${ip}`;
-    return new HostPanel(ctx, panel, ip);
+    return new HostPanel(ctx, panel, ip, blocked);
   }
 
   static all(): HostPanel[] {
     return [...HostPanel.panels.values()];
   }
 
-  private constructor(ctx: Ctx, panel: vscode.WebviewPanel, ip: string) {
+  private constructor(ctx: Ctx, panel: vscode.WebviewPanel, ip: string, blocked?: string) {
     super(ctx, panel, 'host', ip);
     HostPanel.panels.set(ip, this);
-    void this.load();
+    if (blocked === undefined) void this.load();
+    else this.showCached(blocked);
+  }
+
+  /** The host as the shared cache holds it (a hover or an earlier page put it there); nothing sent. */
+  private showCached(reason: string): void {
+    const hit = this.ctx.requests.peek<Host>('host', this.id);
+    if (hit?.status === 'ok') {
+      this.state = { cves: hostCves(hit.value), exploits: [], exploitsLoaded: false, host: hit.value };
+      this.state.fetchedAt = new Date(hit.storedAt).toISOString();
+    } else {
+      this.state = { cves: [], exploits: [], exploitsLoaded: false, error: 'Not loaded.' };
+    }
+    this.showBlocked(reason, hit?.status === 'ok' ? hit.storedAt : undefined);
   }
 
   protected override onDispose(): void {
     if (HostPanel.panels.get(this.id) === this) HostPanel.panels.delete(this.id);
   }
 
-  /** Fetches the host, then its CVEs (first page) and exploits in parallel. */
-  async load(): Promise<void> {
+  /**
+   * Fetches the host, then its CVEs (first page) and exploits in parallel. The host comes
+   * through the shared request layer: a host just hovered is not asked for again (unless
+   * `refresh`), and a hover and a page asking at once share one request.
+   */
+  async load(refresh = false): Promise<void> {
     const signal = this.newLoad();
     this.state = { cves: [], exploits: [], exploitsLoaded: false };
     this.post({ type: 'loading', page: 'host', id: this.id });
     const client = this.ctx.client();
     try {
-      const host = await client.getHost(this.id, { signal });
+      const r = await this.ctx.requests.get<Host>(
+        'host',
+        this.id,
+        (s) => client.getHost(this.id, { signal: s }),
+        {
+          signal,
+          automatic: false,
+          refresh,
+        },
+      );
       if (signal.aborted) return;
+      if (r.status === 'notFound')
+        throw new OdinApiError({ kind: 'notFound', endpoint: 'GET /v1/hosts/{ip}' });
+      const host = r.value;
       this.state.host = host;
       this.state.cves = hostCves(host);
       this.state.fetchedAt = new Date().toISOString();
@@ -177,6 +212,7 @@ export class HostPanel extends DetailsPanel {
         const page = this.state.nextCvePage;
         if (page === undefined) return { cves: this.cveViews(), more: false };
         const signal = this.loading?.signal;
+        this.assertMaySend();
         const result = await this.ctx.client().getHostCves(this.id, page, { signal });
         this.state.cves = mergeCves(this.state.cves, result.items);
         // Never ask for the same page twice, whatever the server says.
@@ -205,7 +241,8 @@ export class HostPanel extends DetailsPanel {
       case 'action':
         switch (message.action) {
           case 'refresh':
-            return this.load();
+            if (await this.mayLoad()) await this.load(true);
+            return;
           case 'searchSimilar': {
             const commands = await vscode.commands.getCommands(true);
             if (!commands.includes('odin.searchSimilar')) {
@@ -236,6 +273,12 @@ export class HostPanel extends DetailsPanel {
         if (url === undefined) return;
         if (message.type === 'copyLink') await copyText(url, 'link');
         else await confirmOpenExternal(url);
+        return;
+      }
+      case 'searchCertificate': {
+        // The fingerprint comes from the host record the extension holds, never from the page.
+        const query = certificateQuery(host?.services[message.serviceIndex]);
+        if (query) await vscode.commands.executeCommand('odin.searchHosts', { query });
         return;
       }
       case 'copyCve': {

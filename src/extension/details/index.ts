@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { PrivacyPolicy } from '../../core/privacy';
-import { neutraliseUiText } from '../../core/text';
+import type { Target } from '../../core/gate';
 import type { CommandsOf } from '../commands';
-import { config } from '../shared/config';
+import { gate, gateExplicit } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { HostPanel } from './hostPanel';
 import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from './ids';
@@ -37,17 +36,25 @@ export function createDetails(ctx: Ctx): DetailsFeature {
     docs,
     // Restored panels carry only their IP / domain in the page state (never data or the key),
     // and the state is parsed as strictly as a command argument.
+    // Restoring is automatic (no user action): it goes through the gate as such. When the
+    // mode or Restricted Mode blocks it, the page shows what the cache holds and a button that
+    // loads the rest; a value the privacy lists refuse closes the panel.
     restore: (viewType, panel, state) => {
-      if (viewType === HOST_VIEW_TYPE) {
-        const ip = parseIp(stateId(state));
-        if (ip && mayLookUp(ip.includes(':') ? 'ipv6' : 'ipv4', ip, true))
-          return void HostPanel.revive(ctx, panel, ip);
-      } else if (viewType === WHOIS_VIEW_TYPE) {
-        const domain = parseDomain(stateId(state));
-        if (domain && mayLookUp('domain', domain, true))
-          return void WhoisPanel.revive(ctx, docs, panel, domain);
-      }
-      panel.dispose();
+      const isHost = viewType === HOST_VIEW_TYPE;
+      if (!isHost && viewType !== WHOIS_VIEW_TYPE) return void panel.dispose();
+      const id = isHost ? parseIp(stateId(state)) : parseDomain(stateId(state));
+      const v = id
+        ? gate().decide(id, {
+            trigger: 'automatic',
+            source: 'restoredPage',
+            accept: [isHost ? 'ip' : 'domain'],
+          })
+        : undefined;
+      if (!v || !v.target) return void panel.dispose();
+      const blocked = v.send ? undefined : MODE_BLOCKS.has(v.code) ? v.reason : null;
+      if (blocked === null) return void panel.dispose();
+      if (isHost) HostPanel.revive(ctx, panel, v.target.value, blocked);
+      else WhoisPanel.revive(ctx, docs, panel, v.target.value, blocked);
     },
     commands: {
       'odin.openHostDetails': async (arg) => {
@@ -56,7 +63,8 @@ export function createDetails(ctx: Ctx): DetailsFeature {
           void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
           return;
         }
-        if (ip && mayLookUp(ip.includes(':') ? 'ipv6' : 'ipv4', ip)) HostPanel.show(ctx, ip);
+        const t = ip ? await explicitTarget(ip, 'ip') : undefined;
+        if (t) HostPanel.show(ctx, t.value);
       },
       'odin.openWhoisDetails': async (arg) => {
         const domain = arg === undefined ? await askDomain() : parseDomain(arg);
@@ -64,29 +72,19 @@ export function createDetails(ctx: Ctx): DetailsFeature {
           void vscode.window.showWarningMessage('ODIN: that is not a domain name.');
           return;
         }
-        if (domain && mayLookUp('domain', domain)) WhoisPanel.show(ctx, docs, domain);
+        const t = domain ? await explicitTarget(domain, 'domain') : undefined;
+        if (t) WhoisPanel.show(ctx, docs, t.value);
       },
     },
   };
 }
 
-/**
- * The privacy filter (SECURITY.md): addresses that are not globally reachable and internal
- * names are never sent, unless the user allowed them; workspace and user deny lists win.
- */
-function mayLookUp(kind: 'ipv4' | 'ipv6' | 'domain', value: string, quiet = false): boolean {
-  const deny = config.privacyDeny();
-  const decision = new PrivacyPolicy({
-    userAllow: config.privacyAllow(),
-    userDeny: deny.user,
-    workspaceDeny: deny.workspace,
-  }).check({ kind, value });
-  if (!decision.allowed && !quiet) {
-    void vscode.window.showWarningMessage(
-      `ODIN: ${neutraliseUiText(value, 100)} is not looked up: ${neutraliseUiText(decision.reason, 200)}.`,
-    );
-  }
-  return decision.allowed;
+/** Verdicts that a user action can lift (the Load button); privacy refusals are final. */
+const MODE_BLOCKS: ReadonlySet<string> = new Set(['off', 'untrusted', 'needs-consent', 'on-command']);
+
+/** The gate for an explicit open: says why when refused, asks first in Restricted Mode. */
+function explicitTarget(value: string, kind: 'ip' | 'domain'): Promise<Target | undefined> {
+  return gateExplicit(value, { source: 'command', accept: [kind] });
 }
 
 function stateId(state: unknown): unknown {

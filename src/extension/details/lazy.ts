@@ -10,6 +10,7 @@ import { commandIdsOf, type CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { DetailsFeature } from './index';
 import { HOST_VIEW_TYPE, WHOIS_SCHEME, WHOIS_VIEW_TYPE } from './ids';
+import { detailsProbe } from './probe';
 
 /** Registers the serializers and documents; returns the commands (stand-ins that load the pages). */
 export function registerDetailsLazy(ctx: Ctx): CommandsOf<'details'> {
@@ -25,6 +26,7 @@ export function registerDetailsLazy(ctx: Ctx): CommandsOf<'details'> {
     return feature;
   };
 
+  detailsProbe.restore = (viewType, panel, state) => details().restore(viewType, panel, state);
   for (const viewType of [HOST_VIEW_TYPE, WHOIS_VIEW_TYPE]) {
     ctx.subscriptions.add(
       vscode.window.registerWebviewPanelSerializer(viewType, {

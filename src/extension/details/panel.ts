@@ -11,6 +11,7 @@ import {
 import { neutraliseUiText } from '../../core/text';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
+import { gate, gateExplicit, hasRestrictedConsent } from '../shared/gate';
 import { detailsHtml, webviewOptions } from './html';
 import { detailsProbe } from './probe';
 
@@ -25,6 +26,12 @@ export abstract class DetailsPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Cancels the load in flight (refresh, close). */
   protected loading: AbortController | undefined;
+  /**
+   * Set while the page shows only what was cached because nothing may be sent by itself
+   * (restored with lookups off, on command, or in Restricted Mode): the line above the page
+   * and its Load button, which runs the gate as a user action.
+   */
+  protected notice: { message: string; load: boolean } | undefined;
 
   protected constructor(
     protected readonly ctx: Ctx,
@@ -84,6 +91,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
         detailsProbe.mark(this.page, this.id, 'ready');
         this.post({ type: 'loading', page: this.page, id: this.id });
         this.onReady();
+        if (this.notice) this.post({ type: 'notice', ...this.notice });
         return;
       case 'rendered':
         this.ctx.log.debug(`Details ${this.page} ${this.id} rendered in ${message.ms.toFixed(1)} ms`);
@@ -121,6 +129,38 @@ export abstract class DetailsPanel implements vscode.Disposable {
     if (isCancellation(err)) return;
     this.ctx.log.error(`Details ${this.page} ${this.id}: ${userMessage(err)}`);
     void vscode.window.showErrorMessage(`ODIN: ${neutraliseUiText(userMessage(err))}`);
+  }
+
+  /**
+   * A user action that loads from ODIN (Refresh, the Load button, more CVEs): through the
+   * gate as an explicit request. False (and the user told why) when nothing may be sent.
+   */
+  protected async mayLoad(): Promise<boolean> {
+    const t = await gateExplicit(this.id, {
+      source: 'restoredPage',
+      accept: [this.page === 'host' ? 'ip' : 'domain'],
+    });
+    if (t) this.notice = undefined;
+    return t !== undefined;
+  }
+
+  /** Checks the mode and trust before a request the page asks for (more CVEs). */
+  protected assertMaySend(): void {
+    const run = gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() });
+    if (!run.ok) throw new Error(run.reason);
+  }
+
+  /** Shows the page from what is cached, with the reason nothing was loaded and a Load button. */
+  protected showBlocked(reason: string, cachedAt: number | undefined): void {
+    this.notice = {
+      message:
+        cachedAt !== undefined
+          ? `${reason} Showing what was cached on ${new Date(cachedAt).toLocaleString()}; nothing was sent.`
+          : `${reason} Nothing was sent.`,
+      load: true,
+    };
+    this.onReady();
+    this.post({ type: 'notice', ...this.notice });
   }
 
   /** Starts a new load, cancelling the previous one. */

@@ -26,6 +26,11 @@ export class DetailsProbe implements vscode.Disposable {
   readonly onDidRender = this.emitter.event;
   /** Open panels by page and id (filled by the panels themselves). */
   readonly open = new Set<string>();
+  /**
+   * What VS Code calls to restore a page after a reload (set by lazy.ts): tests call it on a
+   * panel they made, to restore without reloading the window.
+   */
+  restore: ((viewType: string, panel: vscode.WebviewPanel, state: unknown) => void) | undefined;
 
   mark(page: PageKind, id: string, phase: string): void {
     this.marks.push({ page, id, phase, at: Date.now() });

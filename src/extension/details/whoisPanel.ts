@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { OdinApiError } from '../../api/errors';
 import type { WhoisRecord } from '../../api/types';
 import type { FromWebview, RequestHandlers } from '../../common/protocol';
 import { neutraliseUiText } from '../../core/text';
@@ -35,7 +36,7 @@ export class WhoisPanel extends DetailsPanel {
     const panel = vscode.window.createWebviewPanel(
       WHOIS_VIEW_TYPE,
       `Whois ${domain}`,
-      vscode.ViewColumn.Active,
+      vscode.ViewColumn.Beside,
       webviewOptions(ctx.extension.extensionUri),
     );
     return new WhoisPanel(ctx, docs, panel, domain);
@@ -45,10 +46,16 @@ export class WhoisPanel extends DetailsPanel {
     return [...WhoisPanel.panels.values()];
   }
 
-  static revive(ctx: Ctx, docs: WhoisSnapshotDocs, panel: vscode.WebviewPanel, domain: string): WhoisPanel {
+  static revive(
+    ctx: Ctx,
+    docs: WhoisSnapshotDocs,
+    panel: vscode.WebviewPanel,
+    domain: string,
+    blocked?: string,
+  ): WhoisPanel {
     WhoisPanel.panels.get(domain)?.dispose();
     panel.title = `Whois ${domain}`;
-    return new WhoisPanel(ctx, docs, panel, domain);
+    return new WhoisPanel(ctx, docs, panel, domain, blocked);
   }
 
   private constructor(
@@ -56,23 +63,46 @@ export class WhoisPanel extends DetailsPanel {
     private readonly docs: WhoisSnapshotDocs,
     panel: vscode.WebviewPanel,
     domain: string,
+    blocked?: string,
   ) {
     super(ctx, panel, 'whois', domain);
     WhoisPanel.panels.set(domain, this);
-    void this.load();
+    if (blocked === undefined) void this.load();
+    else this.showCached(blocked);
+  }
+
+  /** The record as the shared cache holds it (a hover put it there); nothing sent. */
+  private showCached(reason: string): void {
+    const hit = this.ctx.requests.peek<WhoisRecord>('whois', this.id);
+    this.state =
+      hit?.status === 'ok'
+        ? { snapshots: [], record: hit.value, fetchedAt: new Date(hit.storedAt).toISOString() }
+        : { snapshots: [], error: 'Not loaded.' };
+    this.showBlocked(reason, hit?.status === 'ok' ? hit.storedAt : undefined);
   }
 
   protected override onDispose(): void {
     if (WhoisPanel.panels.get(this.id) === this) WhoisPanel.panels.delete(this.id);
   }
 
-  async load(): Promise<void> {
+  /** The record through the shared request layer (one request with a hover, cached), and the history. */
+  async load(refresh = false): Promise<void> {
     const signal = this.newLoad();
     this.state = { snapshots: [] };
     this.post({ type: 'loading', page: 'whois', id: this.id });
     const client = this.ctx.client();
     const [current, history] = await Promise.allSettled([
-      client.getWhois(this.id, { signal }),
+      this.ctx.requests
+        .get<WhoisRecord>('whois', this.id, (s) => client.getWhois(this.id, { signal: s }), {
+          signal,
+          automatic: false,
+          refresh,
+        })
+        .then((r) => {
+          if (r.status === 'notFound')
+            throw new OdinApiError({ kind: 'notFound', endpoint: 'GET /v1/domain/whois/{domain}' });
+          return r.value;
+        }),
       client.getWhoisHistory(this.id, { signal }),
     ]);
     if (signal.aborted) return;
@@ -148,7 +178,8 @@ export class WhoisPanel extends DetailsPanel {
       case 'action':
         switch (message.action) {
           case 'refresh':
-            return this.load();
+            if (await this.mayLoad()) await this.load(true);
+            return;
           case 'copyJson':
             if (record) await copyJson(this.json(), `whois of ${this.id}`);
             return;

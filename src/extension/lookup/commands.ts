@@ -4,16 +4,13 @@ import { neutraliseUiText } from '../../core/text';
 import type { CommandsOf } from '../commands';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
+import { confirmRestricted } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { indicatorAt } from './hoverProvider';
 import { buildCard } from './lookups';
 import { checkPrivacy, type Indicator } from './policy';
 
 const MAX_ARG_CHARS = 300;
-const SEND = 'Send to ODIN';
-
-/** Whether the user already agreed, this session, to explicit lookups in Restricted Mode. */
-let restrictedConsent = false;
 
 /**
  * A command argument that must be exactly one IP, CIDR block or domain name (hover links
@@ -94,19 +91,8 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         if (choice === 'Try with Demo Data') await vscode.commands.executeCommand('odin.useDemoData');
         return;
       }
-      if (!vscode.workspace.isTrusted && !restrictedConsent) {
-        const choice = await vscode.window.showWarningMessage(
-          `Send ${neutraliseUiText(value, 120)} to ODIN?`,
-          {
-            modal: true,
-            detail:
-              'This workspace is in Restricted Mode, so ODIN sends nothing by itself. You will not be asked again in this session.',
-          },
-          SEND,
-        );
-        if (choice !== SEND) return;
-        restrictedConsent = true;
-      }
+      // Restricted Mode: the one value named is sent after a confirmation (once a session).
+      if (!(await confirmRestricted(value))) return;
 
       const all = await vscode.commands.getCommands(true);
       const isIp = ind.kind === 'ipv4' || ind.kind === 'ipv6';

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
-import { onConfigChange } from '../shared/config';
+import { registerGate } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { hoverCommands } from './commands';
 import { HOVER_SELECTOR, indicatorAt, OdinHoverProvider } from './hoverProvider';
 import { buildCard } from './lookups';
 import { listIndicatorCommands } from './listIndicators';
-import { invalidatePolicy } from './policy';
 import { LookupStatus } from './statusBar';
 
 /**
@@ -18,11 +17,7 @@ export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
   const provider = new OdinHoverProvider(ctx);
   ctx.subscriptions.add(vscode.languages.registerHoverProvider(HOVER_SELECTOR, provider));
   ctx.subscriptions.add(new LookupStatus(ctx));
-  ctx.subscriptions.add(
-    onConfigChange((e) => {
-      if (e.affectsConfiguration('odin.privacy')) invalidatePolicy();
-    }),
-  );
+  registerGate(ctx.subscriptions);
 
   if (process.env.ODIN_EXTENSION_TEST === '1') {
     // Test/bench hook: the provider's own time for one hover, without the workbench round

@@ -28,7 +28,7 @@ const LOOK_UP: vscode.QuickInputButton = {
 const COPY: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy (refanged)' };
 const COPY_ALL: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('copy'),
-  tooltip: 'Copy All (refanged, one per line)',
+  tooltip: 'Copy All Public Values (refanged, one per line; private and internal ones left out)',
 };
 
 /** What the command returns (tests read it; the picker stays open for the person). */
@@ -167,8 +167,17 @@ function showPicker(
   });
   pick.onDidTriggerButton(async (button) => {
     if (button !== COPY_ALL) return;
-    await vscode.env.clipboard.writeText(items.map((i) => i.summary.value).join('\n') + '\n');
-    vscode.window.setStatusBarMessage(`ODIN: copied ${items.length} indicators`, 3000);
+    // A pasted list travels (tickets, chats, other tools): internal names and private
+    // addresses stay out of it, as they stay out of every request.
+    const shared = items.filter((i) => i.verdict.allowed);
+    await vscode.env.clipboard.writeText(
+      shared.map((i) => i.summary.value).join('\n') + (shared.length ? '\n' : ''),
+    );
+    const left = items.length - shared.length;
+    vscode.window.setStatusBarMessage(
+      `ODIN: copied ${shared.length} public indicators${left ? ` (${left} private or internal left out)` : ''}`,
+      3000,
+    );
   });
   pick.onDidHide(() => pick.dispose());
   pick.show();

@@ -11,9 +11,11 @@ import {
   hostNotFoundCard,
   HOVER_COMMAND_IDS,
   localCard,
+  pendingCard,
   type CardOptions,
   type Part,
 } from '../../core/hoverCard';
+import { NOT_YET, withinDeadline } from '../../core/deadline';
 import { LocalRateLimitError } from '../../core/limiter';
 import { LookupsPausedError, type LookupResult } from '../../core/requests';
 import { config } from '../shared/config';
@@ -128,7 +130,14 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
   }
 
   try {
-    return await fetchCard(ctx, ind, { ...req, indicator: ind }, opts);
+    if (req.explicit) return await fetchCard(ctx, ind, { ...req, indicator: ind }, opts);
+    // A hover answers within a few seconds whatever the API does; the request goes on within
+    // its own deadline (it is no longer tied to this hover) and fills the cache for the next one.
+    const card = await withinDeadline(
+      fetchCard(ctx, ind, { ...req, indicator: ind, signal: linkedUntil(req.signal, HOVER_WAIT_MS) }, opts),
+      HOVER_WAIT_MS,
+    );
+    return card === NOT_YET ? pendingCard(ind.value, opts) : card;
   } catch (err) {
     if (isCancellation(err) || req.signal?.aborted) throw err;
     if (err instanceof LookupsPausedError) {
@@ -141,6 +150,23 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
     }
     return errorCard(ind.value, describeError(err), opts);
   }
+}
+
+/** How long a hover waits for ODIN before it says "not answered yet". */
+export const HOVER_WAIT_MS = 4000;
+
+/**
+ * A signal that follows `signal` for `ms` and then lets go: a hover closed early still
+ * cancels its request, one still waiting after the hover answered no longer does.
+ */
+function linkedUntil(signal: AbortSignal | undefined, ms: number): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const c = new AbortController();
+  const onAbort = (): void => c.abort(signal.reason);
+  if (signal.aborted) c.abort(signal.reason);
+  else signal.addEventListener('abort', onAbort, { once: true });
+  setTimeout(() => signal.removeEventListener('abort', onAbort), ms).unref?.();
+  return c.signal;
 }
 
 /**
@@ -207,6 +233,23 @@ export function cachedCard(
   );
 }
 
+/**
+ * How many hosts ODIN knows in a block: `POST /v1/hosts/count`, the cheap call every
+ * official client makes. Where it is refused (an older service answers 404/405, a plan
+ * 403, or an answer without a count), a one-result search's total stands in.
+ */
+async function hostsInBlock(ctx: Ctx, cidr: string, signal: AbortSignal | undefined): Promise<number> {
+  const query = `ip:"${cidr}"`;
+  try {
+    return await ctx.client().countHosts({ query }, { signal });
+  } catch (e) {
+    const refused =
+      e instanceof OdinApiError && ['notFound', 'badRequest', 'forbidden', 'badResponse'].includes(e.kind);
+    if (!refused || signal?.aborted) throw e;
+    return (await ctx.client().searchHosts({ query, limit: 1 }, { signal })).total ?? 0;
+  }
+}
+
 async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardOptions): Promise<string> {
   const rl = ctx.requests;
   const get = { signal: req.signal, automatic: !req.explicit };
@@ -216,13 +259,7 @@ async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardO
     return r.status === 'ok' ? hostCard(ind.value, r.value, o) : hostNotFoundCard(ind.value, o);
   }
   if (ind.kind === 'cidr') {
-    const r = await rl.get(
-      'cidrHosts',
-      ind.value,
-      async (signal) =>
-        (await ctx.client().searchHosts({ query: `ip:"${ind.value}"`, limit: 1 }, { signal })).total ?? 0,
-      get,
-    );
+    const r = await rl.get('cidrHosts', ind.value, (signal) => hostsInBlock(ctx, ind.value, signal), get);
     const o = r.fromCache ? { ...opts, cachedAt: r.storedAt, stale: r.stale } : opts;
     return cidrCard(ind.value, r.status === 'ok' ? { ok: r.value } : { notFound: true }, o);
   }

@@ -1,6 +1,5 @@
 import type { Detection } from '../../core/detect';
-import { PrivacyPolicy } from '../../core/privacy';
-import { config } from '../shared/config';
+import { gate } from '../shared/gate';
 
 /** What hovers and the lookup command work on: one detection in a text. */
 export type Indicator = Detection;
@@ -13,29 +12,10 @@ export interface PrivacyVerdict {
   why: string;
 }
 
-let policy: PrivacyPolicy | undefined;
-
-/** Drops the policy so the next check rebuilds it from the settings (on an `odin.privacy` change). */
-export function invalidatePolicy(): void {
-  policy = undefined;
-}
-
-/** The policy from the settings: user allow list, user + workspace deny lists. */
-function currentPolicy(): PrivacyPolicy {
-  if (!policy) {
-    const deny = config.privacyDeny();
-    policy = new PrivacyPolicy({
-      userAllow: config.privacyAllow(),
-      userDeny: deny.user,
-      workspaceDeny: deny.workspace,
-    });
-  }
-  return policy;
-}
-
 /** Whether `ind` may be sent to ODIN at all, whatever the mode. */
 export function checkPrivacy(ind: Indicator): PrivacyVerdict {
-  const v = currentPolicy().check(ind);
+  // The one gate: strict canonical parsing, then the lists and registries (shared/gate.ts).
+  const v = gate().privacy(ind.value).decision;
   if (v.allowed) return { allowed: true, why: v.reason };
   if (v.source !== 'classifier') return { allowed: false, why: `${capitalise(v.reason)}.` };
   const isName = ind.kind === 'domain';

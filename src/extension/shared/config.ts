@@ -42,8 +42,15 @@ export const config = {
     ].filter((m): m is LookupMode => typeof m === 'string' && m in MODE_RANK);
     return candidates.reduce((a, b) => (MODE_RANK[b] > MODE_RANK[a] ? b : a), 'onHover' as LookupMode);
   },
+  /** A workspace may turn hovers off, never back on over the user's `false`. */
   hoverEnabled(): boolean {
-    return section().get<boolean>('hover.enabled', true);
+    const info = section().inspect<boolean>('hover.enabled');
+    const values = [
+      info?.globalValue ?? info?.defaultValue ?? true,
+      info?.workspaceValue,
+      info?.workspaceFolderValue,
+    ];
+    return !values.some((v) => v === false);
   },
   /** Allow entries: user level only (a workspace can never widen what is sent). */
   privacyAllow(): string[] {
@@ -73,8 +80,19 @@ export const config = {
   maxConcurrentRequests(): number {
     return Math.floor(positive(userValue('rateLimit.maxConcurrent', 4), 4));
   },
+  /** Results per page: a workspace may lower the user's value (fewer credits), never raise it. */
   searchPageSize(): number {
-    return Math.min(100, Math.max(1, Math.floor(section().get<number>('search.pageSize', 25))));
+    const info = section().inspect<number>('search.pageSize');
+    const user = info?.globalValue ?? info?.defaultValue ?? 25;
+    const sizes = [user, info?.workspaceValue, info?.workspaceFolderValue].filter(
+      (v): v is number => typeof v === 'number' && Number.isFinite(v),
+    );
+    const size = sizes.length ? Math.min(...sizes) : 25;
+    return Math.min(100, Math.max(1, Math.floor(size)));
+  },
+  /** The memory bound of the lookup cache, in bytes (user setting; default 64 MiB). */
+  cacheMaxBytes(): number {
+    return Math.floor(positive(userValue('cache.maxMegabytes', 64), 64) * 1024 * 1024);
   },
   expiryWarningDays(): number {
     return positive(section().get<number>('whois.expiryWarningDays', 30), 30);
@@ -82,7 +100,9 @@ export const config = {
 };
 
 function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
+  return Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    : [];
 }
 
 function positive(value: unknown, fallback: number): number {

@@ -39,6 +39,7 @@ export function createRequestLayer(ctx: Ctx): RequestLayer {
     file: storage.scheme === 'file' ? path.join(storage.fsPath, 'lookup-cache.json') : undefined,
     ttlMs: ttls(),
     maxEntries: config.cacheMaxEntries(),
+    maxBytes: config.cacheMaxBytes(),
     onProblem: (m) => ctx.log.warn(m),
   });
   const limiter = new Limiter({
@@ -56,7 +57,8 @@ export function createRequestLayer(ctx: Ctx): RequestLayer {
   ctx.subscriptions.add({ dispose: () => layer.dispose() });
   ctx.subscriptions.add(
     onConfigChange((e) => {
-      if (e.affectsConfiguration('odin.cache')) cache.setLimits(ttls(), config.cacheMaxEntries());
+      if (e.affectsConfiguration('odin.cache'))
+        cache.setLimits(ttls(), config.cacheMaxEntries(), config.cacheMaxBytes());
       if (e.affectsConfiguration('odin.rateLimit')) {
         limiter.setLimits({
           perMinute: config.requestsPerMinute(),
@@ -66,7 +68,13 @@ export function createRequestLayer(ctx: Ctx): RequestLayer {
     }),
   );
   // A new key or another API: whatever paused lookups may no longer hold.
-  ctx.subscriptions.add(ctx.onDidChangeConnection(() => layer.resume()));
+  // Another API origin (demo data started or stopped): requests in flight for the old one stop.
+  ctx.subscriptions.add(
+    ctx.onDidChangeConnection(() => {
+      layer.originChanged();
+      layer.resume();
+    }),
+  );
   const sub = layer.onDidChangeState(
     (state) => void ctx.contextKeys.set(ContextKeys.lookupsPaused, state !== undefined),
   );

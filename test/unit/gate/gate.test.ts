@@ -63,6 +63,8 @@ void describe('gate: parseTarget (strict, one canonical form)', () => {
       'x.mycompany.com..',
       '.mycompany.com',
       'a..b.com',
+      '-a.com',
+      'a-.com',
       'user@mycompany.com',
       'https://mycompany.com/',
       'mycompany.com/path',

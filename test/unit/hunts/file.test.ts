@@ -11,7 +11,9 @@ import {
   nearest,
   pageSizeOf,
   parseHuntFile,
+  parseMarkdownHunts,
   queryAt,
+  queryOffsetToFile,
   specFor,
 } from '../../../src/core/hunts';
 
@@ -127,4 +129,49 @@ test('formatHunt + huntOf: a saved search written into a file reads back as the 
 test('nearest: a likely typo, or nothing', () => {
   assert.equal(nearest('servces.port', ['services.port', 'services.product']), 'services.port');
   assert.equal(nearest('zzz', ['services.port']), undefined);
+});
+
+test('queryOffsetToFile: a position in the sent query maps back onto the file', () => {
+  const text = '@hosts X\n  services.port:22   # c\n\n  AND   bad:"x\n';
+  const q = parseHuntFile(text).queries[0];
+  assert.equal(q.query, 'services.port:22 AND   bad:"x');
+  for (const word of ['services', 'AND', 'bad', '"x']) {
+    assert.equal(text.slice(queryOffsetToFile(q, q.query.indexOf(word))).slice(0, word.length), word);
+  }
+});
+
+test('parseMarkdownHunts: fences with and without headers, offsets into the Markdown', () => {
+  const md = [
+    '# Incident 42',
+    '',
+    '```odinq',
+    'services.port:3389 AND location.country_code:NL',
+    '```',
+    '',
+    '```js',
+    'const x = 1;',
+    '```',
+    '',
+    '~~~odinq',
+    '@buckets Leaky  sort=files',
+    'provider: aws',
+    '@hots Typo',
+    'x',
+    '~~~',
+    '',
+  ].join('\n');
+  const f = parseMarkdownHunts(md);
+  assert.deepEqual(
+    f.queries.map((q) => [q.kind, q.name, q.query]),
+    [
+      ['hosts', 'Query at line 3', 'services.port:3389 AND location.country_code:NL'],
+      ['buckets', 'Leaky', 'provider: aws'],
+      [undefined, 'Typo', 'x'],
+    ],
+  );
+  assert.equal(md.slice(f.queries[0].bodyStart, f.queries[0].bodyStart + 13), 'services.port');
+  assert.equal(md.slice(f.queries[0].headerStart, f.queries[0].headerStart + 8), '```odinq');
+  assert.equal(md.slice(f.queries[1].headerStart, f.queries[1].headerEnd), '@buckets Leaky  sort=files');
+  assert.equal(md.slice(f.problems[0].start, f.problems[0].end), '@hots');
+  assert.deepEqual(parseMarkdownHunts('```odinq\nnever closed').queries, []);
 });

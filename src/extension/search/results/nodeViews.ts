@@ -122,7 +122,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
             .map((x) => t(x, 300))
             .join('\n') || undefined,
         icon: sev ? { id: 'plug', color: severityIcon(sev).color } : { id: 'plug' },
-        collapsible: s.cve.length || product || s.banner || s.url ? 'collapsed' : 'none',
+        collapsible: s.cve.length || product || s.banner || s.http || s.tls || s.url ? 'collapsed' : 'none',
         contextValue: 'odin.service',
       };
     }

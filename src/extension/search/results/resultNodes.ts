@@ -14,6 +14,7 @@ import {
   type WhoisRecord,
 } from '../../../api/types';
 import type { ResultItem } from '../../../core/resultItem';
+import { certSummary, httpSummary } from '../../../core/serviceText';
 import { KINDS, describeSpec } from '../../../core/savedSearches';
 import type { ResultSet } from './resultSet';
 
@@ -177,11 +178,12 @@ function itemChildren(set: ResultSet, item: ResultItem): Node[] {
 }
 
 function serviceInfo(set: ResultSet, s: Service): Node[] {
-  const title = s.modules.http?.title;
+  // HTTP by what it answered (status, title, server); other protocols by their banner.
   return [
     ...info(set, 'Product', [s.product, s.version].filter(Boolean).join(' ')),
-    ...info(set, 'Title', typeof title === 'string' ? title : undefined),
+    ...info(set, 'HTTP', httpSummary(s)),
     ...info(set, 'Banner', s.banner),
+    ...info(set, 'Certificate', certSummary(s.tls), s.tls?.fingerprintSha256),
     ...info(set, 'URL', s.url, s.url),
   ];
 }
