@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TriageResult } from '../../src/extension/triage/commands';
-import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi } from './index';
+import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv } from './index';
 
 function workspaceFile(rel: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -35,7 +35,10 @@ async function sentText(): Promise<string> {
 describe('triage', function () {
   this.timeout(240_000);
 
-  before(async () => {
+  before(async function () {
+    // These tests enrich through the emulator and read the sample workspace's logs; the
+    // Restricted Mode run opens the hostile workspace, where triage stays local (off.test.ts).
+    if (!testEnv.emulatorUrl || testEnv.run === 'restricted') this.skip();
     await getTestApi();
   });
   afterEach(async () => {

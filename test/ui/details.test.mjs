@@ -183,7 +183,11 @@ describe('details pages', () => {
     assert.ok((await frame.locator('.timeline tr.change').count()) > 0, 'the timeline lists field changes');
     await frame.locator('.timeline button', { hasText: 'Compare with previous' }).first().click();
     await ui.page.locator('.monaco-diff-editor').first().waitFor({ timeout: 15_000 });
-    const tab = await ui.page.locator('.tabs-container .tab.active').first().innerText();
-    assert.match(tab, /Whois acme-logistics\.com/);
+    // Details pages open beside the editor, so the diff is the active tab of its own group,
+    // not necessarily of the first one.
+    await ui.page
+      .locator('.tabs-container .tab.active', { hasText: /Whois acme-logistics\.com/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
   });
 });
