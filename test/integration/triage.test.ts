@@ -17,7 +17,14 @@ function workspaceFile(rel: string): vscode.Uri {
   return vscode.Uri.joinPath(folder.uri, rel);
 }
 
-const LOGS = ['auth.log', 'nginx-access.log', 'apache-access.log', 'ufw.log', 'vpc-flow.log', 'app.jsonl'].map((f) => workspaceFile(`logs/${f}`).toString());
+const LOGS = [
+  'auth.log',
+  'nginx-access.log',
+  'apache-access.log',
+  'ufw.log',
+  'vpc-flow.log',
+  'app.jsonl',
+].map((f) => workspaceFile(`logs/${f}`).toString());
 
 async function triage(args: { uris?: string[]; send?: boolean }): Promise<TriageResult> {
   const r = await vscode.commands.executeCommand<TriageResult | undefined>('odin.triage', args);
@@ -54,7 +61,10 @@ describe('triage', function () {
     assert.ok(r.local);
     const scanner = r.indicators.find((i) => i.value === '185.220.101.34');
     assert.ok(scanner && scanner.count > 5, 'the scanner of auth.log is counted');
-    assert.ok(r.indicators.some((i) => PRIVATE.test(i.value) && i.status === 'local'), 'private addresses stay local');
+    assert.ok(
+      r.indicators.some((i) => PRIVATE.test(i.value) && i.status === 'local'),
+      'private addresses stay local',
+    );
     assert.ok(r.preview.requests >= 1 && r.preview.requests <= r.preview.toSend);
   });
 
@@ -63,10 +73,15 @@ describe('triage', function () {
     const pre = await triage({ uris: LOGS, send: false });
     const r = await triage({ uris: LOGS, send: true });
     const log = await emulatorLog();
-    assert.strictEqual(r.requests, log.length - log.filter((e) => JSON.stringify(e).includes('credits/usage')).length);
+    assert.strictEqual(
+      r.requests,
+      log.length - log.filter((e) => JSON.stringify(e).includes('credits/usage')).length,
+    );
     assert.ok(r.requests <= pre.preview.requests, `${r.requests} <= ${pre.preview.requests}`);
     const text = await sentText();
-    for (const i of r.indicators) if (PRIVATE.test(i.value)) assert.ok(!text.includes(`"${i.value}"`) && !text.includes(`:${i.value} `), i.value);
+    for (const i of r.indicators)
+      if (PRIVATE.test(i.value))
+        assert.ok(!text.includes(`"${i.value}"`) && !text.includes(`:${i.value} `), i.value);
     const scanner = r.indicators.find((i) => i.value === '185.220.101.34');
     assert.strictEqual(scanner?.status, 'enriched');
     assert.strictEqual(scanner?.verdict?.kind, 'host');
@@ -119,7 +134,10 @@ describe('triage', function () {
 
   it('refuses files outside the workspace', async () => {
     await clearEmulatorLog();
-    const r = await vscode.commands.executeCommand('odin.triage', { uris: ['file:///etc/hosts'], send: true });
+    const r = await vscode.commands.executeCommand('odin.triage', {
+      uris: ['file:///etc/hosts'],
+      send: true,
+    });
     assert.strictEqual(r, undefined);
     assert.strictEqual((await emulatorLog()).length, 0);
   });
@@ -129,7 +147,8 @@ describe('triage', function () {
     const unique = 10_000;
     before(() => {
       const ips: string[] = [];
-      for (let i = 0; i < unique; i++) ips.push(`${45 + (i % 3)}.${(i >> 8) & 255}.${i & 255}.${77 + (i % 5)}`);
+      for (let i = 0; i < unique; i++)
+        ips.push(`${45 + (i % 3)}.${(i >> 8) & 255}.${i & 255}.${77 + (i % 5)}`);
       const lines: string[] = [];
       let size = 0;
       for (let n = 0; size < 50 * 1024 * 1024; n++) {
@@ -156,21 +175,37 @@ describe('triage', function () {
       const done = first.indicators.filter((i) => i.status === 'enriched' || i.status === 'unknown').length;
       assert.ok(done > 0 && done < unique, String(done));
       const text = await sentText();
-      assert.ok(!/"(10\.0\.|192\.168\.)/.test(text) && !/ip:(10\.0\.|192\.168\.)/.test(text), 'no private value sent');
+      assert.ok(
+        !/"(10\.0\.|192\.168\.)/.test(text) && !/ip:(10\.0\.|192\.168\.)/.test(text),
+        'no private value sent',
+      );
       // A 429 with a long Retry-After and a reset, then the rest: nothing done is lost.
       (await getTestApi()).ctx.requests.resume();
       await emulatorAdmin('POST', 'credits', { host: 1_000_000 });
-      await emulatorAdmin('POST', 'faults', { path: '^/v1/hosts/search', fault: { kind: 'status', status: 429, retryAfter: '120' }, count: 1 });
+      await emulatorAdmin('POST', 'faults', {
+        path: '^/v1/hosts/search',
+        fault: { kind: 'status', status: 429, retryAfter: '120' },
+        count: 1,
+      });
       const limited = await triage({ uris: [uri], send: true });
-      const limitedDone = limited.indicators.filter((i) => i.status === 'enriched' || i.status === 'unknown').length;
+      const limitedDone = limited.indicators.filter(
+        (i) => i.status === 'enriched' || i.status === 'unknown',
+      ).length;
       assert.ok(limitedDone >= done, 'rows kept');
       (await getTestApi()).ctx.requests.resume();
       await emulatorAdmin('DELETE', 'faults');
-      await emulatorAdmin('POST', 'faults', { path: '^/v1/hosts/search', fault: { kind: 'reset' }, count: 1 });
+      await emulatorAdmin('POST', 'faults', {
+        path: '^/v1/hosts/search',
+        fault: { kind: 'reset' },
+        count: 1,
+      });
       await clearEmulatorLog();
       const missing = unique - limitedDone;
       const rest = await triage({ uris: [uri], send: true });
-      assert.ok(rest.requests <= Math.ceil(missing / 50) + 2, `${rest.requests} requests for ${missing} missing`);
+      assert.ok(
+        rest.requests <= Math.ceil(missing / 50) + 2,
+        `${rest.requests} requests for ${missing} missing`,
+      );
       if (rest.partial) {
         assert.match(rest.summary, /reset|network/);
         const last = await triage({ uris: [uri], send: true });

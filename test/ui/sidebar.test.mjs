@@ -48,8 +48,9 @@ describe('search prompts and the results side bar', () => {
     const more = ui.view('Results').locator('.monaco-list-row', { hasText: /Load \d+ more/ });
     // The click's toggle can land after the check on a loaded machine: check, expand and go
     // to the end again until the row shows.
-    for (const deadline = Date.now() + 30_000; ; ) {
-      if ((await setRow.getAttribute('aria-expanded')) === 'false') await ui.page.keyboard.press('ArrowRight');
+    for (const deadline = Date.now() + 30_000; ;) {
+      if ((await setRow.getAttribute('aria-expanded')) === 'false')
+        await ui.page.keyboard.press('ArrowRight');
       await ui.page.keyboard.press('End');
       try {
         await more.first().waitFor({ state: 'visible', timeout: 2_000 });
@@ -97,7 +98,10 @@ describe('search prompts and the results side bar', () => {
     // Each answer waits for its own step's title: the input box stays on screen between two
     // prompts (VS Code 1.139 reuses it without hiding it), so "visible" alone does not say
     // that the next prompt is there yet.
-    const step = (n) => quickTitle(ui).filter({ hasText: `(${n}/4)` }).waitFor({ state: 'visible', timeout: 10_000 });
+    const step = (n) =>
+      quickTitle(ui)
+        .filter({ hasText: `(${n}/4)` })
+        .waitFor({ state: 'visible', timeout: 10_000 });
     await ui.runCommand('ODIN: Search Domains and Subdomains\u2026');
     await step(1);
     await ui.answerInput('acme-logistics.com');
