@@ -63,7 +63,11 @@ describe('search commands and the results view', function () {
     assert.strictEqual(more.contextValue, 'odin.loadMore');
     assert.strictEqual(more.description, `25 of ${r.total!.toLocaleString('en-US')} shown`);
     assert.strictEqual(more.command?.command, 'odin.loadMore');
-    assert.strictEqual(f.resultsView.description, `25 of ${r.total!.toLocaleString('en-US')}`);
+    // The view's title follows the current set through an event: wait for it to settle.
+    const expected = `25 of ${r.total!.toLocaleString('en-US')}`;
+    for (let i = 0; i < 50 && f.resultsView.description !== expected; i++)
+      await new Promise((res) => setTimeout(res, 100));
+    assert.strictEqual(f.resultsView.description, expected);
     assert.strictEqual((await getTestApi()).contextValue('odin.hasResults'), true);
     // The root node of the current set is expanded and labelled with the query.
     const root = f.results.getChildren()[0];
