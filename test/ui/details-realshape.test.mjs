@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { detailsFrame } from './detailsFrame.mjs';
+import { openDetails } from './detailsFrame.mjs';
 import { connectUi } from './helpers.mjs';
 
 // The upstream and the fixture's loader are the integration tests' own (compiled to out/
@@ -28,9 +28,7 @@ let upstream;
 
 async function openHost(ip) {
   await ui.reset();
-  await ui.runCommand('ODIN: Look Up Host by IP\u2026');
-  await ui.answerInput(ip);
-  const frame = await detailsFrame(ui, 'host', ip);
+  const frame = await openDetails(ui, 'host', ip);
   await frame.waitForSelector('.services-table tbody[data-complete="true"] tr.row', { timeout: 30_000 });
   return frame;
 }

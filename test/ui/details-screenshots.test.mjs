@@ -3,7 +3,7 @@
 // does it (Preferences: Color Theme), which writes `workbench.colorTheme` to user settings.
 // The host page's screenshots come from details-realshape.test.mjs (the real service's shapes).
 import { after, before, describe, it } from 'node:test';
-import { detailsFrame } from './detailsFrame.mjs';
+import { openDetails } from './detailsFrame.mjs';
 import { connectUi } from './helpers.mjs';
 
 const CORP = 'acme-logistics.com';
@@ -13,9 +13,7 @@ let ui;
 
 async function shoot(suffix) {
   await ui.reset();
-  await ui.runCommand('ODIN: Show Whois of a Domain\u2026');
-  await ui.answerInput(CORP);
-  const whois = await detailsFrame(ui, 'whois', CORP);
+  const whois = await openDetails(ui, 'whois', CORP);
   await whois.waitForSelector('.timeline .timeline-item', { timeout: 30_000 });
   // Contacts folded so the history timeline shows in the viewport.
   await whois.locator('#contacts .section-toggle').click();
