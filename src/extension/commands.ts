@@ -135,6 +135,8 @@ export interface OdinCommands {
     field?: string,
     value?: string | number | boolean | null,
   ) => Promise<RunSummary | undefined>;
+  /** A summary's node (asks), or `{ setId?, facetCount }`: runs the summary again listing that many values. */
+  'odin.changeFacetCount': (arg?: ResultSetArg | { setId?: string; facetCount?: number }) => Promise<RunSummary | undefined>;
 
   // details/: the host and whois pages (an IP or a domain; a tree node that has one)
   'odin.openHostDetails': (arg?: string | Node) => Promise<void>;
@@ -197,6 +199,7 @@ export const COMMAND_FEATURES = {
   'odin.copyValue': 'search',
   'odin.searchSimilar': 'search',
   'odin.narrowByFacet': 'search',
+  'odin.changeFacetCount': 'search',
   'odin.openHostDetails': 'details',
   'odin.openWhoisDetails': 'details',
   'odin.triageFile': 'triage',

@@ -143,6 +143,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.copyValue': (arg) => this.resultCommands.copy(arg),
       'odin.searchSimilar': (arg) => this.resultCommands.searchSimilar(arg),
       'odin.narrowByFacet': (arg, field, value) => this.resultCommands.narrow(arg, field, value),
+      'odin.changeFacetCount': (arg) => this.resultCommands.changeFacetCount(arg),
     };
   }
 }

@@ -7,6 +7,7 @@ import type { SearchKind } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
 import { defaultDir, isObj, isResultNode } from '../args';
+import { DEFAULT_FACETS } from '../pageFetchers';
 import type { SearchFeature } from '../index';
 import type { RunSummary } from '../searchRunner';
 import { copyText, setTitle } from './resultNodes';
@@ -73,6 +74,34 @@ export class ResultCommands {
     if (!set) return undefined;
     this.f.results.remove(set);
     return this.f.runner.run(set.spec, { pageSize: set.pageSize });
+  }
+
+  /**
+   * Runs a summary again with another facet count (how many values it lists), from the
+   * summary's node (asks) or as `{ setId?, facetCount }`; the new set replaces the old.
+   */
+  async changeFacetCount(arg?: unknown): Promise<RunSummary | undefined> {
+    const set = this.setOf(arg);
+    if (!set || (set.spec.kind !== 'hostSummary' && set.spec.kind !== 'fileSummary')) {
+      void vscode.window.showInformationMessage('ODIN: only a summary has a facet count.');
+      return undefined;
+    }
+    const given = isObj(arg) && !isResultNode(arg) ? arg.facetCount : undefined;
+    const valid = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 10000;
+    let count: unknown = given;
+    if (given === undefined) {
+      const text = await vscode.window.showInputBox({
+        title: 'ODIN: Change Facet Count',
+        prompt: 'How many values the summary lists (1 to 10000); the summary runs again',
+        value: String(set.spec.limit ?? DEFAULT_FACETS),
+        validateInput: (v) => (valid(Number(v.trim())) ? undefined : 'A whole number from 1 to 10000'),
+      });
+      if (text === undefined) return undefined;
+      count = Number(text.trim());
+    }
+    if (!valid(count)) throw new Error('odin.changeFacetCount: "facetCount" must be a whole number from 1 to 10000.');
+    this.f.results.remove(set);
+    return this.f.runner.run({ ...set.spec, limit: count }, { pageSize: set.pageSize });
   }
 
   async copy(arg?: unknown): Promise<string | undefined> {
