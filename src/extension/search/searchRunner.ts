@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { pushRecent, readRecent, type QueryTarget } from '../../core/query';
 import {
   KINDS,
+  describeSpec,
   validateSpec,
   type SearchKind,
   type SearchSpec,
