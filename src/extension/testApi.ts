@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
+import { pathPrompts } from './shared/argumentPath';
 import type { ContextKey } from './shared/contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
 import type { SearchFeature } from './search';
@@ -48,15 +49,22 @@ export interface TestApi {
   triage(): TriageFeature;
   /** The agent tools and MCP server definition (issue 20). */
   agent: AgentProbe;
+  /** The "read/write this file?" modal for paths from command arguments: what it showed, and the answer to give. */
+  pathPrompts: typeof pathPrompts;
 }
 
 /** `loadSearch` loads the search feature (it loads on first use): reading `search.feature` does. */
-export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature, loadTriage: () => TriageFeature): TestApi {
+export function createTestApi(
+  ctx: Ctx,
+  loadSearch: () => SearchFeature,
+  loadTriage: () => TriageFeature,
+): TestApi {
   return {
     ctx: guarded(ctx),
     contextValue: (key) => ctx.contextKeys.get(key),
     details: detailsProbe,
     agent: agentProbe,
+    pathPrompts,
     search: {
       get feature() {
         return loadSearch();

@@ -46,22 +46,34 @@ describe('findings (issue 15)', () => {
       }
     });
 
-    it('odin.hover.enabled: the workspace\'s true does not override the user\'s false (no card)', async () => {
+    it("odin.hover.enabled: the workspace's true does not override the user's false (no card)", async () => {
       const api = await getTestApi();
       await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
       await odin().update('hover.enabled', false, G);
       await odin().update('hover.enabled', true, W);
       await waitFor(() => odin().inspect('hover.enabled')?.workspaceValue === true, 5000, 'settings written');
       assert.strictEqual(config.hoverEnabled(), false);
-      const doc = await vscode.workspace.openTextDocument({ content: 'peer 8.8.8.8 connected\n', language: 'log' });
-      const r = await vscode.commands.executeCommand<{ markdown?: string }>('odin.test.hover', doc.uri.toString(), 0, 7);
+      const doc = await vscode.workspace.openTextDocument({
+        content: 'peer 8.8.8.8 connected\n',
+        language: 'log',
+      });
+      const r = await vscode.commands.executeCommand<{ markdown?: string }>(
+        'odin.test.hover',
+        doc.uri.toString(),
+        0,
+        7,
+      );
       assert.strictEqual(r?.markdown, undefined, `a hover card was shown: ${r?.markdown ?? ''}`);
     });
 
-    it('odin.search.pageSize: the workspace may lower the user\'s value, never raise it', async () => {
+    it("odin.search.pageSize: the workspace may lower the user's value, never raise it", async () => {
       await odin().update('search.pageSize', 10, G);
       await odin().update('search.pageSize', 100, W);
-      await waitFor(() => odin().inspect('search.pageSize')?.workspaceValue === 100, 5000, 'settings written');
+      await waitFor(
+        () => odin().inspect('search.pageSize')?.workspaceValue === 100,
+        5000,
+        'settings written',
+      );
       assert.strictEqual(config.searchPageSize(), 10);
       await odin().update('search.pageSize', 5, W);
       await waitFor(() => odin().inspect('search.pageSize')?.workspaceValue === 5, 5000, 'settings written');

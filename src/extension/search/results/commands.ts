@@ -7,6 +7,7 @@ import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core
 import type { SearchKind } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
+import { confirmArgumentPath } from '../../shared/argumentPath';
 import { userMessage } from '../../shared/errors';
 import { gateExplicit } from '../../shared/gate';
 import { defaultDir, isObj, isResultNode } from '../args';
@@ -261,6 +262,8 @@ export class ResultCommands {
       return { count: set.items.length, complete, target };
     }
     let uri: vscode.Uri | undefined = typeof a.path === 'string' ? vscode.Uri.file(a.path) : undefined;
+    // A path from an argument outside the trusted workspace is written only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Results'))) return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: 'ODIN: Export Results',
       defaultUri: vscode.Uri.file(

@@ -20,6 +20,7 @@ import {
   type SearchSpec,
 } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
+import { confirmArgumentPath } from '../../shared/argumentPath';
 import { defaultDir, isObj, isResultNode, isSavedNode } from '../args';
 import type { SearchFeature } from '../index';
 import type { RunSummary } from '../searchRunner';
@@ -176,6 +177,8 @@ export class SavedSearchCommands {
         : arg instanceof vscode.Uri
           ? arg
           : undefined;
+    // A file named by an argument outside the trusted workspace is written only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Saved Searches'))) return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: 'ODIN: Export Saved Searches',
       defaultUri: vscode.Uri.file(path.join(defaultDir(), 'odin-searches.json')),
@@ -207,6 +210,8 @@ export class SavedSearchCommands {
           ? arg
           : undefined;
     const quiet = isObj(arg) && arg.quiet === true;
+    // A file named by an argument outside the trusted workspace is read only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'read', 'ODIN: Import Saved Searches'))) return undefined;
     if (!uri) {
       const picked = await vscode.window.showOpenDialog({
         title: 'ODIN: Import Saved Searches',
