@@ -199,6 +199,7 @@ const PROMPTING = [
   'odin.importSavedSearches',
   'odin.exportResults',
   'odin.changeFacetCount',
+  'odin.summarizeResultsBy',
   'odin.summarizeHunt',
 ];
 

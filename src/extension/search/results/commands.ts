@@ -13,9 +13,18 @@ import { gateExplicit } from '../../shared/gate';
 import { defaultDir, isObj, isResultNode } from '../args';
 import { DEFAULT_FACETS } from '../pageFetchers';
 import type { SearchFeature } from '../index';
+import { promptField } from '../prompts';
 import type { RunSummary } from '../searchRunner';
 import { copyText, setTitle } from './resultNodes';
 import type { ResultSet } from './resultSet';
+
+/** The summary a result set of each kind can be summarised by again. */
+const SUMMARY_OF: Partial<Record<SearchKind, 'hostSummary' | 'fileSummary'>> = {
+  hosts: 'hostSummary',
+  hostSummary: 'hostSummary',
+  fileCount: 'fileSummary',
+  fileSummary: 'fileSummary',
+};
 
 export class ResultCommands {
   constructor(private readonly f: SearchFeature) {}
@@ -186,6 +195,39 @@ export class ResultCommands {
     const query = narrowQuery(set.spec.query ?? '', field, key);
     const kind: SearchKind = set.spec.kind === 'fileSummary' ? 'fileCount' : 'hosts';
     return this.f.runner.run({ kind, query });
+  }
+
+  /**
+   * Facets that drill: summarises a result set's query by another field, without retyping it.
+   * On a facet value, the query is narrowed by that value first (a facet inside a facet), so
+   * narrowing again from the new summary keeps both conditions. `field` skips the question.
+   */
+  async summarizeBy(...args: unknown[]): Promise<RunSummary | undefined> {
+    let set: ResultSet | undefined;
+    let query: string | undefined;
+    if (isResultNode(args[0]) && args[0].type === 'item' && args[0].item.t === 'facet') {
+      set = this.f.results.get(args[0].set.id);
+      if (set) query = narrowQuery(set.spec.query ?? '', args[0].item.field, args[0].item.v.key);
+    } else {
+      set = this.setOf(args[0]);
+      query = set?.spec.query;
+    }
+    if (!set) return undefined;
+    const target = SUMMARY_OF[set.spec.kind];
+    if (!target) {
+      void vscode.window.showInformationMessage(
+        `ODIN: ${neutraliseUiText(setTitle(set), 100)} cannot be summarised (hosts and exposed files can).`,
+      );
+      return { status: 'dismissed' };
+    }
+    let field = typeof args[1] === 'string' && /^[A-Za-z0-9_.]+$/.test(args[1]) ? args[1] : undefined;
+    field ??= await promptField(
+      `ODIN: Summarize ${neutraliseUiText(query ?? '*', 80)} by`,
+      target === 'hostSummary' ? 'hosts' : 'files',
+      this.f.catalogue,
+    );
+    if (!field) return { status: 'dismissed' };
+    return this.f.runner.run({ kind: target, query: query ?? '*', field });
   }
 
   /**
