@@ -14,8 +14,8 @@
 // Exit code 0 only when nothing failed.
 //
 // Flags: --unit (build + unit only), --host (tsc + esbuild + host only),
-//        --only=trusted,restricted,ui,ui-restricted,vsix,live (host runs to do; live = the
-//        trusted integration tests over the `live` dialect),
+//        --only=trusted,restricted,trusted-hostile,ui,ui-restricted,vsix,live (host runs to
+//        do; live = the trusted integration tests over the `live` dialect),
 //        --hosts=oldest,newest (which VS Code builds; default both; also 1.100, 1.139),
 //        --no-ui, --no-vsix, --verbose (echo the extension host log),
 //        --update-screenshots (= ODIN_UPDATE_SCREENSHOTS=1; ignored when CI=true)
