@@ -120,11 +120,15 @@ describe('host page over the real shapes (loopback upstream serving test/fixture
       const sticky = document.querySelector('.page-header')?.getBoundingClientRect().height ?? 0;
       if (head) window.scrollTo(0, head.getBoundingClientRect().top + window.scrollY - sticky - 4);
     });
+    // No toast over the page (the credits message of "Test API Key" can still be up).
+    const clearToasts = () => ui.runCommand('Notifications: Clear All Notifications').catch(() => {});
+    await clearToasts();
     await ui.page.mouse.move(1, 1);
     await ui.page.waitForTimeout(600);
     await ui.screenshotRegion('host-dark', ui.page.locator('.part.editor').first());
     await ui.setTheme('Light Modern');
     try {
+      await clearToasts();
       await ui.page.waitForTimeout(600);
       await ui.screenshotRegion('host-light', ui.page.locator('.part.editor').first());
     } finally {
@@ -142,8 +146,11 @@ describe('host page over the real shapes (loopback upstream serving test/fixture
       [21, 'Shapes FTP service'],
     ]) {
       const { detail } = await openService(frame, port);
-      await detail.locator('pre.banner').waitFor({ timeout: 15_000 });
-      assert.ok((await detail.locator('pre.banner').innerText()).includes(banner), `port ${port}: ${banner}`);
+      // The banner is fetched when the service opens: wait for its text, not the box.
+      await detail
+        .locator('pre.banner', { hasText: banner })
+        .waitFor({ timeout: 15_000 })
+        .catch(async () => assert.fail(`port ${port}: ${banner} not in ${await detail.innerText()}`));
     }
     const ftp = await facts(frame.locator('.detail-row:not([hidden]) .certificate dl.facts').first());
     assert.equal(ftp['Self-signed'], 'yes');
