@@ -172,6 +172,7 @@ export async function runHostTier(o) {
       ODIN_TEST_ATTACKER_URL: attacker.url,
       ODIN_TEST_API_KEY: apiKey,
       ...(process.env.ODIN_TEST_GREP ? { ODIN_TEST_GREP: process.env.ODIN_TEST_GREP } : {}),
+      ...(process.env.ODIN_AFFORDANCES_RUN ? { ODIN_AFFORDANCES_RUN: process.env.ODIN_AFFORDANCES_RUN } : {}),
     };
     const userSettings = { 'odin.apiBaseUrl': emulatorUrl };
     const onLog = (name) => (level, msg) => {

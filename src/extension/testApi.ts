@@ -1,5 +1,7 @@
+import type * as vscode from 'vscode';
 import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
+import { statusItems } from './shared/statusItems';
 import type { ContextKey } from './shared/contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
 import type { SearchFeature } from './search';
@@ -23,15 +25,22 @@ export interface TestApi {
   triage(): TriageFeature;
   /** The agent tools and MCP server definition (issue 20). */
   agent: AgentProbe;
+  /** The status-bar items by id (their command is what a click runs). */
+  statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
 }
 
 /** `loadSearch` loads the search feature (it loads on first use): reading `search.feature` does. */
-export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature, loadTriage: () => TriageFeature): TestApi {
+export function createTestApi(
+  ctx: Ctx,
+  loadSearch: () => SearchFeature,
+  loadTriage: () => TriageFeature,
+): TestApi {
   return {
     ctx,
     contextValue: (key) => ctx.contextKeys.get(key),
     details: detailsProbe,
     agent: agentProbe,
+    statusItems,
     search: {
       get feature() {
         return loadSearch();

@@ -53,6 +53,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
     );
     detailsProbe.open.add(`${page}:${id}`);
+    detailsProbe.receivers.set(`${page}:${id}`, (raw) => this.receive(raw));
     detailsProbe.mark(page, id, 'created');
   }
 
@@ -183,6 +184,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
     this.disposed = true;
     this.loading?.abort();
     detailsProbe.open.delete(`${this.page}:${this.id}`);
+    detailsProbe.receivers.delete(`${this.page}:${this.id}`);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
     this.onDispose();

@@ -31,6 +31,11 @@ export class DetailsProbe implements vscode.Disposable {
    * panel they made, to restore without reloading the window.
    */
   restore: ((viewType: string, panel: vscode.WebviewPanel, state: unknown) => void) | undefined;
+  /**
+   * Each open panel's message handler, by `page:id` (tests deliver a page's message, e.g. a
+   * button's `{ type: 'action', action }`, through the same validation the webview's go through).
+   */
+  readonly receivers = new Map<string, (raw: unknown) => void>();
 
   mark(page: PageKind, id: string, phase: string): void {
     this.marks.push({ page, id, phase, at: Date.now() });
