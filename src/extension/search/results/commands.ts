@@ -2,15 +2,27 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { exportText, type ExportFormat } from '../../../core/export';
-import { narrowQuery, similarHostsQuery } from '../../../core/query';
+import type { Host } from '../../../api/types';
+import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core/query';
 import type { SearchKind } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
+import { userMessage } from '../../shared/errors';
+import { gateExplicit } from '../../shared/gate';
 import { defaultDir, isObj, isResultNode } from '../args';
 import type { SearchFeature } from '../index';
+import { promptField } from '../prompts';
 import type { RunSummary } from '../searchRunner';
 import { copyText, setTitle } from './resultNodes';
 import { LOAD_ALL_MAX_PAGES, loadAllText, type ResultSet } from './resultSet';
+
+/** The summary a result set of each kind can be summarised by again. */
+const SUMMARY_OF: Partial<Record<SearchKind, 'hostSummary' | 'fileSummary'>> = {
+  hosts: 'hostSummary',
+  hostSummary: 'hostSummary',
+  fileCount: 'fileSummary',
+  fileSummary: 'fileSummary',
+};
 
 export class ResultCommands {
   constructor(private readonly f: SearchFeature) {}
@@ -105,7 +117,14 @@ export class ResultCommands {
     return text;
   }
 
+  /**
+   * Hosts like this one. From a tree node (host or service); from the hover's "Similar hosts"
+   * and the host page's "Search Similar", which pass the IP: the host comes from the shared
+   * cache (or one request through it); and from the CIDR hover's "Search hosts in it", which
+   * passes the block: the hosts in it. Strings pass the gate as a user action.
+   */
   async searchSimilar(arg?: unknown): Promise<RunSummary | undefined> {
+    if (typeof arg === 'string') return this.searchSimilarTo(arg);
     if (!isResultNode(arg)) return undefined;
     const host =
       arg.type === 'item' && arg.item.t === 'host'
@@ -115,6 +134,34 @@ export class ResultCommands {
           : undefined;
     if (!host) return undefined;
     return this.f.runner.run({ kind: 'hosts', query: similarHostsQuery(host) });
+  }
+
+  private async searchSimilarTo(value: string): Promise<RunSummary> {
+    const t = await gateExplicit(value, { source: 'command', accept: ['ip', 'cidr'] });
+    if (!t) return { status: 'blocked' };
+    if (t.kind === 'cidr') return this.f.runner.run({ kind: 'hosts', query: hostsInBlockQuery(t.value) });
+    const ctx = this.f.ctx;
+    let r;
+    try {
+      r = await ctx.requests.get<Host>(
+        'host',
+        t.value,
+        (signal) => ctx.client().getHost(t.value, { signal }),
+        {
+          automatic: false,
+        },
+      );
+    } catch (err) {
+      void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(userMessage(err), 300)}`);
+      return { status: 'error', error: userMessage(err) };
+    }
+    if (r.status !== 'ok') {
+      void vscode.window.showInformationMessage(
+        `ODIN has no data for ${t.value}, so there is nothing to compare.`,
+      );
+      return { status: 'error', error: 'not found' };
+    }
+    return this.f.runner.run({ kind: 'hosts', query: similarHostsQuery(r.value) });
   }
 
   /** Narrows the summarised query by a facet value: `(<query>) AND field:"value"`, run as a search. */
@@ -140,6 +187,39 @@ export class ResultCommands {
     const query = narrowQuery(set.spec.query ?? '', field, key);
     const kind: SearchKind = set.spec.kind === 'fileSummary' ? 'fileCount' : 'hosts';
     return this.f.runner.run({ kind, query });
+  }
+
+  /**
+   * Facets that drill: summarises a result set's query by another field, without retyping it.
+   * On a facet value, the query is narrowed by that value first (a facet inside a facet), so
+   * narrowing again from the new summary keeps both conditions. `field` skips the question.
+   */
+  async summarizeBy(...args: unknown[]): Promise<RunSummary | undefined> {
+    let set: ResultSet | undefined;
+    let query: string | undefined;
+    if (isResultNode(args[0]) && args[0].type === 'item' && args[0].item.t === 'facet') {
+      set = this.f.results.get(args[0].set.id);
+      if (set) query = narrowQuery(set.spec.query ?? '', args[0].item.field, args[0].item.v.key);
+    } else {
+      set = this.setOf(args[0]);
+      query = set?.spec.query;
+    }
+    if (!set) return undefined;
+    const target = SUMMARY_OF[set.spec.kind];
+    if (!target) {
+      void vscode.window.showInformationMessage(
+        `ODIN: ${neutraliseUiText(setTitle(set), 100)} cannot be summarised (hosts and exposed files can).`,
+      );
+      return { status: 'dismissed' };
+    }
+    let field = typeof args[1] === 'string' && /^[A-Za-z0-9_.]+$/.test(args[1]) ? args[1] : undefined;
+    field ??= await promptField(
+      `ODIN: Summarize ${neutraliseUiText(query ?? '*', 80)} by`,
+      target === 'hostSummary' ? 'hosts' : 'files',
+      this.f.catalogue,
+    );
+    if (!field) return { status: 'dismissed' };
+    return this.f.runner.run({ kind: target, query: query ?? '*', field });
   }
 
   /**
