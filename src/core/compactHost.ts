@@ -58,6 +58,8 @@ const flat = (s: string): string => (s.length < 13 ? s : (JSON.parse(JSON.string
 const EMPTY_LIST: never[] = Object.freeze([]) as unknown as never[];
 const EMPTY_MAP = Object.freeze({}) as Record<string, never>;
 const list = <T>(xs: T[]): T[] => (xs.length ? xs : EMPTY_LIST);
+/** A list that a record should have (the normaliser always sets them; test fakes may not). */
+const arr = <T>(xs: T[] | undefined): T[] => xs ?? EMPTY_LIST;
 
 /**
  * Every record is built by one object literal with all its fields (absent ones undefined),
@@ -89,7 +91,7 @@ function compactTls(pool: CompactPool, c: TlsCertificate | undefined): TlsCertif
     subject: certName(pool, c.subject),
     issuer: certName(pool, c.issuer),
     // certSummary names the certificate by its first name when it has no common name.
-    names: c.subject.commonName || !c.names.length ? EMPTY_LIST : [pool.str(c.names[0])],
+    names: c.subject.commonName || !arr(c.names).length ? EMPTY_LIST : [pool.str(c.names[0])],
     ips: EMPTY_LIST,
     notAfter: pool.str(c.notAfter),
     fingerprintSha256: pool.str(c.fingerprintSha256),
@@ -109,7 +111,7 @@ function compactService(pool: CompactPool, s: Service): Service {
     tunnel: pool.str(s.tunnel),
     url: pool.str(s.url),
     last_updated_at: pool.str(s.last_updated_at),
-    cve: s.cve.length ? s.cve.map((c) => pool.cve(c)) : EMPTY_LIST,
+    cve: arr(s.cve).length ? s.cve.map((c) => pool.cve(c)) : EMPTY_LIST,
     softwares: EMPTY_LIST,
     modules: EMPTY_MAP,
     banner: pool.str(
@@ -125,7 +127,7 @@ function compactService(pool: CompactPool, s: Service): Service {
  * Hosts" and the hunts read, nothing else; what repeats is shared through `pool`.
  */
 export function compactHost(host: Host, pool: CompactPool = new CompactPool()): Host {
-  const domains = host.domains.flatMap((d) =>
+  const domains = arr(host.domains).flatMap((d) =>
     d.name ? [{ name: pool.str(d.name), dns_servers: EMPTY_LIST, emails: EMPTY_LIST }] : [],
   );
   const { asn, location, whois } = host;
@@ -137,10 +139,14 @@ export function compactHost(host: Host, pool: CompactPool = new CompactPool()): 
     last_updated_at: pool.str(host.last_updated_at),
     banner: EMPTY_LIST,
     asn: asn
-      ? { number: pool.str(asn.number), organization: pool.str(asn.organization), country_code: pool.str(asn.country_code) }
+      ? {
+          number: pool.str(asn.number),
+          organization: pool.str(asn.organization),
+          country_code: pool.str(asn.country_code),
+        }
       : undefined,
     domains: list(domains),
-    hostnames: list(host.hostnames.map((n) => ({ name: pool.str(n.name) }))),
+    hostnames: list(arr(host.hostnames).map((n) => ({ name: pool.str(n.name) }))),
     location: location
       ? {
           city: pool.str(location.city),
@@ -149,8 +155,14 @@ export function compactHost(host: Host, pool: CompactPool = new CompactPool()): 
           network: pool.str(location.network),
         }
       : undefined,
-    services: list(host.services.map((s) => compactService(pool, s))),
-    tags: list(host.tags.map((t) => ({ name: pool.str(t.name), pretty_name: pool.str(t.pretty_name), value: t.value }))),
+    services: list(arr(host.services).map((s) => compactService(pool, s))),
+    tags: list(
+      arr(host.tags).map((t) => ({
+        name: pool.str(t.name),
+        pretty_name: pool.str(t.pretty_name),
+        value: t.value,
+      })),
+    ),
     whois: whois?.network ? { network: pool.str(whois.network) } : undefined,
   };
 }

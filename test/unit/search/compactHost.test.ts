@@ -60,7 +60,8 @@ for (const [name, hosts] of [
       assert.equal(similarHostsQuery(c.v), similarHostsQuery(f.v));
       // Banners are kept to 2,000 characters, what the tooltip shows at most (fewer when
       // line breaks collapse): the first 1,900 are the same.
-      const cut = (rows: string[]): string[] => rows.map((r) => (/^ *Banner \|/.test(r) ? r.slice(0, 1900) : r));
+      const cut = (rows: string[]): string[] =>
+        rows.map((r) => (/^ *Banner \|/.test(r) ? r.slice(0, 1900) : r));
       assert.deepEqual(cut(treeText(set, c)), cut(treeText(set, f)), f.v.ip);
     }
   });
@@ -68,18 +69,29 @@ for (const [name, hosts] of [
 
 void test('a result set holds its hosts compact, sharing CVE records and leaving out raw modules', async () => {
   const hosts = emulatorHosts(200);
-  const set = new ResultSet({ kind: 'hosts', query: '*' }, async () => ({
-    items: hosts.map((v): ResultItem => ({ t: 'host', v })),
-  }), 200);
+  const set = new ResultSet(
+    { kind: 'hosts', query: '*' },
+    async () => ({
+      items: hosts.map((v): ResultItem => ({ t: 'host', v })),
+    }),
+    200,
+  );
   await set.loadNext();
   const held = set.items.flatMap((i) => (i.t === 'host' ? [i.v] : []));
   assert.equal(held.length, hosts.length);
-  assert.ok(held.every((h) => h.services.every((s) => Object.keys(s.modules).length === 0 && s.softwares.length === 0)));
+  assert.ok(
+    held.every((h) =>
+      h.services.every((s) => Object.keys(s.modules).length === 0 && s.softwares.length === 0),
+    ),
+  );
   const byText = new Map<string, object>();
   for (const c of held.flatMap((h) => h.services.flatMap((s) => s.cve))) {
     const seen = byText.get(JSON.stringify(c));
     if (seen) assert.equal(seen, c, `one record for equal records of ${c.id}`);
     else byText.set(JSON.stringify(c), c);
   }
-  assert.ok(hosts.some((h) => h.services.some((s) => Object.keys(s.modules).length > 0)), 'the full records had modules');
+  assert.ok(
+    hosts.some((h) => h.services.some((s) => Object.keys(s.modules).length > 0)),
+    'the full records had modules',
+  );
 });

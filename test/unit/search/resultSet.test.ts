@@ -231,9 +231,18 @@ void test('store: a damaged file is kept aside and reported once; broken entries
 void test('"Load All" asks for pages of the API\'s largest size, whatever the set\'s page size', async () => {
   const limits: number[] = [];
   const inner = fakeFetcher(1_000);
-  const set = new ResultSet({ kind: 'hosts', query: '*' }, (c, limit, s) => (limits.push(limit), inner(c, limit, s)), 10);
+  const set = new ResultSet(
+    { kind: 'hosts', query: '*' },
+    (c, limit, s) => (limits.push(limit), inner(c, limit, s)),
+    10,
+  );
   await set.loadNext();
-  assert.deepEqual(set.loadAllPlan(), { remaining: 990, requests: 10, pageSize: MAX_PAGE_SIZE, capped: false });
+  assert.deepEqual(set.loadAllPlan(), {
+    remaining: 990,
+    requests: 10,
+    pageSize: MAX_PAGE_SIZE,
+    capped: false,
+  });
   await set.loadAll();
   assert.equal(set.items.length, 1_000);
   assert.deepEqual(limits, [10, ...Array<number>(10).fill(MAX_PAGE_SIZE)]);
@@ -253,10 +262,16 @@ void test('"Load All" says first how many requests it takes, and when the page c
   await huge.loadNext();
   const plan = huge.loadAllPlan();
   assert.deepEqual(plan, { remaining: 999_900, requests: LOAD_ALL_MAX_PAGES, pageSize: 100, capped: true });
-  assert.match(loadAllText(plan), /^999,900 more results: 100 requests of up to 100 results each\. It stops after 100 requests \(10,000 results\)/);
+  assert.match(
+    loadAllText(plan),
+    /^999,900 more results: 100 requests of up to 100 results each\. It stops after 100 requests \(10,000 results\)/,
+  );
   const noTotal = new ResultSet({ kind: 'hosts', query: '*' }, async () => ({ items: [], next: 1 }), 25);
   await noTotal.loadNext();
-  assert.match(loadAllText(noTotal.loadAllPlan()), /^Up to 100 requests of up to 100 results each; the service gave no total\./);
+  assert.match(
+    loadAllText(noTotal.loadAllPlan()),
+    /^Up to 100 requests of up to 100 results each; the service gave no total\./,
+  );
 });
 
 void test('"Load All" stops at the page cap, keeps what it loaded, and goes on when asked again', async () => {
@@ -295,10 +310,17 @@ void test('a next-page cursor that repeats an earlier one stops paging (no endle
   assert.equal(set.hasMore, false, 'no "Load more" that would repeat pages');
   const note = setChildren(set).at(-1)!;
   assert.equal(note.type, 'note');
-  assert.match(set.notes.join('\n'), /Stopped after 4 pages: the service's next-page cursor repeats an earlier one/);
+  assert.match(
+    set.notes.join('\n'),
+    /Stopped after 4 pages: the service's next-page cursor repeats an earlier one/,
+  );
   // A cursor equal to the one just sent (a service that never advances) stops after one page.
   let sent = 0;
-  const stuck = new ResultSet({ kind: 'hosts', query: '*' }, async () => (sent++, { items: [{ t: 'host', v: host(sent) }], total: 50, next: [0] }), 10);
+  const stuck = new ResultSet(
+    { kind: 'hosts', query: '*' },
+    async () => (sent++, { items: [{ t: 'host', v: host(sent) }], total: 50, next: [0] }),
+    10,
+  );
   await stuck.loadAll();
   assert.equal(sent, 2, 'the first page (no cursor) and the page of cursor [0]; [0] again stops');
   assert.equal(stuck.lastLoadAllStop, 'cursorCycle');

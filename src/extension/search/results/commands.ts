@@ -292,7 +292,10 @@ export class ResultCommands {
       complete,
       // Result sets hold compact hosts (src/core/compactHost.ts); the host page has the rest.
       ...(set.items[0]?.t === 'host'
-        ? { records: 'compact: the fields of the results tree and the CSV columns; "Open Host Details" has the whole record' }
+        ? {
+            records:
+              'compact: the fields of the results tree and the CSV columns; "Open Host Details" has the whole record',
+          }
         : {}),
     });
     if (target === 'editor') {
