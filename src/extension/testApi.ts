@@ -1,7 +1,7 @@
 import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
 import type { ContextKey } from './shared/contextKeys';
-import { detailsProbe, type DetailsProbe } from './details/probe';
+import type { DetailsProbe } from './shared/detailsProbe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';
 import type { TriageFeature } from './triage';
@@ -30,7 +30,7 @@ export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature, loadTri
   return {
     ctx,
     contextValue: (key) => ctx.contextKeys.get(key),
-    details: detailsProbe,
+    details: ctx.detailsProbe,
     agent: agentProbe,
     search: {
       get feature() {

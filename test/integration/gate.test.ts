@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RenderedEvent } from '../../src/extension/details/probe';
+import type { RenderedEvent } from '../../src/extension/shared/detailsProbe';
 import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
 
 type LogEntry = { endpoint?: string; ip?: string; path?: string };

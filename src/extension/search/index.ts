@@ -59,7 +59,7 @@ export class SearchFeature implements vscode.Disposable {
     readonly ctx: Ctx,
     views: SearchViews,
   ) {
-    this.results = new ResultsProvider(ctx.contextKeys);
+    this.results = new ResultsProvider(ctx.contextKeys, () => ctx.nextId('r'));
     this.catalogue = new FieldCatalogue(
       () => ctx.client(),
       () => ctx.origin(),

@@ -64,10 +64,7 @@ export function loadAllText(plan: LoadAllPlan): string {
   return `${n(plan.remaining)} more result${plan.remaining === 1 ? '' : 's'}: ${requests}.${capped} Each request uses API credits; you can cancel at any time.`;
 }
 
-let nextId = 1;
-
 export class ResultSet {
-  readonly id = `r${nextId++}`;
   readonly createdAt = Date.now();
   items: ResultItem[] = [];
   total: number | undefined;
@@ -96,6 +93,8 @@ export class ResultSet {
     private readonly fetcher: PageFetcher,
     readonly pageSize: number,
     private readonly onChange: (set: ResultSet) => void = () => undefined,
+    /** Unique among the window's sets (the results view gives `ctx.nextId('r')`). */
+    readonly id: string = `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   ) {}
 
   get loading(): boolean {
