@@ -224,7 +224,14 @@ export async function runHostTier(o) {
       const total = attacker.requests.filter((r) => !r.url.startsWith('/__recorder/')).length;
       if (none)
         results.push(
-          single(`host: attacker server received no request at all (${name})`, total === 0, `${total} request(s): ${attacker.requests.slice(0, 3).map((r) => `${r.method} ${r.url}`).join(', ')}`),
+          single(
+            `host: attacker server received no request at all (${name})`,
+            total === 0,
+            `${total} request(s): ${attacker.requests
+              .slice(0, 3)
+              .map((r) => `${r.method} ${r.url}`)
+              .join(', ')}`,
+          ),
         );
       results.push(
         single(
@@ -330,7 +337,13 @@ export async function runHostTier(o) {
         {
           workspace: hostileWs,
           trusted: true,
-          env: { ...commonEnv, ODIN_TEST_RUN: 'trusted-hostile', ODIN_TEST_KEY_VIA: 'env', ODIN_API_KEY: apiKey, ODIN_TEST_GREP: '^hostile workspace, trusted' },
+          env: {
+            ...commonEnv,
+            ODIN_TEST_RUN: 'trusted-hostile',
+            ODIN_TEST_KEY_VIA: 'env',
+            ODIN_API_KEY: apiKey,
+            ODIN_TEST_GREP: '^hostile workspace, trusted',
+          },
           userSettings: { ...userSettings, 'odin.search.pageSize': 10 },
           extensionDevelopmentPath: root,
         },
