@@ -141,6 +141,7 @@ export function parseTap(tapText) {
  * @param {string[]} [o.only] run names to run (default all)
  * @param {boolean} [o.updateScreenshots] write screenshots into media/screenshots
  * @param {boolean} [o.verbose] echo the extension host's log lines
+ * @param {'spec' | 'live'} [o.dialect] the emulator's dialect (default: env ODIN_EMULATOR_DIALECT, else spec)
  * @returns {Promise<Result[]>}
  */
 export async function runHostTier(o) {
@@ -181,12 +182,9 @@ export async function runHostTier(o) {
     let emulatorUrl;
     const { startEmulator, reason } = loadEmulator(root);
     if (startEmulator) {
-      // ODIN_EMULATOR_DIALECT=live runs the same suites against the real service's shapes.
-      const emu = await startEmulator({
-        port: 0,
-        seed: 1,
-        dialect: process.env.ODIN_EMULATOR_DIALECT === 'live' ? 'live' : 'spec',
-      });
+      // `live` (or ODIN_EMULATOR_DIALECT=live) runs the same suites against the real service's shapes.
+      const dialect = o.dialect ?? (process.env.ODIN_EMULATOR_DIALECT === 'live' ? 'live' : 'spec');
+      const emu = await startEmulator({ port: 0, seed: 1, dialect });
       cleanups.push(() => emu.close());
       emulatorUrl = emu.url;
       apiKey = emu.apiKey;
