@@ -59,7 +59,7 @@ export class SearchFeature implements vscode.Disposable {
     readonly ctx: Ctx,
     views: SearchViews,
   ) {
-    this.results = new ResultsProvider(ctx.contextKeys);
+    this.results = new ResultsProvider(ctx.contextKeys, () => ctx.nextId('r'));
     this.catalogue = new FieldCatalogue(
       () => ctx.client(),
       () => ctx.origin(),
@@ -144,7 +144,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.exportSavedSearches': (arg) => this.savedCommands.exportSaved(arg),
       'odin.importSavedSearches': (arg) => this.savedCommands.importSaved(arg),
       'odin.loadMore': (arg) => this.resultCommands.loadMore(arg),
-      'odin.loadAll': (arg) => this.resultCommands.loadAll(arg),
+      'odin.loadAll': (arg, opts) => this.resultCommands.loadAll(arg, opts),
       'odin.retry': (arg) => this.resultCommands.retry(arg),
       'odin.refreshResults': (arg) => this.resultCommands.refresh(arg),
       'odin.clearResults': (arg) => {
@@ -156,6 +156,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.copyValue': (arg) => this.resultCommands.copy(arg),
       'odin.searchSimilar': (arg) => this.resultCommands.searchSimilar(arg),
       'odin.narrowByFacet': (arg, field, value) => this.resultCommands.narrow(arg, field, value),
+      'odin.changeFacetCount': (arg) => this.resultCommands.changeFacetCount(arg),
       'odin.summarizeResultsBy': (arg, field) => this.resultCommands.summarizeBy(arg, field),
       'odin.openHuntInFile': (arg) => this.savedCommands.openHunt(arg),
       'odin.rerunAllSavedSearches': (arg) => this.savedCommands.rerunAll(arg),

@@ -7,14 +7,16 @@ import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core
 import type { SearchKind } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
+import { confirmArgumentPath } from '../../shared/argumentPath';
 import { userMessage } from '../../shared/errors';
 import { gateExplicit } from '../../shared/gate';
 import { defaultDir, isObj, isResultNode } from '../args';
+import { DEFAULT_FACETS } from '../pageFetchers';
 import type { SearchFeature } from '../index';
 import { promptField } from '../prompts';
 import type { RunSummary } from '../searchRunner';
 import { copyText, setTitle } from './resultNodes';
-import type { ResultSet } from './resultSet';
+import { LOAD_ALL_MAX_PAGES, loadAllText, type ResultSet } from './resultSet';
 
 /** The summary a result set of each kind can be summarised by again. */
 const SUMMARY_OF: Partial<Record<SearchKind, 'hostSummary' | 'fileSummary'>> = {
@@ -56,10 +58,23 @@ export class ResultCommands {
     return this.f.runner.summary(set);
   }
 
-  /** Loads every remaining page with progress; cancelling keeps what was loaded. */
-  async loadAll(arg?: unknown): Promise<RunSummary | undefined> {
+  /**
+   * Loads every remaining page, in pages of the API's largest size, with progress;
+   * cancelling keeps what was loaded. Asks first, saying how many requests it takes, unless
+   * `opts.confirmed` (the export's "All results" pick already said so).
+   */
+  async loadAll(arg?: unknown, opts?: unknown): Promise<RunSummary | undefined> {
     const set = this.setOf(arg);
     if (!set) return undefined;
+    const plan = set.loadAllPlan();
+    if (plan.requests > 0 && !(isObj(opts) && opts.confirmed === true)) {
+      const choice = await vscode.window.showWarningMessage(
+        `Load all remaining results of ${neutraliseUiText(setTitle(set), 100)}?`,
+        { modal: true, detail: loadAllText(plan) },
+        'Load All',
+      );
+      if (choice !== 'Load All') return { ...this.f.runner.summary(set), status: 'dismissed' };
+    }
     await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -77,6 +92,15 @@ export class ResultCommands {
         );
       },
     );
+    if (set.lastLoadAllStop === 'pageCap') {
+      void vscode.window.showInformationMessage(
+        `ODIN: stopped after ${LOAD_ALL_MAX_PAGES} requests (${set.countText()}); "Load All" again continues.`,
+      );
+    } else if (set.lastLoadAllStop === 'cursorCycle') {
+      void vscode.window.showWarningMessage(
+        `ODIN: stopped at ${set.countText()}: the service's next-page cursor repeated an earlier one.`,
+      );
+    }
     return this.f.runner.summary(set);
   }
 
@@ -85,6 +109,34 @@ export class ResultCommands {
     if (!set) return undefined;
     this.f.results.remove(set);
     return this.f.runner.run(set.spec, { pageSize: set.pageSize });
+  }
+
+  /**
+   * Runs a summary again with another facet count (how many values it lists), from the
+   * summary's node (asks) or as `{ setId?, facetCount }`; the new set replaces the old.
+   */
+  async changeFacetCount(arg?: unknown): Promise<RunSummary | undefined> {
+    const set = this.setOf(arg);
+    if (!set || (set.spec.kind !== 'hostSummary' && set.spec.kind !== 'fileSummary')) {
+      void vscode.window.showInformationMessage('ODIN: only a summary has a facet count.');
+      return undefined;
+    }
+    const given = isObj(arg) && !isResultNode(arg) ? arg.facetCount : undefined;
+    const valid = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 10000;
+    let count: unknown = given;
+    if (given === undefined) {
+      const text = await vscode.window.showInputBox({
+        title: 'ODIN: Change Facet Count',
+        prompt: 'How many values the summary lists (1 to 10000); the summary runs again',
+        value: String(set.spec.limit ?? DEFAULT_FACETS),
+        validateInput: (v) => (valid(Number(v.trim())) ? undefined : 'A whole number from 1 to 10000'),
+      });
+      if (text === undefined) return undefined;
+      count = Number(text.trim());
+    }
+    if (!valid(count)) throw new Error('odin.changeFacetCount: "facetCount" must be a whole number from 1 to 10000.');
+    this.f.results.remove(set);
+    return this.f.runner.run({ ...set.spec, limit: count }, { pageSize: set.pageSize });
   }
 
   async copy(arg?: unknown): Promise<string | undefined> {
@@ -219,7 +271,11 @@ export class ResultCommands {
       const pick = await vscode.window.showQuickPick(
         [
           { label: 'CSV', description: 'one row per result; opens in spreadsheets', format: 'csv' as const },
-          { label: 'JSON', description: 'the records as the API gave them', format: 'json' as const },
+          {
+            label: 'JSON',
+            description: 'the records (hosts: the fields the tree shows; the host page has the rest)',
+            format: 'json' as const,
+          },
         ],
         { title: 'ODIN: Export Results', placeHolder: 'Format' },
       );
@@ -235,7 +291,7 @@ export class ResultCommands {
             { label: `Loaded results (${set.countText()})`, scope: 'loaded' as const },
             {
               label: 'All results',
-              description: 'loads the remaining pages first (can be cancelled)',
+              description: `loads the remaining pages first: ${loadAllText(set.loadAllPlan())}`,
               scope: 'all' as const,
             },
           ],
@@ -245,7 +301,7 @@ export class ResultCommands {
         scope = pick.scope;
       }
     }
-    if (scope === 'all' && set.hasMore) await this.loadAll(set.id);
+    if (scope === 'all' && set.hasMore) await this.loadAll(set.id, { confirmed: true });
     let target = a.target === 'editor' || a.target === 'file' ? a.target : undefined;
     if (!target) {
       const pick = await vscode.window.showQuickPick(
@@ -264,6 +320,13 @@ export class ResultCommands {
       ...(set.total !== undefined ? { total: set.total } : {}),
       exportedAt: new Date().toISOString(),
       complete,
+      // Result sets hold compact hosts (src/core/compactHost.ts); the host page has the rest.
+      ...(set.items[0]?.t === 'host'
+        ? {
+            records:
+              'compact: the fields of the results tree and the CSV columns; "Open Host Details" has the whole record',
+          }
+        : {}),
     });
     if (target === 'editor') {
       const doc = await vscode.workspace.openTextDocument({
@@ -274,6 +337,8 @@ export class ResultCommands {
       return { count: set.items.length, complete, target };
     }
     let uri: vscode.Uri | undefined = typeof a.path === 'string' ? vscode.Uri.file(a.path) : undefined;
+    // A path from an argument outside the trusted workspace is written only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Results'))) return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: 'ODIN: Export Results',
       defaultUri: vscode.Uri.file(
