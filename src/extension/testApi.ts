@@ -3,7 +3,7 @@ import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
 import { pathPrompts } from './shared/argumentPath';
 import type { ContextKey } from './shared/contextKeys';
-import { detailsProbe, type DetailsProbe } from './details/probe';
+import type { DetailsProbe } from './shared/detailsProbe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';
 import type { TriageFeature } from './triage';
@@ -62,7 +62,7 @@ export function createTestApi(
   return {
     ctx: guarded(ctx),
     contextValue: (key) => ctx.contextKeys.get(key),
-    details: detailsProbe,
+    details: ctx.detailsProbe,
     agent: agentProbe,
     pathPrompts,
     search: {

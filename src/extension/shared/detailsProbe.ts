@@ -14,7 +14,7 @@ export interface RenderedEvent {
 /**
  * What the details pages report back, kept for the integration tests, the UI tests and
  * the bench (through the TestApi): every `rendered` message, how many messages were
- * accepted by type, and how many were refused by validation.
+ * accepted by type, and how many were refused by validation. One per window, on `Ctx`.
  */
 export class DetailsProbe implements vscode.Disposable {
   readonly rendered: RenderedEvent[] = [];
@@ -70,6 +70,3 @@ export class DetailsProbe implements vscode.Disposable {
     this.emitter.dispose();
   }
 }
-
-/** One per extension host (the bundle is loaded once). */
-export const detailsProbe = new DetailsProbe();
