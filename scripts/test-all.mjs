@@ -12,7 +12,7 @@
 // Exit code 0 only when nothing failed.
 //
 // Flags: --unit (build + unit only), --host (tsc + esbuild + host only),
-//        --only=trusted,restricted,ui,ui-restricted,vsix (host runs to do),
+//        --only=trusted,restricted,trusted-hostile,ui,ui-restricted,vsix (host runs to do),
 //        --hosts=oldest,newest (which VS Code builds; default both; also 1.100, 1.139),
 //        --no-ui, --no-vsix, --verbose (echo the extension host log),
 //        --update-screenshots (= ODIN_UPDATE_SCREENSHOTS=1; ignored when CI=true)

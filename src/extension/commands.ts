@@ -150,6 +150,8 @@ export interface OdinCommands {
     field?: string,
     value?: string | number | boolean | null,
   ) => Promise<RunSummary | undefined>;
+  /** A summary's node (asks), or `{ setId?, facetCount }`: runs the summary again listing that many values. */
+  'odin.changeFacetCount': (arg?: ResultSetArg | { setId?: string; facetCount?: number }) => Promise<RunSummary | undefined>;
   /** Summarises a result set's query (on a facet value: narrowed by it) by another field. */
   'odin.summarizeResultsBy': (arg?: ResultSetArg, field?: string) => Promise<RunSummary | undefined>;
 
@@ -214,6 +216,7 @@ export const COMMAND_FEATURES = {
   'odin.copyValue': 'search',
   'odin.searchSimilar': 'search',
   'odin.narrowByFacet': 'search',
+  'odin.changeFacetCount': 'search',
   'odin.summarizeResultsBy': 'search',
   'odin.openHuntInFile': 'search',
   'odin.rerunAllSavedSearches': 'search',

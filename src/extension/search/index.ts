@@ -156,6 +156,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.copyValue': (arg) => this.resultCommands.copy(arg),
       'odin.searchSimilar': (arg) => this.resultCommands.searchSimilar(arg),
       'odin.narrowByFacet': (arg, field, value) => this.resultCommands.narrow(arg, field, value),
+      'odin.changeFacetCount': (arg) => this.resultCommands.changeFacetCount(arg),
       'odin.summarizeResultsBy': (arg, field) => this.resultCommands.summarizeBy(arg, field),
       'odin.openHuntInFile': (arg) => this.savedCommands.openHunt(arg),
       'odin.rerunAllSavedSearches': (arg) => this.savedCommands.rerunAll(arg),

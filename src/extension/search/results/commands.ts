@@ -7,9 +7,11 @@ import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core
 import type { SearchKind } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
+import { confirmArgumentPath } from '../../shared/argumentPath';
 import { userMessage } from '../../shared/errors';
 import { gateExplicit } from '../../shared/gate';
 import { defaultDir, isObj, isResultNode } from '../args';
+import { DEFAULT_FACETS } from '../pageFetchers';
 import type { SearchFeature } from '../index';
 import { promptField } from '../prompts';
 import type { RunSummary } from '../searchRunner';
@@ -85,6 +87,34 @@ export class ResultCommands {
     if (!set) return undefined;
     this.f.results.remove(set);
     return this.f.runner.run(set.spec, { pageSize: set.pageSize });
+  }
+
+  /**
+   * Runs a summary again with another facet count (how many values it lists), from the
+   * summary's node (asks) or as `{ setId?, facetCount }`; the new set replaces the old.
+   */
+  async changeFacetCount(arg?: unknown): Promise<RunSummary | undefined> {
+    const set = this.setOf(arg);
+    if (!set || (set.spec.kind !== 'hostSummary' && set.spec.kind !== 'fileSummary')) {
+      void vscode.window.showInformationMessage('ODIN: only a summary has a facet count.');
+      return undefined;
+    }
+    const given = isObj(arg) && !isResultNode(arg) ? arg.facetCount : undefined;
+    const valid = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 10000;
+    let count: unknown = given;
+    if (given === undefined) {
+      const text = await vscode.window.showInputBox({
+        title: 'ODIN: Change Facet Count',
+        prompt: 'How many values the summary lists (1 to 10000); the summary runs again',
+        value: String(set.spec.limit ?? DEFAULT_FACETS),
+        validateInput: (v) => (valid(Number(v.trim())) ? undefined : 'A whole number from 1 to 10000'),
+      });
+      if (text === undefined) return undefined;
+      count = Number(text.trim());
+    }
+    if (!valid(count)) throw new Error('odin.changeFacetCount: "facetCount" must be a whole number from 1 to 10000.');
+    this.f.results.remove(set);
+    return this.f.runner.run({ ...set.spec, limit: count }, { pageSize: set.pageSize });
   }
 
   async copy(arg?: unknown): Promise<string | undefined> {
@@ -274,6 +304,8 @@ export class ResultCommands {
       return { count: set.items.length, complete, target };
     }
     let uri: vscode.Uri | undefined = typeof a.path === 'string' ? vscode.Uri.file(a.path) : undefined;
+    // A path from an argument outside the trusted workspace is written only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Results'))) return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: 'ODIN: Export Results',
       defaultUri: vscode.Uri.file(

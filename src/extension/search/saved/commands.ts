@@ -22,6 +22,7 @@ import {
 import { formatHunt, huntOf, parseHuntFile } from '../../../core/hunts/file';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
+import { confirmArgumentPath } from '../../shared/argumentPath';
 import { defaultDir, isObj, isResultNode, isSavedNode } from '../args';
 import type { SearchFeature } from '../index';
 import type { RunSummary } from '../searchRunner';
@@ -412,6 +413,8 @@ export class SavedSearchCommands {
         : arg instanceof vscode.Uri
           ? arg
           : undefined;
+    // A file named by an argument outside the trusted workspace is written only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Saved Searches'))) return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: 'ODIN: Export Saved Searches',
       defaultUri: vscode.Uri.file(path.join(defaultDir(), 'odin-searches.json')),
@@ -443,6 +446,8 @@ export class SavedSearchCommands {
           ? arg
           : undefined;
     const quiet = isObj(arg) && arg.quiet === true;
+    // A file named by an argument outside the trusted workspace is read only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'read', 'ODIN: Import Saved Searches'))) return undefined;
     if (!uri) {
       const picked = await vscode.window.showOpenDialog({
         title: 'ODIN: Import Saved Searches',
