@@ -447,12 +447,13 @@ describe('hover', function () {
         assert.ok(mid.markdown && /ODIN · 8\\.8\\.8\\.8/.test(mid.markdown), String(mid.markdown));
         const end = await probe(text.lastIndexOf('45.33.32.156') + 1);
         assert.ok(end.markdown && /45\\.33\\.32\\.156/.test(end.markdown));
-        // Nothing on plain code, and quickly: only a bounded window of the line is read.
+        // Nothing on plain code. Speed is the bench's business (npm run bench), not a timed
+        // assertion here: the times are logged for the reader of the host log.
         const none = await probe(10);
         assert.strictEqual(none.markdown, undefined);
-        assert.ok(none.ms < 50, `${none.ms} ms on plain code`);
         const warm = await probe(text.indexOf('8.8.8.8') + 1);
-        assert.ok(warm.ms < 50, `${warm.ms} ms for a cached IP`);
+        assert.ok(warm.markdown && /8\\.8\\.8\\.8/.test(warm.markdown));
+        console.log(`[hover] 5 MB line: ${none.ms.toFixed(1)} ms on plain code, ${warm.ms.toFixed(1)} ms for a cached IP`);
       });
     });
   });
