@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TriageResult } from '../../src/extension/triage/commands';
-import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv } from './index';
+import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
 
 function workspaceFile(rel: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -117,6 +117,25 @@ describe('triage', function () {
     } finally {
       await cfg.update('decorations', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('shows the triage view from the last triage, sending nothing by itself', async () => {
+    const api = await getTestApi();
+    const r = await triage({ uris: LOGS, send: true });
+    const probe = api.triage().viewProbe;
+    const since = Date.now();
+    await clearEmulatorLog();
+    await vscode.commands.executeCommand('odin.showTriage');
+    const shown = (await waitFor(() => probe.rendered.find((e) => e.at >= since), 60_000, 'the view rendered'))!;
+    assert.strictEqual(shown.rows, r.indicators.length, 'one row per indicator');
+    assert.ok(shown.dom > 0 && shown.dom <= shown.rows, `only rows in view are built (${shown.dom})`);
+    // A new triage updates the open view (a new generation).
+    await triage({ uris: [LOGS[0]!], send: true });
+    const next = (await waitFor(() => probe.rendered.find((e) => e.generation > shown.generation), 60_000, 'the view followed the new triage'))!;
+    assert.ok(next.rows < shown.rows);
+    const sent = (await emulatorLog()).filter((e) => !JSON.stringify(e).includes('credits/usage'));
+    assert.strictEqual(sent.length, 0, 'showing the view sent nothing (all answers cached)');
+    api.triage().view()?.dispose();
   });
 
   it('stays local with lookups off', async () => {

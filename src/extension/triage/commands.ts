@@ -24,6 +24,7 @@ type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
 import { gated, triageCheck, triageGate } from './privacy';
 import { triageSettings } from './settings';
+import { TriageView } from './view';
 
 /** What `odin.triage` returns (tasks, keybindings, tests). */
 export interface TriageResult {
@@ -247,8 +248,9 @@ async function saveReport(state: TriageState, format: ReportFormat): Promise<voi
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
 }
 
-async function afterRun(state: TriageState, r: TriageResult | undefined): Promise<void> {
+async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefined): Promise<void> {
   if (!r) return;
+  if (state.last) TriageView.show(ctx, state);
   const head = r.local ? `${r.local} ${r.indicators.length} unique indicators.` : r.summary;
   const choice = await vscode.window.showInformationMessage(`ODIN triage: ${neutraliseUiText(head, 300)}`, 'Open Report', 'Save Report…');
   if (choice === 'Open Report' && state.last) {
@@ -273,7 +275,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
       }
       const sel = editor.selection.isEmpty ? undefined : { uri: editor.document.uri, text: editor.document.getText(editor.selection) };
       const r = await runTriage(ctx, state, [editor.document.uri], {}, true, sel);
-      void afterRun(state, r);
+      void afterRun(ctx, state, r);
       return r;
     },
     'odin.triageFolder': async (folderArg?: unknown): Promise<TriageResult | undefined> => {
@@ -300,7 +302,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         return undefined;
       }
       const r = await runTriage(ctx, state, uris, {}, true);
-      void afterRun(state, r);
+      void afterRun(ctx, state, r);
       return r;
     },
     'odin.triage': async (raw?: unknown): Promise<TriageResult | undefined> => {
@@ -320,6 +322,10 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         uris = [editor.document.uri];
       }
       return runTriage(ctx, state, uris, args, args.send === undefined);
+    },
+    'odin.showTriage': (): Promise<void> => {
+      TriageView.show(ctx, state);
+      return Promise.resolve();
     },
     'odin.triageReport': async (raw?: unknown): Promise<string | undefined> => {
       if (!state.last) {
