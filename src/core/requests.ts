@@ -79,6 +79,8 @@ export interface StateListener {
 
 export class RequestLayer {
   private readonly flights = new Map<string, Flight>();
+  /** Uncached requests (`send`) in flight, aborted on an origin switch. */
+  private readonly sends = new Set<AbortController>();
   private pauseState: PauseState | undefined;
   private pauseTimer: NodeJS.Timeout | undefined;
   private lastOrigin: string | undefined;
@@ -161,6 +163,47 @@ export class RequestLayer {
   }
 
   /**
+   * One request that is not a cached lookup (a page of a search): within the same limiter,
+   * never sent under an origin other than the one it was asked under, aborted when the
+   * origin changes, counted in `sent`, and its error may pause automatic lookups like any
+   * other answer's.
+   */
+  async send<T>(
+    fetcher: (signal: AbortSignal) => Promise<T>,
+    opts: { signal?: AbortSignal; automatic: boolean },
+  ): Promise<T> {
+    if (opts.signal?.aborted) throw cancelled();
+    const origin = this.options.origin();
+    if (origin !== this.lastOrigin) this.originChanged(origin);
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    this.sends.add(controller);
+    try {
+      const release = await this.options.limiter
+        .acquire({ automatic: opts.automatic, signal: controller.signal })
+        .catch((e: unknown) => {
+          throw e instanceof LimiterAbortError ? cancelled() : e;
+        });
+      try {
+        if (controller.signal.aborted || this.options.origin() !== origin) throw cancelled();
+        this.sent++;
+        const value = await fetcher(controller.signal);
+        if (this.options.origin() !== origin) throw cancelled();
+        return value;
+      } catch (err) {
+        if (this.options.origin() === origin) this.noteError(err);
+        throw err;
+      } finally {
+        release();
+      }
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      this.sends.delete(controller);
+    }
+  }
+
+  /**
    * Stores an answer obtained another way (one batched search answering for many targets)
    * under (kind, target) for the current origin: `undefined` stores "not found".
    */
@@ -234,6 +277,7 @@ export class RequestLayer {
     this.pauseTimer = undefined;
     for (const flight of this.flights.values()) flight.controller.abort();
     this.flights.clear();
+    for (const c of this.sends) c.abort();
     this.listeners.clear();
   }
 
@@ -249,6 +293,7 @@ export class RequestLayer {
     if (previous === undefined || previous === origin) return;
     for (const flight of this.flights.values()) flight.controller.abort();
     this.flights.clear();
+    for (const c of this.sends) c.abort();
     this.options.log?.('info', 'The API origin changed: requests in flight were stopped.');
   }
 

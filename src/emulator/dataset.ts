@@ -3,7 +3,7 @@
  * catalogues. Records are kept in one canonical form (`records.ts`); `dialect.ts` turns
  * them into either dialect. Generation is deterministic for a given seed and day (dates
  * are relative to the start of the current UTC day so the data looks fresh). The parts
- * live beside this file: `hosts.ts`, `services.ts` (with `banners.ts`, `certs.ts`),
+ * live beside this file: `hosts.ts` (with `hostFixtures.ts`, `addresses.ts`), `services.ts` (with `banners.ts`, `certs.ts`),
  * `domains.ts`, `buckets.ts`, `fields.ts`.
  */
 import {
@@ -23,22 +23,15 @@ import { type DomainPlan, domainRecords, whoisRecords } from './domains';
 import { fieldCatalogues } from './fields';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS, FIXTURE_UNKNOWN_DOMAIN, FIXTURE_UNKNOWN_IP } from './fixtures';
 import { hostile } from './hostile';
-import {
-  ASN_WEIGHTS,
-  buildHost,
-  buildHugeHost,
-  fixtureHosts,
-  randomIPv4,
-  randomIPv6,
-  randomServicePlans,
-  rdnsName,
-} from './hosts';
+import { ASN_WEIGHTS, randomIPv4, randomIPv6, rdnsName } from './addresses';
+import { buildHugeHost, fixtureHosts } from './hostFixtures';
+import { buildHost, randomServicePlans } from './hosts';
 import { Rng } from './random';
 import type { Dataset, DomainRecord, HostRecord, WhoisRecord } from './records';
 
 export type * from './records';
 export { DAY } from './clock';
-export { isSpecialIPv4 } from './hosts';
+export { isSpecialIPv4 } from './addresses';
 
 export interface DatasetOptions {
   seed?: number;

@@ -128,7 +128,8 @@ export interface OdinCommands {
   'odin.exportResults': (arg?: ResultSetArg | ExportResultsArg) => Promise<ExportedResults | undefined>;
   /** A node copies its value; a string is copied as is. */
   'odin.copyValue': (arg?: Node | string) => Promise<string | undefined>;
-  'odin.searchSimilar': (arg?: Node) => Promise<RunSummary | undefined>;
+  /** A host or service node; an IP (hover, host page: hosts like it) or a CIDR block (the hosts in it). */
+  'odin.searchSimilar': (arg?: Node | string) => Promise<RunSummary | undefined>;
   /** A facet node, or (set, field, value). */
   'odin.narrowByFacet': (
     arg?: ResultSetArg,

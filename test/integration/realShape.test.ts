@@ -8,103 +8,13 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as http from 'http';
-import type { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { RunSummary, SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';
+import { type RealShapeUpstream, startRealShapeUpstream } from '../support/realShape';
 import { getTestApi, testEnv, waitFor } from './index';
-
-const FIXTURE = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'real-shape', 'hosts-search.json');
-
-interface Upstream {
-  url: string;
-  paths: string[];
-  close(): Promise<void>;
-}
-
-function v4(ip: string): number {
-  return ip.split('.').reduce((a, o) => a * 256 + Number(o), 0);
-}
-
-/** Serves the fixture as the real service would answer: search, lookup, count, credits. */
-async function startUpstream(): Promise<Upstream> {
-  const body = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as {
-    pagination: object;
-    data: Array<{ ip: string }>;
-  };
-  const paths: string[] = [];
-  const hostsIn = (query: string): Array<{ ip: string }> => {
-    const ip = /ip:\s*"([^"]+)"/.exec(query)?.[1];
-    if (!ip) return body.data;
-    const [base, len] = ip.split('/');
-    if (len === undefined) return body.data.filter((h) => h.ip === base);
-    const mask = 2 ** (32 - Number(len));
-    return body.data.filter((h) => Math.floor(v4(h.ip) / mask) === Math.floor(v4(base) / mask));
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const p = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
-      paths.push(`${req.method} ${p}`);
-      const send = (status: number, value: unknown): void => {
-        const text = JSON.stringify(value);
-        res.writeHead(status, {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(text),
-        });
-        res.end(text);
-      };
-      if (!req.headers['x-api-key']) return send(401, { success: false, message: 'API key required' });
-      const json = (): { query?: string } => {
-        try {
-          return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { query?: string };
-        } catch {
-          return {};
-        }
-      };
-      if (req.method === 'POST' && p === '/v1/hosts/search') {
-        const data = hostsIn(json().query ?? '*');
-        return send(200, {
-          ...body,
-          pagination: { ...body.pagination, total: data.length },
-          data,
-        });
-      }
-      if (req.method === 'POST' && p === '/v1/hosts/count') {
-        return send(200, {
-          success: true,
-          message: 'ok',
-          data: { count: hostsIn(json().query ?? '*').length },
-        });
-      }
-      const lookup = /^\/v1\/hosts\/([0-9.]+)$/.exec(p);
-      if (req.method === 'GET' && lookup) {
-        const host = body.data.find((h) => h.ip === lookup[1]);
-        return host
-          ? send(200, { success: true, message: 'ok', data: host })
-          : send(404, { success: false, message: 'Host not found' });
-      }
-      if (req.method === 'GET' && p === '/v1/credits/usage') {
-        return send(200, {
-          search: { host_cert: { left: 7, plan: 10 } },
-          expires_on: Math.floor(Date.parse('2027-01-31T00:00:00Z') / 1000),
-        });
-      }
-      return send(404, { success: false, message: 'Not found' });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    paths,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 async function hoverText(uri: vscode.Uri, needle: string): Promise<string> {
   const doc = await vscode.workspace.openTextDocument(uri);
@@ -130,7 +40,7 @@ async function hoverText(uri: vscode.Uri, needle: string): Promise<string> {
 
 describe('real shapes (a loopback upstream serving test/fixtures/real-shape)', function () {
   this.timeout(120_000);
-  let upstream: Upstream;
+  let upstream: RealShapeUpstream;
   let file: vscode.Uri;
   const cfg = () => vscode.workspace.getConfiguration('odin');
 
@@ -138,7 +48,7 @@ describe('real shapes (a loopback upstream serving test/fixtures/real-shape)', f
     if (!testEnv.emulatorUrl || testEnv.run === 'restricted') this.skip();
     const api = await getTestApi();
     await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
-    upstream = await startUpstream();
+    upstream = await startRealShapeUpstream();
     await cfg().update('apiBaseUrl', upstream.url, vscode.ConfigurationTarget.Global);
     await waitFor(
       () => {

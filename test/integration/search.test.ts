@@ -295,6 +295,73 @@ describe('search commands and the results view', function () {
     }
   });
 
+  it('"Similar hosts" takes an IP (hover, host page) and "Search hosts in it" a block, through the gate', async () => {
+    type Entry = { method: string; path: string; body?: { query?: string } };
+    const api = await getTestApi();
+    const ip = FIXTURE_HOSTS.webServer;
+    api.ctx.requests.forget('host', ip);
+    await clearEmulatorLog();
+    const similar = await run('odin.searchSimilar', ip);
+    assert.strictEqual(similar.status, 'ready', similar.error);
+    assert.ok(similar.count! >= 1, 'at least the host itself');
+    let log = (await emulatorLog()) as Entry[];
+    assert.ok(
+      log.some((e) => e.path === `/v1/hosts/${ip}`),
+      'one host lookup',
+    );
+    assert.ok(
+      log.some((e) => e.path === '/v1/hosts/search'),
+      'then the search',
+    );
+    // A second time the host comes from the shared cache: only the search is sent.
+    await clearEmulatorLog();
+    assert.strictEqual((await run('odin.searchSimilar', ip)).status, 'ready');
+    log = (await emulatorLog()) as Entry[];
+    assert.deepStrictEqual(
+      log.map((e) => e.path),
+      ['/v1/hosts/search'],
+    );
+    await clearEmulatorLog();
+    const block = await run('odin.searchSimilar', '45.33.32.0/24');
+    assert.strictEqual(block.status, 'ready', block.error);
+    log = (await emulatorLog()) as Entry[];
+    assert.strictEqual(log.length, 1, JSON.stringify(log));
+    assert.strictEqual(log[0].body?.query, 'ip:"45.33.32.0/24"');
+    // The gate holds for strings too: a private address, a name, nothing sent.
+    await clearEmulatorLog();
+    for (const v of ['10.1.2.3', '192.168.0.0/16', 'example.com']) {
+      assert.strictEqual((await run('odin.searchSimilar', v)).status, 'blocked', v);
+    }
+    assert.strictEqual((await emulatorLog()).length, 0);
+  });
+
+  it('once lookups are off, "Load more", "Load all", export of all pages and the Similar buttons send nothing', async () => {
+    const r = await run('odin.searchHosts', { query: '*', pageSize: 5 });
+    assert.strictEqual(r.status, 'ready', r.error);
+    const cfg = vscode.workspace.getConfiguration('odin');
+    await cfg.update('lookups.mode', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      await clearEmulatorLog();
+      const more = await run('odin.loadMore', r.setId);
+      assert.strictEqual(more.count, 5, 'nothing added');
+      assert.strictEqual(more.errorKind, 'blocked', JSON.stringify(more));
+      await run('odin.loadAll', r.setId);
+      await vscode.commands.executeCommand('odin.exportResults', {
+        setId: r.setId,
+        format: 'json',
+        scope: 'all',
+        target: 'editor',
+      });
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      assert.strictEqual((await run('odin.searchSimilar', FIXTURE_HOSTS.webServer)).status, 'blocked');
+      assert.strictEqual((await run('odin.searchSimilar', '45.33.32.0/24')).status, 'blocked');
+      assert.strictEqual((await run('odin.refreshResults', r.setId)).status, 'blocked');
+      assert.strictEqual((await emulatorLog()).length, 0, JSON.stringify(await emulatorLog()));
+    } finally {
+      await cfg.update('lookups.mode', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('exports the loaded pages to CSV and JSON files, formula cells defused', async () => {
     const r = await run('odin.searchHosts', { query: '*', pageSize: 15 });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-export-'));

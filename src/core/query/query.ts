@@ -50,6 +50,11 @@ export function similarHostsQuery(host: SimilarHostInput): string {
   return parts.join(' AND ') || '*';
 }
 
+/** The hosts search for the hosts in a CIDR block (the block as the gate wrote it). */
+export function hostsInBlockQuery(block: string): string {
+  return `ip:"${block.replace(/[\\"]/g, '')}"`;
+}
+
 /**
  * Strict IPv4 (dotted decimal, no leading zeros, no short forms) or IPv6. Lenient forms
  * (`012.0.0.1`, `0x7f.1`, `127.1`) are refused: see SECURITY.md, "Privacy: what is never sent".

@@ -18,6 +18,7 @@ import {
 import { NOT_YET, withinDeadline } from '../../core/deadline';
 import { LocalRateLimitError } from '../../core/limiter';
 import { LookupsPausedError, type LookupResult } from '../../core/requests';
+import { hostsInBlockQuery } from '../../core/query';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
@@ -239,7 +240,7 @@ export function cachedCard(
  * 403, or an answer without a count), a one-result search's total stands in.
  */
 async function hostsInBlock(ctx: Ctx, cidr: string, signal: AbortSignal | undefined): Promise<number> {
-  const query = `ip:"${cidr}"`;
+  const query = hostsInBlockQuery(cidr);
   try {
     return await ctx.client().countHosts({ query }, { signal });
   } catch (e) {

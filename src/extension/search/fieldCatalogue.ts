@@ -16,10 +16,13 @@ export class FieldCatalogue {
     private readonly client: () => OdinClient,
     private readonly origin: () => string,
     private readonly log: (message: string) => void = () => undefined,
+    /** The gate: false (lookups off, Restricted Mode) means the built-in list, nothing sent. */
+    private readonly mayFetch: () => boolean = () => true,
   ) {}
 
   /** The catalogue for `which` (fetched on first use per origin; a failure is retried next time). */
   fields(which: Catalogue, signal?: AbortSignal): Promise<FieldInfo[]> {
+    if (!this.mayFetch()) return Promise.resolve(this.builtin(which));
     const key = `${this.origin()}\n${which}`;
     let entry = this.cache.get(key);
     if (!entry) {

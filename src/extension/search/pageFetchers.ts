@@ -144,3 +144,33 @@ export function fetcherFor(client: () => OdinClient, spec: SearchSpec): PageFetc
     }
   };
 }
+
+/** A page load the gate refused (lookups off, Restricted Mode without the confirmation). */
+export class PageBlockedError extends Error {
+  override readonly name = 'PageBlockedError';
+  readonly kind = 'blocked';
+}
+
+/** What a gated page load needs: the gate's mode and trust answer, and the shared request layer. */
+export interface PageGate {
+  /** Asked before every page: `undefined` when it may be sent, else why not (user text). */
+  refusal(): string | undefined;
+  /** The shared request layer's uncached path (limiter, origin switch, pause). */
+  send<T>(
+    fetcher: (signal: AbortSignal) => Promise<T>,
+    opts: { signal?: AbortSignal; automatic: boolean },
+  ): Promise<T>;
+}
+
+/**
+ * Every page of a result set (the first, "Load more", "Load all", export of all pages, retry)
+ * asks the gate when it is fetched, so nothing is sent once lookups are off (or in Restricted
+ * Mode without the user's confirmation), and goes through the shared request layer.
+ */
+export function gatedFetcher(fetch: PageFetcher, g: PageGate): PageFetcher {
+  return (cursor, limit, signal) => {
+    const why = g.refusal();
+    if (why !== undefined) return Promise.reject(new PageBlockedError(why));
+    return g.send((s) => fetch(cursor, limit, s), { signal, automatic: false });
+  };
+}

@@ -3,7 +3,6 @@
  * itself with progress and the privacy refusal, recent queries and the field browser.
  */
 import * as vscode from 'vscode';
-import { PrivacyPolicy } from '../../core/privacy';
 import { pushRecent, readRecent, type QueryTarget } from '../../core/query';
 import {
   KINDS,
@@ -15,6 +14,8 @@ import {
 import { neutraliseUiText } from '../../core/text';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
+import { confirmRestricted, gate, hasRestrictedConsent } from '../shared/gate';
+import type { Ctx } from '../ctx';
 import { isObj, isResultNode, isSavedNode } from './args';
 import type { SearchFeature } from './index';
 import {
@@ -30,7 +31,7 @@ import {
 import type { Node } from './results/resultNodes';
 import { setTitle } from './results/resultNodes';
 import type { ResultSet } from './results/resultSet';
-import { fetcherFor } from './pageFetchers';
+import { fetcherFor, gatedFetcher, type PageGate } from './pageFetchers';
 
 /** What a search command returns (for tests and callers; no API data beyond counts). */
 export interface RunSummary {
@@ -107,7 +108,8 @@ export class SearchRunner {
     spec: SearchSpec,
     opts: { interactive?: boolean; pageSize?: number; reveal?: boolean } = {},
   ): Promise<RunSummary> {
-    if (config.lookupMode() === 'off') {
+    const g = gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() });
+    if (!g.ok && g.code === 'off') {
       // "off" means nothing leaves the machine, search commands included.
       void vscode.window
         .showWarningMessage(
@@ -124,11 +126,18 @@ export class SearchRunner {
       void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(refused, 300)}`);
       return { status: 'blocked', error: refused };
     }
+    // Restricted Mode: the user confirms once a session before a search is sent.
+    if (!g.ok && !(await confirmRestricted(`the search ${describeSpec(spec)}`))) {
+      return { status: 'blocked', error: g.reason };
+    }
     const pageSize = opts.pageSize ?? config.searchPageSize();
     void this.updateDetailsAvailable();
     const set = this.f.results.add(
       spec,
-      fetcherFor(() => this.f.ctx.client(), spec),
+      gatedFetcher(
+        fetcherFor(() => this.f.ctx.client(), spec),
+        searchPageGate(this.f.ctx),
+      ),
       pageSize,
     );
     if (opts.reveal !== false) {
@@ -361,19 +370,27 @@ export class SearchRunner {
  * deny lists (user and workspace) always win. Returns the reason when refused.
  */
 export function privacyRefusal(spec: SearchSpec): string | undefined {
-  const targets: Array<{ kind: 'ipv4' | 'ipv6' | 'domain'; value: string }> = [];
-  if (spec.ip) targets.push({ kind: spec.ip.includes(':') ? 'ipv6' : 'ipv4', value: spec.ip });
-  if (spec.domain) targets.push({ kind: 'domain', value: spec.domain });
-  if (!targets.length) return undefined;
-  const deny = config.privacyDeny();
-  const policy = new PrivacyPolicy({
-    userAllow: config.privacyAllow(),
-    userDeny: deny.user,
-    workspaceDeny: deny.workspace,
-  });
-  for (const t of targets) {
-    const d = policy.check(t);
-    if (!d.allowed) return `${t.value} is not looked up: ${d.reason}.`;
+  const g = gate();
+  for (const value of [spec.ip, spec.domain]) {
+    if (value === undefined) continue;
+    const { target, decision } = g.privacy(value);
+    if (!decision.allowed) return `${target?.value ?? value} is not looked up: ${decision.reason}.`;
   }
   return undefined;
+}
+
+/**
+ * The gate for each page of a search (a user action): asked again on every page load, so
+ * "Load more", "Load all", export of all pages and retry send nothing once lookups are off,
+ * or in Restricted Mode without the session's confirmation; pages go through the shared
+ * request layer (limiter, pause, origin switch).
+ */
+export function searchPageGate(ctx: Ctx): PageGate {
+  return {
+    refusal: () => {
+      const r = gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() });
+      return r.ok ? undefined : r.reason;
+    },
+    send: (fetcher, opts) => ctx.requests.send(fetcher, opts),
+  };
 }

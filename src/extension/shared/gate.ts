@@ -91,8 +91,12 @@ export async function gateExplicit(
 export async function explainBlock(v: Extract<Verdict, { send: false }>): Promise<void> {
   const what = v.target ? neutraliseUiText(v.target.value, 120) : 'That value';
   if (v.code === 'off') {
-    const choice = await vscode.window.showInformationMessage(`ODIN: ${v.reason}`, 'Open Setting');
-    if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode');
+    // Not awaited: the command returns at once; the button works while the message stays.
+    void vscode.window
+      .showInformationMessage(`ODIN: ${v.reason}`, 'Open Setting')
+      .then((choice) =>
+        choice ? vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode') : undefined,
+      );
     return;
   }
   if (v.code === 'invalid') {

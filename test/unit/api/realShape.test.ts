@@ -4,26 +4,11 @@
  * arrays, zcrypto certificates, the SSH module, `ANY` never a version, base64 whois text.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { normalizeHost, parseJson } from '../../../src/api/normalize';
-import type { Host } from '../../../src/api/types';
+import { normalizeHost } from '../../../src/api/normalize';
+import { realShapeHosts } from '../../support/realShape';
 
-const FIXTURE = path.join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  'test',
-  'fixtures',
-  'real-shape',
-  'hosts-search.json',
-);
-const body = parseJson(fs.readFileSync(FIXTURE, 'utf8')) as { data: unknown[] };
-const hosts = body.data.map((h) => normalizeHost(h)!) as Host[];
-const byIp = (ip: string): Host => hosts.find((h) => h.ip === ip)!;
+const { hosts, byIp } = realShapeHosts();
 
 void describe('the real shapes, read', () => {
   void it('keeps a tag only when its value is true', () => {

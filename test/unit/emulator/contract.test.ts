@@ -10,26 +10,13 @@
  * (no invented key, no other type) and everything it has (some host shows each field).
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import type { Emulator } from '../../../src/emulator/server';
+import { readRealShape } from '../../support/realShape';
 import { get, post, small } from './helpers';
 
 type Shape = Map<string, Set<string>>;
-
-const FIXTURE = path.join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  'test',
-  'fixtures',
-  'real-shape',
-  'hosts-search.json',
-);
 
 function typeOf(v: unknown): string {
   if (v === null) return 'null';
@@ -64,7 +51,7 @@ function extraneous(actual: Shape, reference: Shape, allowed: RegExp[] = []): st
   return out;
 }
 
-const fixture = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as { data: unknown[] };
+const fixture = readRealShape();
 
 void describe('shape contract: live dialect = real service (test/fixtures/real-shape)', () => {
   let emu: Emulator;

@@ -6,31 +6,15 @@
  * facts, never `ANY` as a version, no exploit count where the CVE records carry none.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { normalizeHost, parseJson } from '../../../src/api/normalize';
-import type { Host } from '../../../src/api/types';
 import { parseFromWebview } from '../../../src/common/protocol';
 import { toCsv, toTable } from '../../../src/core/export';
 import { hostCard } from '../../../src/core/hoverCard';
 import { certSummary, serviceSummary } from '../../../src/core/serviceText';
 import { certificateQuery, hostView } from '../../../src/extension/details/hostModel';
+import { realShapeHosts } from '../../support/realShape';
 
-const FIXTURE = path.join(
-  __dirname,
-  '..',
-  '..',
-  '..',
-  '..',
-  'test',
-  'fixtures',
-  'real-shape',
-  'hosts-search.json',
-);
-const body = parseJson(fs.readFileSync(FIXTURE, 'utf8')) as { data: unknown[] };
-const hosts = body.data.map((h) => normalizeHost(h)!) as Host[];
-const byIp = (ip: string): Host => hosts.find((h) => h.ip === ip)!;
+const { hosts, byIp } = realShapeHosts();
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 /** A card's text as a person reads it (Markdown escapes removed). */
 const plain = (card: string): string => card.replace(/\\(.)/g, '$1');

@@ -2,10 +2,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { exportText, type ExportFormat } from '../../../core/export';
-import { narrowQuery, similarHostsQuery } from '../../../core/query';
+import type { Host } from '../../../api/types';
+import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core/query';
 import type { SearchKind } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
+import { userMessage } from '../../shared/errors';
+import { gateExplicit } from '../../shared/gate';
 import { defaultDir, isObj, isResultNode } from '../args';
 import type { SearchFeature } from '../index';
 import type { RunSummary } from '../searchRunner';
@@ -83,7 +86,14 @@ export class ResultCommands {
     return text;
   }
 
+  /**
+   * Hosts like this one. From a tree node (host or service); from the hover's "Similar hosts"
+   * and the host page's "Search Similar", which pass the IP: the host comes from the shared
+   * cache (or one request through it); and from the CIDR hover's "Search hosts in it", which
+   * passes the block: the hosts in it. Strings pass the gate as a user action.
+   */
   async searchSimilar(arg?: unknown): Promise<RunSummary | undefined> {
+    if (typeof arg === 'string') return this.searchSimilarTo(arg);
     if (!isResultNode(arg)) return undefined;
     const host =
       arg.type === 'item' && arg.item.t === 'host'
@@ -93,6 +103,34 @@ export class ResultCommands {
           : undefined;
     if (!host) return undefined;
     return this.f.runner.run({ kind: 'hosts', query: similarHostsQuery(host) });
+  }
+
+  private async searchSimilarTo(value: string): Promise<RunSummary> {
+    const t = await gateExplicit(value, { source: 'command', accept: ['ip', 'cidr'] });
+    if (!t) return { status: 'blocked' };
+    if (t.kind === 'cidr') return this.f.runner.run({ kind: 'hosts', query: hostsInBlockQuery(t.value) });
+    const ctx = this.f.ctx;
+    let r;
+    try {
+      r = await ctx.requests.get<Host>(
+        'host',
+        t.value,
+        (signal) => ctx.client().getHost(t.value, { signal }),
+        {
+          automatic: false,
+        },
+      );
+    } catch (err) {
+      void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(userMessage(err), 300)}`);
+      return { status: 'error', error: userMessage(err) };
+    }
+    if (r.status !== 'ok') {
+      void vscode.window.showInformationMessage(
+        `ODIN has no data for ${t.value}, so there is nothing to compare.`,
+      );
+      return { status: 'error', error: 'not found' };
+    }
+    return this.f.runner.run({ kind: 'hosts', query: similarHostsQuery(r.value) });
   }
 
   /** Narrows the summarised query by a facet value: `(<query>) AND field:"value"`, run as a search. */
