@@ -5,7 +5,7 @@
  * posts plain view models, the page renders them with DOM APIs and answers with ids only
  * (a row's index in one generation of rows), never values, URLs or commands.
  */
-import { isIndex, isRec, MAX_MESSAGE_CHARS, onlyKeys } from './protocol';
+import { isIndex, isRec, MAX_MESSAGE_CHARS, oneOf, onlyKeys } from './protocol';
 
 /** The verdict class a row is filtered and sorted by. */
 export type TriageVerdictClass = 'vulnerable' | 'known' | 'unknown' | 'local' | 'pending' | 'failed';
@@ -57,7 +57,12 @@ export type FromTriageView =
   /** Open the row's details page beside the editor (or reveal it when it has none). */
   | { type: 'open'; generation: number; index: number }
   /** Reveal the row's first occurrence and highlight the others in its file. */
-  | { type: 'reveal'; generation: number; index: number };
+  | { type: 'reveal'; generation: number; index: number }
+  /** The toolbar: the Markdown report of the last triage in an editor, or "Save Report…". */
+  | { type: 'action'; action: TriageAction };
+
+export type TriageAction = 'openReport' | 'saveReport';
+const TRIAGE_ACTIONS: readonly TriageAction[] = ['openReport', 'saveReport'];
 
 /** Validates a message from the triage page: known type, size cap, only ids and counts. */
 export function parseFromTriageView(raw: unknown): FromTriageView | undefined {
@@ -83,6 +88,8 @@ export function parseFromTriageView(raw: unknown): FromTriageView | undefined {
       return onlyKeys(v, ['type', 'generation', 'index']) && isIndex(v.generation) && isIndex(v.index)
         ? { type: v.type, generation: v.generation, index: v.index }
         : undefined;
+    case 'action':
+      return onlyKeys(v, ['type', 'action']) && oneOf(v.action, TRIAGE_ACTIONS) ? { type: 'action', action: v.action } : undefined;
     default:
       return undefined;
   }

@@ -24,7 +24,7 @@ type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
 import { gated, triageCheck, triageGate } from './privacy';
 import { triageSettings } from './settings';
-import { TriageView } from './view';
+import { openMarkdownReport, TriageView } from './view';
 
 /** What `odin.triage` returns (tasks, keybindings, tests). */
 export interface TriageResult {
@@ -253,13 +253,8 @@ async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefine
   if (state.last) TriageView.show(ctx, state);
   const head = r.local ? `${r.local} ${r.indicators.length} unique indicators.` : r.summary;
   const choice = await vscode.window.showInformationMessage(`ODIN triage: ${neutraliseUiText(head, 300)}`, 'Open Report', 'Save Report…');
-  if (choice === 'Open Report' && state.last) {
-    const doc = await vscode.workspace.openTextDocument({
-      language: 'markdown',
-      content: report(state.last, 'md', { fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)) }),
-    });
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  } else if (choice === 'Save Report…') {
+  if (choice === 'Open Report') await openMarkdownReport(state);
+  else if (choice === 'Save Report…') {
     const f = await askFormat();
     if (f) await saveReport(state, f);
   }

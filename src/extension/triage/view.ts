@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parseFromTriageView, type ToTriageView } from '../../common/triageProtocol';
-import { account, rowViews, type TriageRow } from '../../core/triage';
+import { account, report, rowViews, type TriageRow } from '../../core/triage';
 import type { Ctx } from '../ctx';
 import { detailsHtml, webviewOptions } from '../details/html';
 import type { TriageState } from './commands';
@@ -109,6 +109,10 @@ export class TriageView implements vscode.Disposable {
         TriageView.probe.rendered.push({ ...m, at: Date.now() });
         if (TriageView.probe.rendered.length > 100) TriageView.probe.rendered.shift();
         return;
+      case 'action':
+        if (m.action === 'openReport') void openMarkdownReport(this.state);
+        else void vscode.commands.executeCommand('odin.triageReport');
+        return;
       case 'open':
       case 'reveal': {
         // Indices of an older generation point at rows that may have moved: ignored.
@@ -142,6 +146,16 @@ export class TriageView implements vscode.Disposable {
     for (const s of this.subs.splice(0)) s.dispose();
     this.panel.dispose();
   }
+}
+
+/** The Markdown report of the last triage (defanged, for a ticket) in a new editor beside. */
+export async function openMarkdownReport(state: TriageState): Promise<void> {
+  if (!state.last) return;
+  const doc = await vscode.workspace.openTextDocument({
+    language: 'markdown',
+    content: report(state.last, 'md', { fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)) }),
+  });
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
 }
 
 /**

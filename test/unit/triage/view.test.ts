@@ -50,9 +50,12 @@ void describe('triage view', () => {
     assert.deepEqual(parseFromTriageView({ type: 'open', generation: 2, index: 5 }), { type: 'open', generation: 2, index: 5 });
     assert.deepEqual(parseFromTriageView({ type: 'reveal', generation: 1, index: 0 }), { type: 'reveal', generation: 1, index: 0 });
     assert.deepEqual(parseFromTriageView({ type: 'rendered', generation: 1, rows: 10, shown: 10, dom: 10, ms: 3.5 }), { type: 'rendered', generation: 1, rows: 10, shown: 10, dom: 10, ms: 3.5 });
+    assert.deepEqual(parseFromTriageView({ type: 'action', action: 'openReport' }), { type: 'action', action: 'openReport' });
     for (const bad of [
       null,
       'ready',
+      { type: 'action', action: 'runCommand' },
+      { type: 'action', action: 'saveReport', format: 'md' },
       { type: 'ready', extra: 1 },
       { type: 'open', generation: 1, index: -1 },
       { type: 'open', generation: 1, index: 1.5 },
