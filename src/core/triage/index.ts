@@ -6,3 +6,4 @@ export * from './verdict';
 export * from './reports';
 export * from './source';
 export * from './view';
+export * from './infra';

@@ -52,6 +52,8 @@ export class TriageState {
   last: Triage | undefined;
   /** The API origin the last triage's answers came from (answers never cross origins). */
   origin: string | undefined;
+  /** The triage running now (its progress notification's Cancel aborts the same controller). */
+  running: AbortController | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   set(t: Triage, origin = this.origin): void {
@@ -175,6 +177,7 @@ async function runTriage(ctx: Ctx, state: TriageState, uris: vscode.Uri[], args:
     async (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
+      state.running = controller;
       progress.report({ message: 'reading files…' });
       const { texts, skipped } = selection ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] } : await readTexts(uris, token);
       if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
