@@ -6,13 +6,16 @@
 //   host   the extension inside a real VS Code: integration tests (trusted + Restricted
 //          Mode), UI tests, the packaged .vsix; attacker-server checks. Run once on the
 //          oldest VS Code the extension supports (1.100) and once on the newest (1.139);
-//          the summary has one line per host.
+//          the summary has one line per host. Then the trusted integration tests once more
+//          over the emulator's `live` dialect (the real service's shapes), on the last host
+//          only (`host 1.139.1 live`).
 //
 // and prints a per-tier summary and, as the very last line, "N passed, N failed".
 // Exit code 0 only when nothing failed.
 //
 // Flags: --unit (build + unit only), --host (tsc + esbuild + host only),
-//        --only=trusted,restricted,ui,ui-restricted,vsix (host runs to do),
+//        --only=trusted,restricted,trusted-hostile,ui,ui-restricted,vsix,live (host runs to
+//        do; live = the trusted integration tests over the `live` dialect),
 //        --hosts=oldest,newest (which VS Code builds; default both; also 1.100, 1.139),
 //        --no-ui, --no-vsix, --verbose (echo the extension host log),
 //        --update-screenshots (= ODIN_UPDATE_SCREENSHOTS=1; ignored when CI=true)
@@ -182,6 +185,23 @@ async function unitTier() {
 }
 
 /** Each host's results form their own tier, named after the VS Code version they came from. */
+/** The trusted integration tests over the emulator's `live` dialect, on one host: tier `host <version> live`. */
+async function liveTier(hostName) {
+  const { runHostTier } = await import('./host/suite.mjs');
+  const { hostLabel } = await import('./host/install.mjs');
+  const label = hostLabel(hostName);
+  const tier = `host ${label.replace(/^VS Code /, '')} live`;
+  hostTiers.push(tier);
+  log(`\n▶ host tier: the trusted integration tests inside ${label} over the emulator's live dialect`);
+  const t0 = Date.now();
+  const r = await runHostTier({ root, host: hostName, log, ui: false, vsix: false, only: ['trusted'], dialect: 'live', verbose: flag('--verbose') });
+  for (const x of r) {
+    results.push({ tier, ...x });
+    log(`${x.failed ? '✖' : '✔'} [${label} live] ${x.name}: ${x.passed} passed, ${x.failed} failed${x.skipped ? `, ${x.skipped} skipped` : ''}${x.ms ? ` (${fmtMs(x.ms)})` : ''}`);
+  }
+  log(`live tier on ${label} done in ${fmtMs(Date.now() - t0)}`);
+}
+
 async function hostTier(hostName, first) {
   const { runHostTier } = await import('./host/suite.mjs');
   const { hostLabel } = await import('./host/install.mjs');
@@ -258,7 +278,11 @@ try {
   if (ready !== false) {
     await buildTier();
     if (doUnit) await unitTier();
-    if (doHost && ready !== 'no-host') for (const [i, h] of hostNames.entries()) await hostTier(h, i === 0);
+    if (doHost && ready !== 'no-host') {
+      const only = opt('only')?.split(',').filter(Boolean);
+      if (!only || only.some((n) => n !== 'live')) for (const [i, h] of hostNames.entries()) await hostTier(h, i === 0);
+      if (hostNames.length && (!only || only.includes('live'))) await liveTier(hostNames[hostNames.length - 1]);
+    }
   }
 } catch (e) {
   results.push({ tier: 'setup', name: 'test runner', passed: 0, failed: 1, failures: [{ title: 'test runner crashed', error: String(e?.stack ?? e) }] });

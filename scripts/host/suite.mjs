@@ -5,6 +5,9 @@
 //   restricted  hostile-workspace in Restricted Mode; its .vscode/settings.json points odin.*
 //               at a recording "attacker" server; key stored through the TestApi
 //               (SecretStorage); integration tests inside
+//   trusted-hostile  the same hostile-workspace, trusted (the user clicked Trust); key from
+//               env; only the few tests of test/integration/hostile.test.ts; the attacker
+//               must receive no request at all
 //   ui          sample-workspace, trusted, key from env; test/ui/*.test.mjs drive the page
 //   ui-restricted  hostile-workspace, Restricted Mode, no key; test/ui/restricted/*.test.mjs
 //   vsix        the packaged .vsix installed into a fresh extensions dir (no development
@@ -119,6 +122,7 @@ export function parseTap(tapText) {
  * @param {string[]} [o.only] run names to run (default all)
  * @param {boolean} [o.updateScreenshots] write screenshots into media/screenshots
  * @param {boolean} [o.verbose] echo the extension host's log lines
+ * @param {'spec' | 'live'} [o.dialect] the emulator's dialect (default: env ODIN_EMULATOR_DIALECT, else spec)
  * @returns {Promise<Result[]>}
  */
 export async function runHostTier(o) {
@@ -145,8 +149,9 @@ export async function runHostTier(o) {
     let emulatorUrl;
     const { startEmulator, reason } = loadEmulator(root);
     if (startEmulator) {
-      // ODIN_EMULATOR_DIALECT=live runs the same suites against the real service's shapes.
-      const emu = await startEmulator({ port: 0, seed: 1, dialect: process.env.ODIN_EMULATOR_DIALECT === 'live' ? 'live' : 'spec' });
+      // `live` (or ODIN_EMULATOR_DIALECT=live) runs the same suites against the real service's shapes.
+      const dialect = o.dialect ?? (process.env.ODIN_EMULATOR_DIALECT === 'live' ? 'live' : 'spec');
+      const emu = await startEmulator({ port: 0, seed: 1, dialect });
       cleanups.push(() => emu.close());
       emulatorUrl = emu.url;
       apiKey = emu.apiKey;
@@ -178,9 +183,14 @@ export async function runHostTier(o) {
       if (verbose || /^ODIN-TEST fail/.test(msg)) log(`[${name}] ${level}: ${msg.slice(0, 2000)}`);
     };
 
-    const checkAttacker = (name) => {
+    const checkAttacker = (name, { none = false } = {}) => {
       const bad = requestsCarryingKey(attacker.requests, apiKey);
-      const total = attacker.requests.length;
+      // The tests' own reads of the recorder's log do not count.
+      const total = attacker.requests.filter((r) => !r.url.startsWith('/__recorder/')).length;
+      if (none)
+        results.push(
+          single(`host: attacker server received no request at all (${name})`, total === 0, `${total} request(s): ${attacker.requests.slice(0, 3).map((r) => `${r.method} ${r.url}`).join(', ')}`),
+        );
       results.push(
         single(
           `host: attacker server received no API key (${name})`,
@@ -195,7 +205,7 @@ export async function runHostTier(o) {
     };
 
     /** One host run with the integration tests inside. */
-    const insideRun = async (name, hostOpts) => {
+    const insideRun = async (name, hostOpts, attackerCheck = {}) => {
       const t0 = Date.now();
       let host;
       try {
@@ -220,7 +230,7 @@ export async function runHostTier(o) {
       } finally {
         await host?.stop();
       }
-      checkAttacker(name);
+      checkAttacker(name, attackerCheck);
     };
 
     if (want('trusted')) {
@@ -240,6 +250,22 @@ export async function runHostTier(o) {
         userSettings,
         extensionDevelopmentPath: root,
       });
+    }
+
+    if (want('trusted-hostile')) {
+      // A few tests, not a second pass of the suite: the workspace's settings are applied
+      // now, and the key must still go to the user's endpoint only.
+      await insideRun(
+        'trusted-hostile',
+        {
+          workspace: hostileWs,
+          trusted: true,
+          env: { ...commonEnv, ODIN_TEST_RUN: 'trusted-hostile', ODIN_TEST_KEY_VIA: 'env', ODIN_API_KEY: apiKey, ODIN_TEST_GREP: '^hostile workspace, trusted' },
+          userSettings: { ...userSettings, 'odin.search.pageSize': 10 },
+          extensionDevelopmentPath: root,
+        },
+        { none: true },
+      );
     }
 
     if (ui) {

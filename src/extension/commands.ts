@@ -15,6 +15,7 @@ import type { SearchSpec, SavedSearch } from '../core/savedSearches';
 import type { ListedIndicators } from './lookup/listIndicators';
 import type { RunSummary } from './search/searchRunner';
 import type { Node } from './search/results/resultNodes';
+import type { RerunAllSummary, SavedToFile } from './search/saved/commands';
 import type { SavedNode } from './search/saved/savedView';
 import type { TriageResult } from './triage/commands';
 
@@ -59,7 +60,8 @@ export interface ImportedSearches {
 
 export interface OdinCommands {
   // hunts/: queries in .odinq files and ```odinq fences (uri as a string, query index)
-  'odin.runHunt': (uri?: string, index?: number) => Promise<unknown>;
+  /** `opts.quiet`: no "+N new" message (Re-run All gives one summary). */
+  'odin.runHunt': (uri?: string, index?: number, opts?: { quiet?: boolean }) => Promise<unknown>;
   'odin.countHunt': (uri?: string, index?: number) => Promise<unknown>;
   'odin.summarizeHunt': (uri?: string, index?: number, field?: string) => Promise<unknown>;
   'odin.saveHunt': (uri?: string, index?: number) => Promise<unknown>;
@@ -98,9 +100,21 @@ export interface OdinCommands {
   }) => Promise<unknown>;
 
   // search/saved/: saved searches
+  /** `target`: "personal", `{ file }` (a workspace .odinq file) or "ask" (see saved/commands.ts). */
   'odin.saveSearch': (
-    arg?: ResultSetArg | { spec?: SearchSpec; name?: string },
-  ) => Promise<SavedSearch | undefined>;
+    arg?:
+      | ResultSetArg
+      | {
+          spec?: SearchSpec;
+          name?: string;
+          target?: 'personal' | 'ask' | { file: string };
+          exclude?: string;
+        },
+  ) => Promise<SavedSearch | SavedToFile | undefined>;
+  /** Opens a workspace query's file at the query (a Saved Searches node, or `{ uri, index }`). */
+  'odin.openHuntInFile': (arg?: SavedNode | { uri: string; index?: number }) => Promise<boolean>;
+  /** Runs every saved search and workspace query again; one summary at the end. */
+  'odin.rerunAllSavedSearches': (arg?: { quiet?: boolean }) => Promise<RerunAllSummary>;
   'odin.runSavedSearch': (arg?: SavedSearchArg) => Promise<RunSummary | undefined>;
   'odin.renameSavedSearch': (arg?: SavedSearchArg, name?: string) => Promise<SavedSearch | undefined>;
   'odin.editSavedSearch': (
@@ -136,6 +150,10 @@ export interface OdinCommands {
     field?: string,
     value?: string | number | boolean | null,
   ) => Promise<RunSummary | undefined>;
+  /** A summary's node (asks), or `{ setId?, facetCount }`: runs the summary again listing that many values. */
+  'odin.changeFacetCount': (arg?: ResultSetArg | { setId?: string; facetCount?: number }) => Promise<RunSummary | undefined>;
+  /** Summarises a result set's query (on a facet value: narrowed by it) by another field. */
+  'odin.summarizeResultsBy': (arg?: ResultSetArg, field?: string) => Promise<RunSummary | undefined>;
 
   // details/: the host and whois pages (an IP or a domain; a tree node that has one)
   'odin.openHostDetails': (arg?: string | Node) => Promise<void>;
@@ -200,6 +218,10 @@ export const COMMAND_FEATURES = {
   'odin.copyValue': 'search',
   'odin.searchSimilar': 'search',
   'odin.narrowByFacet': 'search',
+  'odin.changeFacetCount': 'search',
+  'odin.summarizeResultsBy': 'search',
+  'odin.openHuntInFile': 'search',
+  'odin.rerunAllSavedSearches': 'search',
   'odin.openHostDetails': 'details',
   'odin.openWhoisDetails': 'details',
   'odin.triageFile': 'triage',

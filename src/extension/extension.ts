@@ -57,7 +57,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     })().catch((err: unknown) => log.error(err instanceof Error ? err : String(err)));
     log.info(`Activated in ${(performance.now() - started).toFixed(1)} ms (API ${ctx.origin()})`);
 
-    if (process.env.ODIN_EXTENSION_TEST === '1') {
+    // The TestApi only when VS Code was started in extension test mode (--extensionTestsPath
+    // with this extension under development: neither another extension nor a workspace can
+    // arrange that) AND the harness set ODIN_EXTENSION_TEST=1. An installed extension
+    // returns nothing, whatever the environment says. It never holds the key (testApi.ts).
+    if (context.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1') {
       await keyReady;
       const { createTestApi } = await import('./testApi');
       return createTestApi(ctx, search.load, triage.load);

@@ -1,19 +1,45 @@
+import * as vscode from 'vscode';
 import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
+import { pathPrompts } from './shared/argumentPath';
 import type { ContextKey } from './shared/contextKeys';
 import { detailsProbe, type DetailsProbe } from './details/probe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';
 import type { TriageFeature } from './triage';
 
+/** The key store as tests see it: whether there is a key, never the key itself. */
+export interface TestKeys {
+  has(): boolean;
+  /** Whether the key in use is `value` (an equality check; the key is never returned). */
+  is(value: string): boolean;
+  source(): ReturnType<Ctx['keys']['source']>;
+  store(key: string): Promise<void>;
+  clear(): Promise<void>;
+  refresh(): Promise<void>;
+  onDidChange: Ctx['keys']['onDidChange'];
+}
+
+/** The extension context as tests see it: state and log folder, and SecretStorage write-only. */
+export interface TestExtensionContext {
+  readonly globalState: vscode.Memento;
+  readonly workspaceState: vscode.Memento;
+  readonly logUri: vscode.Uri;
+  /** Writes a secret as another window would (tests of the re-read); nothing reads one back. */
+  writeSecret(key: string, value: string): Thenable<void>;
+}
+
+/** The context object without a way to read the key or SecretStorage. */
+export type TestCtx = Omit<Ctx, 'keys' | 'extension'> & { keys: TestKeys; extension: TestExtensionContext };
+
 /**
- * What `activate()` returns when the environment variable ODIN_EXTENSION_TEST=1 is set
- * (the integration tests inside the real VS Code host); `undefined` otherwise. It gives
- * tests the context object so they can drive state a person would set through UI that
- * the extension host cannot type into (the password input box).
+ * What `activate()` returns only in a host started in extension test mode with
+ * ODIN_EXTENSION_TEST=1 (extension.ts); `undefined` otherwise. It gives tests the context object so they can drive state a person would set
+ * through UI that the extension host cannot type into (the password input box), with the
+ * key store and the extension context replaced by views that never hand out the key.
  */
 export interface TestApi {
-  ctx: Ctx;
+  ctx: TestCtx;
   contextValue(key: ContextKey): unknown;
   /** What the details webviews reported (`rendered` counts, accepted/refused messages). */
   details: DetailsProbe;
@@ -23,15 +49,22 @@ export interface TestApi {
   triage(): TriageFeature;
   /** The agent tools and MCP server definition (issue 20). */
   agent: AgentProbe;
+  /** The "read/write this file?" modal for paths from command arguments: what it showed, and the answer to give. */
+  pathPrompts: typeof pathPrompts;
 }
 
 /** `loadSearch` loads the search feature (it loads on first use): reading `search.feature` does. */
-export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature, loadTriage: () => TriageFeature): TestApi {
+export function createTestApi(
+  ctx: Ctx,
+  loadSearch: () => SearchFeature,
+  loadTriage: () => TriageFeature,
+): TestApi {
   return {
-    ctx,
+    ctx: guarded(ctx),
     contextValue: (key) => ctx.contextKeys.get(key),
     details: detailsProbe,
     agent: agentProbe,
+    pathPrompts,
     search: {
       get feature() {
         return loadSearch();
@@ -39,4 +72,32 @@ export function createTestApi(ctx: Ctx, loadSearch: () => SearchFeature, loadTri
     },
     triage: loadTriage,
   };
+}
+
+function guarded(ctx: Ctx): TestCtx {
+  const keys: TestKeys = {
+    has: () => ctx.keys.get() !== undefined,
+    is: (value) => ctx.keys.get() === value,
+    source: () => ctx.keys.source(),
+    store: (key) => ctx.keys.store(key),
+    clear: () => ctx.keys.clear(),
+    refresh: () => ctx.keys.refresh(),
+    onDidChange: (listener, thisArgs, disposables) => ctx.keys.onDidChange(listener, thisArgs, disposables),
+  };
+  const extension: TestExtensionContext = {
+    globalState: ctx.extension.globalState,
+    workspaceState: ctx.extension.workspaceState,
+    logUri: ctx.extension.logUri,
+    writeSecret: (key, value) => ctx.extension.secrets.store(key, value),
+  };
+  // Methods run on the real object (`this` is never the proxy), so the extension's own code
+  // keeps its key store; only what the tests read is replaced.
+  return new Proxy(ctx, {
+    get(target, prop) {
+      if (prop === 'keys') return keys;
+      if (prop === 'extension') return extension;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  }) as unknown as TestCtx;
 }

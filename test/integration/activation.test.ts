@@ -17,15 +17,47 @@ function manifest(): Manifest {
   ) as Manifest;
 }
 
+/** The installed .vsix runs in Production mode: it returns no TestApi (tests that need it skip). */
+const installed = testEnv.run === 'vsix';
+
 describe('activation', () => {
-  it('activates and returns the test API', async () => {
+  it('an installed extension hands nothing to other extensions, even with ODIN_EXTENSION_TEST=1', async function () {
+    if (!installed) this.skip();
+    assert.strictEqual(process.env.ODIN_EXTENSION_TEST, '1', 'the harness set the variable');
+    const exported: unknown = await extension().activate();
+    assert.strictEqual(exported, undefined, 'activate() returned an object to any caller');
+    assert.strictEqual(extension().exports, undefined);
+  });
+
+  it('the test API (extension test mode only) never holds the API key or SecretStorage', async function () {
+    if (installed || !testEnv.apiKey) this.skip();
+    const api = await getTestApi();
+    assert.ok(api.ctx.keys.is(testEnv.apiKey), 'the run has its key');
+    const keys = api.ctx.keys as unknown as Record<string, unknown>;
+    assert.strictEqual(keys.get, undefined, 'ctx.keys.get');
+    const ext = api.ctx.extension as unknown as Record<string, unknown>;
+    assert.strictEqual(ext.secrets, undefined, 'ctx.extension.secrets');
+    // Nothing reachable in two steps from the API is the key or a store that reads it.
+    const seen = new Set<unknown>();
+    const walk = (v: unknown, depth: number, at: string): void => {
+      if (v === testEnv.apiKey) assert.fail(`the key is at ${at}`);
+      if (!v || typeof v !== 'object' || seen.has(v) || depth > 2) return;
+      seen.add(v);
+      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], depth + 1, `${at}.${k}`);
+    };
+    walk(api, 0, 'api');
+    walk(api.ctx.keys, 0, 'api.ctx.keys');
+  });
+
+  it('activates and returns the test API', async function () {
+    if (installed) this.skip();
     const api = await getTestApi();
     assert.ok(extension().isActive, 'extension is active');
     assert.ok(api.ctx, 'TestApi.ctx');
   });
 
   it('registers every command contributed in package.json', async () => {
-    await getTestApi();
+    await extension().activate();
     const contributed = (manifest().contributes?.commands ?? []).map((c) => c.command);
     assert.ok(contributed.length > 0, 'package.json contributes commands');
     const registered = new Set(await vscode.commands.getCommands(true));
@@ -43,26 +75,26 @@ describe('activation', () => {
   });
 
   it('uses the API base URL from user settings, never the workspace', async function () {
-    if (!testEnv.emulatorUrl) this.skip();
+    if (!testEnv.emulatorUrl || installed) this.skip();
     const api = await getTestApi();
     assert.strictEqual(api.ctx.origin(), new URL(testEnv.emulatorUrl).origin);
     if (testEnv.attackerUrl) assert.notStrictEqual(api.ctx.origin(), new URL(testEnv.attackerUrl).origin);
   });
 
   it('has the API key from the source the harness used', async function () {
-    if (!testEnv.apiKey) this.skip();
+    if (!testEnv.apiKey || installed) this.skip();
     const api = await getTestApi();
     assert.strictEqual(api.ctx.keys.source(), testEnv.keyVia === 'testApi' ? 'stored' : 'env');
   });
 
   it('loads the search and details features from their own bundles on first use', async () => {
-    const api = await getTestApi();
     const dist = path.join(fs.realpathSync(extension().extensionPath), 'dist');
     // A whois snapshot document loads the details feature (without any UI).
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse('odin-whois:/example.com/0.txt'));
     assert.match(doc.getText(), /no longer loaded/);
     assert.ok(require.cache[path.join(dist, 'details.js')], 'dist/details.js loaded');
-    assert.ok(api.search.feature, 'the search feature loads');
+    if (installed) return; // no TestApi to load the search feature through
+    assert.ok((await getTestApi()).search.feature, 'the search feature loads');
     assert.ok(require.cache[path.join(dist, 'search.js')], 'dist/search.js loaded');
   });
 

@@ -55,7 +55,7 @@ describe('agent tools', function () {
   before(async function () {
     if (!testEnv.emulatorUrl) this.skip();
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
+    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
     await setUser('rateLimit.requestsPerMinute', 100_000);
     api.ctx.requests.cache.clear();
     api.ctx.requests.resume();

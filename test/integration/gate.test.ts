@@ -30,7 +30,7 @@ describe('gate: every entry point does what it says', function () {
   before(async function () {
     if (!testEnv.emulatorUrl || !vscode.workspace.isTrusted) this.skip();
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
+    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
     api.ctx.requests.resume();
   });
   afterEach(async () => {

@@ -108,7 +108,7 @@ describe('hover', function () {
   before(async function () {
     if (!testEnv.emulatorUrl) this.skip();
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
+    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
     // Generous limits: these tests hover hundreds of values on purpose.
     await setUser('rateLimit.requestsPerMinute', 100_000);
     api.ctx.requests.cache.clear();
@@ -544,7 +544,7 @@ describe('hover-bench', function () {
 
   it('measures warm and cold hovers against the emulator round trip', async () => {
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
+    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
     const n = Number(process.env.ODIN_BENCH_N ?? 30);
     const page = await api.ctx.client().searchHosts({ query: '*', limit: 100 });
     const ips = page.items.map((h) => h.ip).filter((ip) => /^\d+\.\d+\.\d+\.\d+$/.test(ip));

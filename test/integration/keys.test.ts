@@ -8,7 +8,7 @@ import { getTestApi, testEnv, waitFor } from './index';
 describe('API key', () => {
   it('is available and drives the odin.hasApiKey context key', async () => {
     const api = await getTestApi();
-    assert.ok(api.ctx.keys.get(), 'a key is available in this run');
+    assert.ok(api.ctx.keys.has(), 'a key is available in this run');
     assert.strictEqual(api.contextValue('odin.hasApiKey'), true);
     assert.strictEqual(api.ctx.keys.source(), testEnv.keyVia === 'env' ? 'env' : 'stored');
   });
@@ -30,8 +30,8 @@ describe('API key', () => {
     const sub = api.ctx.keys.onDidChange(() => fired++);
     try {
       // Another window writes the same SecretStorage entry.
-      await api.ctx.extension.secrets.store('odin.apiKey', 'changed-in-another-window');
-      await waitFor(() => api.ctx.keys.get() === 'changed-in-another-window', 5000, 'key re-read');
+      await api.ctx.extension.writeSecret('odin.apiKey', 'changed-in-another-window');
+      await waitFor(() => api.ctx.keys.is('changed-in-another-window'), 5000, 'key re-read');
       const after = fired;
       await api.ctx.keys.refresh();
       await api.ctx.keys.refresh();
@@ -44,8 +44,8 @@ describe('API key', () => {
 
   it('is stored nowhere but SecretStorage (global and workspace state hold no copy)', async () => {
     const api = await getTestApi();
-    const key = api.ctx.keys.get();
-    assert.ok(key);
+    const key = testEnv.apiKey;
+    assert.ok(key && api.ctx.keys.is(key));
     for (const memento of [api.ctx.extension.globalState, api.ctx.extension.workspaceState]) {
       for (const k of memento.keys()) {
         assert.ok(!JSON.stringify(memento.get(k) ?? null).includes(key), `state entry ${k} holds the key`);

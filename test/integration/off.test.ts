@@ -1,16 +1,44 @@
 /**
  * "off" is off (issue #15, item 3), in the real host: with `odin.lookups.mode: "off"` every
- * indicator of every sample file is hovered and the emulator's log must stay empty; in
- * Restricted Mode the same for the automatic paths (hovers, restored pages).
- * Not here yet: every contributed command with arguments (see docs/gate.md).
+ * contributed command is run with an IP, a domain and an argument object, every indicator of
+ * every sample file is hovered, and a host and a whois page are restored: the emulator's log
+ * must stay empty. In Restricted Mode the same holds for the automatic paths (hovers,
+ * restored pages), whatever the mode.
+ *
+ * The command list is read from package.json, so a new command is covered without a change
+ * here. Commands that change the key or the demo state, or read and write files, are left
+ * out (they are not lookups, and running them would change what the other tests see).
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { detect } from '../../src/core/detect';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import { clearEmulatorLog, emulatorLog, getTestApi, testEnv } from './index';
+import { clearEmulatorLog, emulatorLog, extension, getTestApi, testEnv } from './index';
+
+const NOT_LOOKUPS = new Set([
+  'odin.setApiKey',
+  'odin.clearApiKey',
+  'odin.useDemoData',
+  'odin.stopDemoData',
+  'odin.exportSavedSearches',
+  'odin.importSavedSearches',
+  'odin.deleteSavedSearch',
+]);
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Runs a command without waiting for prompts it may open (they are closed after a moment). */
+async function runBriefly(id: string, ...args: unknown[]): Promise<void> {
+  const done = Promise.resolve(vscode.commands.executeCommand(id, ...args)).then(
+    () => undefined,
+    () => undefined,
+  );
+  await Promise.race([done, sleep(1500)]);
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  await vscode.commands.executeCommand('notifications.clearAll');
+}
 
 async function hoverEverySampleFile(): Promise<number> {
   const files = await vscode.workspace.findFiles('**/*', '**/node_modules/**');
@@ -75,11 +103,38 @@ describe('"off" is off', function () {
       await userConfig().update('lookups.mode', undefined, vscode.ConfigurationTarget.Global);
     });
 
+    it('every contributed command, with an IP, a domain and an argument object, sends nothing', async () => {
+      const manifest = JSON.parse(
+        fs.readFileSync(path.join(extension().extensionPath, 'package.json'), 'utf8'),
+      ) as { contributes: { commands: Array<{ command: string }> } };
+      const ids = manifest.contributes.commands.map((c) => c.command).filter((id) => !NOT_LOOKUPS.has(id));
+      assert.ok(ids.length >= 30, `commands: ${ids.length}`);
+      const ip = FIXTURE_HOSTS.webServer;
+      const domain = FIXTURE_DOMAINS.corp;
+      const object = { ip, domain, query: 'services.port:22', cidr: '45.33.32.0/24', field: 'services.port' };
+      // Every command runs; the ones that sent are listed together.
+      const sent: string[] = [];
+      for (const id of ids) {
+        await clearEmulatorLog();
+        for (const arg of [ip, domain, object]) await runBriefly(id, arg);
+        await sleep(500);
+        const log = (await emulatorLog()) as Array<{ method: string; path: string }>;
+        if (log.length) sent.push(`${id}: ${log.map((e) => `${e.method} ${e.path}`).join(', ')}`);
+      }
+      assert.deepStrictEqual(sent, [], `with lookups off, commands sent:\n${sent.join('\n')}`);
+    });
+
     it('hovering every sample file sends nothing', async () => {
       await clearEmulatorLog();
       const n = await hoverEverySampleFile();
       assert.ok(n > 50, `hovered ${n}`);
       await assertNothingSent('hovering');
+    });
+
+    it('a restored host or whois page sends nothing and offers to load', async () => {
+      await clearEmulatorLog();
+      await restorePages();
+      await assertNothingSent('restoring pages');
     });
   });
 

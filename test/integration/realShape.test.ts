@@ -47,7 +47,7 @@ describe('real shapes (a loopback upstream serving test/fixtures/real-shape)', f
   before(async function () {
     if (!testEnv.emulatorUrl || testEnv.run === 'restricted') this.skip();
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.get() !== undefined, 10_000, 'the API key');
+    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
     upstream = await startRealShapeUpstream();
     await cfg().update('apiBaseUrl', upstream.url, vscode.ConfigurationTarget.Global);
     await waitFor(

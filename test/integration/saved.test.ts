@@ -26,10 +26,12 @@ function readStore(f: SearchFeature): SavedSearch[] {
   return parsed.searches;
 }
 
+/** The personal groups (the "Workspace hunts" group has its own tests: huntsShared.test.ts). */
+const groups = (f: SearchFeature): SavedNode[] => f.saved.getChildren().filter((n) => n.type === 'group');
+
 /** Names as the view shows them, group by group. */
 function viewNames(f: SearchFeature): string[] {
-  return f.saved
-    .getChildren()
+  return groups(f)
     .flatMap((g) => f.saved.getChildren(g))
     .map((n: SavedNode) => String(f.saved.getTreeItem(n).label));
 }
@@ -64,7 +66,7 @@ describe('saved searches', function () {
       ['Web servers', 'Acme whois', 'RDP'],
     );
     assert.deepStrictEqual(
-      f.saved.getChildren().map((g) => String(f.saved.getTreeItem(g).label)),
+      groups(f).map((g) => String(f.saved.getTreeItem(g).label)),
       ['Hosts', 'Domains and whois'],
     );
     assert.deepStrictEqual(viewNames(f), ['Web servers', 'RDP', 'Acme whois']);
@@ -91,7 +93,7 @@ describe('saved searches', function () {
     assert.deepStrictEqual(viewNames(f), ['HTTPS servers', 'HTTPS servers (copy)', 'RDP', 'Acme whois']);
     // Run from a tree node (the context menu passes the node).
     const node = f.saved
-      .getChildren(f.saved.getChildren()[0])
+      .getChildren(groups(f)[0])
       .find((n) => n.type === 'search' && n.search.id === copy.id)!;
     assert.strictEqual(f.saved.getTreeItem(node).command?.command, 'odin.runSavedSearch');
     if (testEnv.emulatorUrl) {

@@ -2,7 +2,8 @@
  * The project's real-shaped fixture (`test/fixtures/real-shape/hosts-search.json`: a hosts
  * search answer written in the structure of the one captured answer of the real service,
  * with the project's own values), read once for every test that needs it, and a loopback
- * upstream that serves it the way the real service answers (search, count, lookup, credits).
+ * upstream that serves it the way the real service answers (search, count, lookup, CVEs and
+ * exploits, credits).
  *
  * Plain Node (no `vscode`): the unit tests, the integration tests inside VS Code and the UI
  * tests (through `out/test/support/realShape.js`) share it.
@@ -131,6 +132,14 @@ export async function startRealShapeUpstream(): Promise<RealShapeUpstream> {
         const host = body.data.find((h) => h.ip === lookup[1]);
         return host
           ? send(200, { success: true, message: 'ok', data: host })
+          : send(404, { success: false, message: 'Host not found' });
+      }
+      // The CVE details and exploits endpoints: the fixture holds none beyond the search
+      // hits' `{id, severity}`, so they answer an empty map (as a page past the end does).
+      const cves = /^\/v1\/(?:cves\/all\/([0-9.]+)\/\d+|hosts\/exploits\/([0-9.]+))$/.exec(p);
+      if (req.method === 'GET' && cves) {
+        return body.data.some((h) => h.ip === (cves[1] ?? cves[2]))
+          ? send(200, { success: true, message: 'ok', data: {} })
           : send(404, { success: false, message: 'Host not found' });
       }
       if (req.method === 'GET' && p === '/v1/credits/usage') {

@@ -26,3 +26,18 @@ export async function detailsFrame(ui, kind, id, { timeout = 90_000 } = {}) {
   }
   throw new Error(`no ${kind} details frame for ${id} within ${timeout} ms`);
 }
+
+/**
+ * Opens a host page (Look Up Host by IP…) or a whois page (Show Whois of a Domain…) from the
+ * command palette, as a person does, and returns its frame.
+ * @param {import('./helpers.mjs').Ui} ui
+ * @param {'host' | 'whois'} kind
+ * @param {string} id
+ */
+export async function openDetails(ui, kind, id) {
+  await ui.runCommand(
+    kind === 'host' ? 'ODIN: Look Up Host by IP\u2026' : 'ODIN: Show Whois of a Domain\u2026',
+  );
+  await ui.answerInput(id);
+  return detailsFrame(ui, kind, id);
+}

@@ -117,6 +117,34 @@ export class Ui {
     return this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allInnerTexts();
   }
 
+  /**
+   * Sets a user setting that takes text (e.g. `odin.apiBaseUrl`) in the Settings editor, as a
+   * person does: search for its id, type the value, leave the field; the editor is closed.
+   */
+  async setUserSettingText(key, value) {
+    await this.runCommand('Preferences: Open User Settings');
+    const editor = this.page.locator('.settings-editor').first();
+    await editor.waitFor({ timeout: 15_000 });
+    // The search box has the focus; it may still hold an earlier search.
+    await this.page.waitForTimeout(300);
+    await this.page.keyboard.press(`${mod}+A`);
+    await this.page.keyboard.type(key);
+    const input = editor.locator(`.setting-item-contents[data-key="${key}"] input`).first();
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(value);
+    await this.page.keyboard.press('Tab');
+    // The editor writes a change after a short debounce.
+    await this.page.waitForTimeout(1_000);
+    await this.runCommand('View: Close All Editors').catch(() => {});
+  }
+
+  /** Switches the colour theme the way a person does (Preferences: Color Theme), e.g. 'Light Modern'. */
+  async setTheme(label) {
+    await this.runCommand('Preferences: Color Theme');
+    await this.pickQuickItem(new RegExp(`^\\s*${escapeRe(label)}\\s*$`));
+    await this.page.waitForTimeout(800);
+  }
+
   // ---------------------------------------------------------------- editors
 
   /**

@@ -140,3 +140,71 @@ test('the .odinq language: extension, grammar, configuration and icon files exis
     assert.match(file, /^\.\/media\/[^/]+$/, 'shipped files live directly in media/ (the .vsix allow-list)');
   }
 });
+
+// Issue 15, item 7: the small things a user trips over.
+test('the editor context-menu items sit in their own group, not navigation', () => {
+  for (const e of contributes.menus['editor/context'] as Array<{ command: string; group?: string }>) {
+    assert.match(e.group ?? '', /^odin(@\d+)?$/, `${e.command}: group ${e.group}`);
+  }
+});
+
+test('result commands are hidden from the command palette when there are no results', () => {
+  const menus = contributes.menus as Record<string, Array<{ command: string; when?: string }>>;
+  // The result-set commands: the section of that name in the command map's type.
+  const mapSource = readFileSync(join(root, 'src', 'extension', 'commands.ts'), 'utf8');
+  const section = /\/\/ search\/results\/: result-set commands\n([\s\S]*?)\n\s*\/\/ [a-z]+\//.exec(mapSource)?.[1] ?? '';
+  const resultCommands = [...section.matchAll(/^ {2}'(odin\.\w+)'/gm)].map((m) => m[1]);
+  assert.ok(resultCommands.includes('odin.exportResults') && resultCommands.includes('odin.changeFacetCount'));
+  for (const id of resultCommands) {
+    const palette = menus.commandPalette.find((e) => e.command === id);
+    assert.ok(
+      palette && (palette.when === 'false' || /\bodin\.hasResults\b/.test(palette.when ?? '')),
+      `${id}: shown in the palette with no results (${palette?.when ?? 'no commandPalette entry'})`,
+    );
+  }
+});
+
+test('a summary can change its facet count: "Change Facet Count…" on the summary node', () => {
+  const items = contributes.menus['view/item/context'] as Array<{ command: string; when?: string }>;
+  assert.ok(
+    items.some((e) => e.command === 'odin.changeFacetCount' && /viewItem == odin\.summarySet/.test(e.when ?? '')),
+  );
+  assert.match(extensionSource, /'odin\.summarySet'/, 'the summary node carries the odin.summarySet context value');
+});
+
+/** The commands that ask for input (an input box, a quick pick or a file dialog) when run from the palette. */
+const PROMPTING = [
+  'odin.setApiKey',
+  'odin.triageFolder',
+  'odin.triageReport',
+  'odin.searchHosts',
+  'odin.lookupHost',
+  'odin.summarizeHosts',
+  'odin.hostCves',
+  'odin.hostExploits',
+  'odin.hostCve',
+  'odin.searchDomains',
+  'odin.countDomains',
+  'odin.countSubdomains',
+  'odin.whois',
+  'odin.whoisHistory',
+  'odin.searchBuckets',
+  'odin.countFiles',
+  'odin.summarizeFiles',
+  'odin.browseFields',
+  'odin.saveSearch',
+  'odin.renameSavedSearch',
+  'odin.editSavedSearch',
+  'odin.exportSavedSearches',
+  'odin.importSavedSearches',
+  'odin.exportResults',
+  'odin.changeFacetCount',
+  'odin.summarizeResultsBy',
+  'odin.summarizeHunt',
+];
+
+test('every command title that prompts ends with "…", and only those', () => {
+  for (const c of contributes.commands as Array<{ command: string; title: string }>) {
+    assert.equal(c.title.endsWith('…'), PROMPTING.includes(c.command), `${c.command}: "${c.title}"`);
+  }
+});

@@ -17,6 +17,7 @@
  * domains. Every offset here is a UTF-16 offset into the whole file text, so an editor maps
  * it to a position directly.
  */
+import type { SearchSpec } from '../savedSearches';
 
 export type HuntKind = 'hosts' | 'buckets' | 'files' | 'domains';
 export const HUNT_KINDS: readonly HuntKind[] = ['hosts', 'buckets', 'files', 'domains'];
@@ -350,4 +351,40 @@ export function queryOffsetToFile(q: HuntQuery, n: number): number {
     last = start + trimmed.length;
   }
   return last;
+}
+
+/** The `.odinq` kind and body for a saved spec (for "Save into a file"); undefined when it has none. */
+export function huntOf(
+  spec: SearchSpec,
+): { kind: HuntKind; query: string; options: Record<string, string> } | undefined {
+  switch (spec.kind) {
+    case 'hosts':
+      return { kind: 'hosts', query: spec.query ?? '*', options: {} };
+    case 'hostSummary':
+      return { kind: 'hosts', query: spec.query ?? '*', options: spec.field ? { by: spec.field } : {} };
+    case 'buckets':
+      return {
+        kind: 'buckets',
+        query: spec.query ?? '*',
+        options: {
+          ...(spec.sortBy ? { sort: spec.sortBy } : {}),
+          ...(spec.sortDir ? { order: spec.sortDir } : {}),
+        },
+      };
+    case 'fileCount':
+    case 'fileSummary':
+      return { kind: 'files', query: spec.query ?? '*', options: spec.field ? { by: spec.field } : {} };
+    case 'domains':
+    case 'domainCount': {
+      const parts = (['domain', 'keyword', 'publishedAfter', 'publishedBefore'] as const)
+        .filter((k) => spec[k])
+        .map(
+          (k) =>
+            `${k}: ${/^[\w.-]+$/.test(spec[k] ?? '') ? spec[k] : `"${(spec[k] ?? '').replace(/["\\]/g, '\\$&')}"`}`,
+        );
+      return { kind: 'domains', query: parts.join(' AND '), options: {} };
+    }
+    default:
+      return undefined;
+  }
 }

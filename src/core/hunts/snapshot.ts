@@ -88,3 +88,22 @@ export function snapshotKey(origin: string, spec: object): string {
       : v;
   return `${origin}\n${JSON.stringify(canon(spec))}`;
 }
+
+/**
+ * What a query of a `.odinq` file is remembered by (with snapshotKey): its kind, the query
+ * as sent and the options that change the results, so the Saved Searches view (which reads
+ * files without the query parser) and a run from the file agree on the key.
+ */
+export function huntSubject(q: {
+  kind: string | undefined;
+  query: string;
+  options: readonly { key: string; value: string }[];
+}): object {
+  const opt = (k: string): string | undefined => q.options.find((o) => o.key === k)?.value;
+  return {
+    hunt: q.kind ?? '',
+    query: q.query.trim() || '*',
+    ...(opt('sort') ? { sort: opt('sort') } : {}),
+    ...(opt('order') ? { order: opt('order') } : {}),
+  };
+}

@@ -49,39 +49,3 @@ export function pageSizeOf(q: HuntQuery): number | undefined {
   const v = Number(optionValue(q, 'size'));
   return Number.isInteger(v) && v >= 1 && v <= 100 ? v : undefined;
 }
-
-/** The `.odinq` kind and body for a saved spec (for "Save into a file"); undefined when it has none. */
-export function huntOf(
-  spec: SearchSpec,
-): { kind: HuntKind; query: string; options: Record<string, string> } | undefined {
-  switch (spec.kind) {
-    case 'hosts':
-      return { kind: 'hosts', query: spec.query ?? '*', options: {} };
-    case 'hostSummary':
-      return { kind: 'hosts', query: spec.query ?? '*', options: spec.field ? { by: spec.field } : {} };
-    case 'buckets':
-      return {
-        kind: 'buckets',
-        query: spec.query ?? '*',
-        options: {
-          ...(spec.sortBy ? { sort: spec.sortBy } : {}),
-          ...(spec.sortDir ? { order: spec.sortDir } : {}),
-        },
-      };
-    case 'fileCount':
-    case 'fileSummary':
-      return { kind: 'files', query: spec.query ?? '*', options: spec.field ? { by: spec.field } : {} };
-    case 'domains':
-    case 'domainCount': {
-      const parts = (['domain', 'keyword', 'publishedAfter', 'publishedBefore'] as const)
-        .filter((k) => spec[k])
-        .map(
-          (k) =>
-            `${k}: ${/^[\w.-]+$/.test(spec[k] ?? '') ? spec[k] : `"${(spec[k] ?? '').replace(/["\\]/g, '\\$&')}"`}`,
-        );
-      return { kind: 'domains', query: parts.join(' AND '), options: {} };
-    }
-    default:
-      return undefined;
-  }
-}

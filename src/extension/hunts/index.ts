@@ -13,26 +13,20 @@ import {
   ACTIONS,
   checkQuery,
   completeAt,
-  describeDiff,
-  diffSnapshots,
   hoverAt,
+  huntSubject,
   pageSizeOf,
   parseHuntFile,
   parseMarkdownHunts,
-  pruneSnapshots,
   queryAt,
   queryOffsetToFile,
-  snapshotKey,
   specFor,
-  takeSnapshot,
   type HuntAction,
   type HuntFile,
   type HuntKind,
   type HuntQuery,
   type QueryFix,
-  type Snapshot,
 } from '../../core/hunts';
-import type { ResultItem } from '../../core/resultItem';
 import { BUILTIN_FIELDS, type FieldInfo } from '../../core/query';
 import type { SearchSpec } from '../../core/savedSearches';
 import { neutraliseUiText } from '../../core/text';
@@ -43,7 +37,6 @@ import type { RunSummary, SearchFeature } from '../search';
 import { HUNT_LANGUAGE, type HuntCommandId } from './ids';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: HUNT_LANGUAGE }, { language: 'markdown' }];
-const SNAPSHOTS = 'odin.hunts.snapshots';
 type CatalogueKind = 'hosts' | 'buckets' | 'files';
 
 /** What a hunt command returns (tests and callers): the run's summary and what changed. */
@@ -60,21 +53,7 @@ export interface HuntsFeature {
   parse(doc: vscode.TextDocument): HuntFile;
 }
 
-/** The identity of a result, for snapshots (undefined: not a listed result). */
-export function identityOf(item: ResultItem): string | undefined {
-  switch (item.t) {
-    case 'host':
-      return item.v.ip;
-    case 'bucket':
-      return `${item.v.provider ?? ''}/${item.v.name}`;
-    case 'domain':
-      return item.v.subdomain || item.v.domain;
-    case 'facet':
-      return String(item.v.key);
-    default:
-      return undefined;
-  }
-}
+export { identityOf } from '../search/saved/snapshots';
 
 /** Field catalogues through the shared request layer (cached per API origin, on disk). */
 class Catalogues {
@@ -464,6 +443,16 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
     uri: unknown,
     index: unknown,
   ): Promise<{ doc: vscode.TextDocument; q: HuntQuery } | undefined> => {
+    // A "Workspace hunts" node of the Saved Searches view (its context menu).
+    const node = uri as { type?: unknown; file?: { uri?: unknown }; hunt?: { index?: unknown } } | undefined;
+    if (
+      node?.type === 'hunt' &&
+      node.file?.uri instanceof vscode.Uri &&
+      typeof node.hunt?.index === 'number'
+    ) {
+      index = node.hunt.index;
+      uri = node.file.uri;
+    }
     const doc = await findDoc(uri);
     if (!doc || !isHuntDoc(doc)) {
       void vscode.window.showInformationMessage(
@@ -522,23 +511,16 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
     validate(doc);
   };
 
-  /** Keeps the result identities of a run and compares them with the previous run's. */
-  const remember = async (spec: SearchSpec, summary: RunSummary): Promise<Partial<HuntRunSummary>> => {
-    if (summary.status !== 'ready' || !summary.setId) return {};
-    const set = search().results.get(summary.setId);
-    if (!set) return {};
-    const ids = set.items.map(identityOf).filter((x): x is string => x !== undefined);
-    if (!ids.length && set.items.length) return {};
-    const key = snapshotKey(ctx.origin(), spec);
-    const store = { ...(ctx.extension.globalState.get<Record<string, Snapshot>>(SNAPSHOTS) ?? {}) };
-    const previous = store[key];
-    const now = Date.now();
-    const current = takeSnapshot(ids, now, set.total);
-    store[key] = current;
-    await ctx.extension.globalState.update(SNAPSHOTS, pruneSnapshots(store));
-    if (!previous) return {};
-    const diff = diffSnapshots(previous, current);
-    return { change: describeDiff(diff, now), added: diff.added.length, removed: diff.removed.length };
+  /**
+   * Keeps the result identities of a run and compares them with the previous run's (in the
+   * search feature's snapshot store, so the Saved Searches view shows them too). The kind's
+   * first action is remembered by the query itself (what the view's workspace node reads),
+   * the others by what they ran.
+   */
+  const remember = async (q: HuntQuery, act: HuntAction, spec: SearchSpec, summary: RunSummary) => {
+    const set = summary.status === 'ready' && summary.setId ? search().results.get(summary.setId) : undefined;
+    if (!set || !q.kind) return {};
+    return search().snapshots.record(act === ACTIONS[q.kind][0] ? huntSubject(q) : spec, set);
   };
 
   const run = async (
@@ -546,6 +528,7 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
     index: unknown,
     action: HuntAction,
     fieldArg?: unknown,
+    quiet = false,
   ): Promise<HuntRunSummary> => {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
@@ -601,8 +584,8 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
     } else if (summary.status === 'ready') {
       clearApiError(doc, q);
     }
-    const change = await remember(spec, summary);
-    if (change.change && summary.status === 'ready') {
+    const change = await remember(q, act, spec, summary);
+    if (change.change && summary.status === 'ready' && !quiet) {
       void vscode.window.showInformationMessage(`ODIN: "${neutraliseUiText(q.name, 80)}": ${change.change}.`);
     }
     return { ...summary, ...change };
@@ -613,7 +596,13 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
     if (!t?.q.kind) return undefined;
     const spec = specFor(t.q, ACTIONS[t.q.kind][0]);
     if (!spec) return undefined;
-    return vscode.commands.executeCommand('odin.saveSearch', { spec, name: t.q.name });
+    // Into the personal saved searches or another workspace file (the user picks).
+    return vscode.commands.executeCommand('odin.saveSearch', {
+      spec,
+      name: t.q.name,
+      target: 'ask',
+      exclude: t.doc.uri.toString(),
+    });
   };
 
   validateAll();
@@ -621,7 +610,14 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
   return {
     parse,
     commands: () => ({
-      'odin.runHunt': (uri?: unknown, index?: unknown) => run(uri, index, 'run'),
+      'odin.runHunt': (uri?: unknown, index?: unknown, opts?: unknown) =>
+        run(
+          uri,
+          index,
+          'run',
+          undefined,
+          typeof opts === 'object' && opts !== null && 'quiet' in opts && opts.quiet === true,
+        ),
       'odin.countHunt': (uri?: unknown, index?: unknown) => run(uri, index, 'count'),
       'odin.summarizeHunt': (uri?: unknown, index?: unknown, field?: unknown) =>
         run(uri, index, 'summarize', field),

@@ -44,7 +44,8 @@ export function registerHuntsLazy(ctx: Ctx, search: () => SearchFeature): Comman
   for (const doc of vscode.workspace.textDocuments) check(doc);
 
   return {
-    'odin.runHunt': (uri, index) => load().commands()['odin.runHunt'](uri, index) as Promise<unknown>,
+    'odin.runHunt': (uri, index, opts) =>
+      load().commands()['odin.runHunt'](uri, index, opts) as Promise<unknown>,
     'odin.countHunt': (uri, index) => load().commands()['odin.countHunt'](uri, index) as Promise<unknown>,
     'odin.summarizeHunt': (uri, index, field) =>
       load().commands()['odin.summarizeHunt'](uri, index, field) as Promise<unknown>,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
 import { toAbortSignal } from '../shared/abort';
 import type { Ctx, DemoServer } from '../ctx';
+import { gate } from '../shared/gate';
 import { KeyringUnavailableError } from '../shared/secrets';
 
 const USE_FOR_SESSION = 'Use for This Session Only';
@@ -12,7 +13,8 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
     'odin.setApiKey': async () => {
       const key = await vscode.window.showInputBox({
         title: 'ODIN: Set API Key',
-        prompt: 'Paste your ODIN API key. It is kept in the system keyring (VS Code SecretStorage), never in settings.',
+        prompt:
+          'Paste your ODIN API key. It is kept in the system keyring (VS Code SecretStorage), never in settings.',
         password: true,
         ignoreFocusOut: true,
         placeHolder: 'API key',
@@ -52,18 +54,29 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
     },
 
     'odin.testApiKey': async () => {
+      // "off" means nothing is sent, a key test included.
+      const run = gate().mayRun({ trigger: 'explicit', consented: true });
+      if (!run.ok && run.code === 'off') {
+        void vscode.window.showInformationMessage(`ODIN: ${run.reason} The key was not tested.`);
+        return;
+      }
       if (!ctx.keys.get()) {
         const choice = await vscode.window.showWarningMessage('ODIN: No API key is set.', 'Set API Key');
         if (choice) await vscode.commands.executeCommand('odin.setApiKey');
         return;
       }
       const usage = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'ODIN: Testing the API key…', cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: 'ODIN: Testing the API key…',
+          cancellable: true,
+        },
         (_progress, token) => toAbortSignal(token, (signal) => ctx.client().getCreditsUsage({ signal })),
       );
       const parts: string[] = [];
       if (usage.hostCert?.left !== undefined) parts.push(`${usage.hostCert.left} host credits left`);
-      if (usage.bucketFile?.left !== undefined) parts.push(`${usage.bucketFile.left} bucket/file credits left`);
+      if (usage.bucketFile?.left !== undefined)
+        parts.push(`${usage.bucketFile.left} bucket/file credits left`);
       if (usage.expiresOn) parts.push(`plan expires ${usage.expiresOn.slice(0, 10)}`);
       void vscode.window.showInformationMessage(
         `ODIN: The API key works (${new URL(ctx.baseUrl()).host})${parts.length ? ': ' + parts.join(', ') : ''}.`,

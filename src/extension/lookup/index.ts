@@ -19,7 +19,7 @@ export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
   ctx.subscriptions.add(new LookupStatus(ctx));
   registerGate(ctx.subscriptions);
 
-  if (process.env.ODIN_EXTENSION_TEST === '1') {
+  if (ctx.extension.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1') {
     // Test/bench hook: the provider's own time for one hover, without the workbench round
     // trip `vscode.executeHoverProvider` adds. Not contributed, so not in the palette.
     ctx.subscriptions.add(

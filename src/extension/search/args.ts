@@ -14,7 +14,16 @@ export function isResultNode(v: unknown): v is Node {
 }
 
 export function isSavedNode(v: unknown): v is SavedNode {
-  return isObj(v) && (v.type === 'search' || v.type === 'group');
+  return (
+    isObj(v) &&
+    (v.type === 'search' ||
+      v.type === 'group' ||
+      v.type === 'hunts' ||
+      v.type === 'huntFile' ||
+      v.type === 'hunt' ||
+      v.type === 'news' ||
+      v.type === 'new')
+  );
 }
 
 /** Where export and import dialogs open: the first workspace folder, else the home folder. */

@@ -23,6 +23,8 @@ import { ResultsProvider } from './results/resultsView';
 import { SavedSearchCommands } from './saved/commands';
 import { SavedSearchStore, type StoreProblem } from './saved/savedStore';
 import { SavedSearchesProvider, type SavedNode } from './saved/savedView';
+import { SnapshotStore } from './saved/snapshots';
+import { WorkspaceHunts } from './saved/workspaceHunts';
 import { SearchRunner } from './searchRunner';
 
 export type { RunSummary } from './searchRunner';
@@ -37,6 +39,10 @@ export class SearchFeature implements vscode.Disposable {
   readonly results: ResultsProvider;
   readonly store: SavedSearchStore;
   readonly saved: SavedSearchesProvider;
+  /** What each saved search's last runs found (hunts that remember). */
+  readonly snapshots: SnapshotStore;
+  /** The workspace's `.odinq` files (the "Workspace hunts" group). */
+  readonly workspaceHunts: WorkspaceHunts;
   readonly catalogue: FieldCatalogue;
   readonly resultsView: vscode.TreeView<Node>;
   readonly savedView: vscode.TreeView<SavedNode>;
@@ -66,7 +72,11 @@ export class SearchFeature implements vscode.Disposable {
     this.store = new SavedSearchStore(ctx.extension.globalStorageUri.fsPath, (p) =>
       this.reportStoreProblem(p),
     );
-    this.saved = new SavedSearchesProvider(this.store, ctx.contextKeys);
+    this.snapshots = new SnapshotStore(ctx.extension.globalState, () => ctx.origin());
+    this.workspaceHunts = new WorkspaceHunts();
+    this.saved = new SavedSearchesProvider(this.store, ctx.contextKeys, this.snapshots, this.workspaceHunts);
+    this.saved.detailsAvailable = () => this.results.detailsAvailable;
+    ctx.subscriptions.add(this.snapshots);
     this.savedView = views.saved;
     ctx.subscriptions.add(this.results);
     ctx.subscriptions.add(this.saved);
@@ -146,6 +156,10 @@ export class SearchFeature implements vscode.Disposable {
       'odin.copyValue': (arg) => this.resultCommands.copy(arg),
       'odin.searchSimilar': (arg) => this.resultCommands.searchSimilar(arg),
       'odin.narrowByFacet': (arg, field, value) => this.resultCommands.narrow(arg, field, value),
+      'odin.changeFacetCount': (arg) => this.resultCommands.changeFacetCount(arg),
+      'odin.summarizeResultsBy': (arg, field) => this.resultCommands.summarizeBy(arg, field),
+      'odin.openHuntInFile': (arg) => this.savedCommands.openHunt(arg),
+      'odin.rerunAllSavedSearches': (arg) => this.savedCommands.rerunAll(arg),
     };
   }
 }

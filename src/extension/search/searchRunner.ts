@@ -68,8 +68,6 @@ const TITLES: Record<SearchKind, string> = {
   fileSummary: 'ODIN: Summarize Exposed Files',
 };
 
-const COUNT_KINDS = new Set<SearchKind>(['domainCount', 'subdomainCount', 'fileCount']);
-
 export class SearchRunner {
   constructor(private readonly f: SearchFeature) {}
 
@@ -176,12 +174,7 @@ export class SearchRunner {
       return this.summary(set);
     }
     if (target && spec.query !== undefined) await this.remember(target, spec.query);
-    if (COUNT_KINDS.has(spec.kind) && set.items[0]?.t === 'count') {
-      const c = set.items[0];
-      void vscode.window.showInformationMessage(
-        `ODIN: ${c.label} matching ${neutraliseUiText(describeSpec(spec), 200)}: ${c.v.toLocaleString('en-US')}`,
-      );
-    }
+    // A count is shown once: in its tree node (the view is revealed), not in a notification too.
     return this.summary(set);
   }
 

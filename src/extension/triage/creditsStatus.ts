@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CreditsUsage } from '../../api/types';
 import type { Ctx } from '../ctx';
+import { gate, hasRestrictedConsent } from '../shared/gate';
 
 /** Checked at most this often; a request for the credits is sent only when lookups were sent since. */
 const REFRESH_MS = 60_000;
@@ -56,6 +57,10 @@ export class CreditsStatus implements vscode.Disposable {
 
   /** Reads the credits now (the click, a triage preview that read them anyway). */
   refresh(): Promise<void> {
+    // Reading credits is a request too: none when lookups are off, nor from Restricted Mode
+    // before the user confirmed sending this session.
+    if (!gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() }).ok)
+      return Promise.resolve();
     if (!this.ctx.keys.get()) {
       this.item.hide();
       return Promise.resolve();
@@ -84,9 +89,14 @@ export class CreditsStatus implements vscode.Disposable {
     const plan = usage.hostCert?.plan;
     const low = isLow(left, plan);
     this.item.text = `$(${low ? 'warning' : 'credit-card'}) ${left.toLocaleString('en-US')}`;
-    const lines = [`ODIN credits left: ${left.toLocaleString('en-US')}${plan ? ` of ${plan.toLocaleString('en-US')}` : ''} (hosts and certificates)`];
+    const lines = [
+      `ODIN credits left: ${left.toLocaleString('en-US')}${plan ? ` of ${plan.toLocaleString('en-US')}` : ''} (hosts and certificates)`,
+    ];
     const b = usage.bucketFile;
-    if (typeof b?.left === 'number') lines.push(`Buckets and files: ${b.left.toLocaleString('en-US')}${b.plan ? ` of ${b.plan.toLocaleString('en-US')}` : ''}`);
+    if (typeof b?.left === 'number')
+      lines.push(
+        `Buckets and files: ${b.left.toLocaleString('en-US')}${b.plan ? ` of ${b.plan.toLocaleString('en-US')}` : ''}`,
+      );
     if (usage.expiresOn) lines.push(`Plan expires ${String(usage.expiresOn).slice(0, 10)}`);
     lines.push('Click to refresh.');
     this.item.tooltip = lines.join('\n');

@@ -7,13 +7,24 @@ import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core
 import type { SearchKind } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
+import { confirmArgumentPath } from '../../shared/argumentPath';
 import { userMessage } from '../../shared/errors';
 import { gateExplicit } from '../../shared/gate';
 import { defaultDir, isObj, isResultNode } from '../args';
+import { DEFAULT_FACETS } from '../pageFetchers';
 import type { SearchFeature } from '../index';
+import { promptField } from '../prompts';
 import type { RunSummary } from '../searchRunner';
 import { copyText, setTitle } from './resultNodes';
 import type { ResultSet } from './resultSet';
+
+/** The summary a result set of each kind can be summarised by again. */
+const SUMMARY_OF: Partial<Record<SearchKind, 'hostSummary' | 'fileSummary'>> = {
+  hosts: 'hostSummary',
+  hostSummary: 'hostSummary',
+  fileCount: 'fileSummary',
+  fileSummary: 'fileSummary',
+};
 
 export class ResultCommands {
   constructor(private readonly f: SearchFeature) {}
@@ -76,6 +87,34 @@ export class ResultCommands {
     if (!set) return undefined;
     this.f.results.remove(set);
     return this.f.runner.run(set.spec, { pageSize: set.pageSize });
+  }
+
+  /**
+   * Runs a summary again with another facet count (how many values it lists), from the
+   * summary's node (asks) or as `{ setId?, facetCount }`; the new set replaces the old.
+   */
+  async changeFacetCount(arg?: unknown): Promise<RunSummary | undefined> {
+    const set = this.setOf(arg);
+    if (!set || (set.spec.kind !== 'hostSummary' && set.spec.kind !== 'fileSummary')) {
+      void vscode.window.showInformationMessage('ODIN: only a summary has a facet count.');
+      return undefined;
+    }
+    const given = isObj(arg) && !isResultNode(arg) ? arg.facetCount : undefined;
+    const valid = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 10000;
+    let count: unknown = given;
+    if (given === undefined) {
+      const text = await vscode.window.showInputBox({
+        title: 'ODIN: Change Facet Count',
+        prompt: 'How many values the summary lists (1 to 10000); the summary runs again',
+        value: String(set.spec.limit ?? DEFAULT_FACETS),
+        validateInput: (v) => (valid(Number(v.trim())) ? undefined : 'A whole number from 1 to 10000'),
+      });
+      if (text === undefined) return undefined;
+      count = Number(text.trim());
+    }
+    if (!valid(count)) throw new Error('odin.changeFacetCount: "facetCount" must be a whole number from 1 to 10000.');
+    this.f.results.remove(set);
+    return this.f.runner.run({ ...set.spec, limit: count }, { pageSize: set.pageSize });
   }
 
   async copy(arg?: unknown): Promise<string | undefined> {
@@ -159,6 +198,39 @@ export class ResultCommands {
   }
 
   /**
+   * Facets that drill: summarises a result set's query by another field, without retyping it.
+   * On a facet value, the query is narrowed by that value first (a facet inside a facet), so
+   * narrowing again from the new summary keeps both conditions. `field` skips the question.
+   */
+  async summarizeBy(...args: unknown[]): Promise<RunSummary | undefined> {
+    let set: ResultSet | undefined;
+    let query: string | undefined;
+    if (isResultNode(args[0]) && args[0].type === 'item' && args[0].item.t === 'facet') {
+      set = this.f.results.get(args[0].set.id);
+      if (set) query = narrowQuery(set.spec.query ?? '', args[0].item.field, args[0].item.v.key);
+    } else {
+      set = this.setOf(args[0]);
+      query = set?.spec.query;
+    }
+    if (!set) return undefined;
+    const target = SUMMARY_OF[set.spec.kind];
+    if (!target) {
+      void vscode.window.showInformationMessage(
+        `ODIN: ${neutraliseUiText(setTitle(set), 100)} cannot be summarised (hosts and exposed files can).`,
+      );
+      return { status: 'dismissed' };
+    }
+    let field = typeof args[1] === 'string' && /^[A-Za-z0-9_.]+$/.test(args[1]) ? args[1] : undefined;
+    field ??= await promptField(
+      `ODIN: Summarize ${neutraliseUiText(query ?? '*', 80)} by`,
+      target === 'hostSummary' ? 'hosts' : 'files',
+      this.f.catalogue,
+    );
+    if (!field) return { status: 'dismissed' };
+    return this.f.runner.run({ kind: target, query: query ?? '*', field });
+  }
+
+  /**
    * Exports a result set (the loaded pages, or all pages with progress and cancel) as JSON
    * or CSV, into an untitled editor or a chosen file. Arguments skip the questions:
    * `{ setId?, format: 'json'|'csv', scope: 'loaded'|'all', target: 'editor'|'file', path? }`.
@@ -232,6 +304,8 @@ export class ResultCommands {
       return { count: set.items.length, complete, target };
     }
     let uri: vscode.Uri | undefined = typeof a.path === 'string' ? vscode.Uri.file(a.path) : undefined;
+    // A path from an argument outside the trusted workspace is written only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Results'))) return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: 'ODIN: Export Results',
       defaultUri: vscode.Uri.file(

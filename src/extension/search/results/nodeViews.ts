@@ -103,7 +103,9 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         tooltip: `${t(setTitle(set), 1000)}\n${stateText}`,
         icon: { id: KIND_ICON[set.spec.kind] },
         collapsible: set.id === opts.currentId ? 'expanded' : 'collapsed',
-        contextValue: 'odin.resultSet',
+        // A summary's node also offers "Change Facet Count…".
+        contextValue:
+          set.spec.kind === 'hostSummary' || set.spec.kind === 'fileSummary' ? 'odin.summarySet' : 'odin.resultSet',
       };
     }
     case 'item':

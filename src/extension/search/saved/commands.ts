@@ -19,10 +19,37 @@ import {
   type SavedSearch,
   type SearchSpec,
 } from '../../../core/savedSearches';
+import { formatHunt, huntOf, parseHuntFile } from '../../../core/hunts/file';
 import { neutraliseUiText } from '../../../core/text';
+import { toAbortSignal } from '../../shared/abort';
+import { confirmArgumentPath } from '../../shared/argumentPath';
 import { defaultDir, isObj, isResultNode, isSavedNode } from '../args';
 import type { SearchFeature } from '../index';
 import type { RunSummary } from '../searchRunner';
+import type { Change } from './snapshots';
+
+/** A saved search written into a workspace `.odinq` file. */
+export interface SavedToFile {
+  file: string;
+  name: string;
+  index: number;
+}
+
+/** What "Re-run All Saved Searches" did (its one summary). */
+export interface RerunAllSummary {
+  ran: number;
+  failed: number;
+  /** Searches whose results changed since their previous run. */
+  changed: number;
+  added: number;
+  removed: number;
+  cancelled: boolean;
+  message: string;
+  results: { name: string; status: string; change?: string }[];
+}
+
+/** Kinds "Re-run All" skips: they open a details page rather than list results. */
+const NOT_RERUN = new Set(['host', 'whois']);
 
 export class SavedSearchCommands {
   constructor(private readonly f: SearchFeature) {}
@@ -52,7 +79,13 @@ export class SavedSearchCommands {
     return pick?.s;
   }
 
-  async saveSearch(arg?: unknown): Promise<SavedSearch | undefined> {
+  /**
+   * Saves a search into the personal saved searches or into a workspace `.odinq` file (an
+   * existing one or a new one). `target` skips the question: "personal", `{ file: path }`,
+   * or "ask"; without it, a call that gives both `spec` and `name` saves personally (API
+   * callers), any other asks when the workspace can hold the search.
+   */
+  async saveSearch(arg?: unknown): Promise<SavedSearch | SavedToFile | undefined> {
     const a = isObj(arg) && !isResultNode(arg) ? arg : {};
     let spec: SearchSpec | undefined;
     if (isObj(a.spec)) {
@@ -66,7 +99,20 @@ export class SavedSearchCommands {
       void vscode.window.showInformationMessage('ODIN: run a search first, then save it.');
       return undefined;
     }
-    const taken = this.f.store.list().map((s) => s.name);
+    let file: vscode.Uri | 'personal' | undefined =
+      a.target === 'personal'
+        ? 'personal'
+        : isObj(a.target) && typeof a.target.file === 'string'
+          ? vscode.Uri.file(a.target.file)
+          : undefined;
+    const ask =
+      a.target === 'ask' || (a.target === undefined && !(isObj(a.spec) && typeof a.name === 'string'));
+    if (!file && ask && huntOf(spec) && vscode.workspace.workspaceFolders?.length) {
+      file = await this.pickTarget(typeof a.exclude === 'string' ? a.exclude : undefined);
+      if (!file) return undefined;
+    }
+    file ??= 'personal';
+    const taken = file === 'personal' ? this.f.store.list().map((s) => s.name) : [];
     let name = typeof a.name === 'string' ? a.name.trim() : undefined;
     if (name !== undefined && nameError(name)) throw new Error(nameError(name));
     name ??= await vscode.window.showInputBox({
@@ -77,18 +123,209 @@ export class SavedSearchCommands {
       validateInput: nameError,
     });
     if (!name) return undefined;
+    if (file !== 'personal') return this.saveToFile(file, spec, name.trim(), !isObj(a.target));
     const search: SavedSearch = { id: newId(), name: name.trim(), spec };
     await this.f.store.update((list) => [...list, search]);
     return search;
   }
 
-  async runSaved(arg?: unknown): Promise<RunSummary | undefined> {
+  /** Where to save: personal, an existing workspace file, or a new file (undefined: dismissed). */
+  private async pickTarget(exclude?: string): Promise<vscode.Uri | 'personal' | undefined> {
+    await this.f.workspaceHunts.start();
+    type Pick = vscode.QuickPickItem & { to: vscode.Uri | 'personal' | 'new' };
+    const picks: Pick[] = [
+      { label: '$(account) My saved searches', description: 'only on this machine', to: 'personal' },
+      ...this.f.workspaceHunts
+        .list()
+        .filter((f) => f.uri.toString() !== exclude)
+        .map((f): Pick => ({
+          label: `$(file) ${neutraliseUiText(f.label, 200)}`,
+          description: `workspace file, ${f.hunts.length} quer${f.hunts.length === 1 ? 'y' : 'ies'}`,
+          to: f.uri,
+        })),
+      {
+        label: '$(new-file) New .odinq file\u2026',
+        description: 'in the workspace, shared through git',
+        to: 'new',
+      },
+    ];
+    const pick = await vscode.window.showQuickPick(picks, {
+      title: 'ODIN: Save Search',
+      placeHolder: 'Save into your saved searches or into a workspace .odinq file',
+    });
+    if (!pick) return undefined;
+    if (pick.to !== 'new') return pick.to;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    return vscode.window.showSaveDialog({
+      title: 'ODIN: New .odinq File',
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'hunts.odinq') } : {}),
+      filters: { 'ODIN queries': ['odinq'] },
+    });
+  }
+
+  /** Appends the search to a `.odinq` file (created when missing) and opens it at the query. */
+  private async saveToFile(
+    uri: vscode.Uri,
+    spec: SearchSpec,
+    name: string,
+    show: boolean,
+  ): Promise<SavedToFile> {
+    const h = huntOf(spec);
+    if (!h)
+      throw new Error(`A ${KINDS[spec.kind].label.toLowerCase()} cannot be written into a .odinq file.`);
+    const text = formatHunt(h.kind, name, h.query, h.options);
+    let doc: vscode.TextDocument | undefined;
+    try {
+      await vscode.workspace.fs.stat(uri);
+      doc = await vscode.workspace.openTextDocument(uri);
+    } catch {
+      await vscode.workspace.fs.writeFile(
+        uri,
+        Buffer.from(`# ODIN hunts (shared through git)\n\n${text}`, 'utf8'),
+      );
+    }
+    if (doc) {
+      const before = doc.getText();
+      const sep = !before.length ? '' : before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(uri, doc.positionAt(before.length), `${sep}${text}`);
+      await vscode.workspace.applyEdit(edit);
+      await doc.save();
+    }
+    const final = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+    const index = parseHuntFile(final).queries.length - 1;
+    await this.f.workspaceHunts.rescan();
+    if (show) await this.openHunt({ uri: uri.toString(), index });
+    return { file: uri.fsPath, name, index };
+  }
+
+  /** Opens a workspace query's file with the cursor on its header. */
+  async openHunt(arg?: unknown): Promise<boolean> {
+    let uri: vscode.Uri | undefined;
+    let index: number | undefined;
+    if (isSavedNode(arg) && arg.type === 'hunt') {
+      uri = arg.file.uri;
+      index = arg.hunt.index;
+    } else if (isSavedNode(arg) && arg.type === 'huntFile') {
+      uri = arg.file.uri;
+    } else if (isObj(arg) && typeof arg.uri === 'string') {
+      uri = vscode.Uri.parse(arg.uri);
+      index = typeof arg.index === 'number' ? arg.index : undefined;
+    }
+    if (!uri) return false;
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const q = index === undefined ? undefined : parseHuntFile(doc.getText()).queries[index];
+    const at = doc.positionAt(q?.headerStart ?? 0);
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: false });
+    return true;
+  }
+
+  async runSaved(arg?: unknown): Promise<(RunSummary & Change) | undefined> {
+    if (isSavedNode(arg) && arg.type === 'hunt')
+      return vscode.commands.executeCommand('odin.runHunt', arg.file.uri.toString(), arg.hunt.index);
     const s =
       this.savedOf(arg) ?? (arg === undefined ? await this.pickSaved('Saved search to run') : undefined);
     if (!s) return undefined;
     if (s.spec.kind === 'host' || s.spec.kind === 'whois')
       return this.f.runner.searchCommand(s.spec.kind)({ ...s.spec });
-    return this.f.runner.run(s.spec, { interactive: true });
+    const summary = await this.f.runner.run(s.spec, { interactive: true });
+    return { ...summary, ...(await this.remember(s.spec, summary)) };
+  }
+
+  /** Keeps the snapshot of a finished run (hunts that remember). */
+  private async remember(spec: SearchSpec, summary: RunSummary): Promise<Change> {
+    const set = summary.status === 'ready' && summary.setId ? this.f.results.get(summary.setId) : undefined;
+    return set ? this.f.snapshots.record(spec, set) : {};
+  }
+
+  /**
+   * Runs every saved search again (personal ones, then the workspace's `.odinq` queries),
+   * one after the other with progress and cancel, and ends with one summary of what is new.
+   * `{ quiet: true }` skips the closing message (tests).
+   */
+  async rerunAll(arg?: unknown): Promise<RerunAllSummary> {
+    const quiet = isObj(arg) && arg.quiet === true;
+    await this.f.workspaceHunts.start();
+    type Job = { name: string; run: () => Promise<RunSummary & Change> };
+    const jobs: Job[] = this.f.store
+      .list()
+      .filter((s) => !NOT_RERUN.has(s.spec.kind))
+      .map((s) => ({
+        name: s.name,
+        run: async () => {
+          const summary = await this.f.runner.run(s.spec, { reveal: false });
+          return { ...summary, ...(await this.remember(s.spec, summary)) };
+        },
+      }));
+    if (vscode.workspace.isTrusted) {
+      for (const file of this.f.workspaceHunts.list())
+        for (const h of file.hunts.filter((x) => x.kind))
+          jobs.push({
+            name: h.name,
+            run: async () =>
+              ((await vscode.commands.executeCommand('odin.runHunt', file.uri.toString(), h.index, {
+                quiet: true,
+              })) as (RunSummary & Change) | undefined) ?? { status: 'dismissed' },
+          });
+    }
+    const out: RerunAllSummary = {
+      ran: 0,
+      failed: 0,
+      changed: 0,
+      added: 0,
+      removed: 0,
+      cancelled: false,
+      message: '',
+      results: [],
+    };
+    if (!jobs.length) {
+      out.message = 'there are no saved searches to run.';
+      if (!quiet) void vscode.window.showInformationMessage(`ODIN: ${out.message}`);
+      return out;
+    }
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: 'ODIN: Re-running saved searches',
+        cancellable: true,
+      },
+      (progress, token) =>
+        toAbortSignal(token, async (signal) => {
+          for (const [i, job] of jobs.entries()) {
+            if (signal.aborted) break;
+            progress.report({
+              message: `${i + 1}/${jobs.length}: ${neutraliseUiText(job.name, 80)}`,
+              increment: 100 / jobs.length,
+            });
+            let r: RunSummary & Change;
+            try {
+              r = await job.run();
+            } catch (err) {
+              r = { status: 'error', error: err instanceof Error ? err.message : String(err) };
+            }
+            out.ran++;
+            if (r.status !== 'ready') out.failed++;
+            if (r.added || r.removed) out.changed++;
+            out.added += r.added ?? 0;
+            out.removed += r.removed ?? 0;
+            out.results.push({ name: job.name, status: r.status, ...(r.change ? { change: r.change } : {}) });
+          }
+        }),
+    );
+    out.cancelled = out.ran < jobs.length;
+    const parts = [`re-ran ${out.ran} of ${jobs.length} saved search${jobs.length === 1 ? '' : 'es'}`];
+    parts.push(
+      out.changed ? `${out.changed} changed (+${out.added} new, \u2212${out.removed} gone)` : 'nothing new',
+    );
+    if (out.failed) parts.push(`${out.failed} failed`);
+    if (out.cancelled) parts.push('cancelled');
+    out.message = `${parts.join('; ')}.`;
+    if (!quiet) {
+      void vscode.window
+        .showInformationMessage(`ODIN: ${out.message}`, ...(out.changed ? ['Show Saved Searches'] : []))
+        .then((c) => c && vscode.commands.executeCommand('odin.savedSearches.focus'));
+    }
+    return out;
   }
 
   async renameSaved(arg?: unknown, newName?: unknown): Promise<SavedSearch | undefined> {
@@ -176,6 +413,8 @@ export class SavedSearchCommands {
         : arg instanceof vscode.Uri
           ? arg
           : undefined;
+    // A file named by an argument outside the trusted workspace is written only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Saved Searches'))) return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: 'ODIN: Export Saved Searches',
       defaultUri: vscode.Uri.file(path.join(defaultDir(), 'odin-searches.json')),
@@ -207,6 +446,8 @@ export class SavedSearchCommands {
           ? arg
           : undefined;
     const quiet = isObj(arg) && arg.quiet === true;
+    // A file named by an argument outside the trusted workspace is read only after a yes.
+    if (uri && !(await confirmArgumentPath(uri, 'read', 'ODIN: Import Saved Searches'))) return undefined;
     if (!uri) {
       const picked = await vscode.window.showOpenDialog({
         title: 'ODIN: Import Saved Searches',

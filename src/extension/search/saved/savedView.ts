@@ -1,7 +1,10 @@
 /**
  * The "Saved Searches" view: saved searches grouped by what they search (hosts, domains,
  * exposed storage), click to run, context menu to rename / edit / duplicate / reorder /
- * delete, and drag and drop to reorder.
+ * delete, and drag and drop to reorder. Beside them, "Workspace hunts": the workspace's
+ * `.odinq` files, a node per file and per query (workspaceHunts.ts). A search or query that
+ * ran twice says what changed ("+12 new, −3 gone since 20 Nov", snapshots.ts) and lists the
+ * new results under "What's new".
  */
 import * as vscode from 'vscode';
 import {
@@ -12,11 +15,33 @@ import {
   type SavedSearch,
   type SearchGroup,
 } from '../../../core/savedSearches';
+import { huntSubject } from '../../../core/hunts/snapshot';
 import { neutraliseUiText } from '../../../core/text';
 import { ContextKeys, type ContextKeyValues } from '../../shared/contextKeys';
 import type { SavedSearchStore } from './savedStore';
+import type { News, SnapshotStore } from './snapshots';
+import type { HuntFileEntry, WorkspaceHunt, WorkspaceHunts } from './workspaceHunts';
 
-export type SavedNode = { type: 'group'; group: SearchGroup } | { type: 'search'; search: SavedSearch };
+export type SavedNode =
+  | { type: 'group'; group: SearchGroup }
+  | { type: 'search'; search: SavedSearch }
+  | { type: 'hunts' }
+  | { type: 'huntFile'; file: HuntFileEntry }
+  | { type: 'hunt'; file: HuntFileEntry; hunt: WorkspaceHunt }
+  | { type: 'news'; parent: SavedNode & { type: 'search' | 'hunt' }; news: News }
+  | { type: 'new'; parent: SavedNode & { type: 'news' }; id: string; news: News };
+
+/** The snapshot subject of a personal saved search or a workspace query. */
+export function subjectOf(n: SavedNode & { type: 'search' | 'hunt' }): object {
+  return n.type === 'search' ? n.search.spec : huntSubject(n.hunt);
+}
+
+const NEW_ICONS: Record<string, string> = {
+  host: 'server',
+  bucket: 'database',
+  domain: 'globe',
+  facet: 'filter',
+};
 
 const GROUP_ICONS: Record<SearchGroup, string> = {
   hosts: 'server-environment',
@@ -38,11 +63,22 @@ export class SavedSearchesProvider
   private readonly groupNodes = new Map<SearchGroup, SavedNode>();
   private readonly sub: { dispose(): void };
 
+  private readonly huntsNode: SavedNode = { type: 'hunts' };
+  /** Host nodes under "What's new" open the details page when it is available. */
+  detailsAvailable = () => false;
+
   constructor(
     private readonly store: SavedSearchStore,
     private readonly contextKeys: ContextKeyValues,
+    private readonly snapshots?: SnapshotStore,
+    private readonly workspace?: WorkspaceHunts,
   ) {
-    this.sub = store.onDidChange(() => this.refresh());
+    const subs = [
+      store.onDidChange(() => this.refresh()),
+      snapshots?.onDidChange(() => this.changed.fire(undefined)),
+      workspace?.onDidChange(() => this.changed.fire(undefined)),
+    ];
+    this.sub = { dispose: () => subs.forEach((x) => x?.dispose()) };
   }
 
   refresh(): void {
@@ -65,21 +101,83 @@ export class SavedSearchesProvider
       const groups = (Object.keys(GROUP_LABELS) as SearchGroup[]).filter((g) =>
         list.some((s) => KINDS[s.spec.kind].group === g),
       );
-      return groups.map((g) => this.group(g));
+      const nodes = groups.map((g) => this.group(g));
+      if (this.workspace) {
+        // The first scan fires a change when done (the group appears then).
+        void this.workspace.start();
+        if (this.workspace.list().length) nodes.push(this.huntsNode);
+      }
+      return nodes;
     }
-    if (element.type === 'group') {
-      return list
-        .filter((s) => KINDS[s.spec.kind].group === element.group)
-        .map((search): SavedNode => ({ type: 'search', search }));
+    switch (element.type) {
+      case 'group':
+        return list
+          .filter((s) => KINDS[s.spec.kind].group === element.group)
+          .map((search): SavedNode => ({ type: 'search', search }));
+      case 'hunts':
+        return (this.workspace?.list() ?? []).map((file): SavedNode => ({ type: 'huntFile', file }));
+      case 'huntFile':
+        return element.file.hunts.map((hunt): SavedNode => ({ type: 'hunt', file: element.file, hunt }));
+      case 'search':
+      case 'hunt': {
+        const news = this.newsOf(element);
+        return news ? [{ type: 'news', parent: element, news }] : [];
+      }
+      case 'news':
+        return element.news.added.map((id): SavedNode => ({
+          type: 'new',
+          parent: element,
+          id,
+          news: element.news,
+        }));
+      default:
+        return [];
     }
-    return [];
+  }
+
+  private newsOf(n: SavedNode & { type: 'search' | 'hunt' }): News | undefined {
+    const news = this.snapshots?.get(subjectOf(n))?.news;
+    return news?.addedCount ? news : undefined;
   }
 
   getParent(element: SavedNode): SavedNode | undefined {
-    return element.type === 'search' ? this.group(KINDS[element.search.spec.kind].group) : undefined;
+    switch (element.type) {
+      case 'search':
+        return this.group(KINDS[element.search.spec.kind].group);
+      case 'huntFile':
+        return this.huntsNode;
+      case 'hunt':
+        return { type: 'huntFile', file: element.file };
+      case 'news':
+      case 'new':
+        return element.parent;
+      default:
+        return undefined;
+    }
+  }
+
+  /** A tree item's id: stable across refreshes, so expansion and selection stay. */
+  private idOf(n: SavedNode): string {
+    switch (n.type) {
+      case 'group':
+        return `group:${n.group}`;
+      case 'search':
+        return `saved:${n.search.id}`;
+      case 'hunts':
+        return 'hunts';
+      case 'huntFile':
+        return `huntFile:${n.file.uri.toString()}`;
+      case 'hunt':
+        return `hunt:${n.file.uri.toString()}#${n.hunt.index}:${n.hunt.name}`;
+      case 'news':
+        return `${this.idOf(n.parent)}/news`;
+      case 'new':
+        return `${this.idOf(n.parent)}/${n.id}`;
+    }
   }
 
   getTreeItem(element: SavedNode): vscode.TreeItem {
+    if (element.type !== 'group' && element.type !== 'search') return this.workspaceItem(element);
     if (element.type === 'group') {
       const count = this.store.list().filter((s) => KINDS[s.spec.kind].group === element.group).length;
       const item = new vscode.TreeItem(GROUP_LABELS[element.group], vscode.TreeItemCollapsibleState.Expanded);
@@ -91,13 +189,88 @@ export class SavedSearchesProvider
     }
     const s = element.search;
     const what = describeSpec(s.spec);
-    const item = new vscode.TreeItem(neutraliseUiText(s.name, 200), vscode.TreeItemCollapsibleState.None);
+    const change = this.snapshots?.describe(s.spec);
+    const item = new vscode.TreeItem(
+      neutraliseUiText(s.name, 200),
+      this.newsOf(element) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = `saved:${s.id}`;
-    item.description = neutraliseUiText(`${KINDS[s.spec.kind].label} · ${what}`, 200);
-    item.tooltip = `${neutraliseUiText(s.name, 200)}\n${KINDS[s.spec.kind].label}: ${neutraliseUiText(what, 1000)}\nClick to run.`;
+    item.description = change ?? neutraliseUiText(`${KINDS[s.spec.kind].label} · ${what}`, 200);
+    item.tooltip = `${neutraliseUiText(s.name, 200)}\n${KINDS[s.spec.kind].label}: ${neutraliseUiText(what, 1000)}${change ? `\nLast run: ${change}` : ''}\nClick to run.`;
     item.iconPath = new vscode.ThemeIcon('search');
     item.contextValue = 'odin.savedSearch';
     item.command = { command: 'odin.runSavedSearch', title: 'Run Saved Search', arguments: [s.id] };
+    return item;
+  }
+
+  private workspaceItem(element: Exclude<SavedNode, { type: 'group' | 'search' }>): vscode.TreeItem {
+    const C = vscode.TreeItemCollapsibleState;
+    let item: vscode.TreeItem;
+    switch (element.type) {
+      case 'hunts':
+        item = new vscode.TreeItem('Workspace hunts', C.Expanded);
+        item.description = String(this.workspace?.list().reduce((n, f) => n + f.hunts.length, 0) ?? 0);
+        item.tooltip = 'The .odinq files of this workspace (shared through git). Click a query to run it.';
+        item.iconPath = new vscode.ThemeIcon('repo');
+        item.contextValue = 'odin.workspaceHunts';
+        break;
+      case 'huntFile':
+        item = new vscode.TreeItem(neutraliseUiText(element.file.label, 200), C.Expanded);
+        item.resourceUri = element.file.uri;
+        item.description = `${element.file.hunts.length}`;
+        item.iconPath = vscode.ThemeIcon.File;
+        item.contextValue = 'odin.huntFile';
+        item.command = { command: 'vscode.open', title: 'Open File', arguments: [element.file.uri] };
+        break;
+      case 'hunt': {
+        const h = element.hunt;
+        const change = this.snapshots?.describe(subjectOf(element));
+        item = new vscode.TreeItem(
+          neutraliseUiText(h.name, 200),
+          this.newsOf(element) ? C.Collapsed : C.None,
+        );
+        item.description = change ?? neutraliseUiText(`${h.kind ?? '?'} · ${h.query || '*'}`, 200);
+        item.tooltip = `${neutraliseUiText(h.name, 200)} (${neutraliseUiText(element.file.label, 200)})\n${h.kind ?? 'unknown kind'}: ${neutraliseUiText(h.query || '*', 1000)}${change ? `\nLast run: ${change}` : ''}\nClick to run.`;
+        item.iconPath = new vscode.ThemeIcon('search');
+        item.contextValue = 'odin.hunt';
+        item.command = {
+          command: 'odin.runHunt',
+          title: 'Run',
+          arguments: [element.file.uri.toString(), h.index],
+        };
+        break;
+      }
+      case 'news': {
+        const n = element.news;
+        item = new vscode.TreeItem("What's new", C.Collapsed);
+        item.description = `${n.addedCount} new${n.addedCount > n.added.length ? ` (first ${n.added.length})` : ''}`;
+        item.tooltip = `Results of the last run that the run before it (${new Date(n.since).toUTCString()}) did not have.`;
+        item.iconPath = new vscode.ThemeIcon('sparkle');
+        item.contextValue = 'odin.news';
+        break;
+      }
+      case 'new': {
+        const type = element.news.type ?? 'host';
+        item = new vscode.TreeItem(neutraliseUiText(element.id, 200), C.None);
+        item.iconPath = new vscode.ThemeIcon(NEW_ICONS[type] ?? 'circle-small');
+        item.tooltip = `New since ${new Date(element.news.since).toUTCString()}`;
+        item.contextValue = 'odin.newResult';
+        if (type === 'host' && this.detailsAvailable())
+          item.command = {
+            command: 'odin.openHostDetails',
+            title: 'Open Host Details',
+            arguments: [element.id],
+          };
+        else if (type === 'domain' && this.detailsAvailable())
+          item.command = {
+            command: 'odin.openWhoisDetails',
+            title: 'Open Whois Details',
+            arguments: [element.id],
+          };
+        break;
+      }
+    }
+    item.id = this.idOf(element);
     return item;
   }
 
@@ -112,6 +285,7 @@ export class SavedSearchesProvider
     const raw = data.get(MIME)?.value as unknown;
     const ids = Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
     if (!ids.length) return;
+    if (target && target.type !== 'search' && target.type !== 'group') return;
     const targetId = target?.type === 'search' ? target.search.id : undefined;
     await this.store.update((list) => {
       if (target?.type === 'group') {
@@ -127,6 +301,7 @@ export class SavedSearchesProvider
 
   dispose(): void {
     this.sub.dispose();
+    this.workspace?.dispose();
     this.changed.dispose();
   }
 }

@@ -1,0 +1,66 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { neutraliseUiText } from '../../core/text';
+
+/**
+ * A file named in a command argument (a keybinding, a task or launch input, a link, another
+ * extension) rather than picked by the user in a file dialog. Used as given only when it is
+ * inside a folder of the open workspace and the workspace is trusted; anywhere else ODIN
+ * asks first, in a modal naming the file, and a "no" means nothing is read or written.
+ * Links and `..` are resolved before the check, so a path cannot leave the folder by them.
+ */
+export async function confirmArgumentPath(
+  uri: vscode.Uri,
+  access: 'write' | 'read',
+  title: string,
+): Promise<boolean> {
+  if (vscode.workspace.isTrusted && insideWorkspace(uri)) return true;
+  const file = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+  const message =
+    access === 'write'
+      ? `${title}: write ${neutraliseUiText(path.basename(file), 120)}?`
+      : `${title}: read ${neutraliseUiText(path.basename(file), 120)}?`;
+  const detail = `A command argument asks ODIN to ${access === 'write' ? 'write (and replace)' : 'read'} this file, outside the ${vscode.workspace.isTrusted ? 'workspace folders' : 'trusted workspace'}:\n\n${neutraliseUiText(file, 1000)}`;
+  const go = access === 'write' ? 'Write File' : 'Read File';
+  const answer = pathPrompts.answer
+    ? (pathPrompts.shown.push({ message, detail }), pathPrompts.answer(message, detail))
+    : await vscode.window.showWarningMessage(message, { modal: true, detail }, go);
+  return answer === go;
+}
+
+/**
+ * What the modal was asked to show, and the answer to give instead of showing it: set only
+ * by the integration tests through the TestApi (extension test mode), never otherwise.
+ */
+export const pathPrompts: {
+  shown: { message: string; detail: string }[];
+  answer: ((message: string, detail: string) => string | undefined) | undefined;
+} = { shown: [], answer: undefined };
+
+function insideWorkspace(uri: vscode.Uri): boolean {
+  if (uri.scheme !== 'file') return false;
+  const target = realish(uri.fsPath);
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
+    if (f.uri.scheme !== 'file') return false;
+    const rel = path.relative(realish(f.uri.fsPath), target);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  });
+}
+
+/** The real path of `p`, or of its nearest existing ancestor joined with the rest. */
+function realish(p: string): string {
+  const abs = path.resolve(p);
+  let dir = abs;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync.native(dir), ...rest.reverse());
+    } catch {
+      const up = path.dirname(dir);
+      if (up === dir) return abs;
+      rest.push(path.basename(dir));
+      dir = up;
+    }
+  }
+}
