@@ -10,13 +10,37 @@ const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 
 const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist' };
-// `vscode` is provided by the host at run time; the public suffix list is loaded on first
-// use from dist/psl.js (src/extension/lazy/pslLoader.ts), not at activation.
+
+/**
+ * Where the lazily loaded parts live. Each feature's stand-in (src/extension/<feature>/lazy.ts)
+ * loads it with `require('./index')` on first use, and src/extension/lazy/pslLoader.ts the
+ * public suffix list with `require('tldts')`; here those calls become `require('./<feature>.js')`
+ * and `require('./psl.js')` (bundles of their own), and every other import of `tldts` goes
+ * through the loader. `npm run bench -- --only=activation` builds the same sources as one
+ * bundle (without this plugin) and measures both in one run (docs/benchmarks.md).
+ */
+export const LAZY_FEATURES = ['search', 'details', 'triage', 'hunts'];
+const PSL_LOADER = path.resolve('src/extension/lazy/pslLoader.ts');
+const STAND_INS = new Map(
+  LAZY_FEATURES.map((f) => [path.resolve(`src/extension/${f}/lazy.ts`), `./${f}.js`]),
+);
+const lazyParts = {
+  name: 'odin-lazy-parts',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/index$/ }, (a) =>
+      STAND_INS.has(a.importer) ? { path: STAND_INS.get(a.importer), external: true } : undefined,
+    );
+    build.onResolve({ filter: /^tldts$/ }, (a) =>
+      a.importer === PSL_LOADER ? { path: './psl.js', external: true } : { path: PSL_LOADER },
+    );
+  },
+};
+
+// `vscode` is provided by the host at run time.
 const extensionHost = {
   ...node,
   external: ['vscode'],
-  alias: { tldts: './src/extension/lazy/pslLoader.ts' },
-  plugins: [],
+  plugins: [lazyParts],
 };
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
@@ -37,7 +61,11 @@ const targets = {
     ...node,
     entryPoints: { mcp: 'src/agent/mcp/cli.ts' },
     banner: { js: '#!/usr/bin/env node' },
-    define: { ODIN_VERSION: JSON.stringify(JSON.parse((await import('node:fs')).readFileSync('package.json', 'utf8')).version) },
+    define: {
+      ODIN_VERSION: JSON.stringify(
+        JSON.parse((await import('node:fs')).readFileSync('package.json', 'utf8')).version,
+      ),
+    },
   },
   // Runs inside the webview (a browser sandbox): no Node APIs.
   webview: {
@@ -50,7 +78,7 @@ const targets = {
 };
 
 /** The feature bundles, which take the modules they share with dist/extension.js from it. */
-const FEATURES = ['search', 'details', 'triage', 'hunts'];
+const FEATURES = LAZY_FEATURES;
 const SHARED_EXPORT = '__odinShared';
 
 const common = {

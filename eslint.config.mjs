@@ -1,14 +1,20 @@
+import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const noVscode = {
   'no-restricted-imports': [
     'error',
-    { paths: [{ name: 'vscode', message: 'This folder is the pure core: keep VS Code APIs in src/extension.' }] },
+    {
+      paths: [
+        { name: 'vscode', message: 'This folder is the pure core: keep VS Code APIs in src/extension.' },
+      ],
+    },
   ],
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'out', 'dist', '.vscode-test', '.cache', 'test/fixtures', '**/*.mjs', '**/*.js'] },
+  { ignores: ['node_modules', 'out', 'dist', '.vscode-test', '.cache', 'test/fixtures', '**/*.js'] },
   ...tseslint.configs.recommended,
   {
     files: ['src/**/*.ts', 'test/**/*.ts'],
@@ -20,7 +26,9 @@ export default tseslint.config(
         'error',
         {
           // node:test's describe/it/test return promises the runner itself awaits.
-          allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }],
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+          ],
         },
       ],
       '@typescript-eslint/no-misused-promises': 'error',
@@ -28,7 +36,24 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },
-  { files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/emulator/**/*.ts', 'src/common/**/*.ts'], rules: noVscode },
+  {
+    // The build, bench, host and package scripts (plain Node ES modules).
+    files: ['**/*.mjs'],
+    languageOptions: { ecmaVersion: 2024, sourceType: 'module', globals: { ...globals.node } },
+    rules: {
+      ...js.configs.recommended.rules,
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The UI tests hand functions to the browser (page.evaluate): they use its globals.
+    files: ['test/ui/**/*.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/emulator/**/*.ts', 'src/common/**/*.ts'],
+    rules: noVscode,
+  },
   {
     // Attacker-written scan data is rendered in the webview: DOM APIs only, never HTML strings.
     files: ['src/webview/**/*.ts'],

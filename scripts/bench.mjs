@@ -44,7 +44,10 @@ function build() {
   for (const [cmd, a] of steps) {
     const r = spawnSync(cmd, a, { cwd: root, encoding: 'utf8' });
     // tsc emits even with type errors; say so and carry on measuring.
-    if (r.status !== 0) console.warn(`[bench] ${path.basename(cmd)} ${a.join(' ')} exited ${r.status}:\n${`${r.stdout}${r.stderr}`.trim().split('\n').slice(-10).join('\n')}`);
+    if (r.status !== 0)
+      console.warn(
+        `[bench] ${path.basename(cmd)} ${a.join(' ')} exited ${r.status}:\n${`${r.stdout}${r.stderr}`.trim().split('\n').slice(-10).join('\n')}`,
+      );
   }
 }
 
@@ -76,7 +79,13 @@ async function main() {
       crashed++;
       console.log('failed');
       console.error(`[bench] ${section}: ${e instanceof Error ? e.stack : e}`);
-      rows.push({ section, name: 'section failed', value: NaN, unit: '', note: String(e instanceof Error ? e.message : e).split('\n')[0] });
+      rows.push({
+        section,
+        name: 'section failed',
+        value: NaN,
+        unit: '',
+        note: String(e instanceof Error ? e.message : e).split('\n')[0],
+      });
     }
   }
 
@@ -91,11 +100,18 @@ async function main() {
       if (ok) pass++;
       else fail++;
     }
-    const value = typeof r.value === 'number' ? (Number.isInteger(r.value) ? String(r.value) : r.value.toFixed(1)) : String(r.value);
+    const value =
+      typeof r.value === 'number'
+        ? Number.isInteger(r.value)
+          ? String(r.value)
+          : r.value.toFixed(1)
+        : String(r.value);
     return [r.section, r.name, value, r.unit ?? '', b ? b.text : '', result, r.note ?? ''];
   });
   const head = ['section', 'figure', 'value', 'unit', 'budget', 'result', 'note'];
-  const widths = head.map((h, i) => Math.min(i === 6 ? 80 : 60, Math.max(h.length, ...table.map((r) => r[i].length))));
+  const widths = head.map((h, i) =>
+    Math.min(i === 6 ? 80 : 60, Math.max(h.length, ...table.map((r) => r[i].length))),
+  );
   const line = (cells) =>
     cells
       .map((c, i) => {

@@ -86,7 +86,9 @@ async function main() {
     say('packaging the .vsix (production build)…');
     const { packageExtension } = await import('./package.mjs');
     const pkg = packageExtension({ outDir: tmp });
-    say(`installing ${path.basename(pkg.file)} (${(pkg.bytes / 1024).toFixed(0)} KB) with --install-extension…`);
+    say(
+      `installing ${path.basename(pkg.file)} (${(pkg.bytes / 1024).toFixed(0)} KB) with --install-extension…`,
+    );
     await installVsix(pkg.file, extensionsDir);
   }
 
@@ -95,7 +97,9 @@ async function main() {
   const emuPort = (await portFree(emulatorPort)) ? emulatorPort : await freePort();
   const emu = await startEmulator({ port: emuPort });
   cleanups.push(() => emu.close());
-  say(`API emulator on ${emu.url} (${emu.dataset?.hosts?.length ?? 'generated'} hosts, demo key ${emu.apiKey})`);
+  say(
+    `API emulator on ${emu.url} (${emu.dataset?.hosts?.length ?? 'generated'} hosts, demo key ${emu.apiKey})`,
+  );
 
   // A copy, so that whatever you do in the demo leaves the repository as it was.
   const workspace = path.join(tmp, 'sample-workspace');
@@ -115,13 +119,17 @@ async function main() {
   cleanups.push(() => host.stop('demo ended'));
 
   console.log('');
-  console.log(`  ODIN for VS Code is ready (${((Date.now() - t0) / 1000).toFixed(0)} s). Open in your browser:`);
+  console.log(
+    `  ODIN for VS Code is ready (${((Date.now() - t0) / 1000).toFixed(0)} s). Open in your browser:`,
+  );
   console.log('');
   console.log(`    ${host.url}`);
   console.log('');
   console.log('  Hover the IPs and domains in logs/, infra/ and reports/; open the ODIN view in the');
   console.log('  activity bar; run "ODIN:" commands from the Command Palette (F1).');
-  console.log(`  From another machine: ssh -L ${port}:127.0.0.1:${port} <this host>, then open the same URL.`);
+  console.log(
+    `  From another machine: ssh -L ${port}:127.0.0.1:${port} <this host>, then open the same URL.`,
+  );
   console.log('  Press Ctrl-C to stop.');
   console.log('');
 

@@ -25,7 +25,16 @@ const CORPUS_COMMIT = 'd7fb404';
 
 function corpus() {
   const git = (args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
-  const files = git(['ls-tree', '-r', '--name-only', CORPUS_COMMIT, 'src', 'test', 'README.md', 'CHANGELOG.md'])
+  const files = git([
+    'ls-tree',
+    '-r',
+    '--name-only',
+    CORPUS_COMMIT,
+    'src',
+    'test',
+    'README.md',
+    'CHANGELOG.md',
+  ])
     .split('\n')
     .filter(Boolean)
     .sort();

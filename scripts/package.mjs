@@ -19,7 +19,14 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Files allowed in the .vsix (paths inside extension/). */
-export const ALLOWED = [/^dist\/.+(?<!\.map)$/, /^media\/(?!screenshots\/).+/, /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt|\.md)?$/];
+export const ALLOWED = [
+  /^dist\/.+(?<!\.map)$/,
+  /^media\/(?!screenshots\/).+/,
+  /^package\.json$/,
+  /^README\.md$/,
+  /^CHANGELOG\.md$/,
+  /^LICENSE(\.txt|\.md)?$/,
+];
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20, ...opts });
@@ -31,7 +38,10 @@ const vsceBin = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 
 /** Files vsce would put into the package built from `dir`. */
 export function listPackageFiles(dir = root) {
-  const r = run(process.execPath, [vsceBin, 'ls', '--no-dependencies'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = run(process.execPath, [vsceBin, 'ls', '--no-dependencies'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (r.status !== 0) throw new Error(`vsce ls failed:\n${r.stdout}\n${r.stderr}`);
   return r.stdout
     .split('\n')
@@ -40,7 +50,17 @@ export function listPackageFiles(dir = root) {
 }
 
 /** What the staging copy needs: the build inputs and everything .vscodeignore may ship. */
-const STAGE = ['package.json', 'esbuild.mjs', 'tsconfig.json', 'src', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
+const STAGE = [
+  'package.json',
+  'esbuild.mjs',
+  'tsconfig.json',
+  'src',
+  'media',
+  'README.md',
+  'CHANGELOG.md',
+  'LICENSE',
+  '.vscodeignore',
+];
 
 /** A staging copy of the build inputs, node_modules linked. The caller removes it. */
 export function stage() {
@@ -56,7 +76,10 @@ export function stage() {
 /** A staging copy with the production build in its dist/ (for the bench). The caller removes it. */
 export function stageProductionBuild() {
   const dir = stage();
-  const b = run(process.execPath, ['esbuild.mjs', '--production'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const b = run(process.execPath, ['esbuild.mjs', '--production'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (b.status !== 0) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`production build failed:\n${b.stdout}\n${b.stderr}`);
@@ -69,20 +92,28 @@ export function packageExtension({ outDir = root, inPlace = false } = {}) {
   const dir = inPlace ? root : stage();
   try {
     if (!inPlace) {
-      const b = run(process.execPath, ['esbuild.mjs', '--production'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const b = run(process.execPath, ['esbuild.mjs', '--production'], {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       if (b.status !== 0) throw new Error(`production build failed:\n${b.stdout}\n${b.stderr}`);
     }
     const files = listPackageFiles(dir);
     const unexpected = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
-    if (unexpected.length) throw new Error(`unexpected files in the package (fix .vscodeignore): ${unexpected.join(', ')}`);
+    if (unexpected.length)
+      throw new Error(`unexpected files in the package (fix .vscodeignore): ${unexpected.join(', ')}`);
     const main = (pkg.main ?? '').replace(/^\.\//, '');
     if (main && !files.includes(main)) throw new Error(`package.json main ${main} is not in the package`);
 
     fs.mkdirSync(outDir, { recursive: true });
     const out = path.resolve(outDir, `${pkg.name}-${pkg.version}.vsix`);
     // stdin closed: vsce must never wait for a y/N answer (CI has no terminal).
-    const r = run(process.execPath, [vsceBin, 'package', '--no-dependencies', '--out', out], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (r.status !== 0 || !fs.existsSync(out)) throw new Error(`vsce package failed:\n${r.stdout}\n${r.stderr}`);
+    const r = run(process.execPath, [vsceBin, 'package', '--no-dependencies', '--out', out], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    if (r.status !== 0 || !fs.existsSync(out))
+      throw new Error(`vsce package failed:\n${r.stdout}\n${r.stderr}`);
     const warnings = `${r.stdout}\n${r.stderr}`
       .split('\n')
       .filter((l) => /WARNING|warn/i.test(l))
@@ -102,8 +133,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const t0 = Date.now();
     const r = packageExtension({ outDir, inPlace: args.includes('--in-place') });
     for (const w of r.warnings) console.log(`[package] ${w}`);
-    console.log(`[package] ${r.files.length} files, ${(r.bytes / 1024).toFixed(1)} KB packed, ${Date.now() - t0} ms:`);
-    for (const f of r.files) console.log(`  ${f.padEnd(40)} ${(r.sizes[f] / 1024).toFixed(1).padStart(8)} KB`);
+    console.log(
+      `[package] ${r.files.length} files, ${(r.bytes / 1024).toFixed(1)} KB packed, ${Date.now() - t0} ms:`,
+    );
+    for (const f of r.files)
+      console.log(`  ${f.padEnd(40)} ${(r.sizes[f] / 1024).toFixed(1).padStart(8)} KB`);
     console.log(`VSIX ${r.file}`);
   } catch (e) {
     console.error(`[package] ${e instanceof Error ? e.message : e}`);

@@ -35,7 +35,8 @@ const onlyUnit = flag('--unit');
 const onlyHost = flag('--host');
 const doUnit = !onlyHost || onlyUnit;
 const doHost = !onlyUnit || onlyHost;
-const updateScreenshots = !CI && (flag('--update-screenshots') || process.env.ODIN_UPDATE_SCREENSHOTS === '1');
+const updateScreenshots =
+  !CI && (flag('--update-screenshots') || process.env.ODIN_UPDATE_SCREENSHOTS === '1');
 const SUITE_LIMIT_MS = 80 * 60_000;
 const hostNames = (opt('hosts') ?? 'oldest,newest').split(',').filter(Boolean);
 /** Summary tiers of the host runs, in the order they ran ('host 1.100.3', …). */
@@ -58,7 +59,11 @@ function fmtMs(ms) {
 /** Runs a command with output streamed (indented); resolves with {code, output}. */
 function exec(cmd, cmdArgs, { timeoutMs = 20 * 60_000, env = {}, quiet = false } = {}) {
   return new Promise((resolve) => {
-    const p = spawn(cmd, cmdArgs, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(cmd, cmdArgs, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const onData = (d) => {
       const s = String(d);
@@ -92,7 +97,14 @@ async function step(tier, name, cmd, cmdArgs, opts = {}) {
   const r = await exec(cmd, cmdArgs, opts);
   const ms = Date.now() - t0;
   const ok = r.code === 0;
-  results.push({ tier, name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, ms, failures: ok ? [] : [{ title: name, error: tail(r.output, 40) }] });
+  results.push({
+    tier,
+    name,
+    passed: ok ? 1 : 0,
+    failed: ok ? 0 : 1,
+    ms,
+    failures: ok ? [] : [{ title: name, error: tail(r.output, 40) }],
+  });
   log(`${ok ? '✔' : '✖'} ${name} (${fmtMs(ms)})`);
   return ok;
 }
@@ -117,13 +129,17 @@ function removeStaleOutputs() {
   const outDir = path.join(root, 'out');
   for (const f of findFiles(outDir, /\.js(\.map)?$/)) {
     const rel = path.relative(outDir, f).replace(/\.js(\.map)?$/, '');
-    if (!fs.existsSync(path.join(root, `${rel}.ts`)) && !fs.existsSync(path.join(root, `${rel}.tsx`))) fs.rmSync(f, { force: true });
+    if (!fs.existsSync(path.join(root, `${rel}.ts`)) && !fs.existsSync(path.join(root, `${rel}.tsx`)))
+      fs.rmSync(f, { force: true });
   }
 }
 
 async function setup() {
   // Dependencies (a fresh clone has none).
-  if (!fs.existsSync(path.join(root, 'node_modules', 'typescript')) || !fs.existsSync(path.join(root, 'node_modules', 'mocha'))) {
+  if (
+    !fs.existsSync(path.join(root, 'node_modules', 'typescript')) ||
+    !fs.existsSync(path.join(root, 'node_modules', 'mocha'))
+  ) {
     const ok = await step('setup', 'npm ci', 'npm', ['ci', '--no-audit', '--no-fund']);
     if (!ok) return false;
   }
@@ -135,12 +151,23 @@ async function setup() {
       const ready = await ensureHosts({ hosts: hostNames, quiet: false });
       log(`✔ hosts ready: ${ready.map((h) => h.label).join(', ')} (${fmtMs(Date.now() - t0)})`);
     } catch (e) {
-      results.push({ tier: 'setup', name: 'install VS Code host', passed: 0, failed: 1, failures: [{ title: 'install VS Code host', error: String(e?.message ?? e) }] });
+      results.push({
+        tier: 'setup',
+        name: 'install VS Code host',
+        passed: 0,
+        failed: 1,
+        failures: [{ title: 'install VS Code host', error: String(e?.message ?? e) }],
+      });
       return 'no-host';
     }
   }
   return true;
 }
+
+/** What eslint checks (TypeScript with type information; the scripts as plain Node modules). */
+const LINTED = ['src', 'test', 'scripts', 'esbuild.mjs', 'eslint.config.mjs'];
+/** What Prettier holds to the house style in the build tier. */
+const FORMATTED = ['scripts', 'esbuild.mjs', 'eslint.config.mjs'];
 
 async function buildTier() {
   // out/ is not wiped (a host run of another checkout user may be reading it); compiled
@@ -149,7 +176,11 @@ async function buildTier() {
   removeStaleOutputs();
   await step('build', 'esbuild: bundle dist/', process.execPath, ['esbuild.mjs']);
   if (doUnit) {
-    await step('build', 'eslint src test (0 warnings)', bin('eslint'), ['--max-warnings=0', 'src', 'test']);
+    await step('build', 'eslint src test scripts (0 warnings)', bin('eslint'), [
+      '--max-warnings=0',
+      ...LINTED,
+    ]);
+    await step('build', 'prettier: scripts formatted', bin('prettier'), ['--check', ...FORMATTED]);
     await step('build', 'tsc: typecheck the webview', bin('tsc'), ['-p', 'src/webview', '--noEmit']);
   }
 }
@@ -158,21 +189,37 @@ async function unitTier() {
   const files = findFiles(path.join(root, 'out', 'test', 'unit'), /\.test\.js$/);
   log(`\n▶ unit tests: ${files.length} files (node --test)`);
   if (files.length === 0) {
-    results.push({ tier: 'unit', name: 'unit tests', passed: 0, failed: 0, failures: [], note: 'no files under out/test/unit' });
+    results.push({
+      tier: 'unit',
+      name: 'unit tests',
+      passed: 0,
+      failed: 0,
+      failures: [],
+      note: 'no files under out/test/unit',
+    });
     return;
   }
   const tap = path.join(tmp, 'unit.tap');
   const t0 = Date.now();
   const r = await exec(
     process.execPath,
-    ['--test', '--test-timeout=300000', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
+    [
+      '--test',
+      '--test-timeout=300000',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
     { timeoutMs: 20 * 60_000 },
   );
   const { parseTap } = await import('./host/suite.mjs');
   const counts = parseTap(fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '');
   const failures = counts.failures;
   // A non-zero exit with no failed test counted (a crash, a timeout) is still a failure.
-  if (r.code !== 0 && counts.failed === 0) failures.push({ title: 'node --test', error: `exit code ${r.code}\n${tail(r.output, 30)}` });
+  if (r.code !== 0 && counts.failed === 0)
+    failures.push({ title: 'node --test', error: `exit code ${r.code}\n${tail(r.output, 30)}` });
   results.push({
     tier: 'unit',
     name: 'unit tests (node --test)',
@@ -194,10 +241,21 @@ async function liveTier(hostName) {
   hostTiers.push(tier);
   log(`\n▶ host tier: the trusted integration tests inside ${label} over the emulator's live dialect`);
   const t0 = Date.now();
-  const r = await runHostTier({ root, host: hostName, log, ui: false, vsix: false, only: ['trusted'], dialect: 'live', verbose: flag('--verbose') });
+  const r = await runHostTier({
+    root,
+    host: hostName,
+    log,
+    ui: false,
+    vsix: false,
+    only: ['trusted'],
+    dialect: 'live',
+    verbose: flag('--verbose'),
+  });
   for (const x of r) {
     results.push({ tier, ...x });
-    log(`${x.failed ? '✖' : '✔'} [${label} live] ${x.name}: ${x.passed} passed, ${x.failed} failed${x.skipped ? `, ${x.skipped} skipped` : ''}${x.ms ? ` (${fmtMs(x.ms)})` : ''}`);
+    log(
+      `${x.failed ? '✖' : '✔'} [${label} live] ${x.name}: ${x.passed} passed, ${x.failed} failed${x.skipped ? `, ${x.skipped} skipped` : ''}${x.ms ? ` (${fmtMs(x.ms)})` : ''}`,
+    );
   }
   log(`live tier on ${label} done in ${fmtMs(Date.now() - t0)}`);
 }
@@ -224,7 +282,9 @@ async function hostTier(hostName, first) {
   });
   for (const x of r) {
     results.push({ tier, ...x });
-    log(`${x.failed ? '✖' : '✔'} [${label}] ${x.name}: ${x.passed} passed, ${x.failed} failed${x.skipped ? `, ${x.skipped} skipped` : ''}${x.ms ? ` (${fmtMs(x.ms)})` : ''}${x.note ? ` — ${x.note}` : ''}`);
+    log(
+      `${x.failed ? '✖' : '✔'} [${label}] ${x.name}: ${x.passed} passed, ${x.failed} failed${x.skipped ? `, ${x.skipped} skipped` : ''}${x.ms ? ` (${fmtMs(x.ms)})` : ''}${x.note ? ` — ${x.note}` : ''}`,
+    );
   }
   log(`host tier on ${label} done in ${fmtMs(Date.now() - t0)}`);
 }
@@ -237,7 +297,14 @@ function summary() {
     log('Failures:');
     for (const f of failures) {
       log(`  ✖ [${f.tier}] ${f.title === f.group ? f.title : `${f.group} › ${f.title}`}`);
-      if (f.error) log(f.error.split('\n').slice(0, 25).map((l) => `      ${l}`).join('\n'));
+      if (f.error)
+        log(
+          f.error
+            .split('\n')
+            .slice(0, 25)
+            .map((l) => `      ${l}`)
+            .join('\n'),
+        );
     }
     log('');
   }
@@ -253,7 +320,9 @@ function summary() {
     const ms = rs.reduce((a, r) => a + (r.ms ?? 0), 0);
     passed += p;
     failed += f;
-    log(`${t.padEnd(width)} ${String(p).padStart(4)} passed, ${String(f).padStart(3)} failed${s ? `, ${s} skipped` : ''}  (${fmtMs(ms)})`);
+    log(
+      `${t.padEnd(width)} ${String(p).padStart(4)} passed, ${String(f).padStart(3)} failed${s ? `, ${s} skipped` : ''}  (${fmtMs(ms)})`,
+    );
   }
   log(`total time ${fmtMs(Date.now() - started)}`);
   return { passed, failed };
@@ -266,26 +335,42 @@ function finish(code, line) {
 }
 
 const guard = setTimeout(() => {
-  results.push({ tier: 'setup', name: 'suite time limit', passed: 0, failed: 1, failures: [{ title: 'suite time limit', error: `stopped after ${SUITE_LIMIT_MS / 60000} min` }] });
+  results.push({
+    tier: 'setup',
+    name: 'suite time limit',
+    passed: 0,
+    failed: 1,
+    failures: [{ title: 'suite time limit', error: `stopped after ${SUITE_LIMIT_MS / 60000} min` }],
+  });
   const { passed, failed } = summary();
   finish(1, `${passed} passed, ${failed} failed`);
 }, SUITE_LIMIT_MS);
 guard.unref();
 
 try {
-  log(`ODIN test suite: ${doUnit && doHost ? 'all tiers' : doUnit ? 'unit tier' : 'host tier'}${CI ? ' (CI)' : ''}${updateScreenshots ? ', updating media/screenshots' : ''}`);
+  log(
+    `ODIN test suite: ${doUnit && doHost ? 'all tiers' : doUnit ? 'unit tier' : 'host tier'}${CI ? ' (CI)' : ''}${updateScreenshots ? ', updating media/screenshots' : ''}`,
+  );
   const ready = await setup();
   if (ready !== false) {
     await buildTier();
     if (doUnit) await unitTier();
     if (doHost && ready !== 'no-host') {
       const only = opt('only')?.split(',').filter(Boolean);
-      if (!only || only.some((n) => n !== 'live')) for (const [i, h] of hostNames.entries()) await hostTier(h, i === 0);
-      if (hostNames.length && (!only || only.includes('live'))) await liveTier(hostNames[hostNames.length - 1]);
+      if (!only || only.some((n) => n !== 'live'))
+        for (const [i, h] of hostNames.entries()) await hostTier(h, i === 0);
+      if (hostNames.length && (!only || only.includes('live')))
+        await liveTier(hostNames[hostNames.length - 1]);
     }
   }
 } catch (e) {
-  results.push({ tier: 'setup', name: 'test runner', passed: 0, failed: 1, failures: [{ title: 'test runner crashed', error: String(e?.stack ?? e) }] });
+  results.push({
+    tier: 'setup',
+    name: 'test runner',
+    passed: 0,
+    failed: 1,
+    failures: [{ title: 'test runner crashed', error: String(e?.stack ?? e) }],
+  });
 }
 clearTimeout(guard);
 const { passed, failed } = summary();

@@ -33,9 +33,13 @@ function finish(code, line) {
 
 /** Why desktop VS Code cannot be downloaded here, or undefined when it can. */
 async function downloadBlocker() {
-  if (executable) return fs.existsSync(executable) ? undefined : `ODIN_VSCODE_EXECUTABLE=${executable} does not exist`;
+  if (executable)
+    return fs.existsSync(executable) ? undefined : `ODIN_VSCODE_EXECUTABLE=${executable} does not exist`;
   // A build cached by an earlier run counts as available for the versions it covers.
-  if (fs.existsSync(path.join(root, '.vscode-test')) && fs.readdirSync(path.join(root, '.vscode-test')).some((d) => d.startsWith('vscode-'))) {
+  if (
+    fs.existsSync(path.join(root, '.vscode-test')) &&
+    fs.readdirSync(path.join(root, '.vscode-test')).some((d) => d.startsWith('vscode-'))
+  ) {
     return undefined;
   }
   try {
@@ -92,7 +96,14 @@ if (blocker) {
           ...(executable ? { vscodeExecutablePath: executable } : { version }),
           extensionDevelopmentPath: root,
           extensionTestsPath: path.join(root, 'out', 'test', 'integration', 'index.js'),
-          launchArgs: [workspace, '--user-data-dir', userDataDir, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
+          launchArgs: [
+            workspace,
+            '--user-data-dir',
+            userDataDir,
+            '--disable-extensions',
+            '--disable-workspace-trust',
+            '--skip-welcome',
+          ],
           extensionTestsEnv: {
             ODIN_EXTENSION_TEST: '1',
             ODIN_TEST_RUN: 'trusted',

@@ -169,7 +169,13 @@ export function labelledSample(lines = 3000, seed = 7) {
   const octet = () => 1 + Math.floor(r() * 254);
   const ip = () => `${pick([45, 52, 91, 104, 185, 203])}.${octet()}.${octet()}.${octet()}`;
   const hex = () => (1 + Math.floor(r() * 65534)).toString(16);
-  const domains = ['shop.acme-logistics.com', 'api.example.co.uk', 'login.microsoftonline.com', 'evil-payload.xyz', 'cdn.jsdelivr.net'];
+  const domains = [
+    'shop.acme-logistics.com',
+    'api.example.co.uk',
+    'login.microsoftonline.com',
+    'evil-payload.xyz',
+    'cdn.jsdelivr.net',
+  ];
   const out = [];
   const truth = new Set();
   for (let i = 0; i < lines; i++) {
@@ -179,14 +185,29 @@ export function labelledSample(lines = 3000, seed = 7) {
     const v6 = `2a01:4f8:${hex()}::${hex()}`;
     const n = Math.floor(r() * 999);
     const cases = [
-      [`${a} - - [21/Nov/2025:08:14:03 +0000] "GET /static/app.css?v=1.2.3 HTTP/1.1" 200 18211 "https://${d}/cart" "Mozilla/5.0 AppleWebKit/537.36 Chrome/120.0.${n % 9}.${n % 7} Safari/537.36"`, [a, d]],
+      [
+        `${a} - - [21/Nov/2025:08:14:03 +0000] "GET /static/app.css?v=1.2.3 HTTP/1.1" 200 18211 "https://${d}/cart" "Mozilla/5.0 AppleWebKit/537.36 Chrome/120.0.${n % 9}.${n % 7} Safari/537.36"`,
+        [a, d],
+      ],
       [`Nov 21 03:12:01 bastion sshd[20114]: Failed password for root from ${a} port 51422 ssh2`, [a]],
-      [`{"ts":"2025-11-21T08:30:01.120Z","client_ip":"${a}","host":"${d}","upstream":"[${v6}]:443"}`, [a, d, v6]],
-      [`IOC: hxxps://drop${n}[.]com/gate.php seen from ${a.replace(/\.(\d+)$/, '[.]$1')} and phish${n}(dot)net`, [`drop${n}.com`, a, `phish${n}.net`]],
+      [
+        `{"ts":"2025-11-21T08:30:01.120Z","client_ip":"${a}","host":"${d}","upstream":"[${v6}]:443"}`,
+        [a, d, v6],
+      ],
+      [
+        `IOC: hxxps://drop${n}[.]com/gate.php seen from ${a.replace(/\.(\d+)$/, '[.]$1')} and phish${n}(dot)net`,
+        [`drop${n}.com`, a, `phish${n}.net`],
+      ],
       [`-A INPUT -s ${b.replace(/\.\d+$/, '.0')}/24 -p tcp --dport 22 -j DROP`, [b.replace(/\.\d+$/, '.0')]],
-      [`See Section 4.1.${n % 9}.2 and RFC 1918; set version ${n % 5}.0.0.${n % 3}; edit setup.py and README.md; read user.name; OID 1.3.6.1.4.1.${n}`, []],
+      [
+        `See Section 4.1.${n % 9}.2 and RFC 1918; set version ${n % 5}.0.0.${n % 3}; edit setup.py and README.md; read user.name; OID 1.3.6.1.4.1.${n}`,
+        [],
+      ],
       [`const api = "https://${d}/v1"; const fallback = '${a}'; logger.info(config.data);`, [d, a]],
-      [`phishing kit on bücher-login${n}.de, mirrored at ${b}`, [new URL(`http://bücher-login${n}.de`).hostname, b]],
+      [
+        `phishing kit on bücher-login${n}.de, mirrored at ${b}`,
+        [new URL(`http://bücher-login${n}.de`).hostname, b],
+      ],
     ];
     const [line, labels] = pick(cases);
     out.push(line);
@@ -197,7 +218,11 @@ export function labelledSample(lines = 3000, seed = 7) {
 
 /** Precision and recall of `found` (values as reported) against `truth` (unique values). */
 function score(found, truth) {
-  const norm = (v) => String(v).toLowerCase().replace(/\/\d+$/, '').replace(/\.$/, '');
+  const norm = (v) =>
+    String(v)
+      .toLowerCase()
+      .replace(/\/\d+$/, '')
+      .replace(/\.$/, '');
   const got = new Set(found.map(norm));
   let hit = 0;
   for (const v of got) if (truth.has(v)) hit++;
@@ -364,7 +389,10 @@ export default async function run({ megabytes = 100, rounds = 3 } = {}) {
   const lib = time(() => iocValues(text, ioc).length);
   const sample = labelledSample();
   const scores = {
-    ours: score(detect(sample.text, { mode: 'text' }).map((d) => d.value), sample.truth),
+    ours: score(
+      detect(sample.text, { mode: 'text' }).map((d) => d.value),
+      sample.truth,
+    ),
     naive: score(naiveValues(sample.text, tldts), sample.truth),
     ioc: score(iocValues(sample.text, ioc), sample.truth),
   };
@@ -375,7 +403,8 @@ export default async function run({ megabytes = 100, rounds = 3 } = {}) {
   const objectsMBs = mb / objects.seconds;
   const naiveMBs = mb / naive.seconds;
   const iocMBs = mb / lib.seconds;
-  const pr = (k) => `precision ${(scores[k].precision * 100).toFixed(1)}%, recall ${(scores[k].recall * 100).toFixed(1)}%`;
+  const pr = (k) =>
+    `precision ${(scores[k].precision * 100).toFixed(1)}%, recall ${(scores[k].recall * 100).toFixed(1)}%`;
   const note = `CPU time, best of ${rounds}`;
   // Nothing lost: today's detections of this log and of every sample file against the
   // figures recorded before the rules were restated (test/fixtures/detect-baseline.json).

@@ -21,7 +21,10 @@ export const BUDGETS = { previewMs: 3000, heapMB: 100, renderMs: 300 };
 
 /** A log of `mb` megabytes with `unique` public IPs among private ones and a few domains. */
 export function makeLog(mb, unique) {
-  const ips = Array.from({ length: unique }, (_, i) => `${45 + (i % 3)}.${(i >> 8) & 255}.${i & 255}.${77 + (i % 5)}`);
+  const ips = Array.from(
+    { length: unique },
+    (_, i) => `${45 + (i % 3)}.${(i >> 8) & 255}.${i & 255}.${77 + (i % 5)}`,
+  );
   const lines = [];
   let size = 0;
   for (let n = 0; size < mb * 1024 * 1024; n++) {
@@ -65,7 +68,10 @@ export default async function run() {
   const text = makeLog(100, 10_000);
   const layerFor = (origin) =>
     new RequestLayer({
-      cache: new ResultCache({ ttlMs: { host: 3.6e6, whois: 3.6e6, count: 3.6e6, notFound: 3.6e6 }, maxEntries: 200_000 }),
+      cache: new ResultCache({
+        ttlMs: { host: 3.6e6, whois: 3.6e6, count: 3.6e6, notFound: 3.6e6 },
+        maxEntries: 200_000,
+      }),
       limiter: new Limiter({ perMinute: 1e9, maxConcurrent: 4 }),
       origin: () => origin,
     });
@@ -73,17 +79,34 @@ export default async function run() {
   const t = await buildTriage([{ uri: 'mem:big.log', text }], check);
   const p = preview(t, layerSource({ layer: layerFor('http://127.0.0.1:1'), client: () => undefined }), {});
   const previewMs = performance.now() - t0;
-  rows.push({ name: 'triage: 100 MB log → preview', value: Math.round(previewMs), unit: 'ms', target: `< ${BUDGETS.previewMs}`, note: `${p.unique} unique, ${p.toSend} to send, ${p.requests} requests (batched)` });
+  rows.push({
+    name: 'triage: 100 MB log → preview',
+    value: Math.round(previewMs),
+    unit: 'ms',
+    target: `< ${BUDGETS.previewMs}`,
+    note: `${p.unique} unique, ${p.toSend} to send, ${p.requests} requests (batched)`,
+  });
 
   const emu = await startEmulator({ hosts: 2000, dialect: 'live' });
   try {
-    const sample = emu.dataset.hosts.slice(0, 500).map((h) => h.ip).join('\n') + '\n' + makeLog(1, 500);
+    const sample =
+      emu.dataset.hosts
+        .slice(0, 500)
+        .map((h) => h.ip)
+        .join('\n') +
+      '\n' +
+      makeLog(1, 500);
     for (const batching of [true, false]) {
       const layer = layerFor(emu.url);
       const client = new OdinClient({ baseUrl: emu.url, apiKey: () => emu.apiKey });
       const tt = await buildTriage([{ uri: 'mem:s', text: sample }], check);
       const r = await enrich(tt, layerSource({ layer, client: () => client, batching }), { batching });
-      rows.push({ name: `triage: requests per unique public indicator (${batching ? 'batched' : 'single'})`, value: Number((r.requests / Math.max(r.eligible, 1)).toFixed(3)), unit: 'req', note: `${r.requests} requests for ${r.eligible} indicators; ${r.summary}` });
+      rows.push({
+        name: `triage: requests per unique public indicator (${batching ? 'batched' : 'single'})`,
+        value: Number((r.requests / Math.max(r.eligible, 1)).toFixed(3)),
+        unit: 'req',
+        note: `${r.requests} requests for ${r.eligible} indicators; ${r.summary}`,
+      });
     }
   } finally {
     await emu.close();
@@ -92,9 +115,20 @@ export default async function run() {
   const child = spawnSync(process.execPath, ['--expose-gc', '-e', HEAP_CHILD], { encoding: 'utf8' });
   try {
     const m = JSON.parse(child.stdout.trim().split('\n').pop());
-    rows.push({ name: 'triage: heap held by a 10,000-row triage', value: Number(m.mb.toFixed(1)), unit: 'MB', target: `< ${BUDGETS.heapMB}`, note: `${m.rows} rows` });
+    rows.push({
+      name: 'triage: heap held by a 10,000-row triage',
+      value: Number(m.mb.toFixed(1)),
+      unit: 'MB',
+      target: `< ${BUDGETS.heapMB}`,
+      note: `${m.rows} rows`,
+    });
   } catch {
-    rows.push({ name: 'triage: heap held by a 10,000-row triage', value: NaN, unit: 'MB', note: `child failed: ${child.stderr.slice(0, 200)}` });
+    rows.push({
+      name: 'triage: heap held by a 10,000-row triage',
+      value: NaN,
+      unit: 'MB',
+      note: `child failed: ${child.stderr.slice(0, 200)}`,
+    });
   }
   rows.push(...(await renderRows()));
   return rows;

@@ -83,7 +83,8 @@ export async function freePort() {
 function cleanEnv(extra) {
   const env = { ...process.env };
   // Inherited from a VS Code terminal, these make code-server act as a CLI of that window.
-  for (const k of Object.keys(env)) if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE') delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE') delete env[k];
   return { ...env, ...extra };
 }
 
@@ -259,7 +260,9 @@ export async function startHost(o) {
       const logsRoot = path.join(userDataDir, 'logs');
       while (Date.now() < deadline) {
         for (const session of safeReaddir(logsRoot)) {
-          for (const host of safeReaddir(path.join(logsRoot, session)).filter((d) => d.startsWith('exthost'))) {
+          for (const host of safeReaddir(path.join(logsRoot, session)).filter((d) =>
+            d.startsWith('exthost'),
+          )) {
             const dir = path.join(logsRoot, session, host, extId);
             for (const f of safeReaddir(dir)) {
               try {
@@ -341,15 +344,22 @@ export async function startHost(o) {
 
     const payload = [];
     const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-    if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
+    if (extensionDevelopmentPath)
+      payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
     if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
     payload.push(['skipWelcome', 'true']);
     handle.url = `${origin}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 
     if (wantBrowser) {
       const { chromium } = await import('playwright-core');
-      const cdpArgs = o.cdpPort ? [`--remote-debugging-port=${o.cdpPort}`, '--remote-debugging-address=127.0.0.1'] : [];
-      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless, args: [...CHROMIUM_ARGS, ...cdpArgs] });
+      const cdpArgs = o.cdpPort
+        ? [`--remote-debugging-port=${o.cdpPort}`, '--remote-debugging-address=127.0.0.1']
+        : [];
+      browser = await chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        headless,
+        args: [...CHROMIUM_ARGS, ...cdpArgs],
+      });
       const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
       page = await context.newPage();
       handle.browser = browser;
@@ -387,7 +397,16 @@ export async function installVsix(vsix, extensionsDir, host) {
     await new Promise((resolve, reject) => {
       const p = spawn(
         node,
-        [entry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
+        [
+          entry,
+          '--user-data-dir',
+          userDataDir,
+          '--extensions-dir',
+          extensionsDir,
+          '--install-extension',
+          vsix,
+          '--force',
+        ],
         { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let out = '';

@@ -19,7 +19,14 @@ import { fileURLToPath } from 'node:url';
  * extensionTestsPath in the URL payload when the smoke-test driver is enabled.
  */
 export const HOSTS = {
-  oldest: { name: 'oldest', codeServer: '4.100.3', vscode: '1.100.3', node: 'self', seedRipgrep: true, serverArgs: [] },
+  oldest: {
+    name: 'oldest',
+    codeServer: '4.100.3',
+    vscode: '1.100.3',
+    node: 'self',
+    seedRipgrep: true,
+    serverArgs: [],
+  },
   newest: {
     name: 'newest',
     codeServer: '4.139.1',
@@ -51,7 +58,12 @@ export function resolveHost(which = process.env.ODIN_HOST || 'oldest') {
   const hit = Object.values(HOSTS).find(
     (h) => h.name === w || h.codeServer === w || h.vscode === w || h.vscode.startsWith(`${w}.`),
   );
-  if (!hit) throw new Error(`unknown VS Code host "${w}" (known: ${Object.values(HOSTS).map((h) => `${h.name}=${h.vscode}`).join(', ')})`);
+  if (!hit)
+    throw new Error(
+      `unknown VS Code host "${w}" (known: ${Object.values(HOSTS)
+        .map((h) => `${h.name}=${h.vscode}`)
+        .join(', ')})`,
+    );
   return hit;
 }
 
@@ -206,7 +218,10 @@ const quietNpmEnv = {
 function freshPrefix(prefix) {
   fs.rmSync(prefix, { recursive: true, force: true });
   fs.mkdirSync(prefix, { recursive: true });
-  fs.writeFileSync(path.join(prefix, 'package.json'), JSON.stringify({ name: 'odin-vscode-test-host', private: true, version: '0.0.0' }, null, 2));
+  fs.writeFileSync(
+    path.join(prefix, 'package.json'),
+    JSON.stringify({ name: 'odin-vscode-test-host', private: true, version: '0.0.0' }, null, 2),
+  );
 }
 
 /** Installs Node `version` from the npm package `node@<version>` (no download from anywhere but the registry). */
@@ -215,7 +230,9 @@ async function ensureNode(version, quiet) {
   const prefix = nodePrefix(version);
   const ok = () => {
     try {
-      return fs.readFileSync(path.join(prefix, COMPLETE_MARKER), 'utf8').trim() === version && fs.existsSync(bin);
+      return (
+        fs.readFileSync(path.join(prefix, COMPLETE_MARKER), 'utf8').trim() === version && fs.existsSync(bin)
+      );
     } catch {
       return false;
     }
@@ -233,7 +250,8 @@ async function ensureNode(version, quiet) {
         stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
       });
       const got = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout?.trim();
-      if (got !== `v${version}`) throw new Error(`node@${version} installed, but ${bin} --version says ${got || 'nothing'}`);
+      if (got !== `v${version}`)
+        throw new Error(`node@${version} installed, but ${bin} --version says ${got || 'nothing'}`);
       fs.writeFileSync(path.join(prefix, COMPLETE_MARKER), version + '\n');
     },
     quiet,
@@ -263,7 +281,12 @@ function hostInfo(h) {
  * @param {{ host?: string, force?: boolean, quiet?: boolean, aptPackages?: string[] }} [o]
  *   host: 'oldest' (default, or env ODIN_HOST) | 'newest' | a VS Code version
  */
-export async function ensureHost({ host: which, force = false, quiet = false, aptPackages = APT_PACKAGES } = {}) {
+export async function ensureHost({
+  host: which,
+  force = false,
+  quiet = false,
+  aptPackages = APT_PACKAGES,
+} = {}) {
   const h = resolveHost(which);
   ensureAptPackages({ quiet, pkgs: aptPackages });
   const prefix = hostPrefix(h);
@@ -275,7 +298,10 @@ export async function ensureHost({ host: which, force = false, quiet = false, ap
     async () => {
       if (!force && isInstalled(prefix, h.codeServer)) return; // another process finished it meanwhile
       const started = Date.now();
-      log(quiet, `installing code-server@${h.codeServer} (VS Code ${h.vscode}) into ${prefix} (one time, 300–650 MB)`);
+      log(
+        quiet,
+        `installing code-server@${h.codeServer} (VS Code ${h.vscode}) into ${prefix} (one time, 300–650 MB)`,
+      );
       freshPrefix(prefix);
       if (h.seedRipgrep) seedRipgrepCache(quiet);
       const env = {
@@ -292,12 +318,17 @@ export async function ensureHost({ host: which, force = false, quiet = false, ap
         env.npm_config_nodedir = path.join(dir, 'node_modules', `node-${process.platform}-${process.arch}`);
         env.npm_config_build_from_source = 'kerberos'; // no prebuilt-binary download attempt
       }
-      run(npmCmd, ['install', '--prefix', prefix, '--no-save', '--loglevel=error', `code-server@${h.codeServer}`], {
-        env,
-        cwd: prefix,
-        stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
-      });
-      if (!fs.existsSync(codeServerEntry(prefix))) throw new Error(`install finished but ${codeServerEntry(prefix)} is missing`);
+      run(
+        npmCmd,
+        ['install', '--prefix', prefix, '--no-save', '--loglevel=error', `code-server@${h.codeServer}`],
+        {
+          env,
+          cwd: prefix,
+          stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+        },
+      );
+      if (!fs.existsSync(codeServerEntry(prefix)))
+        throw new Error(`install finished but ${codeServerEntry(prefix)} is missing`);
       fs.writeFileSync(path.join(prefix, COMPLETE_MARKER), h.codeServer + '\n');
       log(quiet, `installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     },

@@ -14,7 +14,13 @@ export async function startRecorder({ name = 'attacker' } = {}) {
       if (size <= 1 << 20) chunks.push(c);
     });
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), t: Date.now() });
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        t: Date.now(),
+      });
       if (req.url === '/__recorder/log') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(requests));

@@ -57,7 +57,10 @@ export function prepareSampleWorkspace(root, dir) {
 export function hostileSettingsGaps(root) {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const props = Object.keys(pkg.contributes?.configuration?.properties ?? {});
-  const text = fs.readFileSync(path.join(root, 'test', 'fixtures', 'hostile-workspace', '.vscode', 'settings.json'), 'utf8');
+  const text = fs.readFileSync(
+    path.join(root, 'test', 'fixtures', 'hostile-workspace', '.vscode', 'settings.json'),
+    'utf8',
+  );
   return props.filter((p) => !text.includes(`"${p}"`));
 }
 
@@ -76,7 +79,14 @@ function parseResults(logs) {
 }
 
 function single(name, ok, error = '', ms = 0, note = '') {
-  return { name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, ms, failures: ok ? [] : [{ title: name, error }], note };
+  return {
+    name,
+    passed: ok ? 1 : 0,
+    failed: ok ? 0 : 1,
+    ms,
+    failures: ok ? [] : [{ title: name, error }],
+    note,
+  };
 }
 
 /** Counts passes/failures from a TAP stream written by node --test (leaf tests; suites are not counted). */
@@ -101,15 +111,24 @@ export function parseTap(tapText) {
       if (/^[|>]-?\s*$/.test(first)) {
         const ind = yaml[k].search(/\S/);
         const body = [];
-        for (let j = k + 1; j < yaml.length && (yaml[j].trim() === '' || yaml[j].search(/\S/) > ind); j++) body.push(yaml[j].trim());
+        for (let j = k + 1; j < yaml.length && (yaml[j].trim() === '' || yaml[j].search(/\S/) > ind); j++)
+          body.push(yaml[j].trim());
         error = body.join('\n').trim();
       } else error = first.replace(/^'(.*)'$/, '$1');
     }
     const loc = /location: '([^']+)'/.exec(block)?.[1];
-    failures.push({ title: m[2].replace(/ # (SKIP|TODO).*$/, ''), error: loc ? `${error}\n(at ${loc})` : error });
+    failures.push({
+      title: m[2].replace(/ # (SKIP|TODO).*$/, ''),
+      error: loc ? `${error}\n(at ${loc})` : error,
+    });
   }
   // A cancelled test (its file crashed, or a hook failed) did not pass: count it as failed.
-  return { passed: num('pass'), failed: num('fail') + num('cancelled'), skipped: num('skipped') + num('todo'), failures };
+  return {
+    passed: num('pass'),
+    failed: num('fail') + num('cancelled'),
+    skipped: num('skipped') + num('todo'),
+    failures,
+  };
 }
 
 /**
@@ -126,7 +145,15 @@ export function parseTap(tapText) {
  * @returns {Promise<Result[]>}
  */
 export async function runHostTier(o) {
-  const { root, host: hostName, log = console.log, ui = true, vsix = true, updateScreenshots = false, verbose = false } = o;
+  const {
+    root,
+    host: hostName,
+    log = console.log,
+    ui = true,
+    vsix = true,
+    updateScreenshots = false,
+    verbose = false,
+  } = o;
   const only = o.only && o.only.length ? new Set(o.only) : undefined;
   const want = (n) => !only || only.has(n);
   /** @type {Result[]} */
@@ -138,7 +165,13 @@ export async function runHostTier(o) {
     const bundle = path.join(root, 'dist', 'extension.js');
     const missing = [testsEntry, bundle].filter((f) => !fs.existsSync(f));
     if (missing.length) {
-      results.push(single('host: build present', false, `missing ${missing.map((f) => path.relative(root, f)).join(', ')} (tsc / esbuild failed?)`));
+      results.push(
+        single(
+          'host: build present',
+          false,
+          `missing ${missing.map((f) => path.relative(root, f)).join(', ')} (tsc / esbuild failed?)`,
+        ),
+      );
       return results;
     }
 
@@ -177,6 +210,7 @@ export async function runHostTier(o) {
       ODIN_TEST_ATTACKER_URL: attacker.url,
       ODIN_TEST_API_KEY: apiKey,
       ...(process.env.ODIN_TEST_GREP ? { ODIN_TEST_GREP: process.env.ODIN_TEST_GREP } : {}),
+      ...(process.env.ODIN_AFFORDANCES_RUN ? { ODIN_AFFORDANCES_RUN: process.env.ODIN_AFFORDANCES_RUN } : {}),
     };
     const userSettings = { 'odin.apiBaseUrl': emulatorUrl };
     const onLog = (name) => (level, msg) => {
@@ -189,18 +223,29 @@ export async function runHostTier(o) {
       const total = attacker.requests.filter((r) => !r.url.startsWith('/__recorder/')).length;
       if (none)
         results.push(
-          single(`host: attacker server received no request at all (${name})`, total === 0, `${total} request(s): ${attacker.requests.slice(0, 3).map((r) => `${r.method} ${r.url}`).join(', ')}`),
+          single(
+            `host: attacker server received no request at all (${name})`,
+            total === 0,
+            `${total} request(s): ${attacker.requests
+              .slice(0, 3)
+              .map((r) => `${r.method} ${r.url}`)
+              .join(', ')}`,
+          ),
         );
       results.push(
         single(
           `host: attacker server received no API key (${name})`,
           bad.length === 0,
-          `${bad.length} request(s) carried a key: ${bad.slice(0, 3).map((r) => `${r.method} ${r.url}`).join(', ')}`,
+          `${bad.length} request(s) carried a key: ${bad
+            .slice(0, 3)
+            .map((r) => `${r.method} ${r.url}`)
+            .join(', ')}`,
           0,
           `${total} request(s) reached the attacker`,
         ),
       );
-      if (total) log(`[host] ${name}: the attacker server received ${total} request(s) (${bad.length} with a key)`);
+      if (total)
+        log(`[host] ${name}: the attacker server received ${total} request(s) (${bad.length} with a key)`);
       attacker.requests.length = 0;
     };
 
@@ -209,7 +254,13 @@ export async function runHostTier(o) {
       const t0 = Date.now();
       let host;
       try {
-        host = await startHost({ host: hostName, timeoutMs: INSIDE_LIMIT_MS + 60_000, onLog: onLog(name), ...hostOpts, extensionTestsPath: testsEntry });
+        host = await startHost({
+          host: hostName,
+          timeoutMs: INSIDE_LIMIT_MS + 60_000,
+          onLog: onLog(name),
+          ...hostOpts,
+          extensionTestsPath: testsEntry,
+        });
         let code;
         try {
           code = await host.waitForExit(INSIDE_LIMIT_MS);
@@ -219,14 +270,39 @@ export async function runHostTier(o) {
         }
         const r = parseResults(host.logs);
         if (r) {
-          results.push({ name: `host: ${name} (inside VS Code)`, passed: r.passed, failed: r.failed, skipped: r.pending, ms: Date.now() - t0, failures: r.failures });
-          if (code !== 0 && r.failed === 0) results.push(single(`host: ${name} exits 0`, false, `exit code ${code}`));
+          results.push({
+            name: `host: ${name} (inside VS Code)`,
+            passed: r.passed,
+            failed: r.failed,
+            skipped: r.pending,
+            ms: Date.now() - t0,
+            failures: r.failures,
+          });
+          if (code !== 0 && r.failed === 0)
+            results.push(single(`host: ${name} exits 0`, false, `exit code ${code}`));
         } else {
-          const tail = host.logs.slice(-25).map((l) => `${l.level}: ${l.msg.slice(0, 400)}`).join('\n');
-          results.push(single(`host: ${name} (inside VS Code)`, false, `no ODIN-RESULTS line (exit code ${code}); last log lines:\n${tail}\n--- server ---\n${host.serverLog().split('\n').slice(-15).join('\n')}`, Date.now() - t0));
+          const tail = host.logs
+            .slice(-25)
+            .map((l) => `${l.level}: ${l.msg.slice(0, 400)}`)
+            .join('\n');
+          results.push(
+            single(
+              `host: ${name} (inside VS Code)`,
+              false,
+              `no ODIN-RESULTS line (exit code ${code}); last log lines:\n${tail}\n--- server ---\n${host.serverLog().split('\n').slice(-15).join('\n')}`,
+              Date.now() - t0,
+            ),
+          );
         }
       } catch (e) {
-        results.push(single(`host: ${name} (inside VS Code)`, false, e instanceof Error ? e.message : String(e), Date.now() - t0));
+        results.push(
+          single(
+            `host: ${name} (inside VS Code)`,
+            false,
+            e instanceof Error ? e.message : String(e),
+            Date.now() - t0,
+          ),
+        );
       } finally {
         await host?.stop();
       }
@@ -260,7 +336,13 @@ export async function runHostTier(o) {
         {
           workspace: hostileWs,
           trusted: true,
-          env: { ...commonEnv, ODIN_TEST_RUN: 'trusted-hostile', ODIN_TEST_KEY_VIA: 'env', ODIN_API_KEY: apiKey, ODIN_TEST_GREP: '^hostile workspace, trusted' },
+          env: {
+            ...commonEnv,
+            ODIN_TEST_RUN: 'trusted-hostile',
+            ODIN_TEST_KEY_VIA: 'env',
+            ODIN_API_KEY: apiKey,
+            ODIN_TEST_GREP: '^hostile workspace, trusted',
+          },
           userSettings: { ...userSettings, 'odin.search.pageSize': 10 },
           extensionDevelopmentPath: root,
         },
@@ -278,15 +360,40 @@ export async function runHostTier(o) {
               .sort()
               .map((f) => path.join(d, f))
           : [];
-      const shotsDir = updateScreenshots ? path.join(root, 'media', 'screenshots') : path.join(work, 'screenshots');
+      const shotsDir = updateScreenshots
+        ? path.join(root, 'media', 'screenshots')
+        : path.join(work, 'screenshots');
       const uiRuns = [
-        { name: 'ui', files: list(uiDir), workspace: sampleWs, trusted: true, env: { ODIN_TEST_RUN: 'ui', ODIN_API_KEY: apiKey } },
-        { name: 'ui-restricted', files: list(path.join(uiDir, 'restricted')), workspace: hostileWs, trusted: false, env: { ODIN_TEST_RUN: 'ui-restricted' } },
+        {
+          name: 'ui',
+          files: list(uiDir),
+          workspace: sampleWs,
+          trusted: true,
+          env: { ODIN_TEST_RUN: 'ui', ODIN_API_KEY: apiKey },
+        },
+        {
+          name: 'ui-restricted',
+          files: list(path.join(uiDir, 'restricted')),
+          workspace: hostileWs,
+          trusted: false,
+          env: { ODIN_TEST_RUN: 'ui-restricted' },
+        },
       ];
       for (const run of uiRuns) {
         if (!want(run.name) || run.files.length === 0) continue;
         results.push(
-          await uiRun({ root, work, run, hostName, commonEnv, userSettings, shotsDir, updateScreenshots, log, onLog: onLog(run.name) }),
+          await uiRun({
+            root,
+            work,
+            run,
+            hostName,
+            commonEnv,
+            userSettings,
+            shotsDir,
+            updateScreenshots,
+            log,
+            onLog: onLog(run.name),
+          }),
         );
         checkAttacker(run.name);
       }
@@ -296,10 +403,21 @@ export async function runHostTier(o) {
 
     if (vsix && want('vsix')) {
       const t0 = Date.now();
-      const pkg = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--out-dir', work], { cwd: root, encoding: 'utf8', timeout: 5 * 60_000 });
+      const pkg = spawnSync(
+        process.execPath,
+        [path.join(root, 'scripts', 'package.mjs'), '--out-dir', work],
+        { cwd: root, encoding: 'utf8', timeout: 5 * 60_000 },
+      );
       const vsixFile = /VSIX (\S+\.vsix)/.exec(pkg.stdout ?? '')?.[1];
       if (pkg.status !== 0 || !vsixFile) {
-        results.push(single('package: vsce builds a .vsix', false, `${pkg.stdout}\n${pkg.stderr}`.slice(-3000), Date.now() - t0));
+        results.push(
+          single(
+            'package: vsce builds a .vsix',
+            false,
+            `${pkg.stdout}\n${pkg.stderr}`.slice(-3000),
+            Date.now() - t0,
+          ),
+        );
       } else {
         results.push(single('package: vsce builds a .vsix', true, '', Date.now() - t0, vsixFile));
         const extDir = path.join(work, 'vsix-extensions');
@@ -313,7 +431,12 @@ export async function runHostTier(o) {
           fs.mkdirSync(shim, { recursive: true });
           fs.writeFileSync(
             path.join(shim, 'package.json'),
-            JSON.stringify({ name: 'odin-test-shim', publisher: 'odin-test', version: '0.0.0', engines: { vscode: '^1.100.0' } }),
+            JSON.stringify({
+              name: 'odin-test-shim',
+              publisher: 'odin-test',
+              version: '0.0.0',
+              engines: { vscode: '^1.100.0' },
+            }),
           );
           await insideRun('vsix', {
             workspace: sampleWs,
@@ -331,7 +454,13 @@ export async function runHostTier(o) {
             userSettings,
           });
         } catch (e) {
-          results.push(single('package: .vsix installs with --install-extension', false, e instanceof Error ? e.message : String(e)));
+          results.push(
+            single(
+              'package: .vsix installs with --install-extension',
+              false,
+              e instanceof Error ? e.message : String(e),
+            ),
+          );
         }
       }
     }
@@ -343,7 +472,18 @@ export async function runHostTier(o) {
 }
 
 /** Starts a host with the extension under development and runs node:test UI files against its page over CDP. */
-async function uiRun({ root, work, run, hostName, commonEnv, userSettings, shotsDir, updateScreenshots, log, onLog }) {
+async function uiRun({
+  root,
+  work,
+  run,
+  hostName,
+  commonEnv,
+  userSettings,
+  shotsDir,
+  updateScreenshots,
+  log,
+  onLog,
+}) {
   const t0 = Date.now();
   const name = `host: ${run.name} (UI tests)`;
   const cdpPort = await freePort();
@@ -363,7 +503,8 @@ async function uiRun({ root, work, run, hostName, commonEnv, userSettings, shots
     await waitForWorkbench(host.page);
     // UI tests start once the extension has activated (its log has a line), not before.
     const activated = await host.waitForExtensionLog(EXTENSION_ID, { timeout: 90_000 });
-    if (!activated) log(`[${run.name}] note: no log line from ${EXTENSION_ID} within 90 s; running the UI tests anyway`);
+    if (!activated)
+      log(`[${run.name}] note: no log line from ${EXTENSION_ID} within 90 s; running the UI tests anyway`);
     const infoFile = path.join(work, `${run.name}-host.json`);
     fs.mkdirSync(shotsDir, { recursive: true });
     fs.writeFileSync(
@@ -418,14 +559,26 @@ async function uiRun({ root, work, run, hostName, commonEnv, userSettings, shots
       total.passed += r.passed;
       total.skipped += r.skipped;
       const failures = r.failures.map((f) => ({ title: `${rel} › ${f.title}`, error: f.error }));
-      if (killed) failures.push({ title: `${rel}`, error: `killed after ${UI_FILE_LIMIT_MS / 1000} s (hung; a test or after() never finished)` });
-      else if (code !== 0 && r.failed === 0) failures.push({ title: `${rel}`, error: `node --test exited ${code} with no failed test counted` });
+      if (killed)
+        failures.push({
+          title: `${rel}`,
+          error: `killed after ${UI_FILE_LIMIT_MS / 1000} s (hung; a test or after() never finished)`,
+        });
+      else if (code !== 0 && r.failed === 0)
+        failures.push({ title: `${rel}`, error: `node --test exited ${code} with no failed test counted` });
       total.failed += Math.max(r.failed, failures.length);
       total.failures.push(...failures);
       // The next file starts from a calm workbench even if this one left widgets open.
       await host.page.keyboard.press('Escape').catch(() => {});
     }
-    return { name, passed: total.passed, failed: total.failed, skipped: total.skipped, ms: Date.now() - t0, failures: total.failures };
+    return {
+      name,
+      passed: total.passed,
+      failed: total.failed,
+      skipped: total.skipped,
+      ms: Date.now() - t0,
+      failures: total.failures,
+    };
   } catch (e) {
     return single(name, false, e instanceof Error ? e.message : String(e), Date.now() - t0);
   } finally {

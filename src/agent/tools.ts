@@ -140,8 +140,10 @@ async function fetchVia<T>(
   return ctx.requests.get(kind, target, fetcher, { signal, automatic: true });
 }
 
-function cacheNote(r: LookupResult<unknown>, now: number): string[] {
+/** Where an answer came from when it was the local cache (empty for a fresh one). */
+function cacheNote(r: LookupResult<unknown>, c: Pick<ToolContext, 'now'>): string[] {
   if (!r.fromCache) return [];
+  const now = c.now?.() ?? Date.now();
   const mins = Math.max(0, Math.round((now - r.storedAt) / 60_000));
   const age = mins < 60 ? `${mins} min` : mins < 2880 ? `${Math.round(mins / 60)} h` : `${Math.round(mins / 1440)} days`;
   return [`(answered from the local cache, ${age} old${r.stale ? ', stale' : ''})`];
@@ -164,6 +166,16 @@ export function toolErrorText(err: unknown): string {
 function more(shown: number, total: number | undefined, what: string): string[] {
   if (total === undefined) return [];
   return total > shown ? [`… ${num(total - shown)} more ${what} not shown`] : [];
+}
+
+/** A listing tool's lines: how many match, one line a record, how many were left out. */
+function listed<T>(r: LookupResult<Page<T>>, line: (item: T) => string, what: string): string[] {
+  const page = r.status === 'ok' ? r.value : { items: [] as T[], total: 0 };
+  return [
+    `matches: ${page.total !== undefined ? countLine(page.total) : `${num(page.items.length)} shown`}`,
+    ...page.items.map(line),
+    ...more(page.items.length, page.total, what),
+  ];
 }
 
 function aggregationLines(a: Aggregation): string[] {
@@ -315,11 +327,10 @@ export const lookupHost = tool({
       sends: sends(ctx.origin(), `the IP address ${ip}`, 'GET /v1/hosts/{ip}'),
       async run(c, signal) {
         const r = await fetchVia(c, 'host', ip, (s) => c.client().getHost(ip, { signal: s }), signal);
-        const now = c.now?.() ?? Date.now();
         if (r.status === 'notFound') {
-          return framed({ title: `ODIN host ${ip}: not found`, lines: ['ODIN has no scan record of this IP address.'], notes: cacheNote(r, now) });
+          return framed({ title: `ODIN host ${ip}: not found`, lines: ['ODIN has no scan record of this IP address.'], notes: cacheNote(r, c) });
         }
-        return framed({ title: `ODIN host ${ip}`, lines: hostLines(r.value), notes: cacheNote(r, now) });
+        return framed({ title: `ODIN host ${ip}`, lines: hostLines(r.value), notes: cacheNote(r, c) });
       },
     };
   },
@@ -343,11 +354,8 @@ export const searchHosts = tool({
       sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)} (up to ${n} results)`, 'POST /v1/hosts/search'),
       async run(c, signal) {
         const r = await fetchVia<Page<Host>>(c, 'agent.searchHosts', JSON.stringify([qy, n]), (s) => c.client().searchHosts({ query: qy, limit: n }, { signal: s }), signal);
-        const page = r.status === 'ok' ? r.value : { items: [] as Host[], total: 0 };
-        const lines = [`matches: ${page.total !== undefined ? countLine(page.total) : `${num(page.items.length)} shown`}`];
-        lines.push(...page.items.map(hostSummaryLine));
-        lines.push(...more(page.items.length, page.total, 'host(s)'));
-        return framed({ title: `ODIN host search ${q(qy, 200)}`, lines, notes: cacheNote(r, c.now?.() ?? Date.now()) });
+        const lines = listed(r, hostSummaryLine, 'host(s)');
+        return framed({ title: `ODIN host search ${q(qy, 200)}`, lines, notes: cacheNote(r, c) });
       },
     };
   },
@@ -371,7 +379,7 @@ export const countHosts = tool({
       async run(c, signal) {
         const r = await fetchVia(c, 'agent.countHosts', qy, async (s) => (await c.client().searchHosts({ query: qy, limit: 1 }, { signal: s })).total ?? 0, signal);
         const n = r.status === 'ok' ? r.value : 0;
-        return framed({ title: `ODIN host count ${q(qy, 200)}`, lines: [`hosts: ${countLine(n)}`], notes: cacheNote(r, c.now?.() ?? Date.now()) });
+        return framed({ title: `ODIN host count ${q(qy, 200)}`, lines: [`hosts: ${countLine(n)}`], notes: cacheNote(r, c) });
       },
     };
   },
@@ -401,7 +409,7 @@ export const summarizeHosts = tool({
       async run(c, signal) {
         const r = await fetchVia(c, 'agent.summarizeHosts', JSON.stringify([f, qy, n]), (s) => c.client().summarizeHosts({ field: f, query: qy, limit: n }, { signal: s }), signal);
         const lines = r.status === 'ok' ? aggregationLines(r.value) : ['no values'];
-        return framed({ title: `ODIN hosts ${q(qy, 200)} by ${q(f, 80)}`, lines, notes: cacheNote(r, c.now?.() ?? Date.now()) });
+        return framed({ title: `ODIN hosts ${q(qy, 200)} by ${q(f, 80)}`, lines, notes: cacheNote(r, c) });
       },
     };
   },
@@ -432,7 +440,7 @@ export const whois = tool({
         } else {
           lines.push(`history: not available (${toolErrorText(hist.reason)})`);
         }
-        return framed({ title: `ODIN whois ${domain}`, lines, notes: cacheNote(cur.value, now) });
+        return framed({ title: `ODIN whois ${domain}`, lines, notes: cacheNote(cur.value, c) });
       },
     };
   },
@@ -450,7 +458,7 @@ export const countSubdomains = tool({
       async run(c, signal) {
         const r = await fetchVia(c, 'subdomains', domain, (s) => c.client().countSubdomains({ domain }, { signal: s }), signal);
         const n = r.status === 'ok' ? r.value : 0;
-        return framed({ title: `ODIN subdomains of ${domain}`, lines: [`subdomains: ${countLine(n)}`], notes: cacheNote(r, c.now?.() ?? Date.now()) });
+        return framed({ title: `ODIN subdomains of ${domain}`, lines: [`subdomains: ${countLine(n)}`], notes: cacheNote(r, c) });
       },
     };
   },
@@ -480,10 +488,8 @@ export const searchSubdomains = tool({
       sends: sends(ctx.origin(), `the domain name ${domain}${keyword ? ` and the keyword ${JSON.stringify(keyword)}` : ''} (up to ${n} results)`, 'POST /v1/domain/search'),
       async run(c, signal) {
         const r = await fetchVia<Page<DomainRecord>>(c, 'agent.searchSubdomains', JSON.stringify([domain, keyword ?? '', n]), (s) => c.client().searchDomains({ domain, keyword, limit: n }, { signal: s }), signal);
-        const page = r.status === 'ok' ? r.value : { items: [] as DomainRecord[], total: 0 };
-        const lines = [`matches: ${page.total !== undefined ? countLine(page.total) : `${num(page.items.length)} shown`}`, ...page.items.map(domainLine)];
-        lines.push(...more(page.items.length, page.total, 'subdomain(s)'));
-        return framed({ title: `ODIN subdomains of ${domain}${keyword ? ` containing ${q(keyword, 100)}` : ''}`, lines, notes: cacheNote(r, c.now?.() ?? Date.now()) });
+        const lines = listed(r, domainLine, 'subdomain(s)');
+        return framed({ title: `ODIN subdomains of ${domain}${keyword ? ` containing ${q(keyword, 100)}` : ''}`, lines, notes: cacheNote(r, c) });
       },
     };
   },
@@ -507,10 +513,8 @@ export const searchBuckets = tool({
       sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)} (up to ${n} results)`, 'POST /v1/exposed/buckets/search'),
       async run(c, signal) {
         const r = await fetchVia<Page<Bucket>>(c, 'agent.searchBuckets', JSON.stringify([qy, n]), (s) => c.client().searchBuckets({ query: qy, limit: n }, { signal: s }), signal);
-        const page = r.status === 'ok' ? r.value : { items: [] as Bucket[], total: 0 };
-        const lines = [`matches: ${page.total !== undefined ? countLine(page.total) : `${num(page.items.length)} shown`}`, ...page.items.map(bucketLine)];
-        lines.push(...more(page.items.length, page.total, 'bucket(s)'));
-        return framed({ title: `ODIN exposed buckets ${q(qy, 200)}`, lines, notes: cacheNote(r, c.now?.() ?? Date.now()) });
+        const lines = listed(r, bucketLine, 'bucket(s)');
+        return framed({ title: `ODIN exposed buckets ${q(qy, 200)}`, lines, notes: cacheNote(r, c) });
       },
     };
   },
@@ -533,7 +537,7 @@ export const countFiles = tool({
       async run(c, signal) {
         const r = await fetchVia(c, 'agent.countFiles', qy, (s) => c.client().countFiles({ query: qy }, { signal: s }), signal);
         const n = r.status === 'ok' ? r.value : 0;
-        return framed({ title: `ODIN exposed file count ${q(qy, 200)}`, lines: [`files: ${countLine(n)}`], notes: cacheNote(r, c.now?.() ?? Date.now()) });
+        return framed({ title: `ODIN exposed file count ${q(qy, 200)}`, lines: [`files: ${countLine(n)}`], notes: cacheNote(r, c) });
       },
     };
   },
@@ -558,7 +562,7 @@ export const summarizeFiles = tool({
       async run(c, signal) {
         const r = await fetchVia(c, 'agent.summarizeFiles', JSON.stringify([f, qy, n]), (s) => c.client().summarizeFiles({ field: f, query: qy, limit: n }, { signal: s }), signal);
         const lines = r.status === 'ok' ? aggregationLines(r.value) : ['no values'];
-        return framed({ title: `ODIN exposed files ${q(qy, 200)} by ${q(f, 80)}`, lines, notes: cacheNote(r, c.now?.() ?? Date.now()) });
+        return framed({ title: `ODIN exposed files ${q(qy, 200)} by ${q(f, 80)}`, lines, notes: cacheNote(r, c) });
       },
     };
   },

@@ -182,9 +182,11 @@ export interface ExportMeta {
   exportedAt: string;
   /** False when only the loaded pages are exported and more exist. */
   complete: boolean;
+  /** What the records hold when they are not the API's whole records (compact hosts). */
+  records?: string;
 }
 
-/** JSON: `{ search, total, exported, complete, items: [...] }` with the records as the API gave them. */
+/** JSON: `{ search, total, exported, complete, records?, items: [...] }` with the records as the result set holds them. */
 export function toJson(items: readonly ResultItem[], meta: ExportMeta): string {
   const records = items.map((i) => {
     switch (i.t) {

@@ -369,20 +369,12 @@ export function nameError(name: string): string | undefined {
   return undefined;
 }
 
-export function addSearch(list: readonly SavedSearch[], search: SavedSearch): SavedSearch[] {
-  return [...list, search];
-}
-
 export function replaceSearch(
   list: readonly SavedSearch[],
   id: string,
   patch: Partial<Omit<SavedSearch, 'id'>>,
 ): SavedSearch[] {
   return list.map((s) => (s.id === id ? { ...s, ...patch } : s));
-}
-
-export function removeSearch(list: readonly SavedSearch[], id: string): SavedSearch[] {
-  return list.filter((s) => s.id !== id);
 }
 
 export function duplicateSearch(list: readonly SavedSearch[], id: string): SavedSearch[] {

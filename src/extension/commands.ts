@@ -134,7 +134,8 @@ export interface OdinCommands {
 
   // search/results/: result-set commands
   'odin.loadMore': (arg?: ResultSetArg) => Promise<RunSummary | undefined>;
-  'odin.loadAll': (arg?: ResultSetArg) => Promise<RunSummary | undefined>;
+  /** Asks first (how many requests); `{ confirmed: true }` as the second argument skips that. */
+  'odin.loadAll': (arg?: ResultSetArg, opts?: { confirmed?: boolean }) => Promise<RunSummary | undefined>;
   'odin.retry': (arg?: ResultSetArg) => Promise<RunSummary | undefined>;
   'odin.refreshResults': (arg?: ResultSetArg) => Promise<RunSummary | undefined>;
   /** A node clears its set; no argument clears all. */

@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import { OdinClient } from '../api/client';
 import { config, onConfigChange } from './shared/config';
 import { ContextKeys, ContextKeyValues } from './shared/contextKeys';
+import { HOVER_COMMAND_IDS } from '../core/hoverCard';
 import type { RequestLayer } from '../core/requests';
+import { DetailsProbe } from './shared/detailsProbe';
+import { KnownCommands } from './shared/knownCommands';
 import { DisposableStore } from './shared/disposable';
 import { createRequestLayer } from './shared/requestLayer';
 import type { Log } from './shared/log';
@@ -24,6 +27,11 @@ export class Ctx implements vscode.Disposable {
   readonly subscriptions = new DisposableStore();
   /** The context keys this window has set (package.json `when` clauses read them). */
   readonly contextKeys = new ContextKeyValues();
+  /** Which of the hovers' command links exist in this window (links to missing ones are left out). */
+  readonly hoverCommands = new KnownCommands(HOVER_COMMAND_IDS);
+  /** What the details pages report back (for the tests and the bench, through the TestApi). */
+  readonly detailsProbe = new DetailsProbe();
+  private ids = 0;
   private readonly connectionChanged = new vscode.EventEmitter<void>();
   /** Fires when the API origin or the key changes: caches, trees and pauses reset. */
   readonly onDidChangeConnection = this.connectionChanged.event;
@@ -36,6 +44,7 @@ export class Ctx implements vscode.Disposable {
     readonly keys: KeyStore,
   ) {
     this.subscriptions.add(this.connectionChanged);
+    this.subscriptions.add(this.detailsProbe);
     this.subscriptions.add(
       keys.onDidChange(() => {
         this.log.addSecret(keys.get());
@@ -50,6 +59,11 @@ export class Ctx implements vscode.Disposable {
         }
       }),
     );
+  }
+
+  /** A new id, unique in this window: `r1`, `r2`, … for result sets. */
+  nextId(prefix: string): string {
+    return `${prefix}${++this.ids}`;
   }
 
   /** The API base URL in use: the embedded emulator in demo mode, else the user setting. */

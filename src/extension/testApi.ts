@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
 import { pathPrompts } from './shared/argumentPath';
+import { statusItems } from './shared/statusItems';
 import type { ContextKey } from './shared/contextKeys';
-import { detailsProbe, type DetailsProbe } from './details/probe';
+import type { DetailsProbe } from './shared/detailsProbe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';
 import type { TriageFeature } from './triage';
@@ -51,6 +52,8 @@ export interface TestApi {
   agent: AgentProbe;
   /** The "read/write this file?" modal for paths from command arguments: what it showed, and the answer to give. */
   pathPrompts: typeof pathPrompts;
+  /** The status-bar items by id (their command is what a click runs). */
+  statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
 }
 
 /** `loadSearch` loads the search feature (it loads on first use): reading `search.feature` does. */
@@ -62,9 +65,10 @@ export function createTestApi(
   return {
     ctx: guarded(ctx),
     contextValue: (key) => ctx.contextKeys.get(key),
-    details: detailsProbe,
+    details: ctx.detailsProbe,
     agent: agentProbe,
     pathPrompts,
+    statusItems,
     search: {
       get feature() {
         return loadSearch();

@@ -10,7 +10,8 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../src/emulator/injection';
-import { clearEmulatorLog, emulatorLog, getTestApi, testEnv, waitFor } from './index';
+import { clearEmulatorLog, emulatorLog, getTestApi, testEnv } from './index';
+import { lookUpFreely, setUser } from './support';
 
 const CALLS: Record<string, Record<string, unknown>> = {
   odin_lookup_host: { ip: FIXTURE_HOSTS.webServer },
@@ -46,25 +47,9 @@ async function refused(name: string, input: Record<string, unknown>, why: RegExp
   });
 }
 
-const userConfig = () => vscode.workspace.getConfiguration('odin');
-const setUser = (key: string, value: unknown) => userConfig().update(key, value, vscode.ConfigurationTarget.Global);
-
 describe('agent tools', function () {
   this.timeout(120_000);
-
-  before(async function () {
-    if (!testEnv.emulatorUrl) this.skip();
-    const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
-    await setUser('rateLimit.requestsPerMinute', 100_000);
-    api.ctx.requests.cache.clear();
-    api.ctx.requests.resume();
-  });
-  after(async () => {
-    if (!testEnv.emulatorUrl) return;
-    await setUser('rateLimit.requestsPerMinute', undefined);
-    await setUser('lookups.mode', undefined);
-  });
+  lookUpFreely();
 
   it('registers every tool in vscode.lm.tools', async () => {
     const api = await getTestApi();

@@ -6,23 +6,12 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RenderedEvent } from '../../src/extension/details/probe';
+import type { RenderedEvent } from '../../src/extension/shared/detailsProbe';
 import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
+import { odinHoverOnce } from './support';
 
 type LogEntry = { endpoint?: string; ip?: string; path?: string };
 
-async function odinHover(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
-  const hovers =
-    (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ??
-    [];
-  for (const h of hovers) {
-    for (const c of h.contents) {
-      const value = typeof c === 'string' ? c : (c as { value?: unknown }).value;
-      if (typeof value === 'string' && value.includes('**ODIN · ')) return value;
-    }
-  }
-  return undefined;
-}
 
 describe('gate: every entry point does what it says', function () {
   this.timeout(180_000);
@@ -44,7 +33,7 @@ describe('gate: every entry point does what it says', function () {
     api.ctx.requests.cache.clear();
     await clearEmulatorLog();
     const doc = await vscode.workspace.openTextDocument({ content: `dns ${ip} ok`, language: 'log' });
-    const card = await odinHover(doc.uri, new vscode.Position(0, 6));
+    const card = await odinHoverOnce(doc.uri, new vscode.Position(0, 6));
     assert.ok(card && !/not answered yet/.test(card), `hover: ${card}`);
     const since = Date.now();
     await vscode.commands.executeCommand('odin.openHostDetails', ip);
@@ -69,7 +58,7 @@ describe('gate: every entry point does what it says', function () {
     });
     const doc = await vscode.workspace.openTextDocument({ content: `web ${ip} up`, language: 'log' });
     const t0 = Date.now();
-    const first = await odinHover(doc.uri, new vscode.Position(0, 6));
+    const first = await odinHoverOnce(doc.uri, new vscode.Position(0, 6));
     const ms = Date.now() - t0;
     // The request goes on: once it is answered, the next hover shows the host from the cache.
     const filled = await waitFor(
@@ -84,7 +73,7 @@ describe('gate: every entry point does what it says', function () {
     assert.ok(first && /has not answered yet\\?: hover again in a moment/.test(first), `first: ${first}`);
     assert.ok(ms < 7000, `the hover took ${ms} ms`);
     assert.ok(filled, 'the request went on and filled the cache');
-    const second = await odinHover(doc.uri, new vscode.Position(0, 6));
+    const second = await odinHoverOnce(doc.uri, new vscode.Position(0, 6));
     assert.ok(second && /Open ports|no scan data/.test(second), `second: ${second}`);
   });
 });

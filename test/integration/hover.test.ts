@@ -11,32 +11,13 @@ import * as vscode from 'vscode';
 import { detect } from '../../src/core/detect';
 import type { ListedIndicators } from '../../src/extension/lookup/listIndicators';
 import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
+import { lookUpFreely, odinHover, setUser } from './support';
 
 /** The text of every hover at `position` that came from ODIN. */
 /**
  * The ODIN card at a position. A hover answers within a few seconds whatever the API does;
  * when it says "not answered yet" (a busy test machine), this hovers again, as a user would.
  */
-async function odinHover(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
-  for (let i = 0; ; i++) {
-    const card = await hoverOnce(uri, position);
-    if (!card || !/has not answered yet/.test(card) || i >= 10) return card;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
-
-async function hoverOnce(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
-  const hovers =
-    (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ??
-    [];
-  for (const h of hovers) {
-    for (const c of h.contents) {
-      const value = typeof c === 'string' ? c : (c as { value?: unknown }).value;
-      if (typeof value === 'string' && value.includes('**ODIN · ')) return value;
-    }
-  }
-  return undefined;
-}
 
 function workspaceFile(rel: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -84,12 +65,6 @@ function refangForTest(raw: string): string {
   return raw.replace(/\[\.\]|\(\.\)|\(dot\)/g, '.');
 }
 
-const userConfig = () => vscode.workspace.getConfiguration('odin');
-
-async function setUser(key: string, value: unknown): Promise<void> {
-  await userConfig().update(key, value, vscode.ConfigurationTarget.Global);
-}
-
 const PRIVATE = [
   /\b10\.\d+\.\d+\.\d+/,
   /\b192\.168\.\d+\.\d+/,
@@ -104,22 +79,8 @@ const PRIVATE = [
 
 describe('hover', function () {
   this.timeout(120_000);
-
-  before(async function () {
-    if (!testEnv.emulatorUrl) this.skip();
-    const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
-    // Generous limits: these tests hover hundreds of values on purpose.
-    await setUser('rateLimit.requestsPerMinute', 100_000);
-    api.ctx.requests.cache.clear();
-    api.ctx.requests.resume();
-  });
-
-  after(async () => {
-    if (!testEnv.emulatorUrl) return;
-    await setUser('rateLimit.requestsPerMinute', undefined);
-    await setUser('lookups.mode', undefined);
-  });
+  // Generous limits: these tests hover hundreds of values on purpose.
+  lookUpFreely();
 
   describe('trusted workspace', function () {
     before(function () {

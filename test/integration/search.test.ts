@@ -96,7 +96,8 @@ describe('search commands and the results view', function () {
     const r = await run('odin.searchHosts', { query: 'services.port:3389', pageSize: 100 });
     assert.ok((r.total ?? 0) > 100, 'more than one page');
     assert.strictEqual(r.status, 'ready', r.error);
-    const all = await run('odin.loadAll', r.setId);
+    // The question "Load all remaining results?" is answered by the argument here.
+    const all = await run('odin.loadAll', r.setId, { confirmed: true });
     assert.strictEqual(all.status, 'ready');
     assert.strictEqual(all.count, all.total ?? all.count);
     const nodes = await setNodes(r.setId!);
@@ -112,13 +113,14 @@ describe('search commands and the results view', function () {
     await set.loadAll(c.signal, (s) => {
       if (s.pages === 3) c.abort();
     });
-    assert.strictEqual(set.items.length, 30);
+    // The first page of 10, then pages of the API's largest size (100).
+    assert.strictEqual(set.items.length, 210);
     assert.strictEqual(set.status, 'ready');
     const nodes = await setNodes(r.setId!);
     const last = f.results.getTreeItem(nodes[nodes.length - 1]);
     assert.strictEqual(last.contextValue, 'odin.loadMore', 'Load more is offered again');
     const more = await run('odin.loadMore', r.setId);
-    assert.strictEqual(more.count, 40);
+    assert.strictEqual(more.count, 220);
   });
 
   it('hosts expand to services and CVEs with severity icons in theme colours', async () => {
@@ -392,8 +394,10 @@ describe('search commands and the results view', function () {
       items: Array<{ ip: string }>;
       total: number;
       complete: boolean;
+      records?: string;
     };
     assert.strictEqual(json.items.length, 15);
+    assert.match(json.records ?? '', /^compact/, 'the export says its host records are compact');
     assert.strictEqual(json.complete, false);
   });
 

@@ -54,7 +54,7 @@ describe('details stall probe', function () {
     const rows: string[] = [];
     const base: number[] = [];
     const after: number[] = [];
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < 6; i++) {
       // Baseline: the previous panel had finished loading before it was closed.
       const a = IPS[i % IPS.length];
       base.push(await readyMs(a));

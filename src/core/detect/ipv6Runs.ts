@@ -38,10 +38,6 @@ export function overlapsConsumed(a: number, b: number): boolean {
   return consumedN > 0 && overlaps(a, b);
 }
 
-export function anyConsumed(): boolean {
-  return consumedN > 0;
-}
-
 /** Finds IPv6 literals in the run and records the ranges they take in `consumed`. */
 export function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number): void {
   const text = sink.text;

@@ -4,13 +4,11 @@
  * documents. The pages themselves (dist/details.js, ~20 KB) load on first use: the first
  * command, restore or snapshot document.
  */
-import * as path from 'path';
 import * as vscode from 'vscode';
 import { commandIdsOf, type CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { DetailsFeature } from './index';
 import { HOST_VIEW_TYPE, WHOIS_SCHEME, WHOIS_VIEW_TYPE } from './ids';
-import { detailsProbe } from './probe';
 
 /** Registers the serializers and documents; returns the commands (stand-ins that load the pages). */
 export function registerDetailsLazy(ctx: Ctx): CommandsOf<'details'> {
@@ -19,14 +17,14 @@ export function registerDetailsLazy(ctx: Ctx): CommandsOf<'details'> {
   const details = (): DetailsFeature => {
     if (!feature) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const bundle = require(path.join(__dirname, 'details.js')) as typeof import('./index');
+      const bundle = require('./index') as typeof import('./index');
       feature = bundle.createDetails(ctx);
       ctx.subscriptions.add(feature.docs.onDidChange((uri) => docsChanged.fire(uri)));
     }
     return feature;
   };
 
-  detailsProbe.restore = (viewType, panel, state) => details().restore(viewType, panel, state);
+  ctx.detailsProbe.restore = (viewType, panel, state) => details().restore(viewType, panel, state);
   for (const viewType of [HOST_VIEW_TYPE, WHOIS_VIEW_TYPE]) {
     ctx.subscriptions.add(
       vscode.window.registerWebviewPanelSerializer(viewType, {

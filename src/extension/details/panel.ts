@@ -13,7 +13,6 @@ import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
 import { gate, gateExplicit, hasRestrictedConsent } from '../shared/gate';
 import { detailsHtml, webviewOptions } from './html';
-import { detailsProbe } from './probe';
 
 /**
  * What host and whois pages share: the HTML shell, the ready handshake, validation of
@@ -52,8 +51,9 @@ export abstract class DetailsPanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => this.dispose()),
     );
-    detailsProbe.open.add(`${page}:${id}`);
-    detailsProbe.mark(page, id, 'created');
+    this.ctx.detailsProbe.open.add(`${page}:${id}`);
+    this.ctx.detailsProbe.receivers.set(`${page}:${id}`, (raw) => this.receive(raw));
+    this.ctx.detailsProbe.mark(page, id, 'created');
   }
 
   protected abstract onReady(): void;
@@ -66,7 +66,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
   protected post(message: ToWebview): void {
     if (!this.isReady || this.disposed) return;
     if (message.type === 'host' || message.type === 'whois' || message.type === 'error') {
-      detailsProbe.mark(this.page, this.id, 'data');
+      this.ctx.detailsProbe.mark(this.page, this.id, 'data');
     }
     void this.panel.webview.postMessage(message).then(undefined, () => undefined);
   }
@@ -74,7 +74,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
   private receive(raw: unknown): void {
     const message = parseFromWebview(raw, this.page);
     if (!message) {
-      detailsProbe.rejected++;
+      this.ctx.detailsProbe.rejected++;
       const type =
         typeof raw === 'object' && raw !== null
           ? String((raw as { type?: unknown }).type).slice(0, 40)
@@ -84,18 +84,18 @@ export abstract class DetailsPanel implements vscode.Disposable {
       );
       return;
     }
-    detailsProbe.noteAccepted(message.type);
+    this.ctx.detailsProbe.noteAccepted(message.type);
     switch (message.type) {
       case 'ready':
         this.isReady = true;
-        detailsProbe.mark(this.page, this.id, 'ready');
+        this.ctx.detailsProbe.mark(this.page, this.id, 'ready');
         this.post({ type: 'loading', page: this.page, id: this.id });
         this.onReady();
         if (this.notice) this.post({ type: 'notice', ...this.notice });
         return;
       case 'rendered':
         this.ctx.log.debug(`Details ${this.page} ${this.id} rendered in ${message.ms.toFixed(1)} ms`);
-        detailsProbe.noteRendered({
+        this.ctx.detailsProbe.noteRendered({
           page: this.page,
           id: this.id,
           counts: message.counts,
@@ -182,7 +182,8 @@ export abstract class DetailsPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.loading?.abort();
-    detailsProbe.open.delete(`${this.page}:${this.id}`);
+    this.ctx.detailsProbe.open.delete(`${this.page}:${this.id}`);
+    this.ctx.detailsProbe.receivers.delete(`${this.page}:${this.id}`);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
     this.onDispose();

@@ -4,7 +4,6 @@
  * dist/hunts.js (the parser, the `lucene` package and the language providers) loads once.
  * Nothing in a document runs by itself: loading registers providers, running is a click.
  */
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
@@ -19,7 +18,7 @@ export function registerHuntsLazy(ctx: Ctx, search: () => SearchFeature): Comman
     if (!feature) {
       const started = performance.now();
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const bundle = require(path.join(__dirname, 'hunts.js')) as typeof import('./index');
+      const bundle = require('./index') as typeof import('./index');
       feature = bundle.createHunts(ctx, search);
       ctx.log.debug(`Hunts feature loaded in ${(performance.now() - started).toFixed(1)} ms`);
     }

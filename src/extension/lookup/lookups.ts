@@ -9,7 +9,6 @@ import {
   errorCard,
   hostCard,
   hostNotFoundCard,
-  HOVER_COMMAND_IDS,
   localCard,
   pendingCard,
   type CardOptions,
@@ -41,30 +40,6 @@ export function automaticBlock(ctx: Ctx): { why: string; lookupLink: boolean } |
     };
   }
   return undefined;
-}
-
-/** Command ids that exist now (hover links to missing ones are left out); refreshed in the background. */
-let knownCommands: { at: number; ids: Set<string> } | undefined;
-let refreshing: Promise<void> | undefined;
-async function refreshCommands(): Promise<void> {
-  const all = await vscode.commands.getCommands(true);
-  knownCommands = { at: Date.now(), ids: new Set(all.filter((c) => HOVER_COMMAND_IDS.includes(c))) };
-}
-export async function availableCommands(): Promise<ReadonlySet<string>> {
-  const now = commandsNow();
-  if (now) return now;
-  await (refreshing ??= refreshCommands().finally(() => (refreshing = undefined)));
-  return knownCommands?.ids ?? new Set(HOVER_COMMAND_IDS);
-}
-
-/** The known command ids without waiting (undefined before the first refresh). */
-function commandsNow(): ReadonlySet<string> | undefined {
-  if (knownCommands && Date.now() - knownCommands.at > 10_000 && !refreshing) {
-    refreshing = refreshCommands()
-      .catch(() => undefined)
-      .finally(() => (refreshing = undefined));
-  }
-  return knownCommands?.ids;
 }
 
 export interface CardRequest {
@@ -112,7 +87,7 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
   const ind = singleAddress(req.indicator);
   const opts: CardOptions = {
     now: Date.now(),
-    commands: await availableCommands(),
+    commands: await ctx.hoverCommands.available(),
     ...asWritten(ind),
   };
   const privacy = checkPrivacy(ind);
@@ -176,7 +151,7 @@ function linkedUntil(signal: AbortSignal | undefined, ms: number): AbortSignal |
  * hover never yields to the event loop, so nothing else can run in the middle of it.
  */
 export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
-  const commands = commandsNow();
+  const commands = ctx.hoverCommands.now();
   if (!commands || req.explicit) return undefined;
   const ind = singleAddress(req.indicator);
   const opts: CardOptions = { now: Date.now(), commands, ...asWritten(ind) };

@@ -59,7 +59,7 @@ export class SearchFeature implements vscode.Disposable {
     readonly ctx: Ctx,
     views: SearchViews,
   ) {
-    this.results = new ResultsProvider(ctx.contextKeys);
+    this.results = new ResultsProvider(ctx.contextKeys, () => ctx.nextId('r'));
     this.catalogue = new FieldCatalogue(
       () => ctx.client(),
       () => ctx.origin(),
@@ -144,7 +144,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.exportSavedSearches': (arg) => this.savedCommands.exportSaved(arg),
       'odin.importSavedSearches': (arg) => this.savedCommands.importSaved(arg),
       'odin.loadMore': (arg) => this.resultCommands.loadMore(arg),
-      'odin.loadAll': (arg) => this.resultCommands.loadAll(arg),
+      'odin.loadAll': (arg, opts) => this.resultCommands.loadAll(arg, opts),
       'odin.retry': (arg) => this.resultCommands.retry(arg),
       'odin.refreshResults': (arg) => this.resultCommands.refresh(arg),
       'odin.clearResults': (arg) => {

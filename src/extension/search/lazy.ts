@@ -5,7 +5,6 @@
  * first time a view is shown and asks for its children. Welcome views need nothing loaded:
  * they follow context keys.
  */
-import * as path from 'path';
 import * as vscode from 'vscode';
 import { commandIdsOf, type CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
@@ -46,7 +45,7 @@ export function registerSearchLazy(ctx: Ctx): { commands: CommandsOf<'search'>; 
     if (!loaded) {
       const started = performance.now();
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const bundle = require(path.join(__dirname, 'search.js')) as typeof import('./index');
+      const bundle = require('./index') as typeof import('./index');
       const feature = bundle.createSearch(ctx, views);
       loaded = { feature, commands: feature.commands() };
       results.connect(feature.results);

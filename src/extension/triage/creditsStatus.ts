@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CreditsUsage } from '../../api/types';
 import type { Ctx } from '../ctx';
+import { statusItems } from '../shared/statusItems';
 import { gate, hasRestrictedConsent } from '../shared/gate';
 
 /** Checked at most this often; a request for the credits is sent only when lookups were sent since. */
@@ -32,6 +33,7 @@ export class CreditsStatus implements vscode.Disposable {
 
   constructor(private readonly ctx: Ctx) {
     this.item = vscode.window.createStatusBarItem('odin.credits', vscode.StatusBarAlignment.Right, 99);
+    statusItems.set('odin.credits', this.item);
     this.item.name = 'ODIN Credits';
     this.item.command = 'odin.refreshCredits';
     this.seenSent = ctx.requests.sent;

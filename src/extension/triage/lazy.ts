@@ -2,7 +2,6 @@
  * What activation registers for the triage feature without loading it: its commands. The
  * feature (dist/triage.js: scan, preview, enrichment, reports) loads on the first command.
  */
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
@@ -14,7 +13,7 @@ export function registerTriageLazy(ctx: Ctx): { commands: Omit<CommandsOf<'triag
   const load = (): TriageFeature => {
     if (!loaded) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const bundle = require(path.join(__dirname, 'triage.js')) as typeof import('./index');
+      const bundle = require('./index') as typeof import('./index');
       loaded = bundle.createTriage(ctx);
     }
     return loaded;

@@ -8,7 +8,13 @@ import type { ResultItem } from '../../../src/core/resultItem';
 import { serializeSearches } from '../../../src/core/savedSearches';
 import { view } from '../../../src/extension/search/results/nodeViews';
 import { children, setChildren, type Node } from '../../../src/extension/search/results/resultNodes';
-import { ResultSet, type PageFetcher } from '../../../src/extension/search/results/resultSet';
+import {
+  LOAD_ALL_MAX_PAGES,
+  loadAllText,
+  MAX_PAGE_SIZE,
+  ResultSet,
+  type PageFetcher,
+} from '../../../src/extension/search/results/resultSet';
 import { SavedSearchStore } from '../../../src/extension/search/saved/savedStore';
 
 const host = (i: number, extra: Partial<Host> = {}): Host => ({
@@ -220,4 +226,102 @@ void test('store: a damaged file is kept aside and reported once; broken entries
     fs.readFileSync(path.join(dir, 'saved-searches.json'), 'utf8'),
     serializeSearches(store.list()),
   );
+});
+
+void test('"Load All" asks for pages of the API\'s largest size, whatever the set\'s page size', async () => {
+  const limits: number[] = [];
+  const inner = fakeFetcher(1_000);
+  const set = new ResultSet(
+    { kind: 'hosts', query: '*' },
+    (c, limit, s) => (limits.push(limit), inner(c, limit, s)),
+    10,
+  );
+  await set.loadNext();
+  assert.deepEqual(set.loadAllPlan(), {
+    remaining: 990,
+    requests: 10,
+    pageSize: MAX_PAGE_SIZE,
+    capped: false,
+  });
+  await set.loadAll();
+  assert.equal(set.items.length, 1_000);
+  assert.deepEqual(limits, [10, ...Array<number>(10).fill(MAX_PAGE_SIZE)]);
+  assert.equal(set.lastLoadAllStop, 'end');
+  assert.equal(new Set(set.items.map((i) => i.t === 'host' && i.v.ip)).size, 1_000, 'no result twice');
+  assert.deepEqual(set.loadAllPlan(), { remaining: 0, requests: 0, pageSize: MAX_PAGE_SIZE, capped: false });
+});
+
+void test('"Load All" says first how many requests it takes, and when the page cap stops it', async () => {
+  const set = new ResultSet({ kind: 'hosts', query: '*' }, fakeFetcher(250), 25);
+  await set.loadNext();
+  assert.equal(
+    loadAllText(set.loadAllPlan()),
+    '225 more results: 3 requests of up to 100 results each. Each request uses API credits; you can cancel at any time.',
+  );
+  const huge = new ResultSet({ kind: 'hosts', query: '*' }, fakeFetcher(1_000_000), 100);
+  await huge.loadNext();
+  const plan = huge.loadAllPlan();
+  assert.deepEqual(plan, { remaining: 999_900, requests: LOAD_ALL_MAX_PAGES, pageSize: 100, capped: true });
+  assert.match(
+    loadAllText(plan),
+    /^999,900 more results: 100 requests of up to 100 results each\. It stops after 100 requests \(10,000 results\)/,
+  );
+  const noTotal = new ResultSet({ kind: 'hosts', query: '*' }, async () => ({ items: [], next: 1 }), 25);
+  await noTotal.loadNext();
+  assert.match(
+    loadAllText(noTotal.loadAllPlan()),
+    /^Up to 100 requests of up to 100 results each; the service gave no total\./,
+  );
+});
+
+void test('"Load All" stops at the page cap, keeps what it loaded, and goes on when asked again', async () => {
+  let calls = 0;
+  const inner = fakeFetcher(1_000_000);
+  const set = new ResultSet({ kind: 'hosts', query: '*' }, (c, l, s) => (calls++, inner(c, l, s)), 100);
+  const added = await set.loadAll(undefined, undefined, { maxPages: 7 });
+  assert.equal(added, 700);
+  assert.equal(calls, 7);
+  assert.equal(set.lastLoadAllStop, 'pageCap');
+  assert.ok(set.hasMore);
+  assert.equal(setChildren(set).at(-1)!.type, 'more');
+  await set.loadAll(undefined, undefined, { maxPages: 2 });
+  assert.equal(set.items.length, 900);
+  // The default cap: 100 requests.
+  calls = 0;
+  await set.loadAll();
+  assert.equal(calls, LOAD_ALL_MAX_PAGES);
+  assert.equal(set.lastLoadAllStop, 'pageCap');
+});
+
+void test('a next-page cursor that repeats an earlier one stops paging (no endless loop, no duplicates)', async () => {
+  // A service that, after page 3, points back at page 2's cursor forever.
+  const cursors: unknown[] = [];
+  const fetcher: PageFetcher = async (cursor) => {
+    cursors.push(cursor);
+    const n = cursor === undefined ? 0 : (cursor as number[])[0];
+    const items: ResultItem[] = [{ t: 'host', v: host(n) }];
+    return { items, total: 10_000, next: [n >= 3 ? 2 : n + 1] };
+  };
+  const set = new ResultSet({ kind: 'hosts', query: '*' }, fetcher, 100);
+  await set.loadAll();
+  assert.deepEqual(cursors, [undefined, [1], [2], [3]]);
+  assert.equal(set.items.length, 4);
+  assert.equal(set.lastLoadAllStop, 'cursorCycle');
+  assert.equal(set.hasMore, false, 'no "Load more" that would repeat pages');
+  const note = setChildren(set).at(-1)!;
+  assert.equal(note.type, 'note');
+  assert.match(
+    set.notes.join('\n'),
+    /Stopped after 4 pages: the service's next-page cursor repeats an earlier one/,
+  );
+  // A cursor equal to the one just sent (a service that never advances) stops after one page.
+  let sent = 0;
+  const stuck = new ResultSet(
+    { kind: 'hosts', query: '*' },
+    async () => (sent++, { items: [{ t: 'host', v: host(sent) }], total: 50, next: [0] }),
+    10,
+  );
+  await stuck.loadAll();
+  assert.equal(sent, 2, 'the first page (no cursor) and the page of cursor [0]; [0] again stops');
+  assert.equal(stuck.lastLoadAllStop, 'cursorCycle');
 });

@@ -16,7 +16,7 @@ import type { SearchFeature } from '../index';
 import { promptField } from '../prompts';
 import type { RunSummary } from '../searchRunner';
 import { copyText, setTitle } from './resultNodes';
-import type { ResultSet } from './resultSet';
+import { LOAD_ALL_MAX_PAGES, loadAllText, type ResultSet } from './resultSet';
 
 /** The summary a result set of each kind can be summarised by again. */
 const SUMMARY_OF: Partial<Record<SearchKind, 'hostSummary' | 'fileSummary'>> = {
@@ -58,10 +58,23 @@ export class ResultCommands {
     return this.f.runner.summary(set);
   }
 
-  /** Loads every remaining page with progress; cancelling keeps what was loaded. */
-  async loadAll(arg?: unknown): Promise<RunSummary | undefined> {
+  /**
+   * Loads every remaining page, in pages of the API's largest size, with progress;
+   * cancelling keeps what was loaded. Asks first, saying how many requests it takes, unless
+   * `opts.confirmed` (the export's "All results" pick already said so).
+   */
+  async loadAll(arg?: unknown, opts?: unknown): Promise<RunSummary | undefined> {
     const set = this.setOf(arg);
     if (!set) return undefined;
+    const plan = set.loadAllPlan();
+    if (plan.requests > 0 && !(isObj(opts) && opts.confirmed === true)) {
+      const choice = await vscode.window.showWarningMessage(
+        `Load all remaining results of ${neutraliseUiText(setTitle(set), 100)}?`,
+        { modal: true, detail: loadAllText(plan) },
+        'Load All',
+      );
+      if (choice !== 'Load All') return { ...this.f.runner.summary(set), status: 'dismissed' };
+    }
     await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -79,6 +92,15 @@ export class ResultCommands {
         );
       },
     );
+    if (set.lastLoadAllStop === 'pageCap') {
+      void vscode.window.showInformationMessage(
+        `ODIN: stopped after ${LOAD_ALL_MAX_PAGES} requests (${set.countText()}); "Load All" again continues.`,
+      );
+    } else if (set.lastLoadAllStop === 'cursorCycle') {
+      void vscode.window.showWarningMessage(
+        `ODIN: stopped at ${set.countText()}: the service's next-page cursor repeated an earlier one.`,
+      );
+    }
     return this.f.runner.summary(set);
   }
 
@@ -249,7 +271,11 @@ export class ResultCommands {
       const pick = await vscode.window.showQuickPick(
         [
           { label: 'CSV', description: 'one row per result; opens in spreadsheets', format: 'csv' as const },
-          { label: 'JSON', description: 'the records as the API gave them', format: 'json' as const },
+          {
+            label: 'JSON',
+            description: 'the records (hosts: the fields the tree shows; the host page has the rest)',
+            format: 'json' as const,
+          },
         ],
         { title: 'ODIN: Export Results', placeHolder: 'Format' },
       );
@@ -265,7 +291,7 @@ export class ResultCommands {
             { label: `Loaded results (${set.countText()})`, scope: 'loaded' as const },
             {
               label: 'All results',
-              description: 'loads the remaining pages first (can be cancelled)',
+              description: `loads the remaining pages first: ${loadAllText(set.loadAllPlan())}`,
               scope: 'all' as const,
             },
           ],
@@ -275,7 +301,7 @@ export class ResultCommands {
         scope = pick.scope;
       }
     }
-    if (scope === 'all' && set.hasMore) await this.loadAll(set.id);
+    if (scope === 'all' && set.hasMore) await this.loadAll(set.id, { confirmed: true });
     let target = a.target === 'editor' || a.target === 'file' ? a.target : undefined;
     if (!target) {
       const pick = await vscode.window.showQuickPick(
@@ -294,6 +320,13 @@ export class ResultCommands {
       ...(set.total !== undefined ? { total: set.total } : {}),
       exportedAt: new Date().toISOString(),
       complete,
+      // Result sets hold compact hosts (src/core/compactHost.ts); the host page has the rest.
+      ...(set.items[0]?.t === 'host'
+        ? {
+            records:
+              'compact: the fields of the results tree and the CSV columns; "Open Host Details" has the whole record',
+          }
+        : {}),
     });
     if (target === 'editor') {
       const doc = await vscode.workspace.openTextDocument({

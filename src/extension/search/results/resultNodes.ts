@@ -69,7 +69,13 @@ export function setChildren(set: ResultSet): Node[] {
   else if (set.status === 'error') out.push({ type: 'error', set });
   else if (set.items.length === 0 && set.done) out.push({ type: 'empty', set });
   else if (!set.done && set.pages > 0) out.push({ type: 'more', set });
-  else if (set.done && set.total !== undefined && set.items.length < set.total && isPaged(set)) {
+  else if (
+    set.done &&
+    !set.cursorCycle &&
+    set.total !== undefined &&
+    set.items.length < set.total &&
+    isPaged(set)
+  ) {
     // Nothing silently truncated: say why the list ends before the total.
     out.push({
       type: 'note',

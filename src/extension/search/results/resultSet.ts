@@ -6,6 +6,7 @@
  * A failed or cancelled load keeps everything already loaded: the error sits beside the
  * items and "Retry" loads the same page again.
  */
+import { CompactPool, compactHost } from '../../../core/compactHost';
 import type { ResultItem } from '../../../core/resultItem';
 import type { SearchSpec } from '../../../core/savedSearches';
 
@@ -29,10 +30,41 @@ export interface SetError {
 
 export type SetStatus = 'idle' | 'loading' | 'ready' | 'error';
 
-let nextId = 1;
+/** The largest page the API serves (`limit`); "Load All" asks for pages of this size. */
+export const MAX_PAGE_SIZE = 100;
+/**
+ * Most pages one "Load All" requests: 100 pages of 100 are the 10,000 results a host search
+ * reports at most. A service that keeps answering with more stops here.
+ */
+export const LOAD_ALL_MAX_PAGES = 100;
+
+/** Why a "Load All" stopped. */
+export type LoadAllStop = 'end' | 'cancelled' | 'error' | 'pageCap' | 'maxItems' | 'cursorCycle';
+
+/** What "Load All" will cost, asked before it starts. */
+export interface LoadAllPlan {
+  /** Results still to load; undefined when the service gave no total. */
+  remaining: number | undefined;
+  /** Requests it takes (at most LOAD_ALL_MAX_PAGES). */
+  requests: number;
+  pageSize: number;
+  /** True when the page cap stops it before the end (or may, with no total). */
+  capped: boolean;
+}
+
+/** "3 requests of up to 100 results each (about 250 results)" — what "Load All" says before it starts. */
+export function loadAllText(plan: LoadAllPlan): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const requests = `${n(plan.requests)} request${plan.requests === 1 ? '' : 's'} of up to ${n(plan.pageSize)} results each`;
+  if (plan.remaining === undefined)
+    return `Up to ${requests}; the service gave no total. Each request uses API credits; you can cancel at any time.`;
+  const capped = plan.capped
+    ? ` It stops after ${n(plan.requests)} requests (${n(plan.requests * plan.pageSize)} results); run it again to go on.`
+    : '';
+  return `${n(plan.remaining)} more result${plan.remaining === 1 ? '' : 's'}: ${requests}.${capped} Each request uses API credits; you can cancel at any time.`;
+}
 
 export class ResultSet {
-  readonly id = `r${nextId++}`;
   readonly createdAt = Date.now();
   items: ResultItem[] = [];
   total: number | undefined;
@@ -40,11 +72,19 @@ export class ResultSet {
   status: SetStatus = 'idle';
   error: SetError | undefined;
   pages = 0;
-  /** True once a page came back without a next cursor. */
+  /** True once a page came back without a next cursor (or with one already used). */
   done = false;
+  /** Paging stopped because the next cursor repeated an earlier one. */
+  cursorCycle = false;
   /** The last load was cancelled by the user (what was loaded stays). */
   cancelled = false;
+  /** Why the last "Load All" stopped (undefined before the first). */
+  lastLoadAllStop: LoadAllStop | undefined;
   private cursor: unknown = undefined;
+  /** Every cursor sent so far (JSON): a next cursor among them would page in a circle. */
+  private readonly sentCursors = new Set<string>();
+  /** What the set's compact hosts share (CVE records, short strings). */
+  private readonly pool = new CompactPool();
   private controller: AbortController | undefined;
   private inFlight: Promise<boolean> | undefined;
 
@@ -53,6 +93,8 @@ export class ResultSet {
     private readonly fetcher: PageFetcher,
     readonly pageSize: number,
     private readonly onChange: (set: ResultSet) => void = () => undefined,
+    /** Unique among the window's sets (the results view gives `ctx.nextId('r')`). */
+    readonly id: string = `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   ) {}
 
   get loading(): boolean {
@@ -68,7 +110,7 @@ export class ResultSet {
    * when there was nothing to load, the load failed (see `error`) or it was cancelled.
    * Concurrent calls share one request.
    */
-  loadNext(signal?: AbortSignal): Promise<boolean> {
+  loadNext(signal?: AbortSignal, limit = this.pageSize): Promise<boolean> {
     if (this.inFlight) return this.inFlight;
     if (this.done) return Promise.resolve(false);
     const controller = new AbortController();
@@ -82,14 +124,28 @@ export class ResultSet {
     this.onChange(this);
     this.inFlight = (async () => {
       try {
-        const page = await this.fetcher(this.cursor, this.pageSize, controller.signal);
+        const sent = cursorKey(this.cursor);
+        const page = await this.fetcher(this.cursor, limit, controller.signal);
         if (controller.signal.aborted) throw abortError();
-        for (const item of page.items) this.items.push(item);
+        // Hosts are held as compact records (src/core/compactHost.ts); the details page
+        // fetches the full one.
+        for (const item of page.items)
+          this.items.push(item.t === 'host' ? { t: 'host', v: compactHost(item.v, this.pool) } : item);
         if (page.total !== undefined) this.total = page.total;
         if (page.notes) this.notes = page.notes;
         this.pages++;
+        this.sentCursors.add(sent);
         this.cursor = page.next;
         this.done = page.next === undefined;
+        if (!this.done && this.sentCursors.has(cursorKey(page.next))) {
+          // The service pointed back at a page it already sent: stop instead of circling.
+          this.done = true;
+          this.cursorCycle = true;
+          this.notes = [
+            ...this.notes,
+            `Stopped after ${this.pages.toLocaleString('en-US')} pages: the service's next-page cursor repeats an earlier one, so further pages would repeat results.`,
+          ];
+        }
         this.status = 'ready';
         return true;
       } catch (err) {
@@ -114,20 +170,59 @@ export class ResultSet {
   }
 
   /**
-   * Loads pages until the end, `maxItems`, cancellation or an error. `progress` is called
-   * after each page. Returns how many items were added.
+   * What loading every remaining page costs: pages of MAX_PAGE_SIZE (or the set's page
+   * size if larger), at most LOAD_ALL_MAX_PAGES requests.
+   */
+  loadAllPlan(maxPages = LOAD_ALL_MAX_PAGES): LoadAllPlan {
+    const pageSize = Math.max(this.pageSize, MAX_PAGE_SIZE);
+    if (this.done) return { remaining: 0, requests: 0, pageSize, capped: false };
+    if (this.total === undefined) return { remaining: undefined, requests: maxPages, pageSize, capped: true };
+    const remaining = Math.max(0, this.total - this.items.length);
+    // A set with more to load but a reported total already reached still costs a request.
+    const needed = Math.max(1, Math.ceil(remaining / pageSize));
+    return { remaining, requests: Math.min(needed, maxPages), pageSize, capped: needed > maxPages };
+  }
+
+  /**
+   * Loads pages of the API's largest size until the end, `maxItems`, `maxPages` requests,
+   * a repeated cursor, cancellation or an error. `progress` is called after each page.
+   * Returns how many items were added; `lastLoadAllStop` says why it stopped.
    */
   async loadAll(
     signal?: AbortSignal,
     progress?: (set: ResultSet) => void,
-    maxItems = 100_000,
+    { maxItems = 100_000, maxPages = LOAD_ALL_MAX_PAGES }: { maxItems?: number; maxPages?: number } = {},
   ): Promise<number> {
     const before = this.items.length;
-    while (!this.done && !signal?.aborted && this.items.length < maxItems) {
-      const ok = await this.loadNext(signal);
+    const limit = Math.max(this.pageSize, MAX_PAGE_SIZE);
+    let requests = 0;
+    let stop: LoadAllStop = 'end';
+    for (;;) {
+      if (this.done) {
+        stop = this.cursorCycle ? 'cursorCycle' : 'end';
+        break;
+      }
+      if (signal?.aborted) {
+        stop = 'cancelled';
+        break;
+      }
+      if (this.items.length >= maxItems) {
+        stop = 'maxItems';
+        break;
+      }
+      if (requests >= maxPages) {
+        stop = 'pageCap';
+        break;
+      }
+      requests++;
+      const ok = await this.loadNext(signal, limit);
       progress?.(this);
-      if (!ok) break;
+      if (!ok) {
+        stop = this.cancelled ? 'cancelled' : 'error';
+        break;
+      }
     }
+    this.lastLoadAllStop = stop;
     return this.items.length - before;
   }
 
@@ -141,6 +236,15 @@ export class ResultSet {
     const n = this.items.length.toLocaleString('en-US');
     if (this.total === undefined) return this.done ? n : `${n} so far`;
     return `${n} of ${this.total.toLocaleString('en-US')}`;
+  }
+}
+
+/** A cursor as a comparable key (cursors are JSON values: arrays of sort values, numbers). */
+function cursorKey(cursor: unknown): string {
+  try {
+    return JSON.stringify(cursor) ?? 'undefined';
+  } catch {
+    return String(cursor);
   }
 }
 

@@ -25,7 +25,11 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node>, vscode.Di
   detailsAvailable = false;
   private refreshTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly contextKeys: ContextKeyValues) {}
+  constructor(
+    private readonly contextKeys: ContextKeyValues,
+    /** Ids for new sets (`ctx.nextId`: no counter in the module). */
+    private readonly newId: () => string,
+  ) {}
 
   attach(treeView: vscode.TreeView<Node>): void {
     this.treeView = treeView;
@@ -46,7 +50,7 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node>, vscode.Di
 
   /** Adds a new set on top (it becomes the current one); the oldest beyond MAX_SETS is dropped. */
   add(spec: SearchSpec, fetcher: PageFetcher, pageSize: number): ResultSet {
-    const set = new ResultSet(spec, fetcher, pageSize, (s) => this.onSetChanged(s));
+    const set = new ResultSet(spec, fetcher, pageSize, (s) => this.onSetChanged(s), this.newId());
     this.sets.unshift(set);
     this.setNodes.set(set.id, { type: 'set', set });
     for (const old of this.sets.splice(MAX_SETS)) {

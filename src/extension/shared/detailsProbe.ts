@@ -14,7 +14,7 @@ export interface RenderedEvent {
 /**
  * What the details pages report back, kept for the integration tests, the UI tests and
  * the bench (through the TestApi): every `rendered` message, how many messages were
- * accepted by type, and how many were refused by validation.
+ * accepted by type, and how many were refused by validation. One per window, on `Ctx`.
  */
 export class DetailsProbe implements vscode.Disposable {
   readonly rendered: RenderedEvent[] = [];
@@ -31,6 +31,11 @@ export class DetailsProbe implements vscode.Disposable {
    * panel they made, to restore without reloading the window.
    */
   restore: ((viewType: string, panel: vscode.WebviewPanel, state: unknown) => void) | undefined;
+  /**
+   * Each open panel's message handler, by `page:id` (tests deliver a page's message, e.g. a
+   * button's `{ type: 'action', action }`, through the same validation the webview's go through).
+   */
+  readonly receivers = new Map<string, (raw: unknown) => void>();
 
   mark(page: PageKind, id: string, phase: string): void {
     this.marks.push({ page, id, phase, at: Date.now() });
@@ -70,6 +75,3 @@ export class DetailsProbe implements vscode.Disposable {
     this.emitter.dispose();
   }
 }
-
-/** One per extension host (the bundle is loaded once). */
-export const detailsProbe = new DetailsProbe();

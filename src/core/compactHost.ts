@@ -1,0 +1,168 @@
+/**
+ * Compact host records for result sets. Pure: no VS Code.
+ *
+ * A host search hit carries the whole record: raw protocol modules, banners, certificate
+ * chains, CVE details. A result set of 10,000 hosts held that way is ~300 MB of heap. The
+ * set keeps only what its users read: the results tree (rows, services, CVEs, info rows and
+ * their tooltips), the CSV export's columns, "Search Similar Hosts" and the hunts' keys.
+ * The full record comes from the cache or the API on demand: the details page (and its
+ * Copy JSON) asks for the host by its IP.
+ *
+ * Within a set, what repeats is held once: one record for equal CVE records (the same CVE
+ * on 3,000 hosts), one copy of each short string (protocols, products, versions, countries,
+ * organisations, issuers) and one empty list or map for all the empty ones (frozen: records
+ * are never changed after they are read).
+ */
+import type { CertName, Cve, Host, HttpInfo, Service, TlsCertificate } from '../api/types';
+
+/** Longest banner kept (the tree's tooltip shows at most 2,000 characters of it; the CSV its first line). */
+export const COMPACT_BANNER_CHARS = 2000;
+
+/** What the hosts of one set share (pass the same pool for every page of the set). */
+export class CompactPool {
+  readonly cves = new Map<string, Cve>();
+  private readonly strings = new Map<string, string>();
+
+  /**
+   * One copy of each short string (long ones are rarely repeated). Every string kept is a
+   * fresh copy: a string cut from a longer one (a banner's first 300 characters, a value
+   * trimmed by the normaliser) may otherwise keep the whole original alive.
+   */
+  str<T>(value: T): T {
+    if (typeof value !== 'string') return value;
+    if (value.length > 64) return flat(value) as T;
+    const known = this.strings.get(value);
+    if (known !== undefined) return known as T;
+    const copy = flat(value);
+    this.strings.set(copy, copy);
+    return copy as T;
+  }
+
+  /**
+   * One record for equal CVE records (hosts may carry different texts under one id). The
+   * ports a CVE was seen on (`services`) are left out: the tree shows it under its service.
+   */
+  cve(c: Cve): Cve {
+    const compact: Cve = { ...c, services: EMPTY_LIST };
+    const key = JSON.stringify(compact);
+    const known = this.cves.get(key);
+    if (known) return known;
+    this.cves.set(key, compact);
+    return compact;
+  }
+}
+
+/** A copy of `s` that shares no memory with it (JSON.parse builds a new string). */
+const flat = (s: string): string => (s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string));
+
+const EMPTY_LIST: never[] = Object.freeze([]) as unknown as never[];
+const EMPTY_MAP = Object.freeze({}) as Record<string, never>;
+const list = <T>(xs: T[]): T[] => (xs.length ? xs : EMPTY_LIST);
+/** A list that a record should have (the normaliser always sets them; test fakes may not). */
+const arr = <T>(xs: T[] | undefined): T[] => xs ?? EMPTY_LIST;
+
+/**
+ * Every record is built by one object literal with all its fields (absent ones undefined),
+ * so all records of a kind share one hidden class: objects assembled key by key from what
+ * each record happens to have cost a hidden class of their own (half the heap, measured).
+ */
+function compactHttp(pool: CompactPool, h: HttpInfo | undefined): HttpInfo | undefined {
+  if (!h) return undefined;
+  return {
+    status: h.status,
+    title: pool.str(h.title),
+    server: pool.str(h.server),
+    protocol: pool.str(h.protocol),
+    headers: EMPTY_MAP,
+    components: EMPTY_LIST,
+    redirects: EMPTY_LIST,
+  };
+}
+
+function certName(pool: CompactPool, n: CertName): CertName {
+  return n.commonName === undefined && n.organization === undefined
+    ? EMPTY_MAP
+    : { commonName: pool.str(n.commonName), organization: pool.str(n.organization) };
+}
+
+function compactTls(pool: CompactPool, c: TlsCertificate | undefined): TlsCertificate | undefined {
+  if (!c) return undefined;
+  return {
+    subject: certName(pool, c.subject),
+    issuer: certName(pool, c.issuer),
+    // certSummary names the certificate by its first name when it has no common name.
+    names: c.subject.commonName || !arr(c.names).length ? EMPTY_LIST : [pool.str(c.names[0])],
+    ips: EMPTY_LIST,
+    notAfter: pool.str(c.notAfter),
+    fingerprintSha256: pool.str(c.fingerprintSha256),
+    selfSigned: c.selfSigned,
+    tags: EMPTY_LIST,
+  };
+}
+
+function compactService(pool: CompactPool, s: Service): Service {
+  return {
+    port: s.port,
+    protocol: pool.str(s.protocol),
+    name: pool.str(s.name),
+    product: pool.str(s.product),
+    version: pool.str(s.version),
+    extra_info: pool.str(s.extra_info),
+    tunnel: pool.str(s.tunnel),
+    url: pool.str(s.url),
+    last_updated_at: pool.str(s.last_updated_at),
+    cve: arr(s.cve).length ? s.cve.map((c) => pool.cve(c)) : EMPTY_LIST,
+    softwares: EMPTY_LIST,
+    modules: EMPTY_MAP,
+    banner: pool.str(
+      s.banner && s.banner.length > COMPACT_BANNER_CHARS ? s.banner.slice(0, COMPACT_BANNER_CHARS) : s.banner,
+    ),
+    http: compactHttp(pool, s.http),
+    tls: compactTls(pool, s.tls),
+  };
+}
+
+/**
+ * The compact record of `host`: the fields the results tree, the CSV export, "Search Similar
+ * Hosts" and the hunts read, nothing else; what repeats is shared through `pool`.
+ */
+export function compactHost(host: Host, pool: CompactPool = new CompactPool()): Host {
+  const domains = arr(host.domains).flatMap((d) =>
+    d.name ? [{ name: pool.str(d.name), dns_servers: EMPTY_LIST, emails: EMPTY_LIST }] : [],
+  );
+  const { asn, location, whois } = host;
+  return {
+    ip: host.ip,
+    is_ipv4: host.is_ipv4,
+    is_ipv6: host.is_ipv6,
+    is_vuln: host.is_vuln,
+    last_updated_at: pool.str(host.last_updated_at),
+    banner: EMPTY_LIST,
+    asn: asn
+      ? {
+          number: pool.str(asn.number),
+          organization: pool.str(asn.organization),
+          country_code: pool.str(asn.country_code),
+        }
+      : undefined,
+    domains: list(domains),
+    hostnames: list(arr(host.hostnames).map((n) => ({ name: pool.str(n.name) }))),
+    location: location
+      ? {
+          city: pool.str(location.city),
+          country_code: pool.str(location.country_code),
+          country_name: pool.str(location.country_name),
+          network: pool.str(location.network),
+        }
+      : undefined,
+    services: list(arr(host.services).map((s) => compactService(pool, s))),
+    tags: list(
+      arr(host.tags).map((t) => ({
+        name: pool.str(t.name),
+        pretty_name: pool.str(t.pretty_name),
+        value: t.value,
+      })),
+    ),
+    whois: whois?.network ? { network: pool.str(whois.network) } : undefined,
+  };
+}
