@@ -124,6 +124,14 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
     });
     assert.match(fs.readFileSync(fresh, 'utf8'), /@files SQL dumps by=provider\next: sql\n/);
     await fileNode(f, `${DIR}/new.odinq`, 1);
+    // Not a .odinq file: refused with a message, nothing written.
+    const refused = await vscode.commands.executeCommand('odin.saveSearch', {
+      spec: { kind: 'hosts', query: 'x' },
+      name: 'Not a hunt file',
+      target: { file: path.join(dir(), 'notes.txt') },
+    });
+    assert.strictEqual(refused, undefined);
+    assert.ok(!fs.existsSync(path.join(dir(), 'notes.txt')));
     const personal = (await vscode.commands.executeCommand('odin.saveSearch', {
       spec: { kind: 'hosts', query: 'services.port:22' },
       name: 'SSH',

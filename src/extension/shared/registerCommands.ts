@@ -6,7 +6,7 @@ import { reportError } from './errors';
 /**
  * Registers handlers from the command map (src/extension/commands.ts) in one loop through
  * one error wrapper: a failing command shows a short message and logs the detail, and never
- * leaves an unhandled rejection behind. Every registration is disposed with `ctx`.
+ * leaves an unhandled rejection behind; the command returns `undefined` at once. Every registration is disposed with `ctx`.
  */
 export function registerCommands(ctx: Ctx, handlers: Partial<OdinCommands>): void {
   for (const [id, handler] of Object.entries(handlers) as Array<
@@ -17,7 +17,9 @@ export function registerCommands(ctx: Ctx, handlers: Partial<OdinCommands>): voi
         try {
           return await handler(...args);
         } catch (err) {
-          await reportError(ctx, err, commandTitle(ctx, id));
+          // Not awaited: the message resolves only when the user dismisses it, and a command
+          // run from a keybinding, a task or another extension must not hang until then.
+          void reportError(ctx, err, commandTitle(ctx, id));
           return undefined;
         }
       }),
