@@ -239,15 +239,15 @@ export const MAX_MESSAGE_CHARS = 4096;
 const MAX_ID_CHARS = 128;
 const MAX_INDEX = 1_000_000;
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isIndex = (v: unknown): v is number =>
+export type Rec = Record<string, unknown>;
+export const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isIndex = (v: unknown): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < MAX_INDEX;
 const isId = (v: unknown): v is string =>
   typeof v === 'string' && v.length > 0 && v.length <= MAX_ID_CHARS && !/[\u0000-\u001f]/.test(v);
-const oneOf = <T extends string>(v: unknown, values: readonly T[]): v is T =>
+export const oneOf = <T extends string>(v: unknown, values: readonly T[]): v is T =>
   typeof v === 'string' && (values as readonly string[]).includes(v);
-const onlyKeys = (v: Rec, keys: string[]): boolean => Object.keys(v).every((k) => keys.includes(k));
+export const onlyKeys = (v: Rec, keys: string[]): boolean => Object.keys(v).every((k) => keys.includes(k));
 
 /** Every action button of the host page (the affordance test runs each one). */
 export const HOST_ACTIONS: readonly HostAction[] = ['refresh', 'copyJson', 'openJson', 'export', 'searchSimilar'];

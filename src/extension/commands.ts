@@ -168,6 +168,8 @@ export interface OdinCommands {
   /** `{ format: "md" | "csv" | "json" | "stix" | "misp" }` returns the report; none: a save dialog. */
   'odin.triageReport': (arg?: { format: string }) => Promise<string | undefined>;
   'odin.refreshCredits': () => Promise<void>;
+  /** The triage view of the last triage (from what the triage holds: sends nothing). */
+  'odin.showTriage': () => Promise<void>;
 }
 
 export type CommandId = keyof OdinCommands;
@@ -228,6 +230,7 @@ export const COMMAND_FEATURES = {
   'odin.triage': 'triage',
   'odin.triageReport': 'triage',
   'odin.refreshCredits': 'triage',
+  'odin.showTriage': 'triage',
   'odin.runHunt': 'hunts',
   'odin.countHunt': 'hunts',
   'odin.summarizeHunt': 'hunts',

@@ -25,6 +25,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   odin_count_files: { query: '*' },
   odin_summarize_files: { field: 'ext', query: '*', limit: 5 },
   odin_list_indicators: { text: `from ${FIXTURE_HOSTS.scanner} and 10.0.0.7 via evil[.]example.com` },
+  odin_triage: { text: `from ${FIXTURE_HOSTS.webServer} and ${FIXTURE_HOSTS.scanner} and 10.0.0.7 via ${FIXTURE_DOMAINS.corp}` },
 };
 const SENDING = Object.keys(CALLS).filter((n) => n !== 'odin_list_indicators');
 
@@ -74,16 +75,16 @@ describe('agent tools', function () {
 
     it('the confirmation says exactly what is sent, and local tools ask nothing', async () => {
       const api = await getTestApi();
-      const p = api.agent.prepare('odin_lookup_host', { ip: FIXTURE_HOSTS.webServer });
+      const p = await api.agent.prepare('odin_lookup_host', { ip: FIXTURE_HOSTS.webServer });
       const msg = p?.confirmationMessages?.message;
       const text = typeof msg === 'string' ? msg : (msg?.value ?? '');
       assert.match(text, /45\\\.33\\\.32\\\.156/);
       assert.ok(text.includes(new URL(testEnv.emulatorUrl).port), text);
-      const q = api.agent.prepare('odin_search_hosts', { query: '[x](command:evil) services.port:22' });
+      const q = await api.agent.prepare('odin_search_hosts', { query: '[x](command:evil) services.port:22' });
       const qt = String((q?.confirmationMessages?.message as vscode.MarkdownString | undefined)?.value ?? '');
       assert.ok(!/\]\(command:/.test(qt), qt);
-      assert.strictEqual(api.agent.prepare('odin_list_indicators', { text: '1.1.1.1' })?.confirmationMessages, undefined);
-      assert.strictEqual(api.agent.prepare('odin_lookup_host', { ip: '10.0.0.1' })?.confirmationMessages, undefined);
+      assert.strictEqual((await api.agent.prepare('odin_list_indicators', { text: '1.1.1.1' }))?.confirmationMessages, undefined);
+      assert.strictEqual((await api.agent.prepare('odin_lookup_host', { ip: '10.0.0.1' }))?.confirmationMessages, undefined);
     });
 
     it('private and internal inputs are refused with the reason, and nothing is sent', async () => {

@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TriageResult } from '../../src/extension/triage/commands';
-import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv } from './index';
+import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
 
 function workspaceFile(rel: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -119,6 +119,61 @@ describe('triage', function () {
     }
   });
 
+  it('shows the triage view from the last triage, sending nothing by itself', async () => {
+    const api = await getTestApi();
+    const r = await triage({ uris: LOGS, send: true });
+    const probe = api.triage().viewProbe;
+    const since = Date.now();
+    await clearEmulatorLog();
+    await vscode.commands.executeCommand('odin.showTriage');
+    const shown = (await waitFor(() => probe.rendered.find((e) => e.at >= since), 60_000, 'the view rendered'))!;
+    assert.strictEqual(shown.rows, r.indicators.length, 'one row per indicator');
+    assert.ok(shown.dom > 0 && shown.dom <= shown.rows, `only rows in view are built (${shown.dom})`);
+    // A new triage updates the open view (a new generation).
+    await triage({ uris: [LOGS[0]!], send: true });
+    const next = (await waitFor(() => probe.rendered.find((e) => e.generation > shown.generation), 60_000, 'the view followed the new triage'))!;
+    assert.ok(next.rows < shown.rows);
+    const sent = (await emulatorLog()).filter((e) => !JSON.stringify(e).includes('credits/usage'));
+    assert.strictEqual(sent.length, 0, 'showing the view sent nothing (all answers cached)');
+    api.triage().view()?.dispose();
+  });
+
+  it('lists vulnerable hosts of infrastructure files in Problems from the cache only, with "Open details"', async () => {
+    const api = await getTestApi();
+    const uri = workspaceFile('infra/main.tf');
+    await triage({ uris: [uri.toString()], send: true });
+    const cfg = vscode.workspace.getConfiguration('odin.triage');
+    await cfg.update('problems', true, vscode.ConfigurationTarget.Global);
+    try {
+      await clearEmulatorLog();
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      const problems = api.triage().setProblems(true)!;
+      problems.update(doc);
+      const diags = await waitFor(() => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'ODIN'), 10_000, 'ODIN problems');
+      assert.ok(diags.length >= 1, 'a problem for the vulnerable web server');
+      // main.tf names the RDP host (52.14.88.213) before the web server: both are vulnerable.
+      const d = diags.find((x) => doc.getText(x.range) === '45.33.32.156')!;
+      assert.ok(d, `problems: ${diags.map((x) => doc.getText(x.range)).join(', ')}`);
+      assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
+      assert.match(d.message, /45\.33\.32\.156 is a vulnerable host according to ODIN: \d+ CVEs/);
+      assert.ok(!diags.some((x) => /^(10\.|192\.168\.)/.test(doc.getText(x.range))), 'never a private address');
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range, vscode.CodeActionKind.QuickFix.value);
+      const fix = actions.find((a) => a.title === 'Open details of 45.33.32.156');
+      assert.ok(fix, `quick fixes: ${actions.map((a) => a.title).join(', ')}`);
+      assert.deepStrictEqual(fix.command?.arguments, ['45.33.32.156']);
+      assert.strictEqual(fix.command?.command, 'odin.openHostDetails');
+      // A log is not an infrastructure file: no entries there.
+      const log = workspaceFile('logs/auth.log');
+      problems.update(await vscode.workspace.openTextDocument(log));
+      assert.strictEqual(vscode.languages.getDiagnostics(log).filter((x) => x.source === 'ODIN').length, 0);
+      assert.strictEqual((await emulatorLog()).length, 0, 'the Problems entries sent nothing');
+    } finally {
+      await cfg.update('problems', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.strictEqual(vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'ODIN').length, 0, 'turned off: entries gone');
+  });
+
   it('stays local with lookups off', async () => {
     const cfg = vscode.workspace.getConfiguration('odin');
     await cfg.update('lookups.mode', 'off', vscode.ConfigurationTarget.Global);
@@ -159,6 +214,39 @@ describe('triage', function () {
       const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'logs', 'big-triage.log');
       fs.writeFileSync(file, lines.join('\n'));
       uri = vscode.Uri.file(file).toString();
+    });
+
+    it('a cancel midway keeps the partial rows; a re-run sends only what is missing', async () => {
+      const api = await getTestApi();
+      // Slow answers, so the run is still going when it is cancelled (as with the progress notification's Cancel).
+      await emulatorAdmin('POST', 'faults', { path: '^/v1/hosts/search', fault: { kind: 'latency', ms: 150 }, count: -1 });
+      api.ctx.requests.cache.clear();
+      api.triage().state.last = undefined;
+      await clearEmulatorLog();
+      const running = vscode.commands.executeCommand<TriageResult | undefined>('odin.triage', { uris: [uri], send: true });
+      await waitFor(async () => (await emulatorLog()).length >= 12, 120_000, 'a dozen requests sent');
+      api.triage().state.running?.abort();
+      const first = (await running)!;
+      await emulatorAdmin('DELETE', 'faults');
+      assert.ok(first.partial, first.summary);
+      assert.match(first.summary, /cancelled/);
+      const doneValues = new Set(first.indicators.filter((i) => i.status === 'enriched' || i.status === 'unknown').map((i) => i.value));
+      assert.ok(doneValues.size > 0 && doneValues.size < unique, `${doneValues.size} rows kept`);
+      // The view's state keeps the partial rows too.
+      const kept = api.triage().state.last!.rows.filter((r) => r.status === 'enriched' || r.status === 'unknown').length;
+      assert.strictEqual(kept, doneValues.size);
+      // The re-run asks only for what is missing: no value answered before is in any query.
+      await clearEmulatorLog();
+      const rest = await triage({ uris: [uri], send: true });
+      assert.strictEqual(rest.partial, false, rest.summary);
+      const missing = unique - doneValues.size;
+      assert.ok(rest.requests <= Math.ceil(missing / 50), `${rest.requests} requests for ${missing} missing`);
+      const asked = new Set([...(await sentText()).matchAll(/ip:\\?"?([0-9.]+)/g)].map((m) => m[1]!));
+      assert.strictEqual(asked.size, missing, 'every missing value asked once');
+      for (const v of asked) assert.ok(!doneValues.has(v), `${v} was answered before and sent again`);
+      // The next test starts from nothing known.
+      api.ctx.requests.cache.clear();
+      api.triage().state.last = undefined;
     });
 
     it('402 midway keeps the partial rows; a re-run sends only what is missing; faults do not lose rows', async () => {

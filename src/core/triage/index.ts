@@ -5,3 +5,5 @@ export * from './triage';
 export * from './verdict';
 export * from './reports';
 export * from './source';
+export * from './view';
+export * from './infra';

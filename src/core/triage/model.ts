@@ -7,6 +7,8 @@ export interface Location {
   uri: string;
   offset: number;
   length: number;
+  /** Line of `offset` (0-based), counted by the scan. */
+  line?: number;
 }
 
 /** Why a row was not enriched (or not sent at all). */

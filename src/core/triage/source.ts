@@ -17,6 +17,8 @@ export interface LayerSourceOptions {
   client: () => Pick<OdinClient, 'getHost' | 'getWhois' | 'searchHosts'>;
   /** Offer batched host searches. Default true. */
   batching?: boolean;
+  /** Lookups count as automatic (the hover's limits and pauses): an agent's triage. Default false. */
+  automatic?: boolean;
   now?: () => number;
 }
 
@@ -37,14 +39,15 @@ export function cachedAnswer(layer: RequestLayer, kind: 'host' | 'domain', value
 export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
   const { layer, client } = opts;
   const now = opts.now ?? Date.now;
+  const automatic = opts.automatic === true;
   const source: EnrichmentSource = {
     cached: (kind, value) => cachedAnswer(layer, kind, value, now()),
     async lookupHost(ip, signal) {
-      const r = await layer.get<Host>(TRIAGE_KINDS.host, ip, (s) => client().getHost(ip, { signal: s }), { signal, automatic: false });
+      const r = await layer.get<Host>(TRIAGE_KINDS.host, ip, (s) => client().getHost(ip, { signal: s }), { signal, automatic });
       return r.status === 'ok' ? { found: true, verdict: hostVerdict(r.value) } : { found: false };
     },
     async lookupDomain(domain, signal) {
-      const r = await layer.get<WhoisRecord>(TRIAGE_KINDS.whois, domain, (s) => client().getWhois(domain, { signal: s }), { signal, automatic: false });
+      const r = await layer.get<WhoisRecord>(TRIAGE_KINDS.whois, domain, (s) => client().getWhois(domain, { signal: s }), { signal, automatic });
       return r.status === 'ok' ? { found: true, verdict: domainVerdict(r.value, now()) } : { found: false };
     },
   };
@@ -58,7 +61,7 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
         TRIAGE_KINDS.batch,
         query,
         (s) => client().searchHosts({ query, limit: Math.min(100, Math.max(ips.length, 1)) }, { signal: s }),
-        { signal, automatic: false, refresh: true },
+        { signal, automatic, refresh: true },
       );
       layer.forget(TRIAGE_KINDS.batch, query);
       const found = new Map<string, HostVerdict>();

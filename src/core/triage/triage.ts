@@ -37,6 +37,7 @@ export async function buildTriage(texts: readonly SourceText[], check: SendCheck
     const list = await listIndicators(text, { mode: 'text', signal: opts.signal, maxUnique });
     occurrences += list.total;
     truncated ||= list.truncated;
+    const firstHere: TriageRow[] = [];
     for (const it of list.items) {
       const known = byValue.get(it.value);
       if (known) {
@@ -70,12 +71,30 @@ export async function buildTriage(texts: readonly SourceText[], check: SendCheck
         row.localReason = 'CIDR blocks are not looked up one by one';
       }
       byValue.set(it.value, row);
+      firstHere.push(row);
     }
+    addLines(text, firstHere);
     opts.onProgress?.(i + 1, texts.length);
   }
   // Rows sorted once: most occurrences first, then by value (stable across runs).
   const rows = [...byValue.values()].sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   return { rows, occurrences, truncated, files: texts.map((t) => t.uri) };
+}
+
+/** Sets `first.line` of rows first seen in `text`: one pass over the text's newlines. */
+function addLines(text: string, rows: TriageRow[]): void {
+  rows.sort((a, b) => a.first.offset - b.first.offset);
+  let line = 0;
+  let at = 0;
+  for (const r of rows) {
+    for (;;) {
+      const nl = text.indexOf('\n', at);
+      if (nl === -1 || nl >= r.first.offset) break;
+      line++;
+      at = nl + 1;
+    }
+    r.first.line = line;
+  }
 }
 
 /**

@@ -92,8 +92,10 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
 
   prepareInvocation(
     options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>,
-  ): vscode.PreparedToolInvocation {
+    token?: vscode.CancellationToken,
+  ): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> {
     if (this.tool.local) return { invocationMessage: `${this.tool.title} (local, nothing is sent)` };
+    if (this.tool.prepareLocal) return this.prepareAfterScan(this.tool.prepareLocal.bind(this.tool), options.input, token);
     let sends: string | undefined;
     try {
       sends = this.tool.prepare(options.input, this.tools).sends;
@@ -109,6 +111,28 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
         message: new vscode.MarkdownString(escapeMarkdown(sends ?? '', 2500)),
       },
     };
+  }
+
+  /** A tool whose cost is known after a local scan (the triage): the confirmation gives the request count. */
+  private async prepareAfterScan(
+    prepare: NonNullable<AgentTool['prepareLocal']>,
+    input: unknown,
+    token: vscode.CancellationToken | undefined,
+  ): Promise<vscode.PreparedToolInvocation> {
+    const ac = new AbortController();
+    const sub = token?.onCancellationRequested(() => ac.abort());
+    try {
+      const call = await prepare(input, this.tools, ac.signal);
+      if (!call.sends) return { invocationMessage: `${this.tool.title}: ${call.note ?? 'nothing is sent (all cached or local)'}` };
+      return {
+        invocationMessage: this.tool.title,
+        confirmationMessages: { title: this.tool.title, message: new vscode.MarkdownString(escapeMarkdown(call.sends, 2500)) },
+      };
+    } catch {
+      return { invocationMessage: `${this.tool.title}: refused, nothing is sent` };
+    } finally {
+      sub?.dispose();
+    }
   }
 
   async invoke(
@@ -136,7 +160,7 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
 /** What tests read: the tools as registered, and the MCP definition as VS Code would start it. */
 export interface AgentProbe {
   toolNames: string[];
-  prepare(name: string, input: unknown): vscode.PreparedToolInvocation | undefined;
+  prepare(name: string, input: unknown): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> | undefined;
   mcpRegistered: boolean;
   resolveMcp(): Promise<{ command: string; args: string[]; env: Record<string, string | number | null> } | undefined>;
   mcpDefinitions(): Array<{ env: Record<string, string | number | null> }>;

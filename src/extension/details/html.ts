@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { PageKind } from '../../common/protocol';
 
 /**
- * The one HTML shell of the details pages (after vscode-codeql's webview-html.ts): a
+ * The one HTML shell of the details pages and the triage view (after vscode-codeql's webview-html.ts): a
  * constant template. No API data ever enters this string; the page gets its data by
  * postMessage after it says `ready`, and renders it with DOM APIs.
  *
@@ -14,8 +14,10 @@ import type { PageKind } from '../../common/protocol';
 export function detailsHtml(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
-  page: PageKind,
+  page: PageKind | 'triage',
   title: string,
+  /** The page's one script in dist/ (the triage view has its own). */
+  script = 'webview.js',
 ): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (...p: string[]): string =>
@@ -50,7 +52,7 @@ export function detailsHtml(
 <main id="root" aria-live="polite"><p class="status">Loading…</p></main>
 <link rel="stylesheet" href="${attr(asset('dist', 'codicons', 'codicon.css'))}">
 <link rel="stylesheet" href="${attr(asset('media', 'details.css'))}">
-<script nonce="${attr(nonce)}" src="${attr(asset('dist', 'webview.js'))}"></script>
+<script nonce="${attr(nonce)}" src="${attr(asset('dist', script))}"></script>
 </body>
 </html>`;
 }

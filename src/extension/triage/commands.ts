@@ -24,6 +24,7 @@ type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
 import { gated, triageCheck, triageGate } from './privacy';
 import { triageSettings } from './settings';
+import { openMarkdownReport, TriageView } from './view';
 
 /** What `odin.triage` returns (tasks, keybindings, tests). */
 export interface TriageResult {
@@ -51,6 +52,8 @@ export class TriageState {
   last: Triage | undefined;
   /** The API origin the last triage's answers came from (answers never cross origins). */
   origin: string | undefined;
+  /** The triage running now (its progress notification's Cancel aborts the same controller). */
+  running: AbortController | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   set(t: Triage, origin = this.origin): void {
@@ -174,6 +177,7 @@ async function runTriage(ctx: Ctx, state: TriageState, uris: vscode.Uri[], args:
     async (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
+      state.running = controller;
       progress.report({ message: 'reading files…' });
       const { texts, skipped } = selection ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] } : await readTexts(uris, token);
       if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
@@ -247,17 +251,13 @@ async function saveReport(state: TriageState, format: ReportFormat): Promise<voi
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
 }
 
-async function afterRun(state: TriageState, r: TriageResult | undefined): Promise<void> {
+async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefined): Promise<void> {
   if (!r) return;
+  if (state.last) TriageView.show(ctx, state);
   const head = r.local ? `${r.local} ${r.indicators.length} unique indicators.` : r.summary;
   const choice = await vscode.window.showInformationMessage(`ODIN triage: ${neutraliseUiText(head, 300)}`, 'Open Report', 'Save Report…');
-  if (choice === 'Open Report' && state.last) {
-    const doc = await vscode.workspace.openTextDocument({
-      language: 'markdown',
-      content: report(state.last, 'md', { fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)) }),
-    });
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  } else if (choice === 'Save Report…') {
+  if (choice === 'Open Report') await openMarkdownReport(state);
+  else if (choice === 'Save Report…') {
     const f = await askFormat();
     if (f) await saveReport(state, f);
   }
@@ -273,7 +273,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
       }
       const sel = editor.selection.isEmpty ? undefined : { uri: editor.document.uri, text: editor.document.getText(editor.selection) };
       const r = await runTriage(ctx, state, [editor.document.uri], {}, true, sel);
-      void afterRun(state, r);
+      void afterRun(ctx, state, r);
       return r;
     },
     'odin.triageFolder': async (folderArg?: unknown): Promise<TriageResult | undefined> => {
@@ -300,7 +300,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         return undefined;
       }
       const r = await runTriage(ctx, state, uris, {}, true);
-      void afterRun(state, r);
+      void afterRun(ctx, state, r);
       return r;
     },
     'odin.triage': async (raw?: unknown): Promise<TriageResult | undefined> => {
@@ -320,6 +320,10 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         uris = [editor.document.uri];
       }
       return runTriage(ctx, state, uris, args, args.send === undefined);
+    },
+    'odin.showTriage': (): Promise<void> => {
+      TriageView.show(ctx, state);
+      return Promise.resolve();
     },
     'odin.triageReport': async (raw?: unknown): Promise<string | undefined> => {
       if (!state.last) {

@@ -6,12 +6,19 @@ type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
 import { TriageState, triageCommands } from './commands';
 import { VerdictDecorations } from './decorations';
+import { InfraProblems } from './problems';
+import { TriageView, type TriageViewProbe } from './view';
 
 export interface TriageFeature {
   state: TriageState;
   commands: CommandMap;
   /** Turns the verdict decorations on or off (setting `odin.triage.decorations`). */
   setDecorations(on: boolean): VerdictDecorations | undefined;
+  /** Turns the Problems entries for infrastructure files on or off (setting `odin.triage.problems`). */
+  setProblems(on: boolean): InfraProblems | undefined;
+  /** The triage view's reports (tests, bench) and the open view, if any. */
+  viewProbe: TriageViewProbe;
+  view(): TriageView | undefined;
 }
 
 export function createTriage(ctx: Ctx): TriageFeature {
@@ -19,11 +26,17 @@ export function createTriage(ctx: Ctx): TriageFeature {
   ctx.subscriptions.add(state);
   let decorations: VerdictDecorations | undefined;
   ctx.subscriptions.add({ dispose: () => decorations?.dispose() });
+  ctx.subscriptions.add({ dispose: () => TriageView.open?.dispose() });
   // A triage fills the cache: the decorations follow at once.
   ctx.subscriptions.add(state.onDidChange(() => decorations?.schedule()));
+  let problems: InfraProblems | undefined;
+  ctx.subscriptions.add({ dispose: () => problems?.dispose() });
+  ctx.subscriptions.add(state.onDidChange(() => problems?.refreshAll()));
   return {
     state,
     commands: triageCommands(ctx, state),
+    viewProbe: TriageView.probe,
+    view: () => TriageView.open,
     setDecorations(on) {
       if (on && !decorations) decorations = new VerdictDecorations(ctx);
       if (!on && decorations) {
@@ -31,6 +44,14 @@ export function createTriage(ctx: Ctx): TriageFeature {
         decorations = undefined;
       }
       return decorations;
+    },
+    setProblems(on) {
+      if (on && !problems) problems = new InfraProblems(ctx);
+      if (!on && problems) {
+        problems.dispose();
+        problems = undefined;
+      }
+      return problems;
     },
   };
 }

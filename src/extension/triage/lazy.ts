@@ -23,13 +23,17 @@ export function registerTriageLazy(ctx: Ctx): { commands: Omit<CommandsOf<'triag
   ) as unknown as Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
   // Verdict decorations are opt-in: the feature loads for them only when the setting is on.
   const decorationsOn = (): boolean => vscode.workspace.getConfiguration('odin.triage').get<boolean>('decorations', false) === true;
+  // So are the Problems entries for infrastructure files.
+  const problemsOn = (): boolean => vscode.workspace.getConfiguration('odin.triage').get<boolean>('problems', false) === true;
   const sync = (): void => {
     if (decorationsOn()) load().setDecorations(true);
     else loaded?.setDecorations(false);
+    if (problemsOn()) load().setProblems(true);
+    else loaded?.setProblems(false);
   };
   ctx.subscriptions.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('odin.triage.decorations')) sync();
+      if (e.affectsConfiguration('odin.triage.decorations') || e.affectsConfiguration('odin.triage.problems')) sync();
     }),
   );
   sync();

@@ -37,5 +37,6 @@ export const SAMPLE_CALLS: Record<string, Record<string, unknown>> = {
   odin_count_files: { query: '*' },
   odin_summarize_files: { field: 'ext', query: '*', limit: 5 },
   odin_list_indicators: { text: `sshd: Failed password from ${FIXTURE_HOSTS.scanner} port 22\nconnect 10.0.0.7 and evil[.]example.com ok ${FIXTURE_HOSTS.scanner}` },
+  odin_triage: { text: `GET / from ${FIXTURE_HOSTS.webServer}\nsshd: Failed password from ${FIXTURE_HOSTS.scanner}\nproxy 10.0.0.7 to ${FIXTURE_DOMAINS.corp} and ${FIXTURE_HOSTS.webServer}` },
 };
 

@@ -87,6 +87,44 @@ void describe('agent tools', () => {
     assert.match(missing, /not found/);
   });
 
+  void it('triage: the confirmation gives the request count after a local scan; verdicts worst first; private never sent; a cap sends nothing', async () => {
+    const ctx = toolContext(emu.url, emu.apiKey);
+    const tool = findTool('odin_triage')!;
+    emu.clearLog();
+    const prepared = await tool.prepareLocal!(SAMPLE_CALLS.odin_triage, ctx);
+    assert.deepEqual(emu.requests, [], 'preparing sends nothing');
+    assert.match(prepared.sends ?? '', /4 unique indicator\(s\) \(3 IP, 1 domain, 0 CIDR\)/);
+    assert.match(prepared.sends ?? '', /1 private or internal: never sent/);
+    assert.match(prepared.sends ?? '', /Sends 3 IP address\(es\) and domain name\(s\) to ODIN at http:\/\/127\.0\.0\.1:\d+ in 2 request\(s\)/);
+    const out = await invokeTool(tool, SAMPLE_CALLS.odin_triage, ctx);
+    assert.ok(out.length <= MAX_OUTPUT_CHARS);
+    const sent = JSON.stringify(emu.requests);
+    assert.equal(emu.requests.length, 2, sent);
+    assert.ok(!sent.includes('10.0.0.7'), 'the private address was not sent');
+    const lines = out.split('\n');
+    const first = lines.findIndex((l) => l.startsWith(`"${FIXTURE_HOSTS.webServer}"`));
+    assert.ok(first > 0 && /VULNERABLE, \d+ CVE/.test(lines[first]!), out);
+    assert.ok(lines.findIndex((l) => l.startsWith('"10.0.0.7"')) > first, 'vulnerable before private');
+    assert.match(out, /"10\.0\.0\.7" ipv4 x1; never sent: "/);
+    assert.match(out, new RegExp(`"${FIXTURE_DOMAINS.corp.replace(/\./g, '\\.')}" domain x1; registrar "`));
+    assert.match(out, /enrichment: 3 of 3 enriched; 2 request\(s\) sent/);
+    // Again: all cached, nothing sent; the confirmation says so.
+    emu.clearLog();
+    assert.match(await invokeTool(tool, SAMPLE_CALLS.odin_triage, ctx), /0 request\(s\) sent, 3 answered from the cache/);
+    assert.equal((await tool.prepareLocal!(SAMPLE_CALLS.odin_triage, ctx)).sends, undefined);
+    assert.deepEqual(emu.requests, []);
+    // More requests than allowed: nothing sent, the count needed said.
+    const many = Array.from({ length: 60 }, (_, i) => `198.51.${i}.7 x.${i}.acme-logistics.com`).join('\n');
+    const fresh = toolContext(emu.url, emu.apiKey);
+    const capped = await invokeTool(tool, { text: `${many}\n8.8.4.4`, maxRequests: 3 }, fresh);
+    assert.match(capped, /needs \d+ request\(s\), more than maxRequests \(3\)\. Nothing was sent/);
+    assert.match((await tool.prepareLocal!({ text: many, maxRequests: 3 }, fresh)).note ?? '', /more than maxRequests/);
+    assert.deepEqual(emu.requests, []);
+    // Long lists end with "N more".
+    const long = await invokeTool(tool, { text: many, maxRequests: 500, max: 5 }, fresh);
+    assert.match(long, /… \d+ more indicator\(s\) not shown/);
+  });
+
   void it('a second identical call is answered from the shared cache', async () => {
     const ctx = toolContext(emu.url, emu.apiKey);
     emu.clearLog();

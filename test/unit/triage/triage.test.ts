@@ -82,7 +82,7 @@ void describe('triage core', () => {
     const tor = by.get('185.220.101.34')!;
     assert.equal(tor.count, 3);
     assert.equal(tor.defanged, true);
-    assert.deepEqual(tor.first, { uri: 'file:///a.log', offset: LOG.indexOf('185.220.101[.]34'), length: '185.220.101[.]34'.length });
+    assert.deepEqual(tor.first, { uri: 'file:///a.log', offset: LOG.indexOf('185.220.101[.]34'), length: '185.220.101[.]34'.length, line: 0 });
     assert.equal(by.get('9.9.9.9')?.first.uri, 'file:///b.log');
     assert.equal(t.rows[0]!.value, '185.220.101.34', 'most frequent first');
     for (const v of ['10.0.0.5', '192.168.1.20', '172.16.0.1', '2001:db8::1']) {

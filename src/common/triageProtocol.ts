@@ -1,0 +1,206 @@
+/**
+ * The message protocol of the triage view (one row per indicator of the last triage),
+ * compiled by both the extension and the view's page. Nothing here imports `vscode` or the
+ * DOM. Same rules as the details pages (./protocol.ts): the page says `ready`, the extension
+ * posts plain view models, the page renders them with DOM APIs and answers with ids only
+ * (a row's index in one generation of rows), never values, URLs or commands.
+ */
+import { isIndex, isRec, MAX_MESSAGE_CHARS, oneOf, onlyKeys } from './protocol';
+
+/** The verdict class a row is filtered and sorted by. */
+export type TriageVerdictClass = 'vulnerable' | 'known' | 'unknown' | 'local' | 'pending' | 'failed';
+export const VERDICT_CLASSES: readonly TriageVerdictClass[] = ['vulnerable', 'known', 'unknown', 'local', 'pending', 'failed'];
+export type TriageKind = 'ipv4' | 'ipv6' | 'domain' | 'cidr';
+export const TRIAGE_KINDS: readonly TriageKind[] = ['ipv4', 'ipv6', 'domain', 'cidr'];
+
+export interface TriageRowView {
+  /** Position in the extension's rows of this generation: the id the page sends back. */
+  index: number;
+  value: string;
+  kind: TriageKind;
+  verdict: TriageVerdictClass;
+  /** Why it stayed local, failed or is pending. */
+  reason?: string;
+  cves: number;
+  maxScore?: number;
+  severity?: string;
+  exploits: number;
+  tags: string[];
+  ports: number[];
+  org?: string;
+  asn?: string;
+  country?: string;
+  registrar?: string;
+  ageDays?: number;
+  expires?: string;
+  subdomains?: number;
+  /** Occurrences in all files. */
+  count: number;
+  /** Where it first occurs, as "logs/auth.log:12". */
+  first: string;
+  /** Has a details page (IPs: host page; domains: whois page). */
+  details: boolean;
+}
+
+export type ToTriageView =
+  /**
+   * The rows as one JSON text of `TriageRowView[]`: a string crosses postMessage as one copy,
+   * where 10,000 objects would be cloned one by one (several times slower in Chromium).
+   */
+  | { type: 'rows'; generation: number; rowsJson: string; summary: string }
+  | { type: 'empty'; message: string };
+
+export type FromTriageView =
+  | { type: 'ready' }
+  /** First render of a generation: rows received, rows after the filter, DOM rows built, ms in the page. */
+  | { type: 'rendered'; generation: number; rows: number; shown: number; dom: number; ms: number }
+  /** Open the row's details page beside the editor (or reveal it when it has none). */
+  | { type: 'open'; generation: number; index: number }
+  /** Reveal the row's first occurrence and highlight the others in its file. */
+  | { type: 'reveal'; generation: number; index: number }
+  /** The toolbar: the Markdown report of the last triage in an editor, or "Save Report…". */
+  | { type: 'action'; action: TriageAction };
+
+export type TriageAction = 'openReport' | 'saveReport';
+const TRIAGE_ACTIONS: readonly TriageAction[] = ['openReport', 'saveReport'];
+
+/** Validates a message from the triage page: known type, size cap, only ids and counts. */
+export function parseFromTriageView(raw: unknown): FromTriageView | undefined {
+  if (!isRec(raw)) return undefined;
+  let size: number;
+  try {
+    size = JSON.stringify(raw).length;
+  } catch {
+    return undefined;
+  }
+  if (size > MAX_MESSAGE_CHARS) return undefined;
+  const v = raw;
+  switch (v.type) {
+    case 'ready':
+      return onlyKeys(v, ['type']) ? { type: 'ready' } : undefined;
+    case 'rendered':
+      if (!onlyKeys(v, ['type', 'generation', 'rows', 'shown', 'dom', 'ms'])) return undefined;
+      if (!isIndex(v.generation) || !isIndex(v.rows) || !isIndex(v.shown) || !isIndex(v.dom)) return undefined;
+      if (typeof v.ms !== 'number' || !Number.isFinite(v.ms) || v.ms < 0) return undefined;
+      return { type: 'rendered', generation: v.generation, rows: v.rows, shown: v.shown, dom: v.dom, ms: v.ms };
+    case 'open':
+    case 'reveal':
+      return onlyKeys(v, ['type', 'generation', 'index']) && isIndex(v.generation) && isIndex(v.index)
+        ? { type: v.type, generation: v.generation, index: v.index }
+        : undefined;
+    case 'action':
+      return onlyKeys(v, ['type', 'action']) && oneOf(v.action, TRIAGE_ACTIONS) ? { type: 'action', action: v.action } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The page checks the shape of what its host posts. */
+export function isToTriageView(raw: unknown): raw is ToTriageView {
+  if (!isRec(raw)) return false;
+  if (raw.type === 'rows') return isIndex(raw.generation) && typeof raw.rowsJson === 'string' && typeof raw.summary === 'string';
+  return raw.type === 'empty' && typeof raw.message === 'string';
+}
+
+/** The page side of `rowsJson`: an array of row objects, or undefined. */
+export function parseRows(json: string): TriageRowView[] | undefined {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) && v.every((r) => isRec(r) && typeof r.value === 'string' && isIndex(r.index) && Array.isArray(r.tags) && Array.isArray(r.ports)) ? (v as TriageRowView[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- sort and filter (both sides, pure)
+
+export type SortKey = 'value' | 'kind' | 'verdict' | 'cves' | 'score' | 'exploits' | 'ports' | 'org' | 'country' | 'count' | 'first';
+export const SORT_KEYS: readonly SortKey[] = ['value', 'kind', 'verdict', 'cves', 'score', 'exploits', 'ports', 'org', 'country', 'count', 'first'];
+
+export interface TriageFilter {
+  verdict?: TriageVerdictClass;
+  kind?: TriageKind;
+  /** Case-insensitive substring of the value, organisation, ASN, country, tags, registrar, file. */
+  text?: string;
+}
+
+/** Higher is worse: what a sort by verdict puts first. */
+export const VERDICT_RANK: Record<TriageVerdictClass, number> = { vulnerable: 5, failed: 4, known: 3, pending: 2, unknown: 1, local: 0 };
+const SEVERITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };
+
+/** The lower-case text a row's text filter searches. */
+export function haystack(r: TriageRowView): string {
+  return [r.value, r.org, r.asn, r.country, r.registrar, r.first, r.reason, ...r.tags].filter(Boolean).join('\u0000').toLowerCase();
+}
+
+/** The rows that pass the filter (`hay[i]` is `haystack(rows[i])`, computed once). */
+export function filterRows(rows: readonly TriageRowView[], hay: readonly string[], f: TriageFilter): number[] {
+  const text = f.text?.trim().toLowerCase();
+  const out: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (f.verdict && r.verdict !== f.verdict) continue;
+    if (f.kind && r.kind !== f.kind) continue;
+    if (text && !hay[i]!.includes(text)) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+function num(x: number | undefined): number {
+  return x === undefined ? -1 : x;
+}
+
+function str(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  return a < b ? -1 : 1;
+}
+
+/** Compares two rows by `key` (ascending); ties broken by verdict, score, count, value. */
+export function compareRows(a: TriageRowView, b: TriageRowView, key: SortKey): number {
+  let c = 0;
+  switch (key) {
+    case 'value':
+      c = str(a.value, b.value);
+      break;
+    case 'kind':
+      c = str(a.kind, b.kind);
+      break;
+    case 'verdict':
+      c = VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict] || num(a.maxScore) - num(b.maxScore) || (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
+      break;
+    case 'cves':
+      c = a.cves - b.cves;
+      break;
+    case 'score':
+      c = num(a.maxScore) - num(b.maxScore) || (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
+      break;
+    case 'exploits':
+      c = a.exploits - b.exploits;
+      break;
+    case 'ports':
+      c = a.ports.length - b.ports.length;
+      break;
+    case 'org':
+      c = str(a.org ?? a.registrar, b.org ?? b.registrar);
+      break;
+    case 'country':
+      c = str(a.country, b.country);
+      break;
+    case 'count':
+      c = a.count - b.count;
+      break;
+    case 'first':
+      c = str(a.first, b.first);
+      break;
+  }
+  return c;
+}
+
+/** Sorts row positions in place by `key`; `desc` reverses; ties keep the extension's order. */
+export function sortRows(rows: readonly TriageRowView[], order: number[], key: SortKey, desc: boolean): number[] {
+  const sign = desc ? -1 : 1;
+  return order.sort((i, j) => sign * compareRows(rows[i]!, rows[j]!, key) || i - j);
+}

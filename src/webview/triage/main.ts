@@ -1,0 +1,402 @@
+/**
+ * Entry of the triage view's script (bundled to dist/triage-view.js, loaded by nonce): one
+ * row per indicator of the last triage, sorted and filtered here, rendered virtually (only
+ * the rows in view exist in the DOM, so 10,000 rows scroll as smoothly as 10). Data arrives
+ * only by postMessage after `ready`; every string enters the page through dom.ts (textContent).
+ * The page sends back row indices only.
+ */
+import {
+  filterRows,
+  haystack,
+  isToTriageView,
+  parseRows,
+  SORT_KEYS,
+  sortRows,
+  TRIAGE_KINDS,
+  VERDICT_CLASSES,
+  type FromTriageView,
+  type SortKey,
+  type ToTriageView,
+  type TriageFilter,
+  type TriageKind,
+  type TriageRowView,
+  type TriageVerdictClass,
+} from '../../common/triageProtocol';
+import { button, clear, h, icon } from '../dom';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  setState(state: unknown): void;
+  getState(): unknown;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (m: FromTriageView): void => vscode.postMessage(m);
+
+/** Row height in px (CSS `.trow` holds the same); rows are positioned from it. */
+const ROW_H = 24;
+/** Rows built above and below the visible ones. */
+const OVERSCAN = 8;
+
+interface Column {
+  key: SortKey | undefined;
+  label: string;
+  cell: (r: TriageRowView) => Node | string;
+  cls?: string;
+}
+
+const VERDICT_LABEL: Record<TriageVerdictClass, string> = {
+  vulnerable: 'Vulnerable',
+  known: 'Known',
+  unknown: 'Unknown to ODIN',
+  local: 'Not sent',
+  pending: 'Not enriched',
+  failed: 'Failed',
+};
+const KIND_LABEL: Record<TriageKind, string> = { ipv4: 'IPv4', ipv6: 'IPv6', domain: 'Domain', cidr: 'CIDR' };
+
+function verdictText(r: TriageRowView): string {
+  if (r.verdict === 'known' && (r.kind === 'ipv4' || r.kind === 'ipv6')) return 'No known CVEs';
+  return VERDICT_LABEL[r.verdict];
+}
+
+function ports(r: TriageRowView): string {
+  if (r.ports.length === 0) return '';
+  const shown = r.ports.slice(0, 5).join(', ');
+  return r.ports.length > 5 ? `${shown} +${r.ports.length - 5}` : shown;
+}
+
+function facts(r: TriageRowView): string {
+  if (r.kind === 'domain') {
+    const bits = [
+      r.ageDays !== undefined ? `${r.ageDays} d old` : undefined,
+      r.expires ? `expires ${r.expires}` : undefined,
+      r.subdomains !== undefined ? `${r.subdomains} subdomain${r.subdomains === 1 ? '' : 's'}` : undefined,
+    ];
+    const s = bits.filter(Boolean).join(' · ');
+    if (s) return s;
+  }
+  if (r.tags.length) return r.tags.join(', ');
+  return r.reason ?? '';
+}
+
+const COLUMNS: Column[] = [
+  { key: 'value', label: 'Indicator', cell: (r) => r.value, cls: 'c-value' },
+  { key: 'kind', label: 'Kind', cell: (r) => KIND_LABEL[r.kind] },
+  { key: 'verdict', label: 'Verdict', cell: (r) => h('span', { class: `verdict v-${r.verdict}` }, verdictText(r)) },
+  { key: 'cves', label: 'CVEs', cell: (r) => (r.cves ? String(r.cves) : ''), cls: 'num' },
+  {
+    key: 'score',
+    label: 'CVSS',
+    cell: (r) =>
+      r.maxScore !== undefined || r.severity
+        ? h('span', { class: `sev sev-${r.severity ?? 'none'}` }, [r.maxScore?.toFixed(1), r.severity].filter(Boolean).join(' '))
+        : '',
+  },
+  { key: 'exploits', label: 'Exploits', cell: (r) => (r.exploits ? String(r.exploits) : ''), cls: 'num' },
+  { key: 'ports', label: 'Ports', cell: ports },
+  { key: 'org', label: 'Org / ASN', cell: (r) => (r.kind === 'domain' ? (r.registrar ?? '') : [r.org, r.asn].filter(Boolean).join(' · ')) },
+  { key: 'country', label: 'Country', cell: (r) => r.country ?? '' },
+  { key: undefined, label: 'Tags / facts', cell: facts },
+  { key: 'count', label: 'Seen', cell: (r) => String(r.count), cls: 'num' },
+  { key: 'first', label: 'First at', cell: (r) => r.first },
+];
+
+interface ViewState {
+  sort: SortKey;
+  desc: boolean;
+  filter: TriageFilter;
+}
+
+function restoredState(): ViewState {
+  const s = vscode.getState() as Partial<ViewState> | undefined;
+  const sort = s && SORT_KEYS.includes(s.sort as SortKey) ? (s.sort as SortKey) : 'verdict';
+  const f = (s?.filter ?? {}) as TriageFilter;
+  return {
+    sort,
+    desc: s?.desc !== false,
+    filter: {
+      verdict: VERDICT_CLASSES.includes(f.verdict as TriageVerdictClass) ? f.verdict : undefined,
+      kind: TRIAGE_KINDS.includes(f.kind as TriageKind) ? f.kind : undefined,
+      text: typeof f.text === 'string' ? f.text.slice(0, 200) : undefined,
+    },
+  };
+}
+
+class TriageTable {
+  private rows: TriageRowView[] = [];
+  private hay: string[] = [];
+  /** Positions into `rows`, filtered and sorted: what the grid shows, in order. */
+  private order: number[] = [];
+  /** Position in `order` of the selected row. */
+  private selected = 0;
+  private generation = 0;
+  private state = restoredState();
+  private frame = 0;
+  private readonly summary = h('p', { class: 'summary', role: 'status' });
+  private readonly shownCount = h('span', { class: 'shown-count', attrs: { 'aria-live': 'polite' } });
+  private readonly grid = h('div', { class: 'tgrid', role: 'grid', tabIndex: 0, attrs: { 'aria-label': 'Triage results', 'aria-multiselectable': 'false' } });
+  private readonly head = h('div', { class: 'trow thead', role: 'row' });
+  private readonly spacer = h('div', { class: 'spacer' });
+  private readonly body = h('div', { class: 'tbody', role: 'rowgroup' });
+  private readonly empty = h('p', { class: 'status empty', hidden: true }, 'No row matches the filter.');
+  private readonly verdictSel: HTMLSelectElement;
+  private readonly kindSel: HTMLSelectElement;
+  private readonly textInput: HTMLInputElement;
+
+  constructor(private readonly root: HTMLElement) {
+    this.verdictSel = select('Verdict', [['', 'All verdicts'], ...VERDICT_CLASSES.map((v) => [v, VERDICT_LABEL[v]] as [string, string])], this.state.filter.verdict ?? '');
+    this.kindSel = select('Kind', [['', 'All kinds'], ...TRIAGE_KINDS.map((k) => [k, KIND_LABEL[k]] as [string, string])], this.state.filter.kind ?? '');
+    this.textInput = h('input', { class: 'filter-text', attrs: { type: 'search', placeholder: 'Filter: value, org, ASN, country, tag, file', 'aria-label': 'Filter text' } });
+    this.textInput.value = this.state.filter.text ?? '';
+    this.verdictSel.addEventListener('change', () => this.setFilter({ verdict: (this.verdictSel.value || undefined) as TriageVerdictClass | undefined }));
+    this.kindSel.addEventListener('change', () => this.setFilter({ kind: (this.kindSel.value || undefined) as TriageKind | undefined }));
+    this.textInput.addEventListener('input', () => this.setFilter({ text: this.textInput.value.slice(0, 200) || undefined }));
+    this.textInput.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowDown' || e.key === 'Enter') {
+        e.preventDefault();
+        this.grid.focus();
+      }
+    });
+
+    for (const c of COLUMNS) {
+      const cell = h('div', { class: `tcell${c.cls ? ` ${c.cls}` : ''}`, role: 'columnheader' });
+      if (c.key) {
+        const key = c.key;
+        cell.appendChild(h('button', { class: 'sort', attrs: { type: 'button' }, data: { key }, onClick: () => this.sortBy(key) }, c.label));
+      } else cell.appendChild(h('span', null, c.label));
+      this.head.appendChild(cell);
+    }
+    this.grid.append(this.head, h('div', { class: 'viewport' }, this.spacer, this.body));
+    this.grid.addEventListener('scroll', () => this.schedule());
+    this.grid.addEventListener('keydown', (e) => this.onKey(e));
+    this.body.addEventListener('click', (e) => this.onClick(e));
+    this.body.addEventListener('dblclick', (e) => {
+      const pos = this.rowAt(e);
+      if (pos !== undefined) this.open(pos, 'open');
+    });
+    window.addEventListener('resize', () => this.schedule());
+  }
+
+  showEmpty(message: string): void {
+    this.rows = [];
+    clear(this.root);
+    this.root.appendChild(h('p', { class: 'status' }, message));
+  }
+
+  show(m: Extract<ToTriageView, { type: 'rows' }>): void {
+    const started = performance.now();
+    const rows = parseRows(m.rowsJson);
+    if (!rows) return this.showEmpty('The triage results could not be read.');
+    this.generation = m.generation;
+    this.rows = rows;
+    this.hay = rows.map(haystack);
+    this.selected = 0;
+    clear(this.root);
+    clear(this.summary);
+    this.summary.append(m.summary);
+    this.root.append(
+      h('header', { class: 'triage-head' }, h('h1', null, icon('checklist'), 'Triage'), this.summary),
+      h(
+        'div',
+        { class: 'toolbar' },
+        this.verdictSel.parentElement!,
+        this.kindSel.parentElement!,
+        this.textInput,
+        this.shownCount,
+        button('Open Report', 'markdown', () => post({ type: 'action', action: 'openReport' }), { title: 'Open the Markdown report of this triage (defanged, for a ticket)' }),
+        button('Save Report…', 'save', () => post({ type: 'action', action: 'saveReport' }), { title: 'Save the report as Markdown, CSV, JSON, STIX 2.1 or MISP' }),
+      ),
+      this.grid,
+      this.empty,
+    );
+    this.apply();
+    const dom = this.renderNow();
+    void this.grid.offsetHeight;
+    post({ type: 'rendered', generation: m.generation, rows: rows.length, shown: this.order.length, dom, ms: Math.max(0, performance.now() - started) });
+  }
+
+  private setFilter(f: TriageFilter): void {
+    this.state = { ...this.state, filter: { ...this.state.filter, ...f } };
+    this.save();
+    this.apply();
+    this.grid.scrollTop = 0;
+    this.renderNow();
+  }
+
+  private sortBy(key: SortKey): void {
+    const desc = this.state.sort === key ? !this.state.desc : key !== 'value' && key !== 'kind' && key !== 'org' && key !== 'country' && key !== 'first';
+    const keep = this.order[this.selected];
+    this.state = { ...this.state, sort: key, desc };
+    this.save();
+    this.apply();
+    this.selected = Math.max(0, keep === undefined ? 0 : this.order.indexOf(keep));
+    this.reveal();
+    this.renderNow();
+  }
+
+  private save(): void {
+    // Sort and filter only: never row data.
+    vscode.setState({ sort: this.state.sort, desc: this.state.desc, filter: this.state.filter });
+  }
+
+  private apply(): void {
+    this.order = sortRows(this.rows, filterRows(this.rows, this.hay, this.state.filter), this.state.sort, this.state.desc);
+    if (this.selected >= this.order.length) this.selected = Math.max(0, this.order.length - 1);
+    this.spacer.style.height = `${this.order.length * ROW_H}px`;
+    this.shownCount.textContent = this.order.length === this.rows.length ? `${this.rows.length} rows` : `${this.order.length} of ${this.rows.length} rows`;
+    this.empty.hidden = this.order.length > 0 || this.rows.length === 0;
+    this.grid.setAttribute('aria-rowcount', String(this.order.length + 1));
+    for (const b of Array.from(this.head.querySelectorAll<HTMLButtonElement>('button.sort'))) {
+      const on = b.dataset.key === this.state.sort;
+      b.parentElement!.setAttribute('aria-sort', on ? (this.state.desc ? 'descending' : 'ascending') : 'none');
+      b.classList.toggle('sorted', on);
+      b.classList.toggle('desc', on && this.state.desc);
+    }
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.renderNow();
+    });
+  }
+
+  /** Builds the rows in view (and a few around); returns how many exist in the DOM. */
+  private renderNow(): number {
+    const top = this.grid.scrollTop;
+    const height = this.grid.clientHeight || 600;
+    const from = Math.max(0, Math.floor(top / ROW_H) - OVERSCAN);
+    const to = Math.min(this.order.length, Math.ceil((top + height) / ROW_H) + OVERSCAN);
+    clear(this.body);
+    this.body.style.transform = `translateY(${from * ROW_H}px)`;
+    const frag = document.createDocumentFragment();
+    for (let pos = from; pos < to; pos++) frag.appendChild(this.rowEl(pos));
+    this.body.appendChild(frag);
+    const sel = this.order[this.selected];
+    if (sel !== undefined) this.grid.setAttribute('aria-activedescendant', `row-${sel}`);
+    else this.grid.removeAttribute('aria-activedescendant');
+    return to - from;
+  }
+
+  private rowEl(pos: number): HTMLElement {
+    const r = this.rows[this.order[pos]!]!;
+    const row = h('div', {
+      class: `trow row v-${r.verdict}${pos === this.selected ? ' selected' : ''}`,
+      id: `row-${r.index}`,
+      role: 'row',
+      data: { pos: String(pos), value: r.value, verdict: r.verdict },
+      attrs: { 'aria-rowindex': String(pos + 2), 'aria-selected': String(pos === this.selected) },
+    });
+    for (const c of COLUMNS) {
+      const v = c.cell(r);
+      row.appendChild(h('div', { class: `tcell${c.cls ? ` ${c.cls}` : ''}`, role: 'gridcell', title: typeof v === 'string' ? v : undefined }, v));
+    }
+    const actions = h('div', { class: 'tcell actions', role: 'gridcell' });
+    if (r.details) actions.appendChild(iconButton('link-external', `Open details of ${r.value}`, 'open'));
+    actions.appendChild(iconButton('go-to-file', `Reveal occurrences of ${r.value}`, 'reveal'));
+    row.appendChild(actions);
+    return row;
+  }
+
+  private rowAt(e: Event): number | undefined {
+    const el = (e.target as HTMLElement).closest<HTMLElement>('.trow.row');
+    const pos = el ? Number(el.dataset.pos) : NaN;
+    return Number.isInteger(pos) && pos >= 0 && pos < this.order.length ? pos : undefined;
+  }
+
+  private onClick(e: MouseEvent): void {
+    const pos = this.rowAt(e);
+    if (pos === undefined) return;
+    this.select(pos);
+    const action = (e.target as HTMLElement).closest<HTMLElement>('button[data-action]')?.dataset.action;
+    if (action === 'open' || action === 'reveal') this.open(pos, action);
+    else this.grid.focus();
+  }
+
+  private open(pos: number, what: 'open' | 'reveal'): void {
+    const r = this.rows[this.order[pos]!];
+    if (r) post({ type: what, generation: this.generation, index: r.index });
+  }
+
+  private select(pos: number): void {
+    this.selected = Math.max(0, Math.min(this.order.length - 1, pos));
+    this.reveal();
+    this.renderNow();
+  }
+
+  /** Scrolls so the selected row is in view. */
+  private reveal(): void {
+    const y = this.selected * ROW_H;
+    const headH = this.head.offsetHeight || ROW_H;
+    const view = this.grid.clientHeight - headH;
+    if (y < this.grid.scrollTop) this.grid.scrollTop = y;
+    else if (y + ROW_H > this.grid.scrollTop + view) this.grid.scrollTop = y + ROW_H - view;
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.target !== this.grid || this.order.length === 0) return;
+    const page = Math.max(1, Math.floor((this.grid.clientHeight - ROW_H) / ROW_H) - 1);
+    let next: number | undefined;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = this.selected + 1;
+        break;
+      case 'ArrowUp':
+        next = this.selected - 1;
+        break;
+      case 'PageDown':
+        next = this.selected + page;
+        break;
+      case 'PageUp':
+        next = this.selected - page;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = this.order.length - 1;
+        break;
+      case 'Enter':
+        e.preventDefault();
+        this.open(this.selected, e.shiftKey ? 'reveal' : 'open');
+        return;
+      default:
+        if (e.key === 'f' && (e.ctrlKey || e.metaKey)) return;
+        if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && e.key !== ' ') {
+          // Typing in the grid goes to the text filter.
+          this.textInput.focus();
+        }
+        return;
+    }
+    e.preventDefault();
+    this.select(next);
+  }
+}
+
+function select(label: string, options: Array<[string, string]>, value: string): HTMLSelectElement {
+  const s = h('select', { attrs: { 'aria-label': label } }, ...options.map(([v, l]) => h('option', { attrs: { value: v } }, l)));
+  s.value = value;
+  h('label', { class: 'tfilter' }, h('span', null, label), s);
+  return s;
+}
+
+function iconButton(name: string, label: string, action: 'open' | 'reveal'): HTMLButtonElement {
+  const b = h('button', { class: 'icon-button', title: label, tabIndex: -1, attrs: { type: 'button', 'aria-label': label }, data: { action } });
+  b.appendChild(icon(name));
+  return b;
+}
+
+const root = document.getElementById('root') as HTMLElement;
+const table = new TriageTable(root);
+
+window.addEventListener('message', (event: MessageEvent) => {
+  if (!isToTriageView(event.data)) return;
+  const m = event.data;
+  if (m.type === 'rows') table.show(m);
+  else table.showEmpty(m.message);
+});
+
+post({ type: 'ready' });
