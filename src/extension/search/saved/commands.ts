@@ -105,6 +105,12 @@ export class SavedSearchCommands {
         : isObj(a.target) && typeof a.target.file === 'string'
           ? vscode.Uri.file(a.target.file)
           : undefined;
+    if (file instanceof vscode.Uri) {
+      // A file named by an argument: a .odinq file, inside the trusted workspace or after a yes.
+      if (!file.path.endsWith('.odinq'))
+        throw new Error('Saved searches are written only into .odinq files.');
+      if (!(await confirmArgumentPath(file, 'write', 'ODIN: Save Search'))) return undefined;
+    }
     const ask =
       a.target === 'ask' || (a.target === undefined && !(isObj(a.spec) && typeof a.name === 'string'));
     if (!file && ask && huntOf(spec) && vscode.workspace.workspaceFolders?.length) {
