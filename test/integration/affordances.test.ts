@@ -82,6 +82,7 @@ const NODE_RECIPES: Record<string, [string, Record<string, unknown>]> = {
   'odin.bucket': ['odin.searchBuckets', { query: '*' }],
   'odin.facet': ['odin.summarizeHosts', { field: 'services.port', query: '*', limit: 2 }],
   'odin.note': ['odin.summarizeHosts', { field: 'services.port', query: '*', limit: 2 }],
+  'odin.summarySet': ['odin.summarizeHosts', { field: 'services.port', query: '*', limit: 2 }],
   'odin.count': ['odin.countDomains', { domain: FIXTURE_DOMAINS.corp }],
   'odin.error': ['odin.searchHosts', { query: 'services.port:22', pageSize: 5 }],
 };
@@ -109,7 +110,7 @@ async function resultNode(cv: string): Promise<Node> {
   assert.ok(recipe, `no search yields a Results node "${cv}": add one to NODE_RECIPES`);
   const f = await feature();
   if (cv === 'odin.error') {
-    await emulatorAdmin('POST', 'faults', { fault: { status: 500 }, count: 3, path: '^/v1/hosts/search' });
+    await emulatorAdmin('POST', 'faults', { fault: { kind: 'status', status: 500 }, count: 3, path: '^/v1/hosts/search' });
   }
   let r: RunSummary;
   try {
@@ -495,6 +496,19 @@ function pageCheck(effect: 'clipboard' | 'tab' | 'request' | 'set' | 'prompt'): 
 const IP = FIXTURE_HOSTS.webServer;
 
 /** Every generated action's check; keys are `<source>:<command or label>[@<item>]`. */
+/**
+ * Load All asks first (a modal with the request count; the test host dismisses modals): with
+ * the UI's argument nothing more is loaded, and once confirmed every page is.
+ */
+const loadsAll: Check = async (a) => {
+  const [node] = (await a.args()) as [Node];
+  const before = node.set.items.length;
+  await exec({ ...a, args: async () => [node] });
+  assert.strictEqual(node.set.items.length, before, 'nothing loaded before the confirmation');
+  const r = (await vscode.commands.executeCommand(a.command, node, { confirmed: true })) as RunSummary;
+  assert.ok(r && !node.set.hasMore && r.count === r.total, `all loaded: ${r?.count} of ${r?.total}`);
+};
+
 const CHECKS: Record<string, Check> = {
   // Results view, item menus (the real nodes of the provider)
   'view/item/context:odin.openHostDetails@odin.host': async (a) => {
@@ -536,16 +550,8 @@ const CHECKS: Record<string, Check> = {
     const r = (await exec({ ...a, args: async () => [node] })) as RunSummary;
     assert.ok((r.count ?? 0) > before, `more items: ${before} → ${r.count}`);
   },
-  'view/item/context:odin.loadAll@odin.loadMore': async (a) => {
-    const [node] = (await a.args()) as [Node];
-    const r = (await exec({ ...a, args: async () => [node] })) as RunSummary;
-    assert.ok(!node.set.hasMore && r.count === r.total, `all loaded: ${r.count} of ${r.total}`);
-  },
-  'view/item/context:odin.loadAll@odin.resultSet': async (a) => {
-    const [node] = (await a.args()) as [Node];
-    const r = (await exec({ ...a, args: async () => [node] })) as RunSummary;
-    assert.ok(!node.set.hasMore && r.count === r.total, `all loaded: ${r.count} of ${r.total}`);
-  },
+  'view/item/context:odin.loadAll@odin.loadMore': loadsAll,
+  'view/item/context:odin.loadAll@odin.resultSet': loadsAll,
   'view/item/context:odin.retry@odin.error': async (a) => {
     const [node] = (await a.args()) as [Node];
     const r = (await exec({ ...a, args: async () => [node] })) as RunSummary;
@@ -611,8 +617,9 @@ const CHECKS: Record<string, Check> = {
     const f = await feature();
     const [node] = (await a.args()) as [SavedNode & { type: 'search' }];
     const done = Promise.resolve(vscode.commands.executeCommand(a.command, node));
+    // The modal waits for the user; the test host dismisses modals (then nothing is deleted).
     const r = await Promise.race([done, sleep(1500).then(() => 'pending')]);
-    assert.ok(r === 'pending' || r === false, `asked first: ${String(r)}`);
+    assert.ok(r === 'pending' || r === false || r === undefined, `asked first: ${String(r)}`);
     assert.ok(
       f.store.list().some((s) => s.id === node.search.id),
       'not deleted without the confirmation',
@@ -668,9 +675,16 @@ const CHECKS: Record<string, Check> = {
     );
   },
   'editor/context:odin.triageFile': async (a) => {
+    // The preview is a modal that waits for the user (the test host dismisses it): nothing
+    // is sent before the confirmation.
     await clearEmulatorLog();
-    await waitsForPrompt(a); // the preview asks before anything is sent
-    assert.strictEqual((await log()).length, 0, 'nothing sent before the confirmation');
+    await Promise.race([Promise.resolve(exec(a)), sleep(1500)]);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.strictEqual(
+      (await log()).filter((e) => !e.path.includes('credits')).length,
+      0,
+      'nothing sent before the confirmation',
+    );
   },
   'explorer/context:odin.triageFolder': async (a) => {
     await clearEmulatorLog();
@@ -736,6 +750,13 @@ const CHECKS: Record<string, Check> = {
   },
   'status:odin.credits:odin.refreshCredits': sends(/GET \/v1\/credits\/usage/),
 };
+
+// A summary's own node offers what a result set's does (a summary has no more pages to load),
+// with the same visible effect, and Change Facet Count… asks for the number.
+for (const c of ['refreshResults', 'saveSearch', 'exportResults', 'clearResults', 'copyValue']) {
+  CHECKS[`view/item/context:odin.${c}@odin.summarySet`] = CHECKS[`view/item/context:odin.${c}@odin.resultSet`];
+}
+CHECKS['view/item/context:odin.changeFacetCount@odin.summarySet'] = waitsForPrompt;
 
 describe('every affordance works (generated list)', function () {
   this.timeout(900_000);

@@ -164,8 +164,11 @@ describe('triage view', () => {
     await box.waitFor({ timeout: 15_000 });
     const on = async () => (await box.getAttribute('aria-checked')) === 'true';
     if (!(await on())) await box.click();
+    // The Settings editor writes after a short debounce; then it is closed, as a person would.
+    await ui.page.waitForTimeout(1_000);
+    await ui.runCommand('View: Close All Editors').catch(() => {});
     try {
-      await ui.openFile('logs/auth.log', 1, 1);
+      await ui.openFile('logs/auth.log', 1, 1, { timeout: 30_000 });
       const after = async () =>
         ui.activeEditor().evaluate((el) =>
           [...el.querySelectorAll('.view-lines span')]

@@ -29,6 +29,7 @@ import {
   promptQuery,
 } from './prompts';
 import type { Node } from './results/resultNodes';
+import { getDomain } from '../lazy/pslLoader';
 import { setTitle } from './results/resultNodes';
 import type { ResultSet } from './results/resultSet';
 import { fetcherFor, gatedFetcher, type PageGate } from './pageFetchers';
@@ -275,18 +276,11 @@ export class SearchRunner {
         const key = KINDS[kind].required[0] ?? (KINDS[kind].uses.includes('query') ? 'query' : 'domain');
         spec = this.specFromArgs(kind, { [key]: arg });
       } else if (isResultNode(arg)) {
-        const node = arg as Node & { ip?: string; domain?: string };
-        const ip =
-          node.type === 'cve' || node.type === 'service'
-            ? node.type === 'cve'
-              ? node.ip
-              : node.host.ip
-            : node.ip;
-        spec = this.specFromArgs(kind, {
-          ip,
-          domain: node.domain,
-          cve: node.type === 'cve' ? node.cve.id : undefined,
-        });
+        const target = nodeTarget(arg);
+        // Whois is kept per registrable domain: a subdomain's node asks for its domain's.
+        if ((kind === 'whois' || kind === 'whoisHistory') && target.domain)
+          target.domain = getDomain(target.domain, { allowPrivateDomains: false }) ?? target.domain;
+        spec = this.specFromArgs(kind, target);
       } else {
         spec = this.specFromArgs(kind, arg);
       }
@@ -386,4 +380,25 @@ export function searchPageGate(ctx: Ctx): PageGate {
     },
     send: (fetcher, opts) => ctx.requests.send(fetcher, opts),
   };
+}
+
+/**
+ * What a Results node names, for the commands its context menu offers: the host's IP, the
+ * domain, the CVE (and the host it was found on, from the node or the set's own query).
+ */
+export function nodeTarget(node: Node): { ip?: string; domain?: string; cve?: string } {
+  switch (node.type) {
+    case 'service':
+      return { ip: node.host.ip };
+    case 'cve':
+      return { ip: node.ip ?? node.set.spec.ip, cve: node.cve.id };
+    case 'exploit':
+      return { ip: node.ip ?? node.set.spec.ip };
+    case 'item':
+      if (node.item.t === 'cve') return { ip: node.item.ip ?? node.set.spec.ip, cve: node.item.v.id };
+      if (node.item.t === 'exploit') return { ip: node.item.ip ?? node.set.spec.ip };
+      return { ip: node.ip, domain: node.domain };
+    default:
+      return { ip: node.set.spec.ip, domain: node.set.spec.domain };
+  }
 }
