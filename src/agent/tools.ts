@@ -12,7 +12,7 @@ import { OdinApiError } from '../api/errors';
 import type { Aggregation, Bucket, DomainRecord, Host, Page, WhoisHistory, WhoisRecord } from '../api/types';
 import { topCves } from '../core/hoverCard';
 import { listIndicators } from '../core/indicators';
-import { account, buildTriage, enrich, layerSource, preview, type EnrichmentSource, type Preview, type Triage, type TriageRow } from '../core/triage';
+import { account, buildTriage, enrich, guardedSource, layerSource, preview, type EnrichmentSource, type Preview, type Triage, type TriageRow } from '../core/triage';
 import { LocalRateLimitError } from '../core/limiter';
 import { LookupsPausedError, type LookupResult, type RequestLayer } from '../core/requests';
 import { daysUntil, snapshotDate, whoisTimeline } from '../core/whoisDiff';
@@ -641,14 +641,7 @@ function agentTriageSource(c: ToolContext): EnrichmentSource {
     if (!r.allowed) throw new ToolRefusal(r.reason);
     return r.value;
   };
-  const out: EnrichmentSource = {
-    cached: (kind, value) => source.cached(kind, value),
-    lookupHost: (ip, signal) => source.lookupHost(pass(ip, 'ip'), signal),
-    lookupDomain: (domain, signal) => source.lookupDomain(pass(domain, 'domain'), signal),
-  };
-  const batch = source.lookupHostsBatch;
-  if (batch) out.lookupHostsBatch = (ips, signal) => batch(ips.map((ip) => pass(ip, 'ip')), signal);
-  return out;
+  return guardedSource(source, pass);
 }
 
 async function scanForTriage(input: Input, c: ToolContext, signal?: AbortSignal): Promise<{ triage: Triage; preview: Preview; source: string }> {

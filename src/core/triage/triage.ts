@@ -136,6 +136,25 @@ export interface EnrichmentSource {
   lookupHostsBatch?(ips: readonly string[], signal: AbortSignal): Promise<Map<string, HostVerdict>>;
 }
 
+/**
+ * `source` with every value passed through `pass` at the moment it is sent (the gate, once
+ * more): `pass` returns the canonical value to send, or throws its refusal. The one wrapper
+ * that the triage command and the agents' triage tool both use.
+ */
+export function guardedSource(
+  source: EnrichmentSource,
+  pass: (value: string, kind: 'ip' | 'domain') => string,
+): EnrichmentSource {
+  const out: EnrichmentSource = {
+    cached: (kind, value) => source.cached(kind, value),
+    lookupHost: (ip, signal) => source.lookupHost(pass(ip, 'ip'), signal),
+    lookupDomain: (domain, signal) => source.lookupDomain(pass(domain, 'domain'), signal),
+  };
+  const batch = source.lookupHostsBatch;
+  if (batch) out.lookupHostsBatch = (ips, signal) => batch(ips.map((ip) => pass(ip, 'ip')), signal);
+  return out;
+}
+
 export interface EnrichOptions {
   /** Batch IPs into host searches (when the source can). Default true. */
   batching?: boolean;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Gate } from '../../core/gate';
-import type { EnrichmentSource, SendCheck } from '../../core/triage';
+import { guardedSource, type EnrichmentSource, type SendCheck } from '../../core/triage';
 import { config } from '../shared/config';
 
 /** The one gate with the current settings (lists, lookups mode, workspace trust). */
@@ -38,12 +38,5 @@ export function gated(gate: Gate, source: EnrichmentSource): EnrichmentSource {
     if (!v.send) throw new GateRefusal(v.reason);
     return v.target.value;
   };
-  const out: EnrichmentSource = {
-    cached: (kind, value) => source.cached(kind, value),
-    lookupHost: (ip, signal) => source.lookupHost(pass(ip, 'ip'), signal),
-    lookupDomain: (domain, signal) => source.lookupDomain(pass(domain, 'domain'), signal),
-  };
-  const batch = source.lookupHostsBatch;
-  if (batch) out.lookupHostsBatch = (ips, signal) => batch(ips.map((ip) => pass(ip, 'ip')), signal);
-  return out;
+  return guardedSource(source, pass);
 }
