@@ -509,6 +509,21 @@ const loadsAll: Check = async (a) => {
   assert.ok(r && !node.set.hasMore && r.count === r.total, `all loaded: ${r?.count} of ${r?.total}`);
 };
 
+/**
+ * Triage shows its preview, a modal that waits for the user (the test host dismisses it):
+ * nothing but the credits read is sent before the confirmation.
+ */
+const previewsFirst: Check = async (a) => {
+  await clearEmulatorLog();
+  await Promise.race([Promise.resolve(exec(a)), sleep(1500)]);
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  assert.strictEqual(
+    (await log()).filter((e) => !e.path.includes('credits')).length,
+    0,
+    'nothing sent before the confirmation',
+  );
+};
+
 const CHECKS: Record<string, Check> = {
   // Results view, item menus (the real nodes of the provider)
   'view/item/context:odin.openHostDetails@odin.host': async (a) => {
@@ -674,27 +689,8 @@ const CHECKS: Record<string, Check> = {
       'the IP is listed',
     );
   },
-  'editor/context:odin.triageFile': async (a) => {
-    // The preview is a modal that waits for the user (the test host dismisses it): nothing
-    // is sent before the confirmation.
-    await clearEmulatorLog();
-    await Promise.race([Promise.resolve(exec(a)), sleep(1500)]);
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    assert.strictEqual(
-      (await log()).filter((e) => !e.path.includes('credits')).length,
-      0,
-      'nothing sent before the confirmation',
-    );
-  },
-  'explorer/context:odin.triageFolder': async (a) => {
-    await clearEmulatorLog();
-    await waitsForPrompt(a);
-    assert.strictEqual(
-      (await log()).filter((e) => !e.path.includes('credits')).length,
-      0,
-      'nothing sent before the confirmation',
-    );
-  },
+  'editor/context:odin.triageFile': previewsFirst,
+  'explorer/context:odin.triageFolder': previewsFirst,
   // Hover links (decoded arguments)
   'hover:ipv4:Open details': opensPage('host', () => IP),
   'hover:ipv4:Similar hosts': newSet,
