@@ -347,7 +347,7 @@ describe('search commands and the results view', function () {
       const more = await run('odin.loadMore', r.setId);
       assert.strictEqual(more.count, 5, 'nothing added');
       assert.strictEqual(more.errorKind, 'blocked', JSON.stringify(more));
-      await run('odin.loadAll', r.setId);
+      await run('odin.loadAll', r.setId, { confirmed: true }); // past its question
       await vscode.commands.executeCommand('odin.exportResults', {
         setId: r.setId,
         format: 'json',
