@@ -85,6 +85,8 @@ describe('search prompts and the results side bar', () => {
       .waitFor({ state: 'visible', timeout: 10_000 });
 
     await ui.runCommand('ODIN: Save Search\u2026');
+    // With a workspace open, Save first asks where: personal or a workspace .odinq file.
+    await ui.pickQuickItem(/My saved searches/);
     await ui.answerInput('HTTPS hosts');
     const saved = ui
       .view('Saved Searches')
