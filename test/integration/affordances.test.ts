@@ -342,13 +342,17 @@ async function statusActions(): Promise<Action[]> {
 
 /** Runs the action; it must wait on a prompt (a quick pick, an input box, a file dialog), which is then closed. */
 async function waitsForPrompt(a: Action): Promise<void> {
+  // A prompt left over from the action before would take this one's place: close it first.
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  await sleep(300);
   let settled = false;
+  let result: unknown;
   const done = Promise.resolve(exec(a)).then(
-    () => (settled = true),
-    () => (settled = true),
+    (r) => ((result = r), (settled = true)),
+    (e) => ((result = e), (settled = true)),
   );
   await sleep(1200);
-  assert.ok(!settled, 'the command waits for the user (a prompt opened)');
+  assert.ok(!settled, `the command waits for the user (a prompt opened); it returned ${JSON.stringify(result)}`);
   await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   await Promise.race([done, sleep(5000)]);
 }
@@ -655,7 +659,8 @@ const CHECKS: Record<string, Check> = {
     await waitsForPrompt(a);
   },
   'view/title:odin.exportResults@odin.results': async (a) => {
-    await run('odin.searchHosts', { query: 'services.port:80', pageSize: 5 });
+    const r = await run('odin.searchHosts', { query: 'services.port:80', pageSize: 5 });
+    assert.strictEqual(r?.status, 'ready', JSON.stringify(r));
     await waitsForPrompt(a);
   },
   'view/title:odin.clearResults@odin.results': async (a) => {
