@@ -44,7 +44,7 @@ async function fileNode(f: SearchFeature, rel: string, count: number): Promise<S
       const file = group && f.saved.getChildren(group).find((n) => label(f, n) === rel);
       return file && f.saved.getChildren(file).length === count ? file : undefined;
     },
-    15_000,
+    45_000, // a file watcher late in a long host run (the live run once missed 15 s)
     `${rel} with ${count} queries in the Saved Searches view`,
   )) as SavedNode;
 }
