@@ -15,15 +15,8 @@ import type { PageContext } from './context';
 import { clear, h } from './dom';
 import { HostPage } from './hostPage';
 import { WhoisPage } from './whoisPage';
+import { vscode } from './vscodeApi';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  setState(state: unknown): void;
-  getState(): unknown;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
 const page: PageKind = document.body.dataset.page === 'whois' ? 'whois' : 'host';
 const root = document.getElementById('root') as HTMLElement;
 

@@ -23,15 +23,8 @@ import {
   type TriageVerdictClass,
 } from '../../common/triageProtocol';
 import { button, clear, h, icon } from '../dom';
+import { vscode } from '../vscodeApi';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  setState(state: unknown): void;
-  getState(): unknown;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
 const post = (m: FromTriageView): void => vscode.postMessage(m);
 
 /** Row height in px (CSS `.trow` holds the same); rows are positioned from it. */
