@@ -22,7 +22,8 @@ import type { CommandsOf } from '../commands';
 
 type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
-import { gated, triageCheck, triageGate } from './privacy';
+import { gate as currentGate } from '../shared/gate';
+import { gated, triageCheck } from './privacy';
 import { triageSettings } from './settings';
 import { openMarkdownReport, TriageView } from './view';
 
@@ -182,7 +183,7 @@ async function runTriage(ctx: Ctx, state: TriageState, uris: vscode.Uri[], args:
       const { texts, skipped } = selection ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] } : await readTexts(uris, token);
       if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
       progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
-      const gate = triageGate();
+      const gate = currentGate();
       const t = await buildTriage(texts, triageCheck(gate), { signal: controller.signal });
       if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
       state.set(t, ctx.origin());

@@ -1,19 +1,5 @@
-import * as vscode from 'vscode';
-import { Gate } from '../../core/gate';
+import type { Gate } from '../../core/gate';
 import { guardedSource, type EnrichmentSource, type SendCheck } from '../../core/triage';
-import { config } from '../shared/config';
-
-/** The one gate with the current settings (lists, lookups mode, workspace trust). */
-export function triageGate(): Gate {
-  const deny = config.privacyDeny();
-  return new Gate({
-    mode: config.lookupMode(),
-    trusted: vscode.workspace.isTrusted,
-    userAllow: config.privacyAllow(),
-    userDeny: deny.user,
-    workspaceDeny: deny.workspace,
-  });
-}
 
 /** The scan's privacy decision (lists and registries): private, internal and denied values stay local. */
 export function triageCheck(gate: Gate): SendCheck {
