@@ -40,15 +40,14 @@ export function looksLikeInstruction(text: string): boolean {
 export function inert(text: string, max = FIELD_CHARS): string {
   let t = String(text).replace(/\r\n?|[\n\t]/g, ' ');
   t = t.replace(/</g, '‹').replace(/>/g, '›').replace(/`/g, 'ˋ');
-  t = t.replace(
-    INVISIBLE,
-    (ch) => `‹U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}›`,
-  );
+  t = t.replace(INVISIBLE, (ch) => `‹U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}›`);
   t = t
     .replace(/!\[/g, '! [')
     .replace(/\]\s*\(/g, '] (')
     .replace(/\$\(/g, '$ (')
-    .replace(SCHEME, (_m, s: string) => (/^https?$/i.test(s) ? `${s.replace(/t/g, 'x').replace(/T/g, 'X')}:` : `${s}[:]`))
+    .replace(SCHEME, (_m, s: string) =>
+      /^https?$/i.test(s) ? `${s.replace(/t/g, 'x').replace(/T/g, 'X')}:` : `${s}[:]`,
+    )
     .replace(/\s{2,}/g, ' ')
     .trim();
   return cut(t, max);

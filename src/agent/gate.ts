@@ -39,7 +39,11 @@ export interface GateSettings {
 /** Dotted tokens in a query, for names the detector does not report (internal suffixes). */
 const NAME_TOKEN = /[a-z0-9_-]+(?:\.[a-z0-9_-]+)+\.?/gi;
 
-const KIND_TEXT: Record<ValueKind, string> = { ip: 'an IP address', cidr: 'a CIDR block', domain: 'a domain name' };
+const KIND_TEXT: Record<ValueKind, string> = {
+  ip: 'an IP address',
+  cidr: 'a CIDR block',
+  domain: 'a domain name',
+};
 
 /** The agent gate over the one gate (src/core/gate). Settings are re-read per call. */
 export function createGate(settings: GateSettings | (() => GateSettings)): AgentGate {
@@ -52,7 +56,13 @@ export function createGate(settings: GateSettings | (() => GateSettings)): Agent
     if (cached?.key !== key) {
       cached = {
         key,
-        gate: new Gate({ mode, trusted, userAllow: s.allow, userDeny: s.deny, workspaceDeny: s.workspaceDeny }),
+        gate: new Gate({
+          mode,
+          trusted,
+          userAllow: s.allow,
+          userDeny: s.deny,
+          workspaceDeny: s.workspaceDeny,
+        }),
       };
     }
     return { s, gate: cached.gate };
@@ -80,8 +90,11 @@ export function createGate(settings: GateSettings | (() => GateSettings)): Agent
       if (text === '') return { allowed: false, reason: 'The value is empty.' };
       const { target, decision } = gate.privacy(text);
       if (!target) return { allowed: false, reason: `${shown(text)} is not ${KIND_TEXT[kind]}.` };
-      if (target.kind !== kind) return { allowed: false, reason: `${shown(text)} is not ${KIND_TEXT[kind]}.` };
-      return decision.allowed ? { allowed: true, value: target.value } : refusal(target.value, decision.reason);
+      if (target.kind !== kind)
+        return { allowed: false, reason: `${shown(text)} is not ${KIND_TEXT[kind]}.` };
+      return decision.allowed
+        ? { allowed: true, value: target.value }
+        : refusal(target.value, decision.reason);
     },
     query(raw) {
       const { gate } = current();

@@ -5,5 +5,13 @@
  */
 export * from './tools';
 export { createGate, type AgentGate, type GateResult, type GateSettings, type ValueKind } from './gate';
-export { framed, inert, looksLikeInstruction, q, MAX_OUTPUT_CHARS, DATA_NOTICE, INJECTION_WARNING } from './format';
+export {
+  framed,
+  inert,
+  looksLikeInstruction,
+  q,
+  MAX_OUTPUT_CHARS,
+  DATA_NOTICE,
+  INJECTION_WARNING,
+} from './format';
 export { validateInput, type ObjectSchema, type PropertySchema } from './schema';

@@ -60,9 +60,12 @@ export function validateInput(schema: ObjectSchema, input: unknown): Input {
       }
       out[key] = v;
     } else if (prop.type === 'integer') {
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw new ToolInputError(`"${key}" must be an integer.`);
-      if (prop.minimum !== undefined && v < prop.minimum) throw new ToolInputError(`"${key}" must be at least ${prop.minimum}.`);
-      if (prop.maximum !== undefined && v > prop.maximum) throw new ToolInputError(`"${key}" must be at most ${prop.maximum}.`);
+      if (typeof v !== 'number' || !Number.isInteger(v))
+        throw new ToolInputError(`"${key}" must be an integer.`);
+      if (prop.minimum !== undefined && v < prop.minimum)
+        throw new ToolInputError(`"${key}" must be at least ${prop.minimum}.`);
+      if (prop.maximum !== undefined && v > prop.maximum)
+        throw new ToolInputError(`"${key}" must be at most ${prop.maximum}.`);
       out[key] = v;
     } else {
       if (typeof v !== 'boolean') throw new ToolInputError(`"${key}" must be true or false.`);

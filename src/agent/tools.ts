@@ -12,7 +12,18 @@ import { OdinApiError } from '../api/errors';
 import type { Aggregation, Bucket, DomainRecord, Host, Page, WhoisHistory, WhoisRecord } from '../api/types';
 import { topCves } from '../core/hoverCard';
 import { listIndicators } from '../core/indicators';
-import { account, buildTriage, enrich, guardedSource, layerSource, preview, type EnrichmentSource, type Preview, type Triage, type TriageRow } from '../core/triage';
+import {
+  account,
+  buildTriage,
+  enrich,
+  guardedSource,
+  layerSource,
+  preview,
+  type EnrichmentSource,
+  type Preview,
+  type Triage,
+  type TriageRow,
+} from '../core/triage';
 import { LocalRateLimitError } from '../core/limiter';
 import { LookupsPausedError, type LookupResult, type RequestLayer } from '../core/requests';
 import { daysUntil, snapshotDate, whoisTimeline } from '../core/whoisDiff';
@@ -145,7 +156,12 @@ function cacheNote(r: LookupResult<unknown>, c: Pick<ToolContext, 'now'>): strin
   if (!r.fromCache) return [];
   const now = c.now?.() ?? Date.now();
   const mins = Math.max(0, Math.round((now - r.storedAt) / 60_000));
-  const age = mins < 60 ? `${mins} min` : mins < 2880 ? `${Math.round(mins / 60)} h` : `${Math.round(mins / 1440)} days`;
+  const age =
+    mins < 60
+      ? `${mins} min`
+      : mins < 2880
+        ? `${Math.round(mins / 60)} h`
+        : `${Math.round(mins / 1440)} days`;
   return [`(answered from the local cache, ${age} old${r.stale ? ', stale' : ''})`];
 }
 
@@ -179,7 +195,9 @@ function listed<T>(r: LookupResult<Page<T>>, line: (item: T) => string, what: st
 }
 
 function aggregationLines(a: Aggregation): string[] {
-  const lines = a.buckets.map((b) => `${num(b.doc_count)}  ${q(b.key === null ? 'null' : String(b.key), 80)}`);
+  const lines = a.buckets.map(
+    (b) => `${num(b.doc_count)}  ${q(b.key === null ? 'null' : String(b.key), 80)}`,
+  );
   if (lines.length === 0) lines.push('no values');
   if (a.sum_other_doc_count > 0) lines.push(`… ${num(a.sum_other_doc_count)} more in other values`);
   return lines;
@@ -199,7 +217,15 @@ function hostLines(host: Host): string[] {
   lines.push(`last seen: ${day(host.last_updated_at)}`);
   lines.push(`network: ${asn?.number ? q(asn.number, 20) : '-'} ${org ? q(org, 80) : ''}`.trimEnd());
   const loc = host.location;
-  if (loc) lines.push(`location: ${[loc.city, loc.country_name ?? loc.country_code].filter(Boolean).map((x) => q(x, 60)).join(', ') || '-'}`);
+  if (loc)
+    lines.push(
+      `location: ${
+        [loc.city, loc.country_name ?? loc.country_code]
+          .filter(Boolean)
+          .map((x) => q(x, 60))
+          .join(', ') || '-'
+      }`,
+    );
   const { top, total, exploits } = topCves(host, 8);
   lines.push(
     host.is_vuln || total > 0
@@ -207,7 +233,9 @@ function hostLines(host: Host): string[] {
       : 'vulnerable: no known CVEs',
   );
   for (const c of top) {
-    lines.push(`  ${q(c.id, 30)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}${c.exploit.length ? ' (exploit known)' : ''}`);
+    lines.push(
+      `  ${q(c.id, 30)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}${c.exploit.length ? ' (exploit known)' : ''}`,
+    );
   }
   lines.push(...more(top.length, total, 'CVE(s)'));
   const services = [...host.services].sort((a, b) => a.port - b.port);
@@ -215,15 +243,31 @@ function hostLines(host: Host): string[] {
   for (const s of services.slice(0, 12)) {
     const what = [s.name, s.product, s.version].filter((x): x is string => !!x && x.trim() !== '').join(' ');
     const http = s.modules.http;
-    const title = http && typeof http.title === 'string' && http.title !== '' ? ` title ${q(http.title, 80)}` : '';
+    const title =
+      http && typeof http.title === 'string' && http.title !== '' ? ` title ${q(http.title, 80)}` : '';
     const banner = !title && s.banner ? ` banner ${q(s.banner, 80)}` : '';
-    lines.push(`  ${s.port}/${/^[a-z]{2,6}$/.test(s.protocol ?? "") ? s.protocol! : q(s.protocol ?? "?", 10)} ${what ? q(what, 60) : ''}${title}${banner}`.trimEnd());
+    lines.push(
+      `  ${s.port}/${/^[a-z]{2,6}$/.test(s.protocol ?? '') ? s.protocol! : q(s.protocol ?? '?', 10)} ${what ? q(what, 60) : ''}${title}${banner}`.trimEnd(),
+    );
   }
   lines.push(...more(Math.min(12, services.length), services.length, 'port(s)'));
-  if (host.hostnames.length) lines.push(`hostnames (${num(host.hostnames.length)}): ${qList(host.hostnames.map((h) => h.name), 6)}`);
+  if (host.hostnames.length)
+    lines.push(
+      `hostnames (${num(host.hostnames.length)}): ${qList(
+        host.hostnames.map((h) => h.name),
+        6,
+      )}`,
+    );
   const domains = host.domains.map((d) => d.name).filter((n): n is string => !!n);
   if (domains.length) lines.push(`domains (${num(domains.length)}): ${qList(domains, 6)}`);
-  if (host.tags.length) lines.push(`tags: ${qList(host.tags.map((t) => t.pretty_name ?? t.name), 8, 40)}`);
+  if (host.tags.length)
+    lines.push(
+      `tags: ${qList(
+        host.tags.map((t) => t.pretty_name ?? t.name),
+        8,
+        40,
+      )}`,
+    );
   return lines;
 }
 
@@ -231,8 +275,12 @@ function hostSummaryLine(h: Host): string {
   const { top, total } = topCves(h, 1);
   const org = h.asn?.organization ?? h.whois?.organization;
   const ports = [...new Set(h.services.map((s) => s.port))].sort((a, b) => a - b);
-  const portText = ports.length > 8 ? `${ports.slice(0, 8).join(',')},+${ports.length - 8}` : ports.join(',') || '-';
-  const vuln = total > 0 ? `${num(total)} CVE(s), worst ${q(top[0].id, 30)}${top[0].score !== undefined ? ` ${top[0].score.toFixed(1)}` : ''}` : 'no known CVEs';
+  const portText =
+    ports.length > 8 ? `${ports.slice(0, 8).join(',')},+${ports.length - 8}` : ports.join(',') || '-';
+  const vuln =
+    total > 0
+      ? `${num(total)} CVE(s), worst ${q(top[0].id, 30)}${top[0].score !== undefined ? ` ${top[0].score.toFixed(1)}` : ''}`
+      : 'no known CVEs';
   const cc = h.location?.country_code ?? h.asn?.country_code;
   return `${q(h.ip, 45)} ${org ? q(org, 50) : '-'} ${cc ? q(cc, 4) : '-'} ports ${portText}; ${vuln}`;
 }
@@ -243,7 +291,9 @@ function whoisLines(w: WhoisRecord, now: number): string[] {
   lines.push(`registrar: ${q(w.registrar?.name, 80)}`);
   lines.push(`created: ${day(w.created_date)}, updated: ${day(w.updated_date)}`);
   const left = daysUntil(w.expires_date, now);
-  lines.push(`expires: ${day(w.expires_date)}${left === undefined ? '' : left < 0 ? ' (expired)' : ` (in ${num(left)} days)`}`);
+  lines.push(
+    `expires: ${day(w.expires_date)}${left === undefined ? '' : left < 0 ? ' (expired)' : ` (in ${num(left)} days)`}`,
+  );
   if (w.domain_status.length) lines.push(`status: ${qList(w.domain_status, 5, 60)}`);
   lines.push(`name servers: ${qList(w.name_servers, 6)}`);
   const r = w.registrant_contact;
@@ -264,7 +314,9 @@ function historyLines(h: WhoisHistory): string[] {
   lines.push(`  changes between snapshots: ${num(changes.length)}`);
   const recent = changes.slice(-6).reverse();
   for (const { at, c } of recent) {
-    lines.push(`  ${day(at)} ${q(c.field, 40)} ${c.kind}: ${c.before !== undefined ? q(c.before, 60) : '-'} -> ${c.after !== undefined ? q(c.after, 60) : '-'}`);
+    lines.push(
+      `  ${day(at)} ${q(c.field, 40)} ${c.kind}: ${c.before !== undefined ? q(c.before, 60) : '-'} -> ${c.after !== undefined ? q(c.after, 60) : '-'}`,
+    );
   }
   lines.push(...more(recent.length, changes.length, 'change(s)'));
   return lines;
@@ -291,13 +343,15 @@ function domainLine(d: DomainRecord): string {
 
 const hostIp = {
   type: 'string',
-  description: 'A public IPv4 or IPv6 address, e.g. 45.33.32.156 (private, reserved and internal addresses are refused).',
+  description:
+    'A public IPv4 or IPv6 address, e.g. 45.33.32.156 (private, reserved and internal addresses are refused).',
   minLength: 1,
   maxLength: 100,
 } as const;
 const domainName = {
   type: 'string',
-  description: 'A registered domain name, e.g. example.com (internal names such as .local, .corp or .internal are refused).',
+  description:
+    'A registered domain name, e.g. example.com (internal names such as .local, .corp or .internal are refused).',
   minLength: 1,
   maxLength: 253,
 } as const;
@@ -328,7 +382,11 @@ export const lookupHost = tool({
       async run(c, signal) {
         const r = await fetchVia(c, 'host', ip, (s) => c.client().getHost(ip, { signal: s }), signal);
         if (r.status === 'notFound') {
-          return framed({ title: `ODIN host ${ip}: not found`, lines: ['ODIN has no scan record of this IP address.'], notes: cacheNote(r, c) });
+          return framed({
+            title: `ODIN host ${ip}: not found`,
+            lines: ['ODIN has no scan record of this IP address.'],
+            notes: cacheNote(r, c),
+          });
         }
         return framed({ title: `ODIN host ${ip}`, lines: hostLines(r.value), notes: cacheNote(r, c) });
       },
@@ -351,9 +409,19 @@ export const searchHosts = tool({
     const qy = gatedQuery(ctx.gate, str(input, 'query'));
     const n = int(input, 'limit', DEFAULT_RESULTS);
     return {
-      sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)} (up to ${n} results)`, 'POST /v1/hosts/search'),
+      sends: sends(
+        ctx.origin(),
+        `the query ${JSON.stringify(qy)} (up to ${n} results)`,
+        'POST /v1/hosts/search',
+      ),
       async run(c, signal) {
-        const r = await fetchVia<Page<Host>>(c, 'agent.searchHosts', JSON.stringify([qy, n]), (s) => c.client().searchHosts({ query: qy, limit: n }, { signal: s }), signal);
+        const r = await fetchVia<Page<Host>>(
+          c,
+          'agent.searchHosts',
+          JSON.stringify([qy, n]),
+          (s) => c.client().searchHosts({ query: qy, limit: n }, { signal: s }),
+          signal,
+        );
         const lines = listed(r, hostSummaryLine, 'host(s)');
         return framed({ title: `ODIN host search ${q(qy, 200)}`, lines, notes: cacheNote(r, c) });
       },
@@ -377,9 +445,19 @@ export const countHosts = tool({
     return {
       sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)}`, 'POST /v1/hosts/search, 1 result'),
       async run(c, signal) {
-        const r = await fetchVia(c, 'agent.countHosts', qy, async (s) => (await c.client().searchHosts({ query: qy, limit: 1 }, { signal: s })).total ?? 0, signal);
+        const r = await fetchVia(
+          c,
+          'agent.countHosts',
+          qy,
+          async (s) => (await c.client().searchHosts({ query: qy, limit: 1 }, { signal: s })).total ?? 0,
+          signal,
+        );
         const n = r.status === 'ok' ? r.value : 0;
-        return framed({ title: `ODIN host count ${q(qy, 200)}`, lines: [`hosts: ${countLine(n)}`], notes: cacheNote(r, c) });
+        return framed({
+          title: `ODIN host count ${q(qy, 200)}`,
+          lines: [`hosts: ${countLine(n)}`],
+          notes: cacheNote(r, c),
+        });
       },
     };
   },
@@ -405,9 +483,19 @@ export const summarizeHosts = tool({
     const f = gatedQuery(ctx.gate, str(input, 'field'));
     const n = int(input, 'limit', DEFAULT_RESULTS);
     return {
-      sends: sends(ctx.origin(), `the field ${JSON.stringify(f)} and the query ${JSON.stringify(qy)}`, 'POST /v1/hosts/summary'),
+      sends: sends(
+        ctx.origin(),
+        `the field ${JSON.stringify(f)} and the query ${JSON.stringify(qy)}`,
+        'POST /v1/hosts/summary',
+      ),
       async run(c, signal) {
-        const r = await fetchVia(c, 'agent.summarizeHosts', JSON.stringify([f, qy, n]), (s) => c.client().summarizeHosts({ field: f, query: qy, limit: n }, { signal: s }), signal);
+        const r = await fetchVia(
+          c,
+          'agent.summarizeHosts',
+          JSON.stringify([f, qy, n]),
+          (s) => c.client().summarizeHosts({ field: f, query: qy, limit: n }, { signal: s }),
+          signal,
+        );
         const lines = r.status === 'ok' ? aggregationLines(r.value) : ['no values'];
         return framed({ title: `ODIN hosts ${q(qy, 200)} by ${q(f, 80)}`, lines, notes: cacheNote(r, c) });
       },
@@ -420,15 +508,30 @@ export const whois = tool({
   title: 'ODIN: whois of a domain',
   description:
     'Returns the current whois record of a registered domain (registrar, dates, days until expiry, status, name servers, registrant organisation) and a summary of its whois history (snapshots, registrar and field changes over time). Use it to judge a domain seen in a log, e-mail or threat report.',
-  inputSchema: { type: 'object', properties: { domain: domainName }, required: ['domain'], additionalProperties: false },
+  inputSchema: {
+    type: 'object',
+    properties: { domain: domainName },
+    required: ['domain'],
+    additionalProperties: false,
+  },
   prepare(input, ctx) {
     const domain = gated(ctx.gate, str(input, 'domain'), 'domain');
     return {
-      sends: sends(ctx.origin(), `the domain name ${domain}`, 'GET /v1/domain/whois/{domain} and …/historical'),
+      sends: sends(
+        ctx.origin(),
+        `the domain name ${domain}`,
+        'GET /v1/domain/whois/{domain} and …/historical',
+      ),
       async run(c, signal) {
         const [cur, hist] = await Promise.allSettled([
           fetchVia(c, 'whois', domain, (s) => c.client().getWhois(domain, { signal: s }), signal),
-          fetchVia(c, 'agent.whoisHistory', domain, (s) => c.client().getWhoisHistory(domain, { signal: s }), signal),
+          fetchVia(
+            c,
+            'agent.whoisHistory',
+            domain,
+            (s) => c.client().getWhoisHistory(domain, { signal: s }),
+            signal,
+          ),
         ]);
         if (cur.status === 'rejected') throw cur.reason;
         const now = c.now?.() ?? Date.now();
@@ -449,16 +552,32 @@ export const whois = tool({
 export const countSubdomains = tool({
   name: 'odin_count_subdomains',
   title: 'ODIN: count subdomains',
-  description: 'Counts the subdomains ODIN has recorded under a registered domain (the size of its visible attack surface).',
-  inputSchema: { type: 'object', properties: { domain: domainName }, required: ['domain'], additionalProperties: false },
+  description:
+    'Counts the subdomains ODIN has recorded under a registered domain (the size of its visible attack surface).',
+  inputSchema: {
+    type: 'object',
+    properties: { domain: domainName },
+    required: ['domain'],
+    additionalProperties: false,
+  },
   prepare(input, ctx) {
     const domain = gated(ctx.gate, str(input, 'domain'), 'domain');
     return {
       sends: sends(ctx.origin(), `the domain name ${domain}`, 'POST /v1/domain/subdomain/count'),
       async run(c, signal) {
-        const r = await fetchVia(c, 'subdomains', domain, (s) => c.client().countSubdomains({ domain }, { signal: s }), signal);
+        const r = await fetchVia(
+          c,
+          'subdomains',
+          domain,
+          (s) => c.client().countSubdomains({ domain }, { signal: s }),
+          signal,
+        );
         const n = r.status === 'ok' ? r.value : 0;
-        return framed({ title: `ODIN subdomains of ${domain}`, lines: [`subdomains: ${countLine(n)}`], notes: cacheNote(r, c) });
+        return framed({
+          title: `ODIN subdomains of ${domain}`,
+          lines: [`subdomains: ${countLine(n)}`],
+          notes: cacheNote(r, c),
+        });
       },
     };
   },
@@ -473,7 +592,11 @@ export const searchSubdomains = tool({
     type: 'object',
     properties: {
       domain: domainName,
-      keyword: { type: 'string', description: 'Only names containing this text, e.g. "vpn".', maxLength: 100 },
+      keyword: {
+        type: 'string',
+        description: 'Only names containing this text, e.g. "vpn".',
+        maxLength: 100,
+      },
       limit,
     },
     required: ['domain'],
@@ -485,11 +608,25 @@ export const searchSubdomains = tool({
     if (keyword) gatedQuery(ctx.gate, keyword);
     const n = int(input, 'limit', DEFAULT_RESULTS);
     return {
-      sends: sends(ctx.origin(), `the domain name ${domain}${keyword ? ` and the keyword ${JSON.stringify(keyword)}` : ''} (up to ${n} results)`, 'POST /v1/domain/search'),
+      sends: sends(
+        ctx.origin(),
+        `the domain name ${domain}${keyword ? ` and the keyword ${JSON.stringify(keyword)}` : ''} (up to ${n} results)`,
+        'POST /v1/domain/search',
+      ),
       async run(c, signal) {
-        const r = await fetchVia<Page<DomainRecord>>(c, 'agent.searchSubdomains', JSON.stringify([domain, keyword ?? '', n]), (s) => c.client().searchDomains({ domain, keyword, limit: n }, { signal: s }), signal);
+        const r = await fetchVia<Page<DomainRecord>>(
+          c,
+          'agent.searchSubdomains',
+          JSON.stringify([domain, keyword ?? '', n]),
+          (s) => c.client().searchDomains({ domain, keyword, limit: n }, { signal: s }),
+          signal,
+        );
         const lines = listed(r, domainLine, 'subdomain(s)');
-        return framed({ title: `ODIN subdomains of ${domain}${keyword ? ` containing ${q(keyword, 100)}` : ''}`, lines, notes: cacheNote(r, c) });
+        return framed({
+          title: `ODIN subdomains of ${domain}${keyword ? ` containing ${q(keyword, 100)}` : ''}`,
+          lines,
+          notes: cacheNote(r, c),
+        });
       },
     };
   },
@@ -510,9 +647,19 @@ export const searchBuckets = tool({
     const qy = gatedQuery(ctx.gate, str(input, 'query'));
     const n = int(input, 'limit', DEFAULT_RESULTS);
     return {
-      sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)} (up to ${n} results)`, 'POST /v1/exposed/buckets/search'),
+      sends: sends(
+        ctx.origin(),
+        `the query ${JSON.stringify(qy)} (up to ${n} results)`,
+        'POST /v1/exposed/buckets/search',
+      ),
       async run(c, signal) {
-        const r = await fetchVia<Page<Bucket>>(c, 'agent.searchBuckets', JSON.stringify([qy, n]), (s) => c.client().searchBuckets({ query: qy, limit: n }, { signal: s }), signal);
+        const r = await fetchVia<Page<Bucket>>(
+          c,
+          'agent.searchBuckets',
+          JSON.stringify([qy, n]),
+          (s) => c.client().searchBuckets({ query: qy, limit: n }, { signal: s }),
+          signal,
+        );
         const lines = listed(r, bucketLine, 'bucket(s)');
         return framed({ title: `ODIN exposed buckets ${q(qy, 200)}`, lines, notes: cacheNote(r, c) });
       },
@@ -523,7 +670,8 @@ export const searchBuckets = tool({
 export const countFiles = tool({
   name: 'odin_count_files',
   title: 'ODIN: count exposed files',
-  description: 'Counts the files in exposed cloud storage buckets that match a query (e.g. by extension, bucket name or sensitivity).',
+  description:
+    'Counts the files in exposed cloud storage buckets that match a query (e.g. by extension, bucket name or sensitivity).',
   inputSchema: {
     type: 'object',
     properties: { query: query('Example: ext:sql or bucket:"acme-backups"') },
@@ -535,9 +683,19 @@ export const countFiles = tool({
     return {
       sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)}`, 'POST /v1/exposed/files/count'),
       async run(c, signal) {
-        const r = await fetchVia(c, 'agent.countFiles', qy, (s) => c.client().countFiles({ query: qy }, { signal: s }), signal);
+        const r = await fetchVia(
+          c,
+          'agent.countFiles',
+          qy,
+          (s) => c.client().countFiles({ query: qy }, { signal: s }),
+          signal,
+        );
         const n = r.status === 'ok' ? r.value : 0;
-        return framed({ title: `ODIN exposed file count ${q(qy, 200)}`, lines: [`files: ${countLine(n)}`], notes: cacheNote(r, c) });
+        return framed({
+          title: `ODIN exposed file count ${q(qy, 200)}`,
+          lines: [`files: ${countLine(n)}`],
+          notes: cacheNote(r, c),
+        });
       },
     };
   },
@@ -546,10 +704,15 @@ export const countFiles = tool({
 export const summarizeFiles = tool({
   name: 'odin_summarize_files',
   title: 'ODIN: summarize exposed files by a field',
-  description: 'Groups the exposed files matching a query by one field (e.g. extension, bucket, category) and returns the most common values with counts.',
+  description:
+    'Groups the exposed files matching a query by one field (e.g. extension, bucket, category) and returns the most common values with counts.',
   inputSchema: {
     type: 'object',
-    properties: { field: field('e.g. ext, bucket, category.'), query: query('Example: bucket:"acme-backups"'), limit },
+    properties: {
+      field: field('e.g. ext, bucket, category.'),
+      query: query('Example: bucket:"acme-backups"'),
+      limit,
+    },
     required: ['field', 'query'],
     additionalProperties: false,
   },
@@ -558,11 +721,25 @@ export const summarizeFiles = tool({
     const f = gatedQuery(ctx.gate, str(input, 'field'));
     const n = int(input, 'limit', DEFAULT_RESULTS);
     return {
-      sends: sends(ctx.origin(), `the field ${JSON.stringify(f)} and the query ${JSON.stringify(qy)}`, 'POST /v1/exposed/files/summary'),
+      sends: sends(
+        ctx.origin(),
+        `the field ${JSON.stringify(f)} and the query ${JSON.stringify(qy)}`,
+        'POST /v1/exposed/files/summary',
+      ),
       async run(c, signal) {
-        const r = await fetchVia(c, 'agent.summarizeFiles', JSON.stringify([f, qy, n]), (s) => c.client().summarizeFiles({ field: f, query: qy, limit: n }, { signal: s }), signal);
+        const r = await fetchVia(
+          c,
+          'agent.summarizeFiles',
+          JSON.stringify([f, qy, n]),
+          (s) => c.client().summarizeFiles({ field: f, query: qy, limit: n }, { signal: s }),
+          signal,
+        );
         const lines = r.status === 'ok' ? aggregationLines(r.value) : ['no values'];
-        return framed({ title: `ODIN exposed files ${q(qy, 200)} by ${q(f, 80)}`, lines, notes: cacheNote(r, c) });
+        return framed({
+          title: `ODIN exposed files ${q(qy, 200)} by ${q(f, 80)}`,
+          lines,
+          notes: cacheNote(r, c),
+        });
       },
     };
   },
@@ -580,13 +757,24 @@ export const listIndicatorsTool = tool({
   inputSchema: {
     type: 'object',
     properties: {
-      text: { type: 'string', description: 'The text to scan. Give this, or file.', maxLength: MAX_INDICATOR_TEXT },
+      text: {
+        type: 'string',
+        description: 'The text to scan. Give this, or file.',
+        maxLength: MAX_INDICATOR_TEXT,
+      },
       file: {
         type: 'string',
-        description: 'In VS Code: a workspace file path to scan instead of text. With neither, the active editor\'s selection (or whole file) is scanned.',
+        description:
+          "In VS Code: a workspace file path to scan instead of text. With neither, the active editor's selection (or whole file) is scanned.",
         maxLength: 1000,
       },
-      max: { type: 'integer', description: 'Most indicators to list (default 50).', minimum: 1, maximum: 200, default: 50 },
+      max: {
+        type: 'integer',
+        description: 'Most indicators to list (default 50).',
+        minimum: 1,
+        maximum: 200,
+        default: 50,
+      },
     },
     additionalProperties: false,
   },
@@ -601,8 +789,14 @@ export const listIndicatorsTool = tool({
           if (!c.localText) throw new ToolInputError('Pass the text to scan in "text".');
           scan = await c.localText(file, signal);
         }
-        if (scan.text.length > MAX_INDICATOR_TEXT) throw new ToolInputError('The text is too large to scan here.');
-        return indicatorsAnswer(await listIndicators(scan.text, { signal, maxUnique: 10_000 }), ctx.gate, max, scan.source);
+        if (scan.text.length > MAX_INDICATOR_TEXT)
+          throw new ToolInputError('The text is too large to scan here.');
+        return indicatorsAnswer(
+          await listIndicators(scan.text, { signal, maxUnique: 10_000 }),
+          ctx.gate,
+          max,
+          scan.source,
+        );
       },
     };
   },
@@ -621,8 +815,12 @@ export function indicatorsAnswer(
   for (const it of list.items.slice(0, max)) {
     const kind = it.kind === 'domain' ? 'domain' : it.kind === 'cidr' ? 'cidr' : 'ip';
     const v = gate.value(it.value, kind);
-    const verdict = v.allowed ? 'may be looked up' : `never sent: ${v.reason.replace(/^.*? is not sent to ODIN: /, '')}`;
-    lines.push(`${q(it.value, 100)} ${it.kind} x${num(it.count)}${it.defanged ? ' (defanged)' : ''}; ${verdict}`);
+    const verdict = v.allowed
+      ? 'may be looked up'
+      : `never sent: ${v.reason.replace(/^.*? is not sent to ODIN: /, '')}`;
+    lines.push(
+      `${q(it.value, 100)} ${it.kind} x${num(it.count)}${it.defanged ? ' (defanged)' : ''}; ${verdict}`,
+    );
   }
   if (list.items.length > max) lines.push(`… ${num(list.items.length - max)} more indicator(s) not shown`);
   return plain(lines);
@@ -635,7 +833,12 @@ const TRIAGE_ROWS = 25;
 
 /** The triage's privacy check and a source whose every lookup passes the agent gate again. */
 function agentTriageSource(c: ToolContext): EnrichmentSource {
-  const source = layerSource({ layer: c.requests, client: () => c.client(), batching: true, automatic: true });
+  const source = layerSource({
+    layer: c.requests,
+    client: () => c.client(),
+    batching: true,
+    automatic: true,
+  });
   const pass = (value: string, kind: ValueKind): string => {
     const r = c.gate.value(value, kind);
     if (!r.allowed) throw new ToolRefusal(r.reason);
@@ -644,7 +847,11 @@ function agentTriageSource(c: ToolContext): EnrichmentSource {
   return guardedSource(source, pass);
 }
 
-async function scanForTriage(input: Input, c: ToolContext, signal?: AbortSignal): Promise<{ triage: Triage; preview: Preview; source: string }> {
+async function scanForTriage(
+  input: Input,
+  c: ToolContext,
+  signal?: AbortSignal,
+): Promise<{ triage: Triage; preview: Preview; source: string }> {
   const text = typeof input.text === 'string' ? input.text : undefined;
   const file = str(input, 'file') || undefined;
   let scan = text === undefined ? undefined : { text, source: 'the text' };
@@ -652,22 +859,34 @@ async function scanForTriage(input: Input, c: ToolContext, signal?: AbortSignal)
     if (!c.localText) throw new ToolInputError('Pass the text to triage in "text".');
     scan = await c.localText(file, signal);
   }
-  if (scan.text.length > MAX_INDICATOR_TEXT) throw new ToolInputError('The text is too large to triage here.');
+  if (scan.text.length > MAX_INDICATOR_TEXT)
+    throw new ToolInputError('The text is too large to triage here.');
   const t = await buildTriage(
     [{ uri: 'agent:text', text: scan.text }],
     (kind, value) => {
       const r = c.gate.value(value, kind === 'domain' ? 'domain' : kind === 'cidr' ? 'cidr' : 'ip');
-      return r.allowed ? { allowed: true, reason: '' } : { allowed: false, reason: r.reason.replace(/^.*? is not sent to ODIN: /, '') };
+      return r.allowed
+        ? { allowed: true, reason: '' }
+        : { allowed: false, reason: r.reason.replace(/^.*? is not sent to ODIN: /, '') };
     },
     { signal, maxUnique: 10_000 },
   );
   return { triage: t, preview: preview(t, agentTriageSource(c)), source: scan.source };
 }
 
-const TRIAGE_RANK: Record<string, number> = { vulnerable: 5, failed: 4, enriched: 3, pending: 2, unknown: 1, local: 0 };
+const TRIAGE_RANK: Record<string, number> = {
+  vulnerable: 5,
+  failed: 4,
+  enriched: 3,
+  pending: 2,
+  unknown: 1,
+  local: 0,
+};
 
 function triageRank(r: TriageRow): number {
-  return r.status === 'enriched' && r.verdict?.kind === 'host' && r.verdict.vulnerable ? TRIAGE_RANK.vulnerable! : (TRIAGE_RANK[r.status] ?? 0);
+  return r.status === 'enriched' && r.verdict?.kind === 'host' && r.verdict.vulnerable
+    ? TRIAGE_RANK.vulnerable!
+    : (TRIAGE_RANK[r.status] ?? 0);
 }
 
 /** One row of the triage answer: value, kind, count, verdict (API text quoted). */
@@ -680,11 +899,17 @@ function triageLine(r: TriageRow): string {
   if (r.status === 'failed') return `${head}; failed: ${q(r.reason ?? 'error', 80)}`;
   if (v?.kind === 'host') {
     const bits = [
-      v.vulnerable ? `VULNERABLE, ${num(v.cves)} CVE(s)${v.maxScore !== undefined ? ` max CVSS ${v.maxScore.toFixed(1)}` : ''}${v.maxSeverity ? ` ${v.maxSeverity}` : ''}` : 'no known CVEs',
+      v.vulnerable
+        ? `VULNERABLE, ${num(v.cves)} CVE(s)${v.maxScore !== undefined ? ` max CVSS ${v.maxScore.toFixed(1)}` : ''}${v.maxSeverity ? ` ${v.maxSeverity}` : ''}`
+        : 'no known CVEs',
       v.exploits ? `${num(v.exploits)} exploit(s)` : '',
       v.cveIds.length ? `worst ${qList(v.cveIds, 3, 20)}` : '',
-      v.ports.length ? `ports ${v.ports.slice(0, 8).join(',')}${v.ports.length > 8 ? `,+${v.ports.length - 8}` : ''}` : '',
-      v.org || v.asn ? `network ${[v.asn ? q(v.asn, 20) : '', v.org ? q(v.org, 60) : ''].filter(Boolean).join(' ')}` : '',
+      v.ports.length
+        ? `ports ${v.ports.slice(0, 8).join(',')}${v.ports.length > 8 ? `,+${v.ports.length - 8}` : ''}`
+        : '',
+      v.org || v.asn
+        ? `network ${[v.asn ? q(v.asn, 20) : '', v.org ? q(v.org, 60) : ''].filter(Boolean).join(' ')}`
+        : '',
       v.country ? `country ${q(v.country, 20)}` : '',
       v.tags.length ? `tags ${qList(v.tags, 4, 30)}` : '',
     ];
@@ -693,7 +918,9 @@ function triageLine(r: TriageRow): string {
   if (v?.kind === 'domain') {
     const bits = [
       v.registrar ? `registrar ${q(v.registrar, 60)}` : '',
-      v.created ? `created ${day(v.created)}${v.ageDays !== undefined ? ` (${num(v.ageDays)} days old)` : ''}` : '',
+      v.created
+        ? `created ${day(v.created)}${v.ageDays !== undefined ? ` (${num(v.ageDays)} days old)` : ''}`
+        : '',
       v.expires ? `expires ${day(v.expires)}` : '',
       v.subdomains !== undefined ? `${num(v.subdomains)} subdomain(s)` : '',
     ];
@@ -721,10 +948,15 @@ export const triageFileTool = tool({
   inputSchema: {
     type: 'object',
     properties: {
-      text: { type: 'string', description: 'The text to triage. Give this, or file.', maxLength: MAX_INDICATOR_TEXT },
+      text: {
+        type: 'string',
+        description: 'The text to triage. Give this, or file.',
+        maxLength: MAX_INDICATOR_TEXT,
+      },
       file: {
         type: 'string',
-        description: "In VS Code: a workspace file path to triage instead of text. With neither, the active editor's selection (or whole file) is triaged.",
+        description:
+          "In VS Code: a workspace file path to triage instead of text. With neither, the active editor's selection (or whole file) is triaged.",
         maxLength: 1000,
       },
       maxRequests: {
@@ -734,7 +966,13 @@ export const triageFileTool = tool({
         maximum: TRIAGE_MAX_REQUESTS,
         default: TRIAGE_DEFAULT_MAX_REQUESTS,
       },
-      max: { type: 'integer', description: `Most indicators to list (default ${TRIAGE_ROWS}).`, minimum: 1, maximum: 100, default: TRIAGE_ROWS },
+      max: {
+        type: 'integer',
+        description: `Most indicators to list (default ${TRIAGE_ROWS}).`,
+        minimum: 1,
+        maximum: 100,
+        default: TRIAGE_ROWS,
+      },
     },
     additionalProperties: false,
   },
@@ -774,13 +1012,21 @@ async function runTriageTool(input: Input, c: ToolContext, signal?: AbortSignal)
   let requests = 0;
   if (p.requests > cap) {
     summary = `${account(t).summary}`;
-    notes.push(`Not enriched: this triage needs ${num(p.requests)} request(s), more than maxRequests (${num(cap)}). Nothing was sent; call again with maxRequests ${num(Math.min(p.requests, TRIAGE_MAX_REQUESTS))}${p.requests > TRIAGE_MAX_REQUESTS ? ' on a smaller part of the text' : ''}, or triage in VS Code ("ODIN: Triage Indicators in File").`);
+    notes.push(
+      `Not enriched: this triage needs ${num(p.requests)} request(s), more than maxRequests (${num(cap)}). Nothing was sent; call again with maxRequests ${num(Math.min(p.requests, TRIAGE_MAX_REQUESTS))}${p.requests > TRIAGE_MAX_REQUESTS ? ' on a smaller part of the text' : ''}, or triage in VS Code ("ODIN: Triage Indicators in File").`,
+    );
   } else {
     const acc = await enrich(t, agentTriageSource(c), { batching: true, signal });
     summary = acc.summary;
     requests = acc.requests;
   }
-  const rows = [...t.rows].sort((a, b) => triageRank(b) - triageRank(a) || (b.verdict?.kind === 'host' ? (b.verdict.maxScore ?? -1) : -1) - (a.verdict?.kind === 'host' ? (a.verdict.maxScore ?? -1) : -1) || b.count - a.count);
+  const rows = [...t.rows].sort(
+    (a, b) =>
+      triageRank(b) - triageRank(a) ||
+      (b.verdict?.kind === 'host' ? (b.verdict.maxScore ?? -1) : -1) -
+        (a.verdict?.kind === 'host' ? (a.verdict.maxScore ?? -1) : -1) ||
+      b.count - a.count,
+  );
   const vulnerable = t.rows.filter((r) => r.verdict?.kind === 'host' && r.verdict.vulnerable).length;
   const lines = [
     `indicators: ${num(t.rows.length)} unique${t.truncated ? '+' : ''} in ${num(t.occurrences)} occurrence(s); ${num(p.private)} never sent (private or internal); ${num(vulnerable)} vulnerable host(s)`,
@@ -815,7 +1061,12 @@ export function findTool(name: string): AgentTool | undefined {
  * Runs one tool call end to end: validate, gate, run. The answer is text; a refusal,
  * bad input or API error is thrown as an error whose message is short (`toolErrorText`).
  */
-export async function invokeTool(tool: AgentTool, input: unknown, ctx: ToolContext, signal?: AbortSignal): Promise<string> {
+export async function invokeTool(
+  tool: AgentTool,
+  input: unknown,
+  ctx: ToolContext,
+  signal?: AbortSignal,
+): Promise<string> {
   // `prepareLocal` only serves confirmations: a run scans for itself.
   const call = tool.prepare(input, ctx);
   return call.run(ctx, signal);

@@ -250,7 +250,13 @@ export const oneOf = <T extends string>(v: unknown, values: readonly T[]): v is 
 export const onlyKeys = (v: Rec, keys: string[]): boolean => Object.keys(v).every((k) => keys.includes(k));
 
 /** Every action button of the host page (the affordance test runs each one). */
-export const HOST_ACTIONS: readonly HostAction[] = ['refresh', 'copyJson', 'openJson', 'export', 'searchSimilar'];
+export const HOST_ACTIONS: readonly HostAction[] = [
+  'refresh',
+  'copyJson',
+  'openJson',
+  'export',
+  'searchSimilar',
+];
 /** Every action button of the whois page. */
 export const WHOIS_ACTIONS: readonly WhoisAction[] = ['refresh', 'copyJson', 'openJson', 'export', 'copyRaw'];
 const COUNT_KEYS: Array<keyof RenderedCounts> = [

@@ -9,7 +9,14 @@ import { isIndex, isRec, MAX_MESSAGE_CHARS, oneOf, onlyKeys } from './protocol';
 
 /** The verdict class a row is filtered and sorted by. */
 export type TriageVerdictClass = 'vulnerable' | 'known' | 'unknown' | 'local' | 'pending' | 'failed';
-export const VERDICT_CLASSES: readonly TriageVerdictClass[] = ['vulnerable', 'known', 'unknown', 'local', 'pending', 'failed'];
+export const VERDICT_CLASSES: readonly TriageVerdictClass[] = [
+  'vulnerable',
+  'known',
+  'unknown',
+  'local',
+  'pending',
+  'failed',
+];
 export type TriageKind = 'ipv4' | 'ipv6' | 'domain' | 'cidr';
 export const TRIAGE_KINDS: readonly TriageKind[] = ['ipv4', 'ipv6', 'domain', 'cidr'];
 
@@ -80,16 +87,26 @@ export function parseFromTriageView(raw: unknown): FromTriageView | undefined {
       return onlyKeys(v, ['type']) ? { type: 'ready' } : undefined;
     case 'rendered':
       if (!onlyKeys(v, ['type', 'generation', 'rows', 'shown', 'dom', 'ms'])) return undefined;
-      if (!isIndex(v.generation) || !isIndex(v.rows) || !isIndex(v.shown) || !isIndex(v.dom)) return undefined;
+      if (!isIndex(v.generation) || !isIndex(v.rows) || !isIndex(v.shown) || !isIndex(v.dom))
+        return undefined;
       if (typeof v.ms !== 'number' || !Number.isFinite(v.ms) || v.ms < 0) return undefined;
-      return { type: 'rendered', generation: v.generation, rows: v.rows, shown: v.shown, dom: v.dom, ms: v.ms };
+      return {
+        type: 'rendered',
+        generation: v.generation,
+        rows: v.rows,
+        shown: v.shown,
+        dom: v.dom,
+        ms: v.ms,
+      };
     case 'open':
     case 'reveal':
       return onlyKeys(v, ['type', 'generation', 'index']) && isIndex(v.generation) && isIndex(v.index)
         ? { type: v.type, generation: v.generation, index: v.index }
         : undefined;
     case 'action':
-      return onlyKeys(v, ['type', 'action']) && oneOf(v.action, TRIAGE_ACTIONS) ? { type: 'action', action: v.action } : undefined;
+      return onlyKeys(v, ['type', 'action']) && oneOf(v.action, TRIAGE_ACTIONS)
+        ? { type: 'action', action: v.action }
+        : undefined;
     default:
       return undefined;
   }
@@ -98,7 +115,8 @@ export function parseFromTriageView(raw: unknown): FromTriageView | undefined {
 /** The page checks the shape of what its host posts. */
 export function isToTriageView(raw: unknown): raw is ToTriageView {
   if (!isRec(raw)) return false;
-  if (raw.type === 'rows') return isIndex(raw.generation) && typeof raw.rowsJson === 'string' && typeof raw.summary === 'string';
+  if (raw.type === 'rows')
+    return isIndex(raw.generation) && typeof raw.rowsJson === 'string' && typeof raw.summary === 'string';
   return raw.type === 'empty' && typeof raw.message === 'string';
 }
 
@@ -106,7 +124,17 @@ export function isToTriageView(raw: unknown): raw is ToTriageView {
 export function parseRows(json: string): TriageRowView[] | undefined {
   try {
     const v: unknown = JSON.parse(json);
-    return Array.isArray(v) && v.every((r) => isRec(r) && typeof r.value === 'string' && isIndex(r.index) && Array.isArray(r.tags) && Array.isArray(r.ports)) ? (v as TriageRowView[]) : undefined;
+    return Array.isArray(v) &&
+      v.every(
+        (r) =>
+          isRec(r) &&
+          typeof r.value === 'string' &&
+          isIndex(r.index) &&
+          Array.isArray(r.tags) &&
+          Array.isArray(r.ports),
+      )
+      ? (v as TriageRowView[])
+      : undefined;
   } catch {
     return undefined;
   }
@@ -114,8 +142,31 @@ export function parseRows(json: string): TriageRowView[] | undefined {
 
 // ---------------------------------------------------------------- sort and filter (both sides, pure)
 
-export type SortKey = 'value' | 'kind' | 'verdict' | 'cves' | 'score' | 'exploits' | 'ports' | 'org' | 'country' | 'count' | 'first';
-export const SORT_KEYS: readonly SortKey[] = ['value', 'kind', 'verdict', 'cves', 'score', 'exploits', 'ports', 'org', 'country', 'count', 'first'];
+export type SortKey =
+  | 'value'
+  | 'kind'
+  | 'verdict'
+  | 'cves'
+  | 'score'
+  | 'exploits'
+  | 'ports'
+  | 'org'
+  | 'country'
+  | 'count'
+  | 'first';
+export const SORT_KEYS: readonly SortKey[] = [
+  'value',
+  'kind',
+  'verdict',
+  'cves',
+  'score',
+  'exploits',
+  'ports',
+  'org',
+  'country',
+  'count',
+  'first',
+];
 
 export interface TriageFilter {
   verdict?: TriageVerdictClass;
@@ -125,16 +176,30 @@ export interface TriageFilter {
 }
 
 /** Higher is worse: what a sort by verdict puts first. */
-export const VERDICT_RANK: Record<TriageVerdictClass, number> = { vulnerable: 5, failed: 4, known: 3, pending: 2, unknown: 1, local: 0 };
+export const VERDICT_RANK: Record<TriageVerdictClass, number> = {
+  vulnerable: 5,
+  failed: 4,
+  known: 3,
+  pending: 2,
+  unknown: 1,
+  local: 0,
+};
 const SEVERITY_RANK: Record<string, number> = { critical: 4, high: 3, medium: 2, low: 1 };
 
 /** The lower-case text a row's text filter searches. */
 export function haystack(r: TriageRowView): string {
-  return [r.value, r.org, r.asn, r.country, r.registrar, r.first, r.reason, ...r.tags].filter(Boolean).join('\u0000').toLowerCase();
+  return [r.value, r.org, r.asn, r.country, r.registrar, r.first, r.reason, ...r.tags]
+    .filter(Boolean)
+    .join('\u0000')
+    .toLowerCase();
 }
 
 /** The rows that pass the filter (`hay[i]` is `haystack(rows[i])`, computed once). */
-export function filterRows(rows: readonly TriageRowView[], hay: readonly string[], f: TriageFilter): number[] {
+export function filterRows(
+  rows: readonly TriageRowView[],
+  hay: readonly string[],
+  f: TriageFilter,
+): number[] {
   const text = f.text?.trim().toLowerCase();
   const out: number[] = [];
   for (let i = 0; i < rows.length; i++) {
@@ -169,13 +234,18 @@ export function compareRows(a: TriageRowView, b: TriageRowView, key: SortKey): n
       c = str(a.kind, b.kind);
       break;
     case 'verdict':
-      c = VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict] || num(a.maxScore) - num(b.maxScore) || (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
+      c =
+        VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict] ||
+        num(a.maxScore) - num(b.maxScore) ||
+        (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
       break;
     case 'cves':
       c = a.cves - b.cves;
       break;
     case 'score':
-      c = num(a.maxScore) - num(b.maxScore) || (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
+      c =
+        num(a.maxScore) - num(b.maxScore) ||
+        (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
       break;
     case 'exploits':
       c = a.exploits - b.exploits;
@@ -200,7 +270,12 @@ export function compareRows(a: TriageRowView, b: TriageRowView, key: SortKey): n
 }
 
 /** Sorts row positions in place by `key`; `desc` reverses; ties keep the extension's order. */
-export function sortRows(rows: readonly TriageRowView[], order: number[], key: SortKey, desc: boolean): number[] {
+export function sortRows(
+  rows: readonly TriageRowView[],
+  order: number[],
+  key: SortKey,
+  desc: boolean,
+): number[] {
   const sign = desc ? -1 : 1;
   return order.sort((i, j) => sign * compareRows(rows[i]!, rows[j]!, key) || i - j);
 }

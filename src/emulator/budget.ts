@@ -54,7 +54,10 @@ export class CreditBudget {
     if (!pool || !this.enforced[pool]) return undefined;
     const left = pool === 'host' ? this.credits.hostLeft : this.credits.bucketLeft;
     if (left > 0) return undefined;
-    return { status: 402, body: { success: false, message: 'Insufficient credits. Please upgrade your plan.' } };
+    return {
+      status: 402,
+      body: { success: false, message: 'Insufficient credits. Please upgrade your plan.' },
+    };
   }
 
   /** Spends one credit for a served request. */

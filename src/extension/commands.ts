@@ -152,7 +152,9 @@ export interface OdinCommands {
     value?: string | number | boolean | null,
   ) => Promise<RunSummary | undefined>;
   /** A summary's node (asks), or `{ setId?, facetCount }`: runs the summary again listing that many values. */
-  'odin.changeFacetCount': (arg?: ResultSetArg | { setId?: string; facetCount?: number }) => Promise<RunSummary | undefined>;
+  'odin.changeFacetCount': (
+    arg?: ResultSetArg | { setId?: string; facetCount?: number },
+  ) => Promise<RunSummary | undefined>;
   /** Summarises a result set's query (on a facet value: narrowed by it) by another field. */
   'odin.summarizeResultsBy': (arg?: ResultSetArg, field?: string) => Promise<RunSummary | undefined>;
 

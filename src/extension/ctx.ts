@@ -54,7 +54,10 @@ export class Ctx implements vscode.Disposable {
     );
     this.subscriptions.add(
       onConfigChange((e) => {
-        if (e.affectsConfiguration('odin.apiBaseUrl') || e.affectsConfiguration('odin.requestTimeoutSeconds')) {
+        if (
+          e.affectsConfiguration('odin.apiBaseUrl') ||
+          e.affectsConfiguration('odin.requestTimeoutSeconds')
+        ) {
           this.connectionChanged.fire();
         }
       }),

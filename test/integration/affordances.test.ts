@@ -110,7 +110,11 @@ async function resultNode(cv: string): Promise<Node> {
   assert.ok(recipe, `no search yields a Results node "${cv}": add one to NODE_RECIPES`);
   const f = await feature();
   if (cv === 'odin.error') {
-    await emulatorAdmin('POST', 'faults', { fault: { kind: 'status', status: 500 }, count: 3, path: '^/v1/hosts/search' });
+    await emulatorAdmin('POST', 'faults', {
+      fault: { kind: 'status', status: 500 },
+      count: 3,
+      path: '^/v1/hosts/search',
+    });
   }
   let r: RunSummary;
   try {
@@ -352,7 +356,10 @@ async function waitsForPrompt(a: Action): Promise<void> {
     (e) => ((result = e), (settled = true)),
   );
   await sleep(1200);
-  assert.ok(!settled, `the command waits for the user (a prompt opened); it returned ${JSON.stringify(result)}`);
+  assert.ok(
+    !settled,
+    `the command waits for the user (a prompt opened); it returned ${JSON.stringify(result)}`,
+  );
   await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   await Promise.race([done, sleep(5000)]);
 }
@@ -755,7 +762,8 @@ const CHECKS: Record<string, Check> = {
 // A summary's own node offers what a result set's does (a summary has no more pages to load),
 // with the same visible effect, and Change Facet Count… asks for the number.
 for (const c of ['refreshResults', 'saveSearch', 'exportResults', 'clearResults', 'copyValue']) {
-  CHECKS[`view/item/context:odin.${c}@odin.summarySet`] = CHECKS[`view/item/context:odin.${c}@odin.resultSet`];
+  CHECKS[`view/item/context:odin.${c}@odin.summarySet`] =
+    CHECKS[`view/item/context:odin.${c}@odin.resultSet`];
 }
 CHECKS['view/item/context:odin.changeFacetCount@odin.summarySet'] = waitsForPrompt;
 

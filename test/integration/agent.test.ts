@@ -25,7 +25,9 @@ const CALLS: Record<string, Record<string, unknown>> = {
   odin_count_files: { query: '*' },
   odin_summarize_files: { field: 'ext', query: '*', limit: 5 },
   odin_list_indicators: { text: `from ${FIXTURE_HOSTS.scanner} and 10.0.0.7 via evil[.]example.com` },
-  odin_triage: { text: `from ${FIXTURE_HOSTS.webServer} and ${FIXTURE_HOSTS.scanner} and 10.0.0.7 via ${FIXTURE_DOMAINS.corp}` },
+  odin_triage: {
+    text: `from ${FIXTURE_HOSTS.webServer} and ${FIXTURE_HOSTS.scanner} and 10.0.0.7 via ${FIXTURE_DOMAINS.corp}`,
+  },
 };
 const SENDING = Object.keys(CALLS).filter((n) => n !== 'odin_list_indicators');
 
@@ -67,10 +69,14 @@ describe('agent tools', function () {
       for (const [name, input] of Object.entries(CALLS)) {
         const out = await invoke(name, input);
         assert.ok(out.length > 20 && out.length <= 4000, `${name}: ${out.length} chars`);
-        if (name !== 'odin_list_indicators') assert.match(out, /<odin-data id="[0-9a-f]+">[\s\S]*<\/odin-data id="[0-9a-f]+">/, name);
+        if (name !== 'odin_list_indicators')
+          assert.match(out, /<odin-data id="[0-9a-f]+">[\s\S]*<\/odin-data id="[0-9a-f]+">/, name);
       }
       assert.match(await invoke('odin_lookup_host', CALLS.odin_lookup_host), /open ports \(\d+\)/);
-      assert.match(await invoke('odin_list_indicators', CALLS.odin_list_indicators), /"10\.0\.0\.7" ipv4 x1; never sent/);
+      assert.match(
+        await invoke('odin_list_indicators', CALLS.odin_list_indicators),
+        /"10\.0\.0\.7" ipv4 x1; never sent/,
+      );
     });
 
     it('the confirmation says exactly what is sent, and local tools ask nothing', async () => {
@@ -83,8 +89,14 @@ describe('agent tools', function () {
       const q = await api.agent.prepare('odin_search_hosts', { query: '[x](command:evil) services.port:22' });
       const qt = String((q?.confirmationMessages?.message as vscode.MarkdownString | undefined)?.value ?? '');
       assert.ok(!/\]\(command:/.test(qt), qt);
-      assert.strictEqual((await api.agent.prepare('odin_list_indicators', { text: '1.1.1.1' }))?.confirmationMessages, undefined);
-      assert.strictEqual((await api.agent.prepare('odin_lookup_host', { ip: '10.0.0.1' }))?.confirmationMessages, undefined);
+      assert.strictEqual(
+        (await api.agent.prepare('odin_list_indicators', { text: '1.1.1.1' }))?.confirmationMessages,
+        undefined,
+      );
+      assert.strictEqual(
+        (await api.agent.prepare('odin_lookup_host', { ip: '10.0.0.1' }))?.confirmationMessages,
+        undefined,
+      );
     });
 
     it('private and internal inputs are refused with the reason, and nothing is sent', async () => {
@@ -129,7 +141,14 @@ describe('agent tools', function () {
           assert.ok(out.length <= 4000, `${name}: ${out.length}`);
           const ids = [...out.matchAll(/<\/?odin-data id="([0-9a-f]+)">/g)];
           assert.strictEqual(ids.length, 2, `${name}: ${out.slice(0, 400)}`);
-          for (const bad of [/<\|im_start\|>/, /\]\(command:/, /https?:\/\//i, /`/, /<img/i, /\u202E|\u0000/]) {
+          for (const bad of [
+            /<\|im_start\|>/,
+            /\]\(command:/,
+            /https?:\/\//i,
+            /`/,
+            /<img/i,
+            /\u202E|\u0000/,
+          ]) {
             assert.ok(!bad.test(out), `${bad} in ${name}: ${out.slice(0, 400)}`);
           }
           const tail = out.slice(out.lastIndexOf('</odin-data'));
@@ -152,7 +171,13 @@ describe('agent tools', function () {
       const cts = new vscode.CancellationTokenSource();
       cts.cancel();
       await assert.rejects(
-        Promise.resolve(vscode.lm.invokeTool('odin_search_hosts', { input: { query: '*' }, toolInvocationToken: undefined }, cts.token)),
+        Promise.resolve(
+          vscode.lm.invokeTool(
+            'odin_search_hosts',
+            { input: { query: '*' }, toolInvocationToken: undefined },
+            cts.token,
+          ),
+        ),
       );
       cts.dispose();
     });
@@ -160,7 +185,8 @@ describe('agent tools', function () {
     it('the MCP server definition carries the key only when VS Code resolves it to start the server', async function () {
       const api = await getTestApi();
       if (!api.agent.mcpRegistered) this.skip();
-      for (const d of api.agent.mcpDefinitions()) assert.ok(!('ODIN_API_KEY' in d.env), 'key in a cached definition');
+      for (const d of api.agent.mcpDefinitions())
+        assert.ok(!('ODIN_API_KEY' in d.env), 'key in a cached definition');
       const resolved = await api.agent.resolveMcp();
       assert.strictEqual(resolved?.env.ODIN_API_KEY, testEnv.apiKey);
       assert.strictEqual(resolved?.env.ODIN_API_BASE_URL, api.ctx.baseUrl());

@@ -12,7 +12,6 @@ import { odinHoverOnce } from './support';
 
 type LogEntry = { endpoint?: string; ip?: string; path?: string };
 
-
 describe('gate: every entry point does what it says', function () {
   this.timeout(180_000);
 

@@ -453,7 +453,9 @@ describe('hover', function () {
         assert.strictEqual(none.markdown, undefined);
         const warm = await probe(text.indexOf('8.8.8.8') + 1);
         assert.ok(warm.markdown && /8\\.8\\.8\\.8/.test(warm.markdown));
-        console.log(`[hover] 5 MB line: ${none.ms.toFixed(1)} ms on plain code, ${warm.ms.toFixed(1)} ms for a cached IP`);
+        console.log(
+          `[hover] 5 MB line: ${none.ms.toFixed(1)} ms on plain code, ${warm.ms.toFixed(1)} ms for a cached IP`,
+        );
       });
     });
   });

@@ -126,12 +126,20 @@ describe('triage', function () {
     const since = Date.now();
     await clearEmulatorLog();
     await vscode.commands.executeCommand('odin.showTriage');
-    const shown = (await waitFor(() => probe.rendered.find((e) => e.at >= since), 60_000, 'the view rendered'))!;
+    const shown = (await waitFor(
+      () => probe.rendered.find((e) => e.at >= since),
+      60_000,
+      'the view rendered',
+    ))!;
     assert.strictEqual(shown.rows, r.indicators.length, 'one row per indicator');
     assert.ok(shown.dom > 0 && shown.dom <= shown.rows, `only rows in view are built (${shown.dom})`);
     // A new triage updates the open view (a new generation).
     await triage({ uris: [LOGS[0]!], send: true });
-    const next = (await waitFor(() => probe.rendered.find((e) => e.generation > shown.generation), 60_000, 'the view followed the new triage'))!;
+    const next = (await waitFor(
+      () => probe.rendered.find((e) => e.generation > shown.generation),
+      60_000,
+      'the view followed the new triage',
+    ))!;
     assert.ok(next.rows < shown.rows);
     const sent = (await emulatorLog()).filter((e) => !JSON.stringify(e).includes('credits/usage'));
     assert.strictEqual(sent.length, 0, 'showing the view sent nothing (all answers cached)');
@@ -150,15 +158,27 @@ describe('triage', function () {
       await vscode.window.showTextDocument(doc);
       const problems = api.triage().setProblems(true)!;
       problems.update(doc);
-      const diags = await waitFor(() => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'ODIN'), 10_000, 'ODIN problems');
+      const diags = await waitFor(
+        () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'ODIN'),
+        10_000,
+        'ODIN problems',
+      );
       assert.ok(diags.length >= 1, 'a problem for the vulnerable web server');
       // main.tf names the RDP host (52.14.88.213) before the web server: both are vulnerable.
       const d = diags.find((x) => doc.getText(x.range) === '45.33.32.156')!;
       assert.ok(d, `problems: ${diags.map((x) => doc.getText(x.range)).join(', ')}`);
       assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
       assert.match(d.message, /45\.33\.32\.156 is a vulnerable host according to ODIN: \d+ CVEs/);
-      assert.ok(!diags.some((x) => /^(10\.|192\.168\.)/.test(doc.getText(x.range))), 'never a private address');
-      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range, vscode.CodeActionKind.QuickFix.value);
+      assert.ok(
+        !diags.some((x) => /^(10\.|192\.168\.)/.test(doc.getText(x.range))),
+        'never a private address',
+      );
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        d.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
       const fix = actions.find((a) => a.title === 'Open details of 45.33.32.156');
       assert.ok(fix, `quick fixes: ${actions.map((a) => a.title).join(', ')}`);
       assert.deepStrictEqual(fix.command?.arguments, ['45.33.32.156']);
@@ -171,7 +191,11 @@ describe('triage', function () {
     } finally {
       await cfg.update('problems', undefined, vscode.ConfigurationTarget.Global);
     }
-    assert.strictEqual(vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'ODIN').length, 0, 'turned off: entries gone');
+    assert.strictEqual(
+      vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'ODIN').length,
+      0,
+      'turned off: entries gone',
+    );
   });
 
   it('stays local with lookups off', async () => {
@@ -219,21 +243,32 @@ describe('triage', function () {
     it('a cancel midway keeps the partial rows; a re-run sends only what is missing', async () => {
       const api = await getTestApi();
       // Slow answers, so the run is still going when it is cancelled (as with the progress notification's Cancel).
-      await emulatorAdmin('POST', 'faults', { path: '^/v1/hosts/search', fault: { kind: 'latency', ms: 150 }, count: -1 });
+      await emulatorAdmin('POST', 'faults', {
+        path: '^/v1/hosts/search',
+        fault: { kind: 'latency', ms: 150 },
+        count: -1,
+      });
       api.ctx.requests.cache.clear();
       api.triage().state.last = undefined;
       await clearEmulatorLog();
-      const running = vscode.commands.executeCommand<TriageResult | undefined>('odin.triage', { uris: [uri], send: true });
+      const running = vscode.commands.executeCommand<TriageResult | undefined>('odin.triage', {
+        uris: [uri],
+        send: true,
+      });
       await waitFor(async () => (await emulatorLog()).length >= 12, 120_000, 'a dozen requests sent');
       api.triage().state.running?.abort();
       const first = (await running)!;
       await emulatorAdmin('DELETE', 'faults');
       assert.ok(first.partial, first.summary);
       assert.match(first.summary, /cancelled/);
-      const doneValues = new Set(first.indicators.filter((i) => i.status === 'enriched' || i.status === 'unknown').map((i) => i.value));
+      const doneValues = new Set(
+        first.indicators.filter((i) => i.status === 'enriched' || i.status === 'unknown').map((i) => i.value),
+      );
       assert.ok(doneValues.size > 0 && doneValues.size < unique, `${doneValues.size} rows kept`);
       // The view's state keeps the partial rows too.
-      const kept = api.triage().state.last!.rows.filter((r) => r.status === 'enriched' || r.status === 'unknown').length;
+      const kept = api
+        .triage()
+        .state.last!.rows.filter((r) => r.status === 'enriched' || r.status === 'unknown').length;
       assert.strictEqual(kept, doneValues.size);
       // The re-run asks only for what is missing: no value answered before is in any query.
       await clearEmulatorLog();

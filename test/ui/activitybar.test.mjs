@@ -29,7 +29,10 @@ describe('activity bar and side bar', () => {
     const output = ui.page.locator('.part.panel .monaco-editor .view-lines').first();
     await output.waitFor({ timeout: 10_000 });
     await ui.page.waitForFunction(
-      () => /Activated\s+in/.test(document.querySelector('.part.panel .monaco-editor .view-lines')?.textContent ?? ''),
+      () =>
+        /Activated\s+in/.test(
+          document.querySelector('.part.panel .monaco-editor .view-lines')?.textContent ?? '',
+        ),
       undefined,
       { timeout: 10_000, polling: 100 },
     );

@@ -22,7 +22,9 @@ async function reloadWindow({ timeout = 90_000 } = {}) {
   await ui.runCommand('Developer: Reload Window');
   const deadline = Date.now() + timeout;
   for (;;) {
-    const old = await page.evaluate(() => /** @type {any} */ (window).__odinBeforeReload === true).catch(() => true);
+    const old = await page
+      .evaluate(() => /** @type {any} */ (window).__odinBeforeReload === true)
+      .catch(() => true);
     if (!old) break;
     if (Date.now() > deadline) throw new Error(`the window did not reload within ${timeout} ms`);
     await new Promise((r) => setTimeout(r, 200));
@@ -39,7 +41,9 @@ async function hostFrameCount(ip) {
   for (const frame of ui.page.frames()) {
     const ok = await frame
       .evaluate(
-        (want) => document.body?.dataset.page === 'host' && (document.querySelector('h1')?.textContent ?? '').includes(want),
+        (want) =>
+          document.body?.dataset.page === 'host' &&
+          (document.querySelector('h1')?.textContent ?? '').includes(want),
         ip,
       )
       .catch(() => false);

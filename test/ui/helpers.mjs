@@ -22,7 +22,10 @@ import { chromium } from 'playwright-core';
 /** What the harness wrote about the host this run drives. */
 export function hostInfo() {
   const file = process.env.ODIN_UI_HOST;
-  if (!file) throw new Error('ODIN_UI_HOST is not set: UI tests run through `npm run test:host` (scripts/host/suite.mjs)');
+  if (!file)
+    throw new Error(
+      'ODIN_UI_HOST is not set: UI tests run through `npm run test:host` (scripts/host/suite.mjs)',
+    );
   return /** @type {{cdpUrl:string, origin:string, workspace:string, trusted:boolean, run:string, emulatorUrl:string, attackerUrl:string, screenshotDir:string, updateScreenshots:boolean}} */ (
     JSON.parse(fs.readFileSync(file, 'utf8'))
   );
@@ -114,7 +117,9 @@ export class Ui {
 
   /** Labels of the rows of the open quick pick. */
   async quickPickLabels() {
-    return this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allInnerTexts();
+    return this.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name')
+      .allInnerTexts();
   }
 
   /**
@@ -167,7 +172,9 @@ export class Ui {
     await row.waitFor({ state: 'visible', timeout });
     await page.keyboard.press('Enter');
     await page
-      .locator(`.tabs-container .tab.active[data-resource-name="${base}"], .title .label-name:text-is("${base}")`)
+      .locator(
+        `.tabs-container .tab.active[data-resource-name="${base}"], .title .label-name:text-is("${base}")`,
+      )
       .first()
       .waitFor({ timeout });
     await this.activeEditor().locator('.view-lines').waitFor({ timeout });
@@ -241,7 +248,10 @@ export class Ui {
       await page.mouse.move(rect.x + rect.width / 2, rect.y + rect.height / 2, { steps: 3 });
       const left = deadline - Date.now();
       try {
-        await hover.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(left, 3000 + attempt * 1000)) });
+        await hover.waitFor({
+          state: 'visible',
+          timeout: Math.max(1, Math.min(left, 3000 + attempt * 1000)),
+        });
         break;
       } catch (e) {
         if (Date.now() >= deadline) throw e;
@@ -270,7 +280,11 @@ export class Ui {
 
   /** The visible editor hover widget. */
   hoverWidget() {
-    return this.page.locator('.monaco-editor .monaco-hover:not(.hidden), .monaco-resizable-hover .monaco-hover:not(.hidden)').first();
+    return this.page
+      .locator(
+        '.monaco-editor .monaco-hover:not(.hidden), .monaco-resizable-hover .monaco-hover:not(.hidden)',
+      )
+      .first();
   }
 
   // ---------------------------------------------------------------- views
@@ -279,7 +293,9 @@ export class Ui {
   async openViewContainer(title) {
     const item = this.activityBarItem(title);
     await item.waitFor({ state: 'visible', timeout: 15_000 });
-    const checked = await item.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') ?? false);
+    const checked = await item.evaluate(
+      (el) => el.closest('.action-item')?.classList.contains('checked') ?? false,
+    );
     if (!checked) await item.click();
     // Off the activity bar, or its tooltip stays on screen (and in screenshots).
     await this.page.mouse.move(1, 1);
@@ -297,7 +313,9 @@ export class Ui {
   view(name) {
     return this.page
       .locator('.part.sidebar .pane')
-      .filter({ has: this.page.locator('.pane-header .title', { hasText: new RegExp(`^${escapeRe(name)}$`, 'i') }) })
+      .filter({
+        has: this.page.locator('.pane-header .title', { hasText: new RegExp(`^${escapeRe(name)}$`, 'i') }),
+      })
       .first();
   }
 
@@ -392,7 +410,12 @@ export class Ui {
     const y = Math.max(0, clip.y - padding);
     await this.page.screenshot({
       path: file,
-      clip: { x, y, width: Math.min(vp.width - x, clip.width + 2 * padding), height: Math.min(vp.height - y, clip.height + 2 * padding) },
+      clip: {
+        x,
+        y,
+        width: Math.min(vp.width - x, clip.width + 2 * padding),
+        height: Math.min(vp.height - y, clip.height + 2 * padding),
+      },
     });
     return file;
   }

@@ -57,7 +57,10 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
       lenses.some((t) => /Run\s*\|\s*Summarize by…\s*\|\s*Save/.test(t)),
       `CodeLens: ${JSON.stringify(lenses)}`,
     );
-    assert.ok(lenses.some((t) => /Count\s*\|\s*Summarize by…\s*\|\s*Save/.test(t)), 'files: Count first');
+    assert.ok(
+      lenses.some((t) => /Count\s*\|\s*Summarize by…\s*\|\s*Save/.test(t)),
+      'files: Count first',
+    );
     await editor.locator('.squiggly-error').first().waitFor({ state: 'attached', timeout: 20_000 });
     const text = await ui.hoverText('".db', { until: /never closed/, timeout: 20_000 });
     assert.match(text, /This double quote is never closed/);
@@ -92,7 +95,9 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
     await ui.page.mouse.move(1, 1);
     await everything.locator('.label-name').click();
     const desc = everything.locator('.label-description');
-    await desc.filter({ hasText: /^\+\d+ new(, \u2212\d+ gone)? since \d+ \w{3}/ }).waitFor({ timeout: 30_000 });
+    await desc
+      .filter({ hasText: /^\+\d+ new(, \u2212\d+ gone)? since \d+ \w{3}/ })
+      .waitFor({ timeout: 30_000 });
     if ((await everything.getAttribute('aria-expanded')) === 'false')
       await everything.locator('.monaco-tl-twistie').click();
     const news = row(/^What's new$/);

@@ -17,15 +17,28 @@ describe('indicator list', () => {
     const list = ui.page.locator('.quick-input-widget .quick-input-list');
     await list.waitFor({ state: 'visible', timeout: 15_000 });
     await ui.page
-      .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'secure-login-paypa1.com' })
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row', {
+        hasText: 'secure-login-paypa1.com',
+      })
       .first()
       .waitFor({ timeout: 15_000 });
     const labels = await ui.quickPickLabels();
-    assert.ok(labels.some((l) => /secure-login-paypa1\.com/.test(l)), labels.join(' | '));
-    assert.ok(labels.some((l) => /185\.220\.101\.34/.test(l)), labels.join(' | '));
+    assert.ok(
+      labels.some((l) => /secure-login-paypa1\.com/.test(l)),
+      labels.join(' | '),
+    );
+    assert.ok(
+      labels.some((l) => /185\.220\.101\.34/.test(l)),
+      labels.join(' | '),
+    );
     assert.ok(!labels.some((l) => /\[\.\]|\(\.\)/.test(l)), `shown refanged: ${labels.join(' | ')}`);
-    const rows = await ui.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts();
-    assert.ok(rows.some((r) => /10\.0\.22\.114[\s\S]*never sent/.test(r)), rows.join('\n---\n'));
+    const rows = await ui.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .allInnerTexts();
+    assert.ok(
+      rows.some((r) => /10\.0\.22\.114[\s\S]*never sent/.test(r)),
+      rows.join('\n---\n'),
+    );
     const title = await ui.page.locator('.quick-input-widget .quick-input-title').innerText();
     assert.match(title, /Indicators in reports\/threat-report\.md/);
     await ui.page.mouse.move(1, 1);

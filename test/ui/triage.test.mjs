@@ -20,7 +20,9 @@ async function triageFrame({ timeout = 90_000 } = {}) {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
     for (const frame of ui.page.frames()) {
-      const ok = await frame.evaluate(() => document.body?.dataset.page === 'triage' && !!document.querySelector('.trow.row')).catch(() => false);
+      const ok = await frame
+        .evaluate(() => document.body?.dataset.page === 'triage' && !!document.querySelector('.trow.row'))
+        .catch(() => false);
       if (ok) return frame;
     }
     await ui.page.waitForTimeout(200);
@@ -42,7 +44,11 @@ async function confirmPreview() {
 /** data-value and data-verdict of the rows in the DOM, top to bottom. */
 async function domRows(frame) {
   return frame.evaluate(() =>
-    [...document.querySelectorAll('.trow.row')].map((r) => ({ value: r.dataset.value, verdict: r.dataset.verdict, selected: r.classList.contains('selected') })),
+    [...document.querySelectorAll('.trow.row')].map((r) => ({
+      value: r.dataset.value,
+      verdict: r.dataset.verdict,
+      selected: r.classList.contains('selected'),
+    })),
   );
 }
 
@@ -64,9 +70,19 @@ describe('triage view', () => {
     await ui.answerInput('logs/{auth,nginx-access,apache-access,ufw,vpc-flow}.log');
     await confirmPreview();
     frame = await triageFrame();
-    await frame.waitForFunction(() => document.querySelectorAll('.trow.row[data-verdict="pending"]').length === 0 || document.querySelector('.summary')?.textContent?.includes('enriched'), undefined, { timeout: 60_000 });
+    await frame.waitForFunction(
+      () =>
+        document.querySelectorAll('.trow.row[data-verdict="pending"]').length === 0 ||
+        document.querySelector('.summary')?.textContent?.includes('enriched'),
+      undefined,
+      { timeout: 60_000 },
+    );
     // The enriched generation (the first one posted may be the scan's, before enrichment).
-    await frame.waitForFunction(() => /\d+ of \d+ enriched/.test(document.querySelector('.summary')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await frame.waitForFunction(
+      () => /\d+ of \d+ enriched/.test(document.querySelector('.summary')?.textContent ?? ''),
+      undefined,
+      { timeout: 60_000 },
+    );
     const rows = await domRows(frame);
     assert.ok(rows.length >= 10, `rows in view: ${rows.length}`);
     const verdicts = new Set(rows.map((r) => r.verdict));
@@ -95,10 +111,16 @@ describe('triage view', () => {
     assert.ok(local.length > 0 && local.every((r) => r.verdict === 'local'), JSON.stringify(local));
     await frame.locator('select[aria-label="Verdict"]').selectOption('');
     await frame.locator('select[aria-label="Kind"]').selectOption('domain');
-    assert.ok((await domRows(frame)).every((r) => !/^\d+\.\d+\.\d+\.\d+$/.test(r.value)), 'domains only');
+    assert.ok(
+      (await domRows(frame)).every((r) => !/^\d+\.\d+\.\d+\.\d+$/.test(r.value)),
+      'domains only',
+    );
     await frame.locator('select[aria-label="Kind"]').selectOption('');
     await frame.locator('input.filter-text').fill(SCANNER);
-    assert.deepEqual((await domRows(frame)).map((r) => r.value), [SCANNER]);
+    assert.deepEqual(
+      (await domRows(frame)).map((r) => r.value),
+      [SCANNER],
+    );
     assert.match(await frame.locator('.shown-count').innerText(), /^1 of \d+ rows$/);
     await frame.locator('input.filter-text').fill('zzz-nothing-matches');
     assert.equal((await domRows(frame)).length, 0);
@@ -140,7 +162,16 @@ describe('triage view', () => {
     await frame.locator('.toolbar button', { hasText: 'Open Report' }).click();
     const editor = ui.page.locator('.editor-group-container.active .monaco-editor').first();
     await editor.locator('.view-lines').waitFor({ timeout: 15_000 });
-    await ui.page.waitForFunction(() => /ODIN triage/i.test(document.querySelector('.editor-group-container.active .view-lines')?.textContent?.replace(/\u00a0/g, ' ') ?? ''), undefined, { timeout: 15_000 });
+    await ui.page.waitForFunction(
+      () =>
+        /ODIN triage/i.test(
+          document
+            .querySelector('.editor-group-container.active .view-lines')
+            ?.textContent?.replace(/\u00a0/g, ' ') ?? '',
+        ),
+      undefined,
+      { timeout: 15_000 },
+    );
     const text = await ui.editorText(editor);
     assert.match(text, /`\d+\[\.\]\d+\[\.\]\d+\[\.\]\d+`/, 'defanged');
     assert.doesNotMatch(text, /\|\s*`?\d+\.\d+\.\d+\.\d+`?\s*\|/, 'no live address in a table cell');

@@ -152,9 +152,12 @@ test('result commands are hidden from the command palette when there are no resu
   const menus = contributes.menus as Record<string, Array<{ command: string; when?: string }>>;
   // The result-set commands: the section of that name in the command map's type.
   const mapSource = readFileSync(join(root, 'src', 'extension', 'commands.ts'), 'utf8');
-  const section = /\/\/ search\/results\/: result-set commands\n([\s\S]*?)\n\s*\/\/ [a-z]+\//.exec(mapSource)?.[1] ?? '';
+  const section =
+    /\/\/ search\/results\/: result-set commands\n([\s\S]*?)\n\s*\/\/ [a-z]+\//.exec(mapSource)?.[1] ?? '';
   const resultCommands = [...section.matchAll(/^ {2}'(odin\.\w+)'/gm)].map((m) => m[1]);
-  assert.ok(resultCommands.includes('odin.exportResults') && resultCommands.includes('odin.changeFacetCount'));
+  assert.ok(
+    resultCommands.includes('odin.exportResults') && resultCommands.includes('odin.changeFacetCount'),
+  );
   for (const id of resultCommands) {
     const palette = menus.commandPalette.find((e) => e.command === id);
     assert.ok(
@@ -167,9 +170,15 @@ test('result commands are hidden from the command palette when there are no resu
 test('a summary can change its facet count: "Change Facet Count…" on the summary node', () => {
   const items = contributes.menus['view/item/context'] as Array<{ command: string; when?: string }>;
   assert.ok(
-    items.some((e) => e.command === 'odin.changeFacetCount' && /viewItem == odin\.summarySet/.test(e.when ?? '')),
+    items.some(
+      (e) => e.command === 'odin.changeFacetCount' && /viewItem == odin\.summarySet/.test(e.when ?? ''),
+    ),
   );
-  assert.match(extensionSource, /'odin\.summarySet'/, 'the summary node carries the odin.summarySet context value');
+  assert.match(
+    extensionSource,
+    /'odin\.summarySet'/,
+    'the summary node carries the odin.summarySet context value',
+  );
 });
 
 /** The commands that ask for input (an input box, a quick pick or a file dialog) when run from the palette. */

@@ -25,11 +25,17 @@ export const DEFAULT_BASE_URL = 'https://api.odin.io';
 const HOUR = 3_600_000;
 
 function list(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** The base URL from the flag or the environment, or why it is refused. */
-export function baseUrlFrom(argv: readonly string[], env: NodeJS.ProcessEnv): { url: string } | { error: string } {
+export function baseUrlFrom(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { url: string } | { error: string } {
   let raw = env.ODIN_API_BASE_URL?.trim() || DEFAULT_BASE_URL;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -37,7 +43,9 @@ export function baseUrlFrom(argv: readonly string[], env: NodeJS.ProcessEnv): { 
     else if (a.startsWith('--base-url=')) raw = a.slice('--base-url='.length);
   }
   const check = checkBaseUrl(raw);
-  return check.ok ? { url: check.prefix } : { error: `odin-mcp: refusing the API base URL: ${check.reason}.` };
+  return check.ok
+    ? { url: check.prefix }
+    : { error: `odin-mcp: refusing the API base URL: ${check.reason}.` };
 }
 
 export async function main(argv = process.argv.slice(2), env = process.env): Promise<void> {
@@ -47,7 +55,9 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
     process.stderr.write(`${redactSecrets(line, secrets())}\n`);
   };
   if (argv.includes('--help') || argv.includes('-h')) {
-    log('odin-mcp: the ODIN MCP server on stdio. Key from ODIN_API_KEY; --base-url <https url> or ODIN_API_BASE_URL; ODIN_LOOKUPS=off; ODIN_PRIVACY_ALLOW / ODIN_PRIVACY_DENY (comma-separated).');
+    log(
+      'odin-mcp: the ODIN MCP server on stdio. Key from ODIN_API_KEY; --base-url <https url> or ODIN_API_BASE_URL; ODIN_LOOKUPS=off; ODIN_PRIVACY_ALLOW / ODIN_PRIVACY_DENY (comma-separated).',
+    );
     return;
   }
   const base = baseUrlFrom(argv, env);
@@ -69,10 +79,18 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   });
   const origin = new URL(base.url).origin;
   const requests = new RequestLayer({
-    cache: new ResultCache({ ttlMs: { host: 24 * HOUR, whois: 72 * HOUR, count: 24 * HOUR, notFound: 6 * HOUR }, maxEntries: 2000 }),
+    cache: new ResultCache({
+      ttlMs: { host: 24 * HOUR, whois: 72 * HOUR, count: 24 * HOUR, notFound: 6 * HOUR },
+      maxEntries: 2000,
+    }),
     limiter: new Limiter({ perMinute: 60, maxConcurrent: 4 }),
     origin: () => origin,
-    ttlClassOf: (kind) => (kind === 'whois' || kind === 'agent.whoisHistory' ? 'whois' : kind.startsWith('agent.count') || kind === 'subdomains' ? 'count' : 'host'),
+    ttlClassOf: (kind) =>
+      kind === 'whois' || kind === 'agent.whoisHistory'
+        ? 'whois'
+        : kind.startsWith('agent.count') || kind === 'subdomains'
+          ? 'count'
+          : 'host',
     log: (level, message) => log(`odin-mcp ${level}: ${message}`),
   });
   const gate = createGate({
@@ -80,7 +98,12 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
     deny: list(env.ODIN_PRIVACY_DENY),
     mode: env.ODIN_LOOKUPS === 'off' ? 'off' : 'onCommand',
   });
-  const server = createMcpServer({ ctx: { client: () => client, requests, gate, origin: () => origin }, version: VERSION, secrets, log: debug ? log : undefined });
+  const server = createMcpServer({
+    ctx: { client: () => client, requests, gate, origin: () => origin },
+    version: VERSION,
+    secrets,
+    log: debug ? log : undefined,
+  });
   const transport = new StdioServerTransport();
   const stop = (): void => {
     requests.dispose();

@@ -43,7 +43,10 @@ export interface McpServerOptions {
 }
 
 export function createMcpServer(opts: McpServerOptions): Server {
-  const server = new Server({ name: SERVER_NAME, version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: SERVER_NAME, version: opts.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   const clean = (text: string): string => redactSecrets(text, opts.secrets());
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {

@@ -9,15 +9,31 @@ import type { Answer } from './triage';
 export function isInfraFile(path: string, languageId?: string): boolean {
   const p = path.replace(/\\/g, '/').toLowerCase();
   const name = p.slice(p.lastIndexOf('/') + 1);
-  if (languageId === 'terraform' || languageId === 'hcl' || languageId === 'nginx' || languageId === 'ansible' || languageId === 'dockercompose') return true;
+  if (
+    languageId === 'terraform' ||
+    languageId === 'hcl' ||
+    languageId === 'nginx' ||
+    languageId === 'ansible' ||
+    languageId === 'dockercompose'
+  )
+    return true;
   if (/\.(tf|tfvars|hcl)$/.test(name)) return true;
-  if (name === 'nginx.conf' || /\.conf$/.test(name) && /(^|\/)(nginx|sites-(available|enabled)|conf\.d)\//.test(p)) return true;
+  if (
+    name === 'nginx.conf' ||
+    (/\.conf$/.test(name) && /(^|\/)(nginx|sites-(available|enabled)|conf\.d)\//.test(p))
+  )
+    return true;
   if (/^(docker-)?compose(\.[\w-]+)?\.ya?ml$/.test(name)) return true;
   if (/\.ya?ml$/.test(name)) {
     // Kubernetes manifests, Helm charts, Ansible playbooks and roles, by their usual places.
-    return /(^|\/)(k8s|kubernetes|manifests|charts|helm|deploy|deployments|ansible|playbooks|roles|group_vars|host_vars|inventory|inventories)\//.test(p) || /^(playbook|site|inventory|hosts)\.ya?ml$/.test(name);
+    return (
+      /(^|\/)(k8s|kubernetes|manifests|charts|helm|deploy|deployments|ansible|playbooks|roles|group_vars|host_vars|inventory|inventories)\//.test(
+        p,
+      ) || /^(playbook|site|inventory|hosts)\.ya?ml$/.test(name)
+    );
   }
-  if (/^(hosts|inventory)(\.ini)?$/.test(name) && /(^|\/)(ansible|inventory|inventories)\//.test(p)) return true;
+  if (/^(hosts|inventory)(\.ini)?$/.test(name) && /(^|\/)(ansible|inventory|inventories)\//.test(p))
+    return true;
   return false;
 }
 
@@ -31,7 +47,10 @@ export interface InfraFinding {
 /** The one-line problem text of a vulnerable host. */
 export function findingMessage(f: InfraFinding): string {
   const v = f.verdict;
-  const cves = v.cves > 0 ? `${v.cves} CVE${v.cves === 1 ? '' : 's'}${v.maxScore !== undefined ? `, max CVSS ${v.maxScore.toFixed(1)}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}` : 'marked vulnerable';
+  const cves =
+    v.cves > 0
+      ? `${v.cves} CVE${v.cves === 1 ? '' : 's'}${v.maxScore !== undefined ? `, max CVSS ${v.maxScore.toFixed(1)}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}`
+      : 'marked vulnerable';
   const exploits = v.exploits > 0 ? `, ${v.exploits} known exploit${v.exploits === 1 ? '' : 's'}` : '';
   const worst = v.cveIds.length ? `; worst ${v.cveIds.slice(0, 3).join(', ')}` : '';
   return `${f.value} is a vulnerable host according to ODIN: ${cves}${exploits}${worst}.`;

@@ -46,7 +46,9 @@ function rowsOf(triage: Triage, opts: ReportOptions): TriageRow[] {
 
 /** `1.2.3[.]4`, `evil[.]com`, `2001[:]db8[:][:]1`. */
 export function defang(value: string): string {
-  return value.includes(':') && !value.includes('.') ? value.replace(/:/g, '[:]') : value.replace(/\./g, '[.]');
+  return value.includes(':') && !value.includes('.')
+    ? value.replace(/:/g, '[:]')
+    : value.replace(/\./g, '[.]');
 }
 
 /** Markdown for a table cell: no HTML, no links, no emphasis, one line. */
@@ -82,7 +84,13 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
   const vulnerable = triage.rows.filter((r) => r.verdict?.kind === 'host' && r.verdict.vulnerable);
   const lines: string[] = [];
   lines.push(`## ${mdText(opts.title ?? 'ODIN triage')}`, '');
-  lines.push(`Generated ${(opts.now ?? new Date()).toISOString()} from ${triage.files.length} file${triage.files.length === 1 ? '' : 's'}: ${triage.files.slice(0, 5).map((f) => mdCode(label(f), 80)).join(', ')}${triage.files.length > 5 ? ', …' : ''}.`, '');
+  lines.push(
+    `Generated ${(opts.now ?? new Date()).toISOString()} from ${triage.files.length} file${triage.files.length === 1 ? '' : 's'}: ${triage.files
+      .slice(0, 5)
+      .map((f) => mdCode(label(f), 80))
+      .join(', ')}${triage.files.length > 5 ? ', …' : ''}.`,
+    '',
+  );
   lines.push('| | count |', '|---|---:|');
   lines.push(`| unique indicators | ${triage.rows.length} |`);
   lines.push(`| occurrences | ${triage.occurrences} |`);
@@ -90,34 +98,50 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
   lines.push(`| enriched | ${acc.answered} of ${acc.eligible} |`);
   lines.push(`| vulnerable hosts | ${vulnerable.length} |`, '');
   if (acc.partial) lines.push(`> Partial: ${mdText(acc.summary, 300)}.`, '');
-  if (triage.truncated) lines.push('> More unique values than the triage lists; the rest are counted only.', '');
+  if (triage.truncated)
+    lines.push('> More unique values than the triage lists; the rest are counted only.', '');
   const notable = rows
     .filter((r) => r.verdict?.kind === 'host' && (r.verdict.vulnerable || r.verdict.tags.length > 0))
     .sort((a, b) => severityOrder(b) - severityOrder(a) || b.count - a.count)
     .slice(0, 50);
   if (notable.length) {
-    lines.push('### Notable hosts', '', '| indicator | seen | CVEs | max CVSS | severity | exploits | tags | ports | ASN | organisation | country |', '|---|---:|---:|---:|---|---:|---|---|---|---|---|');
+    lines.push(
+      '### Notable hosts',
+      '',
+      '| indicator | seen | CVEs | max CVSS | severity | exploits | tags | ports | ASN | organisation | country |',
+      '|---|---:|---:|---:|---|---:|---|---|---|---|---|',
+    );
     for (const r of notable) {
       const v = r.verdict!;
       if (v.kind !== 'host') continue;
-      lines.push(`| ${show(r.value)} | ${r.count} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? ', …' : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`);
+      lines.push(
+        `| ${show(r.value)} | ${r.count} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? ', …' : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`,
+      );
     }
     lines.push('');
   }
   const domains = rows.filter((r) => r.verdict?.kind === 'domain').slice(0, 50);
   if (domains.length) {
-    lines.push('### Domains', '', '| indicator | seen | registrar | created | age (days) | expires |', '|---|---:|---|---|---:|---|');
+    lines.push(
+      '### Domains',
+      '',
+      '| indicator | seen | registrar | created | age (days) | expires |',
+      '|---|---:|---|---|---:|---|',
+    );
     for (const r of domains) {
       const v = r.verdict!;
       if (v.kind !== 'domain') continue;
-      lines.push(`| ${show(r.value)} | ${r.count} | ${mdText(v.registrar ?? '', 60)} | ${v.created ?? ''} | ${v.ageDays ?? ''} | ${v.expires ?? ''} |`);
+      lines.push(
+        `| ${show(r.value)} | ${r.count} | ${mdText(v.registrar ?? '', 60)} | ${v.created ?? ''} | ${v.ageDays ?? ''} | ${v.expires ?? ''} |`,
+      );
     }
     lines.push('');
   }
   const rest = rows.filter((r) => !notable.includes(r) && !domains.includes(r));
   if (rest.length) {
     lines.push('### Other indicators', '', '| indicator | kind | seen | status |', '|---|---|---:|---|');
-    for (const r of rest.slice(0, 200)) lines.push(`| ${show(r.value)} | ${r.kind} | ${r.count} | ${mdText(statusText(r))} |`);
+    for (const r of rest.slice(0, 200))
+      lines.push(`| ${show(r.value)} | ${r.kind} | ${r.count} | ${mdText(statusText(r))} |`);
     if (rest.length > 200) lines.push('', `…and ${rest.length - 200} more (see the CSV or JSON report).`);
     lines.push('');
   }
@@ -140,9 +164,31 @@ function statusText(r: TriageRow): string {
 }
 
 export const CSV_COLUMNS = [
-  'value', 'kind', 'count', 'status', 'private', 'sent', 'from_cache', 'first_file', 'first_offset',
-  'vulnerable', 'cves', 'max_cvss', 'max_severity', 'exploits', 'cve_ids', 'tags', 'ports', 'asn', 'organisation', 'country',
-  'registrar', 'created', 'age_days', 'expires', 'reason',
+  'value',
+  'kind',
+  'count',
+  'status',
+  'private',
+  'sent',
+  'from_cache',
+  'first_file',
+  'first_offset',
+  'vulnerable',
+  'cves',
+  'max_cvss',
+  'max_severity',
+  'exploits',
+  'cve_ids',
+  'tags',
+  'ports',
+  'asn',
+  'organisation',
+  'country',
+  'registrar',
+  'created',
+  'age_days',
+  'expires',
+  'reason',
 ] as const;
 
 export function csvReport(triage: Triage, opts: ReportOptions = {}): string {
@@ -151,12 +197,35 @@ export function csvReport(triage: Triage, opts: ReportOptions = {}): string {
   for (const r of rowsOf(triage, opts)) {
     const h = r.verdict?.kind === 'host' ? r.verdict : undefined;
     const d = r.verdict?.kind === 'domain' ? r.verdict : undefined;
-    out.push(csvLine([
-      dfg ? defang(r.value) : r.value, r.kind, r.count, r.status, r.private, r.sent, r.fromCache, r.first.uri, r.first.offset,
-      h ? h.vulnerable : '', h?.cves ?? '', h?.maxScore ?? '', h?.maxSeverity ?? '', h?.exploits ?? '', h?.cveIds.join(' ') ?? '',
-      h?.tags.join('; ') ?? '', h?.ports.join(' ') ?? '', h?.asn ?? '', h?.org ?? '', h?.country ?? '',
-      d?.registrar ?? '', d?.created ?? '', d?.ageDays ?? '', d?.expires ?? '', r.reason ?? r.localReason ?? '',
-    ]));
+    out.push(
+      csvLine([
+        dfg ? defang(r.value) : r.value,
+        r.kind,
+        r.count,
+        r.status,
+        r.private,
+        r.sent,
+        r.fromCache,
+        r.first.uri,
+        r.first.offset,
+        h ? h.vulnerable : '',
+        h?.cves ?? '',
+        h?.maxScore ?? '',
+        h?.maxSeverity ?? '',
+        h?.exploits ?? '',
+        h?.cveIds.join(' ') ?? '',
+        h?.tags.join('; ') ?? '',
+        h?.ports.join(' ') ?? '',
+        h?.asn ?? '',
+        h?.org ?? '',
+        h?.country ?? '',
+        d?.registrar ?? '',
+        d?.created ?? '',
+        d?.ageDays ?? '',
+        d?.expires ?? '',
+        r.reason ?? r.localReason ?? '',
+      ]),
+    );
   }
   return out.join('\r\n') + '\r\n';
 }
@@ -172,7 +241,14 @@ export function jsonReport(triage: Triage, opts: ReportOptions = {}): string {
       files: triage.files,
       occurrences: triage.occurrences,
       truncated: triage.truncated,
-      summary: { eligible: acc.eligible, enriched: acc.answered, failed: acc.failed, pending: acc.pending, partial: acc.partial, text: acc.summary },
+      summary: {
+        eligible: acc.eligible,
+        enriched: acc.answered,
+        failed: acc.failed,
+        pending: acc.pending,
+        partial: acc.partial,
+        text: acc.summary,
+      },
       indicators: rowsOf(triage, opts).map((r) => ({
         value: dfg ? defang(r.value) : r.value,
         kind: r.kind,
@@ -218,7 +294,10 @@ function stixTime(d: Date): string {
   return d.toISOString();
 }
 
-export function stixBundle(triage: Triage, opts: ReportOptions = {}): { type: 'bundle'; id: string; objects: StixObject[] } {
+export function stixBundle(
+  triage: Triage,
+  opts: ReportOptions = {},
+): { type: 'bundle'; id: string; objects: StixObject[] } {
   const now = stixTime(opts.now ?? new Date());
   const uuid = opts.uuid ?? randomUUID;
   // SDO ids must be UUIDv4 (the schemas refuse other versions in references); SCO ids are v5.
@@ -247,13 +326,23 @@ export function stixBundle(triage: Triage, opts: ReportOptions = {}): { type: 'b
   for (const r of rowsOf(triage, opts)) {
     if (r.kind === 'cidr') continue;
     const type = r.kind === 'ipv4' ? 'ipv4-addr' : r.kind === 'ipv6' ? 'ipv6-addr' : 'domain-name';
-    const sco: StixObject = { type, spec_version: '2.1', id: scoId(type, { value: r.value }), value: r.value };
+    const sco: StixObject = {
+      type,
+      spec_version: '2.1',
+      id: scoId(type, { value: r.value }),
+      value: r.value,
+    };
     const v = r.verdict;
     const refs: string[] = [];
     if (v?.kind === 'host' && v.asn) {
       const number = Number(v.asn.replace(/^AS/i, ''));
       if (Number.isInteger(number) && number >= 0) {
-        const as: StixObject = { type: 'autonomous-system', spec_version: '2.1', id: scoId('autonomous-system', { number }), number };
+        const as: StixObject = {
+          type: 'autonomous-system',
+          spec_version: '2.1',
+          id: scoId('autonomous-system', { number }),
+          number,
+        };
         if (v.org) as.name = v.org;
         sco.belongs_to_refs = [add(as)];
       }
@@ -308,13 +397,17 @@ function enrichmentText(r: TriageRow): string {
   const v = r.verdict;
   const lines = [`${r.value} (${r.kind}), seen ${r.count} time${r.count === 1 ? '' : 's'}.`];
   if (v?.kind === 'host') {
-    lines.push(`Vulnerable: ${v.vulnerable ? 'yes' : 'no'}; CVEs: ${v.cves}${v.maxScore !== undefined ? `; highest CVSS ${v.maxScore}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}; exploits: ${v.exploits}.`);
+    lines.push(
+      `Vulnerable: ${v.vulnerable ? 'yes' : 'no'}; CVEs: ${v.cves}${v.maxScore !== undefined ? `; highest CVSS ${v.maxScore}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}; exploits: ${v.exploits}.`,
+    );
     if (v.ports.length) lines.push(`Open ports: ${v.ports.join(', ')}.`);
     if (v.tags.length) lines.push(`Tags: ${v.tags.join(', ')}.`);
-    if (v.asn || v.org || v.country) lines.push(`Network: ${[v.asn, v.org, v.country].filter(Boolean).join(', ')}.`);
+    if (v.asn || v.org || v.country)
+      lines.push(`Network: ${[v.asn, v.org, v.country].filter(Boolean).join(', ')}.`);
   } else if (v?.kind === 'domain') {
     if (v.registrar) lines.push(`Registrar: ${v.registrar}.`);
-    if (v.created) lines.push(`Created ${v.created}${v.ageDays !== undefined ? ` (${v.ageDays} days old)` : ''}.`);
+    if (v.created)
+      lines.push(`Created ${v.created}${v.ageDays !== undefined ? ` (${v.ageDays} days old)` : ''}.`);
     if (v.expires) lines.push(`Expires ${v.expires}.`);
   }
   return lines.join('\n');
@@ -349,7 +442,9 @@ export function mispEvent(triage: Triage, opts: ReportOptions = {}): { Event: Re
   return {
     Event: {
       uuid: uuid(),
-      info: opts.title ?? `ODIN triage of ${triage.files.length} file${triage.files.length === 1 ? '' : 's'}: ${acc.summary}`,
+      info:
+        opts.title ??
+        `ODIN triage of ${triage.files.length} file${triage.files.length === 1 ? '' : 's'}: ${acc.summary}`,
       date: now.toISOString().slice(0, 10),
       timestamp: String(Math.floor(now.getTime() / 1000)),
       published: false,

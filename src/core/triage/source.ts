@@ -10,7 +10,13 @@ import { batchQuery, type Answer, type EnrichmentSource } from './triage';
 import { domainVerdict, hostVerdict } from './verdict';
 
 /** Cache kinds: a full host lookup (shared with hovers and details pages) and a search hit. */
-export const TRIAGE_KINDS = { host: 'host', hostHit: 'hostHit', whois: 'whois', subdomains: 'subdomains', batch: 'hostBatch' } as const;
+export const TRIAGE_KINDS = {
+  host: 'host',
+  hostHit: 'hostHit',
+  whois: 'whois',
+  subdomains: 'subdomains',
+  batch: 'hostBatch',
+} as const;
 
 export interface LayerSourceOptions {
   layer: RequestLayer;
@@ -23,7 +29,12 @@ export interface LayerSourceOptions {
 }
 
 /** What the cache says about a host or domain (no request): the verdict, "unknown", or nothing. */
-export function cachedAnswer(layer: RequestLayer, kind: 'host' | 'domain', value: string, now = Date.now()): Answer | undefined {
+export function cachedAnswer(
+  layer: RequestLayer,
+  kind: 'host' | 'domain',
+  value: string,
+  now = Date.now(),
+): Answer | undefined {
   if (kind === 'host') {
     const full = layer.peek<Host>(TRIAGE_KINDS.host, value) ?? layer.peek<Host>(TRIAGE_KINDS.hostHit, value);
     if (!full) return undefined;
@@ -33,7 +44,10 @@ export function cachedAnswer(layer: RequestLayer, kind: 'host' | 'domain', value
   if (!whois) return undefined;
   if (whois.status === 'notFound') return { found: false };
   const subs = layer.peek<number>(TRIAGE_KINDS.subdomains, value);
-  return { found: true, verdict: domainVerdict(whois.value, now, subs?.status === 'ok' ? subs.value : undefined) };
+  return {
+    found: true,
+    verdict: domainVerdict(whois.value, now, subs?.status === 'ok' ? subs.value : undefined),
+  };
 }
 
 export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
@@ -43,11 +57,19 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
   const source: EnrichmentSource = {
     cached: (kind, value) => cachedAnswer(layer, kind, value, now()),
     async lookupHost(ip, signal) {
-      const r = await layer.get<Host>(TRIAGE_KINDS.host, ip, (s) => client().getHost(ip, { signal: s }), { signal, automatic });
+      const r = await layer.get<Host>(TRIAGE_KINDS.host, ip, (s) => client().getHost(ip, { signal: s }), {
+        signal,
+        automatic,
+      });
       return r.status === 'ok' ? { found: true, verdict: hostVerdict(r.value) } : { found: false };
     },
     async lookupDomain(domain, signal) {
-      const r = await layer.get<WhoisRecord>(TRIAGE_KINDS.whois, domain, (s) => client().getWhois(domain, { signal: s }), { signal, automatic });
+      const r = await layer.get<WhoisRecord>(
+        TRIAGE_KINDS.whois,
+        domain,
+        (s) => client().getWhois(domain, { signal: s }),
+        { signal, automatic },
+      );
       return r.status === 'ok' ? { found: true, verdict: domainVerdict(r.value, now()) } : { found: false };
     },
   };
@@ -79,4 +101,3 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
   }
   return source;
 }
-

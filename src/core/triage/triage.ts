@@ -26,7 +26,11 @@ export interface BuildOptions {
 }
 
 /** Scans the texts and merges their indicators: one row per unique value. */
-export async function buildTriage(texts: readonly SourceText[], check: SendCheck, opts: BuildOptions = {}): Promise<Triage> {
+export async function buildTriage(
+  texts: readonly SourceText[],
+  check: SendCheck,
+  opts: BuildOptions = {},
+): Promise<Triage> {
   const maxUnique = opts.maxUnique ?? 50_000;
   const byValue = new Map<string, TriageRow>();
   let occurrences = 0;
@@ -77,7 +81,9 @@ export async function buildTriage(texts: readonly SourceText[], check: SendCheck
     opts.onProgress?.(i + 1, texts.length);
   }
   // Rows sorted once: most occurrences first, then by value (stable across runs).
-  const rows = [...byValue.values()].sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  const rows = [...byValue.values()].sort(
+    (a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0),
+  );
   return { rows, occurrences, truncated, files: texts.map((t) => t.uri) };
 }
 
@@ -151,7 +157,12 @@ export function guardedSource(
     lookupDomain: (domain, signal) => source.lookupDomain(pass(domain, 'domain'), signal),
   };
   const batch = source.lookupHostsBatch;
-  if (batch) out.lookupHostsBatch = (ips, signal) => batch(ips.map((ip) => pass(ip, 'ip')), signal);
+  if (batch)
+    out.lookupHostsBatch = (ips, signal) =>
+      batch(
+        ips.map((ip) => pass(ip, 'ip')),
+        signal,
+      );
   return out;
 }
 
@@ -187,7 +198,11 @@ export interface Preview {
 }
 
 /** Fills rows from the cache (no request) and counts what enrichment would send. */
-export function preview(triage: Triage, source: Pick<EnrichmentSource, 'cached' | 'lookupHostsBatch'>, opts: EnrichOptions = {}): Preview {
+export function preview(
+  triage: Triage,
+  source: Pick<EnrichmentSource, 'cached' | 'lookupHostsBatch'>,
+  opts: EnrichOptions = {},
+): Preview {
   applyCache(triage, source);
   const byKind: Record<DetectionKind, number> = { ipv4: 0, ipv6: 0, cidr: 0, domain: 0 };
   let priv = 0;
@@ -244,12 +259,14 @@ function settle(r: TriageRow, a: Answer, fromCache: boolean): void {
 }
 
 export type PlannedRequest =
-  | { kind: 'batch'; ips: string[] }
-  | { kind: 'host'; ip: string }
-  | { kind: 'domain'; domain: string };
+  { kind: 'batch'; ips: string[] } | { kind: 'host'; ip: string } | { kind: 'domain'; domain: string };
 
 /** The requests a run sends: rows pending or failed, IPs in chunks when batching. */
-export function planRequests(triage: Triage, source: Pick<EnrichmentSource, 'lookupHostsBatch'>, opts: EnrichOptions = {}): PlannedRequest[] {
+export function planRequests(
+  triage: Triage,
+  source: Pick<EnrichmentSource, 'lookupHostsBatch'>,
+  opts: EnrichOptions = {},
+): PlannedRequest[] {
   const size = Math.max(1, Math.min(opts.batchSize ?? 50, 500));
   const batched = modeOf(source, opts) === 'batched';
   const out: PlannedRequest[] = [];
@@ -291,7 +308,8 @@ export interface EnrichResult {
 
 /** Why an error ends the whole run (credits, key, rate limit, pause), or undefined for a per-item failure. */
 function stopReason(err: unknown): string | undefined {
-  if (err instanceof LookupsPausedError) return err.pause.reason === 'quota' ? 'credits used up' : 'lookups paused';
+  if (err instanceof LookupsPausedError)
+    return err.pause.reason === 'quota' ? 'credits used up' : 'lookups paused';
   if (!(err instanceof OdinApiError)) return undefined;
   switch (err.kind) {
     case 'quota':
@@ -332,7 +350,11 @@ function itemReason(err: unknown): string {
 }
 
 /** Enriches the rows still pending or failed. Resolves (never rejects) with the accounting. */
-export async function enrich(triage: Triage, source: EnrichmentSource, opts: EnrichOptions = {}): Promise<EnrichResult> {
+export async function enrich(
+  triage: Triage,
+  source: EnrichmentSource,
+  opts: EnrichOptions = {},
+): Promise<EnrichResult> {
   applyCache(triage, source);
   const plan = planRequests(triage, source, opts);
   const byValue = new Map<string, TriageRow>();
@@ -425,7 +447,12 @@ export async function enrich(triage: Triage, source: EnrichmentSource, opts: Enr
 }
 
 /** The accounting of a triage as it stands. */
-export function account(triage: Triage, requests = 0, stoppedBecause?: string, batchRefused = false): EnrichResult {
+export function account(
+  triage: Triage,
+  requests = 0,
+  stoppedBecause?: string,
+  batchRefused = false,
+): EnrichResult {
   let eligible = 0;
   let answered = 0;
   let failed = 0;

@@ -16,21 +16,31 @@ export function hostVerdict(host: Host): HostVerdict {
     if (Number.isInteger(s.port)) ports.add(s.port);
     for (const c of s.cve) {
       const known = cves.get(c.id);
-      if (!known || (c.score ?? -1) > (known.score ?? -1)) cves.set(c.id, { score: c.score, severity: c.severity });
+      if (!known || (c.score ?? -1) > (known.score ?? -1))
+        cves.set(c.id, { score: c.score, severity: c.severity });
       for (const e of c.exploit) exploits.add(e.id);
     }
   }
   let maxScore: number | undefined;
   let maxSeverity: Severity = 'UNKNOWN';
   for (const c of cves.values()) {
-    if (c.score !== undefined && Number.isFinite(c.score) && (maxScore === undefined || c.score > maxScore)) maxScore = c.score;
+    if (c.score !== undefined && Number.isFinite(c.score) && (maxScore === undefined || c.score > maxScore))
+      maxScore = c.score;
     if (SEVERITY_RANK[c.severity] > SEVERITY_RANK[maxSeverity]) maxSeverity = c.severity;
   }
   const cveIds = [...cves.entries()]
-    .sort((a, b) => (b[1].score ?? -1) - (a[1].score ?? -1) || SEVERITY_RANK[b[1].severity] - SEVERITY_RANK[a[1].severity] || a[0].localeCompare(b[0]))
+    .sort(
+      (a, b) =>
+        (b[1].score ?? -1) - (a[1].score ?? -1) ||
+        SEVERITY_RANK[b[1].severity] - SEVERITY_RANK[a[1].severity] ||
+        a[0].localeCompare(b[0]),
+    )
     .slice(0, MAX_IDS)
     .map(([id]) => id);
-  const tags = host.tags.filter((t) => t.value === true).map((t) => t.pretty_name || t.name).slice(0, MAX_TAGS);
+  const tags = host.tags
+    .filter((t) => t.value === true)
+    .map((t) => t.pretty_name || t.name)
+    .slice(0, MAX_TAGS);
   const v: HostVerdict = {
     kind: 'host',
     vulnerable: host.is_vuln === true || cves.size > 0,
@@ -44,7 +54,8 @@ export function hostVerdict(host: Host): HostVerdict {
   if (maxSeverity !== 'UNKNOWN') v.maxSeverity = maxSeverity.toLowerCase();
   const org = host.asn?.organization || host.whois?.organization;
   if (org) v.org = org;
-  if (host.asn?.number) v.asn = /^AS/i.test(host.asn.number) ? host.asn.number.toUpperCase() : `AS${host.asn.number}`;
+  if (host.asn?.number)
+    v.asn = /^AS/i.test(host.asn.number) ? host.asn.number.toUpperCase() : `AS${host.asn.number}`;
   const country = host.location?.country_code || host.asn?.country_code;
   if (country) v.country = country;
   return v;
@@ -75,11 +86,18 @@ function validDate(s: string | undefined): Date | undefined {
 export function verdictLine(v: HostVerdict | DomainVerdict | undefined): string {
   if (!v) return '';
   if (v.kind === 'domain') {
-    const bits = [v.registrar, v.ageDays !== undefined ? `${v.ageDays} d old` : undefined, v.expires ? `expires ${v.expires}` : undefined];
+    const bits = [
+      v.registrar,
+      v.ageDays !== undefined ? `${v.ageDays} d old` : undefined,
+      v.expires ? `expires ${v.expires}` : undefined,
+    ];
     return bits.filter(Boolean).join(' · ');
   }
   const bits: string[] = [];
-  if (v.cves > 0) bits.push(`⚠ ${v.cves} CVE${v.cves === 1 ? '' : 's'}${v.maxScore !== undefined ? ` (max ${v.maxScore})` : ''}`);
+  if (v.cves > 0)
+    bits.push(
+      `⚠ ${v.cves} CVE${v.cves === 1 ? '' : 's'}${v.maxScore !== undefined ? ` (max ${v.maxScore})` : ''}`,
+    );
   else if (v.vulnerable) bits.push('⚠ vulnerable');
   if (v.exploits > 0) bits.push(`${v.exploits} exploit${v.exploits === 1 ? '' : 's'}`);
   if (v.asn) bits.push(v.asn);

@@ -6,7 +6,8 @@ import { lookupKind, type Triage, type TriageRow } from './model';
 const MAX_TEXT = 200;
 const MAX_FILE_LABEL = 300;
 
-const cap = (s: string | undefined, n = MAX_TEXT): string | undefined => (s === undefined ? undefined : s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const cap = (s: string | undefined, n = MAX_TEXT): string | undefined =>
+  s === undefined ? undefined : s.length > n ? `${s.slice(0, n - 1)}…` : s;
 
 /** The class a row is filtered and sorted by. */
 export function verdictClass(r: TriageRow): TriageVerdictClass {

@@ -46,7 +46,9 @@ export function agentGate(ctx: Ctx): AgentGate {
       mode: config.lookupMode() === 'off' ? 'off' : 'onCommand',
       trusted: vscode.workspace.isTrusted,
       blocked: () =>
-        ctx.keys.get() ? undefined : 'No ODIN API key is set. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".',
+        ctx.keys.get()
+          ? undefined
+          : 'No ODIN API key is set. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".',
     };
   });
 }
@@ -55,8 +57,15 @@ export function agentGate(ctx: Ctx): AgentGate {
 async function localText(file: string | undefined): Promise<{ text: string; source: string }> {
   if (file) {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const uri = path.isAbsolute(file) ? vscode.Uri.file(file) : folders[0] ? vscode.Uri.joinPath(folders[0].uri, file) : undefined;
-    const inside = uri && (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()) || vscode.workspace.getWorkspaceFolder(uri));
+    const uri = path.isAbsolute(file)
+      ? vscode.Uri.file(file)
+      : folders[0]
+        ? vscode.Uri.joinPath(folders[0].uri, file)
+        : undefined;
+    const inside =
+      uri &&
+      (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()) ||
+        vscode.workspace.getWorkspaceFolder(uri));
     if (!uri || !inside) throw new ToolInputError('The file must be in the workspace or open in an editor.');
     const doc = await vscode.workspace.openTextDocument(uri);
     return { text: doc.getText(), source: q(vscode.workspace.asRelativePath(uri), 200) };
@@ -95,7 +104,8 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     token?: vscode.CancellationToken,
   ): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> {
     if (this.tool.local) return { invocationMessage: `${this.tool.title} (local, nothing is sent)` };
-    if (this.tool.prepareLocal) return this.prepareAfterScan(this.tool.prepareLocal.bind(this.tool), options.input, token);
+    if (this.tool.prepareLocal)
+      return this.prepareAfterScan(this.tool.prepareLocal.bind(this.tool), options.input, token);
     let sends: string | undefined;
     try {
       sends = this.tool.prepare(options.input, this.tools).sends;
@@ -123,10 +133,16 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     const sub = token?.onCancellationRequested(() => ac.abort());
     try {
       const call = await prepare(input, this.tools, ac.signal);
-      if (!call.sends) return { invocationMessage: `${this.tool.title}: ${call.note ?? 'nothing is sent (all cached or local)'}` };
+      if (!call.sends)
+        return {
+          invocationMessage: `${this.tool.title}: ${call.note ?? 'nothing is sent (all cached or local)'}`,
+        };
       return {
         invocationMessage: this.tool.title,
-        confirmationMessages: { title: this.tool.title, message: new vscode.MarkdownString(escapeMarkdown(call.sends, 2500)) },
+        confirmationMessages: {
+          title: this.tool.title,
+          message: new vscode.MarkdownString(escapeMarkdown(call.sends, 2500)),
+        },
       };
     } catch {
       return { invocationMessage: `${this.tool.title}: refused, nothing is sent` };
@@ -160,9 +176,14 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
 /** What tests read: the tools as registered, and the MCP definition as VS Code would start it. */
 export interface AgentProbe {
   toolNames: string[];
-  prepare(name: string, input: unknown): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> | undefined;
+  prepare(
+    name: string,
+    input: unknown,
+  ): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> | undefined;
   mcpRegistered: boolean;
-  resolveMcp(): Promise<{ command: string; args: string[]; env: Record<string, string | number | null> } | undefined>;
+  resolveMcp(): Promise<
+    { command: string; args: string[]; env: Record<string, string | number | null> } | undefined
+  >;
   mcpDefinitions(): Array<{ env: Record<string, string | number | null> }>;
 }
 
@@ -180,7 +201,9 @@ export function registerAgent(ctx: Ctx): void {
   try {
     registerAgentTools(ctx);
   } catch (err) {
-    ctx.log.warn(`ODIN tools for agents are not available: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.log.warn(
+      `ODIN tools for agents are not available: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -196,7 +219,9 @@ function registerAgentTools(ctx: Ctx): void {
   }
   agentProbe.toolNames = [...byName.keys()];
   agentProbe.prepare = (name, input) =>
-    byName.get(name)?.prepareInvocation({ input } as vscode.LanguageModelToolInvocationPrepareOptions<unknown>);
+    byName
+      .get(name)
+      ?.prepareInvocation({ input } as vscode.LanguageModelToolInvocationPrepareOptions<unknown>);
   registerMcp(ctx);
 }
 
@@ -214,7 +239,10 @@ type McpApi = {
     provider: {
       onDidChangeMcpServerDefinitions?: vscode.Event<void>;
       provideMcpServerDefinitions(token: vscode.CancellationToken): McpStdioDefinition[];
-      resolveMcpServerDefinition?(server: McpStdioDefinition, token: vscode.CancellationToken): McpStdioDefinition | undefined;
+      resolveMcpServerDefinition?(
+        server: McpStdioDefinition,
+        token: vscode.CancellationToken,
+      ): McpStdioDefinition | undefined;
     },
   ) => vscode.Disposable;
 };
@@ -222,14 +250,19 @@ type McpApi = {
 /** The ODIN MCP server as a server definition, when this VS Code has the API (1.100+; detected, never required). */
 function registerMcp(ctx: Ctx): void {
   const api = vscode.lm as unknown as McpApi;
-  const Definition = (vscode as unknown as { McpStdioServerDefinition?: new (
-    label: string,
-    command: string,
-    args?: string[],
-    env?: Record<string, string | number | null>,
-    version?: string,
-  ) => McpStdioDefinition }).McpStdioServerDefinition;
-  if (typeof api.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function') return;
+  const Definition = (
+    vscode as unknown as {
+      McpStdioServerDefinition?: new (
+        label: string,
+        command: string,
+        args?: string[],
+        env?: Record<string, string | number | null>,
+        version?: string,
+      ) => McpStdioDefinition;
+    }
+  ).McpStdioServerDefinition;
+  if (typeof api.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function')
+    return;
   const changed = new vscode.EventEmitter<void>();
   ctx.subscriptions.add(changed);
   ctx.subscriptions.add(ctx.onDidChangeConnection(() => changed.fire()));
@@ -264,6 +297,8 @@ function registerMcp(ctx: Ctx): void {
     agentProbe.mcpDefinitions = () => provider.provideMcpServerDefinitions();
     agentProbe.resolveMcp = () => Promise.resolve(provider.resolveMcpServerDefinition(define(settingsEnv())));
   } catch (err) {
-    ctx.log.warn(`The ODIN MCP server could not be registered: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.log.warn(
+      `The ODIN MCP server could not be registered: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }

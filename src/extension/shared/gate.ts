@@ -95,7 +95,9 @@ export async function explainBlock(v: Extract<Verdict, { send: false }>): Promis
     void vscode.window
       .showInformationMessage(`ODIN: ${v.reason}`, 'Open Setting')
       .then((choice) =>
-        choice ? vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode') : undefined,
+        choice
+          ? vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode')
+          : undefined,
       );
     return;
   }

@@ -29,7 +29,14 @@ import { openMarkdownReport, TriageView } from './view';
 
 /** What `odin.triage` returns (tasks, keybindings, tests). */
 export interface TriageResult {
-  indicators: { value: string; kind: string; count: number; sent: boolean; status: string; verdict: Verdict | null }[];
+  indicators: {
+    value: string;
+    kind: string;
+    count: number;
+    sent: boolean;
+    status: string;
+    verdict: Verdict | null;
+  }[];
   partial: boolean;
   failed: number;
   /** Requests this run sent. */
@@ -69,19 +76,27 @@ export class TriageState {
 
 /** Why this window may not send anything now, or undefined when it may (after a confirmation). */
 function localOnlyReason(ctx: Ctx, gate: Gate): string | undefined {
-  if (!gate.settings.trusted) return 'This workspace is in Restricted Mode: the triage stays on this machine.';
-  if (gate.settings.mode === 'off') return 'Lookups are off (setting odin.lookups.mode): the triage stays on this machine.';
-  if (!ctx.keys.get()) return 'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".';
+  if (!gate.settings.trusted)
+    return 'This workspace is in Restricted Mode: the triage stays on this machine.';
+  if (gate.settings.mode === 'off')
+    return 'Lookups are off (setting odin.lookups.mode): the triage stays on this machine.';
+  if (!ctx.keys.get())
+    return 'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".';
   return undefined;
 }
 
 function parseArgs(raw: unknown): TriageArgs {
   if (raw === undefined || raw === null) return {};
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new Error('odin.triage takes an object { uris?: string[], send?: boolean }.');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw new Error('odin.triage takes an object { uris?: string[], send?: boolean }.');
   const o = raw as Record<string, unknown>;
   const out: TriageArgs = {};
   if (o.uris !== undefined) {
-    if (!Array.isArray(o.uris) || o.uris.length > MAX_URIS || !o.uris.every((u) => typeof u === 'string' && u.length < 4096)) {
+    if (
+      !Array.isArray(o.uris) ||
+      o.uris.length > MAX_URIS ||
+      !o.uris.every((u) => typeof u === 'string' && u.length < 4096)
+    ) {
       throw new Error(`odin.triage: "uris" must be an array of at most ${MAX_URIS} URI strings.`);
     }
     out.uris = o.uris as string[];
@@ -99,7 +114,10 @@ function mayRead(uri: vscode.Uri): boolean {
   return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
 }
 
-async function readTexts(uris: readonly vscode.Uri[], token: vscode.CancellationToken): Promise<{ texts: SourceText[]; skipped: string[] }> {
+async function readTexts(
+  uris: readonly vscode.Uri[],
+  token: vscode.CancellationToken,
+): Promise<{ texts: SourceText[]; skipped: string[] }> {
   const max = triageSettings.maxFileBytes();
   const texts: SourceText[] = [];
   const skipped: string[] = [];
@@ -137,14 +155,23 @@ async function creditsLeft(ctx: Ctx): Promise<number | undefined> {
     const left = usage.hostCert?.left;
     return typeof left === 'number' && Number.isFinite(left) ? left : undefined;
   } catch (err) {
-    ctx.log.info(`Credits unknown for the triage preview: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.log.info(
+      `Credits unknown for the triage preview: ${err instanceof Error ? err.message : String(err)}`,
+    );
     return undefined;
   }
 }
 
 function resultOf(t: Triage, p: TriageResult['preview'], acc: EnrichResult, local?: string): TriageResult {
   const out: TriageResult = {
-    indicators: t.rows.map((r) => ({ value: r.value, kind: r.kind, count: r.count, sent: r.sent, status: r.status, verdict: r.verdict ?? null })),
+    indicators: t.rows.map((r) => ({
+      value: r.value,
+      kind: r.kind,
+      count: r.count,
+      sent: r.sent,
+      status: r.status,
+      verdict: r.verdict ?? null,
+    })),
     partial: acc.partial,
     failed: acc.failed,
     requests: acc.requests,
@@ -171,7 +198,14 @@ function previewText(p: TriageResult['preview']): string {
  * The triage itself: read → scan → preview → (confirm) → enrich. `interactive` shows the
  * preview as a modal confirmation when `send` is undefined.
  */
-async function runTriage(ctx: Ctx, state: TriageState, uris: vscode.Uri[], args: TriageArgs, interactive: boolean, selection?: { uri: vscode.Uri; text: string }): Promise<TriageResult | undefined> {
+async function runTriage(
+  ctx: Ctx,
+  state: TriageState,
+  uris: vscode.Uri[],
+  args: TriageArgs,
+  interactive: boolean,
+  selection?: { uri: vscode.Uri; text: string },
+): Promise<TriageResult | undefined> {
   const opts = { batching: triageSettings.batching(), batchSize: triageSettings.batchSize() };
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'ODIN triage', cancellable: true },
@@ -180,14 +214,19 @@ async function runTriage(ctx: Ctx, state: TriageState, uris: vscode.Uri[], args:
       token.onCancellationRequested(() => controller.abort());
       state.running = controller;
       progress.report({ message: 'reading files…' });
-      const { texts, skipped } = selection ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] } : await readTexts(uris, token);
+      const { texts, skipped } = selection
+        ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] }
+        : await readTexts(uris, token);
       if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
       progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
       const gate = currentGate();
       const t = await buildTriage(texts, triageCheck(gate), { signal: controller.signal });
       if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
       state.set(t, ctx.origin());
-      const source = gated(gate, layerSource({ layer: ctx.requests, client: () => ctx.client(), batching: opts.batching }));
+      const source = gated(
+        gate,
+        layerSource({ layer: ctx.requests, client: () => ctx.client(), batching: opts.batching }),
+      );
       const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx, gate);
       const p: TriageResult['preview'] = preview(t, source, opts);
       if (local) {
@@ -202,7 +241,12 @@ async function runTriage(ctx: Ctx, state: TriageState, uris: vscode.Uri[], args:
       if (p.requests > 0 && args.send !== true) {
         if (!interactive) return resultOf(t, p, account(t), 'Not confirmed.');
         const SEND = `Enrich (${p.requests} request${p.requests === 1 ? '' : 's'})`;
-        const choice = await vscode.window.showWarningMessage('ODIN: triage preview', { modal: true, detail: previewText(p) }, SEND, 'Local Only');
+        const choice = await vscode.window.showWarningMessage(
+          'ODIN: triage preview',
+          { modal: true, detail: previewText(p) },
+          SEND,
+          'Local Only',
+        );
         if (choice !== SEND) return resultOf(t, p, account(t), 'Not confirmed: nothing was sent.');
       }
       progress.report({ message: `enriching ${p.toSend} indicators…` });
@@ -217,7 +261,9 @@ async function runTriage(ctx: Ctx, state: TriageState, uris: vscode.Uri[], args:
         },
       });
       state.set(t);
-      ctx.log.info(`Triage: ${acc.summary} (${acc.requests} requests${acc.batchRefused ? ', batched search refused: single lookups' : ''}).`);
+      ctx.log.info(
+        `Triage: ${acc.summary} (${acc.requests} requests${acc.batchRefused ? ', batched search refused: single lookups' : ''}).`,
+      );
       return resultOf(t, p, acc);
     },
   );
@@ -238,11 +284,19 @@ async function askFormat(): Promise<ReportFormat | undefined> {
   return pick?.format;
 }
 
-const EXT: Record<ReportFormat, string> = { md: 'md', csv: 'csv', json: 'json', stix: 'stix.json', misp: 'misp.json' };
+const EXT: Record<ReportFormat, string> = {
+  md: 'md',
+  csv: 'csv',
+  json: 'json',
+  stix: 'stix.json',
+  misp: 'misp.json',
+};
 
 async function saveReport(state: TriageState, format: ReportFormat): Promise<void> {
   if (!state.last) return;
-  const text = report(state.last, format, { fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)) });
+  const text = report(state.last, format, {
+    fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)),
+  });
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const target = await vscode.window.showSaveDialog({
     title: 'Save ODIN triage report',
@@ -256,7 +310,11 @@ async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefine
   if (!r) return;
   if (state.last) TriageView.show(ctx, state);
   const head = r.local ? `${r.local} ${r.indicators.length} unique indicators.` : r.summary;
-  const choice = await vscode.window.showInformationMessage(`ODIN triage: ${neutraliseUiText(head, 300)}`, 'Open Report', 'Save Report…');
+  const choice = await vscode.window.showInformationMessage(
+    `ODIN triage: ${neutraliseUiText(head, 300)}`,
+    'Open Report',
+    'Save Report…',
+  );
   if (choice === 'Open Report') await openMarkdownReport(state);
   else if (choice === 'Save Report…') {
     const f = await askFormat();
@@ -272,7 +330,9 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         void vscode.window.showInformationMessage('ODIN: open a file (a log, a report, a config) first.');
         return undefined;
       }
-      const sel = editor.selection.isEmpty ? undefined : { uri: editor.document.uri, text: editor.document.getText(editor.selection) };
+      const sel = editor.selection.isEmpty
+        ? undefined
+        : { uri: editor.document.uri, text: editor.document.getText(editor.selection) };
       const r = await runTriage(ctx, state, [editor.document.uri], {}, true, sel);
       void afterRun(ctx, state, r);
       return r;
@@ -285,7 +345,8 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
           void vscode.window.showInformationMessage('ODIN: open a folder first.');
           return undefined;
         }
-        folder = folders.length === 1 ? folders[0]!.uri : (await vscode.window.showWorkspaceFolderPick())?.uri;
+        folder =
+          folders.length === 1 ? folders[0]!.uri : (await vscode.window.showWorkspaceFolderPick())?.uri;
         if (!folder) return undefined;
       }
       const glob = await vscode.window.showInputBox({
@@ -295,7 +356,11 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
       });
       if (!glob) return undefined;
       // `undefined` as the exclude argument applies files.exclude.
-      const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), undefined, triageSettings.maxFiles());
+      const uris = await vscode.workspace.findFiles(
+        new vscode.RelativePattern(folder, glob),
+        undefined,
+        triageSettings.maxFiles(),
+      );
       if (uris.length === 0) {
         void vscode.window.showInformationMessage('ODIN: no file matches.');
         return undefined;
@@ -312,7 +377,9 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         const denied = uris.filter((u) => !mayRead(u));
         if (denied.length) {
           // Refused without a modal or an awaited message: a task or keybinding gets `undefined` at once.
-          void vscode.window.showWarningMessage(`ODIN: odin.triage reads files of this workspace or open documents only (${denied.length} refused).`);
+          void vscode.window.showWarningMessage(
+            `ODIN: odin.triage reads files of this workspace or open documents only (${denied.length} refused).`,
+          );
           return undefined;
         }
       } else {
@@ -328,15 +395,21 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
     },
     'odin.triageReport': async (raw?: unknown): Promise<string | undefined> => {
       if (!state.last) {
-        void vscode.window.showInformationMessage('ODIN: run a triage first ("ODIN: Triage Indicators in File").');
+        void vscode.window.showInformationMessage(
+          'ODIN: run a triage first ("ODIN: Triage Indicators in File").',
+        );
         return undefined;
       }
       if (raw !== undefined && raw !== null) {
         const format = (raw as { format?: unknown }).format;
         if (typeof format !== 'string' || !(REPORT_FORMATS as readonly string[]).includes(format)) {
-          throw new Error(`odin.triageReport takes { format: ${REPORT_FORMATS.map((f) => `"${f}"`).join(' | ')} }.`);
+          throw new Error(
+            `odin.triageReport takes { format: ${REPORT_FORMATS.map((f) => `"${f}"`).join(' | ')} }.`,
+          );
         }
-        return report(state.last, format as ReportFormat, { fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)) });
+        return report(state.last, format as ReportFormat, {
+          fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)),
+        });
       }
       const f = await askFormat();
       if (f) await saveReport(state, f);

@@ -78,7 +78,10 @@ export class VerdictDecorations implements vscode.Disposable {
         const line = truncate(showInvisibles(verdictLine(a.verdict)), 80);
         if (!line) continue;
         const range = new vscode.Range(end, doc.lineAt(end.line).range.end);
-        const opt: vscode.DecorationOptions = { range: new vscode.Range(range.end, range.end), renderOptions: { after: { contentText: line } } };
+        const opt: vscode.DecorationOptions = {
+          range: new vscode.Range(range.end, range.end),
+          renderOptions: { after: { contentText: line } },
+        };
         (a.verdict.kind === 'host' && a.verdict.vulnerable ? vuln : info).push(opt);
       }
     }

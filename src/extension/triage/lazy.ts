@@ -8,7 +8,10 @@ import type { Ctx } from '../ctx';
 import { TRIAGE_COMMANDS } from './ids';
 import type { TriageFeature } from './index';
 
-export function registerTriageLazy(ctx: Ctx): { commands: Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>; load: () => TriageFeature } {
+export function registerTriageLazy(ctx: Ctx): {
+  commands: Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
+  load: () => TriageFeature;
+} {
   let loaded: TriageFeature | undefined;
   const load = (): TriageFeature => {
     if (!loaded) {
@@ -19,12 +22,17 @@ export function registerTriageLazy(ctx: Ctx): { commands: Omit<CommandsOf<'triag
     return loaded;
   };
   const commands = Object.fromEntries(
-    TRIAGE_COMMANDS.map((id) => [id, (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args)]),
+    TRIAGE_COMMANDS.map((id) => [
+      id,
+      (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args),
+    ]),
   ) as unknown as Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
   // Verdict decorations are opt-in: the feature loads for them only when the setting is on.
-  const decorationsOn = (): boolean => vscode.workspace.getConfiguration('odin.triage').get<boolean>('decorations', false) === true;
+  const decorationsOn = (): boolean =>
+    vscode.workspace.getConfiguration('odin.triage').get<boolean>('decorations', false) === true;
   // So are the Problems entries for infrastructure files.
-  const problemsOn = (): boolean => vscode.workspace.getConfiguration('odin.triage').get<boolean>('problems', false) === true;
+  const problemsOn = (): boolean =>
+    vscode.workspace.getConfiguration('odin.triage').get<boolean>('problems', false) === true;
   const sync = (): void => {
     if (decorationsOn()) load().setDecorations(true);
     else loaded?.setDecorations(false);
@@ -33,7 +41,8 @@ export function registerTriageLazy(ctx: Ctx): { commands: Omit<CommandsOf<'triag
   };
   ctx.subscriptions.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('odin.triage.decorations') || e.affectsConfiguration('odin.triage.problems')) sync();
+      if (e.affectsConfiguration('odin.triage.decorations') || e.affectsConfiguration('odin.triage.problems'))
+        sync();
     }),
   );
   sync();

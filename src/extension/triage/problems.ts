@@ -33,7 +33,9 @@ export class InfraProblems implements vscode.Disposable {
         }
       }),
       ctx.onDidChangeConnection(() => this.refreshAll()),
-      vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new OpenDetailsFix(), { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
+      vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new OpenDetailsFix(), {
+        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+      }),
     );
     this.refreshAll();
   }
@@ -67,7 +69,11 @@ export class InfraProblems implements vscode.Disposable {
       (ip) => cachedAnswer(this.ctx.requests, 'host', ip),
     );
     const list = findings.map((f) => {
-      const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end)), findingMessage(f), vscode.DiagnosticSeverity.Warning);
+      const d = new vscode.Diagnostic(
+        new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end)),
+        findingMessage(f),
+        vscode.DiagnosticSeverity.Warning,
+      );
       d.source = PROBLEM_SOURCE;
       d.code = PROBLEM_CODE;
       return d;
@@ -84,7 +90,11 @@ export class InfraProblems implements vscode.Disposable {
 
 /** "Open details" on an ODIN problem: the host page of the IP under the diagnostic. */
 class OpenDetailsFix implements vscode.CodeActionProvider {
-  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    doc: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const out: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {
       if (d.source !== PROBLEM_SOURCE || d.code !== PROBLEM_CODE) continue;

@@ -40,7 +40,12 @@ export class TriageView implements vscode.Disposable {
       open.panel.reveal(undefined, preserveFocus);
       return open;
     }
-    const panel = vscode.window.createWebviewPanel(TRIAGE_VIEW_TYPE, 'ODIN Triage', { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, webviewOptions(ctx.extension.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      TRIAGE_VIEW_TYPE,
+      'ODIN Triage',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
+      webviewOptions(ctx.extension.extensionUri),
+    );
     TriageView.current = new TriageView(ctx, state, panel);
     return TriageView.current;
   }
@@ -81,15 +86,27 @@ export class TriageView implements vscode.Disposable {
     const t = this.state.last;
     if (!t) {
       this.posted = [];
-      this.post({ type: 'empty', message: 'No triage yet in this window. Run "ODIN: Triage Indicators in File" or "ODIN: Triage Indicators in Folder…".' });
+      this.post({
+        type: 'empty',
+        message:
+          'No triage yet in this window. Run "ODIN: Triage Indicators in File" or "ODIN: Triage Indicators in Folder…".',
+      });
       return;
     }
     this.generation++;
     this.posted = t.rows;
     const acc = account(t);
-    const files = t.files.length === 1 ? vscode.workspace.asRelativePath(vscode.Uri.parse(t.files[0]!)) : `${t.files.length} files`;
+    const files =
+      t.files.length === 1
+        ? vscode.workspace.asRelativePath(vscode.Uri.parse(t.files[0]!))
+        : `${t.files.length} files`;
     const summary = `${t.rows.length} unique indicators in ${files} (${t.occurrences} occurrences${t.truncated ? ', more than listed' : ''}). ${acc.summary}.`;
-    this.post({ type: 'rows', generation: this.generation, rowsJson: JSON.stringify(rowViews(t, (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)))), summary });
+    this.post({
+      type: 'rows',
+      generation: this.generation,
+      rowsJson: JSON.stringify(rowViews(t, (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)))),
+      summary,
+    });
   }
 
   private receive(raw: unknown): void {
@@ -105,7 +122,9 @@ export class TriageView implements vscode.Disposable {
         this.postRows();
         return;
       case 'rendered':
-        this.ctx.log.debug(`Triage view rendered ${m.rows} rows (${m.dom} in the DOM) in ${m.ms.toFixed(1)} ms`);
+        this.ctx.log.debug(
+          `Triage view rendered ${m.rows} rows (${m.dom} in the DOM) in ${m.ms.toFixed(1)} ms`,
+        );
         TriageView.probe.rendered.push({ ...m, at: Date.now() });
         if (TriageView.probe.rendered.length > 100) TriageView.probe.rendered.shift();
         return;
@@ -118,7 +137,9 @@ export class TriageView implements vscode.Disposable {
         // Indices of an older generation point at rows that may have moved: ignored.
         const row = m.generation === this.generation ? this.posted[m.index] : undefined;
         if (!row) return;
-        void this.act(m.type, row).catch((err: unknown) => this.ctx.log.warn(`Triage view: ${err instanceof Error ? err.message : String(err)}`));
+        void this.act(m.type, row).catch((err: unknown) =>
+          this.ctx.log.warn(`Triage view: ${err instanceof Error ? err.message : String(err)}`),
+        );
         return;
       }
     }
@@ -153,7 +174,9 @@ export async function openMarkdownReport(state: TriageState): Promise<void> {
   if (!state.last) return;
   const doc = await vscode.workspace.openTextDocument({
     language: 'markdown',
-    content: report(state.last, 'md', { fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)) }),
+    content: report(state.last, 'md', {
+      fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)),
+    }),
   });
   await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
 }
@@ -168,8 +191,18 @@ async function revealOccurrences(row: TriageRow): Promise<void> {
   const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
   const start = doc.positionAt(row.first.offset);
   const end = doc.positionAt(row.first.offset + row.first.length);
-  const editor = await vscode.window.showTextDocument(doc, { viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One, selection: new vscode.Range(start, end), preserveFocus: false });
+  const editor = await vscode.window.showTextDocument(doc, {
+    viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One,
+    selection: new vscode.Range(start, end),
+    preserveFocus: false,
+  });
   editor.revealRange(new vscode.Range(start, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   const searchString = doc.getText(new vscode.Range(start, end));
-  if (searchString) await vscode.commands.executeCommand('editor.actions.findWithArgs', { searchString, isRegex: false, matchWholeWord: false, isCaseSensitive: false });
+  if (searchString)
+    await vscode.commands.executeCommand('editor.actions.findWithArgs', {
+      searchString,
+      isRegex: false,
+      matchWholeWord: false,
+      isCaseSensitive: false,
+    });
 }

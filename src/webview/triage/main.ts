@@ -77,19 +77,31 @@ function facts(r: TriageRowView): string {
 const COLUMNS: Column[] = [
   { key: 'value', label: 'Indicator', cell: (r) => r.value, cls: 'c-value' },
   { key: 'kind', label: 'Kind', cell: (r) => KIND_LABEL[r.kind] },
-  { key: 'verdict', label: 'Verdict', cell: (r) => h('span', { class: `verdict v-${r.verdict}` }, verdictText(r)) },
+  {
+    key: 'verdict',
+    label: 'Verdict',
+    cell: (r) => h('span', { class: `verdict v-${r.verdict}` }, verdictText(r)),
+  },
   { key: 'cves', label: 'CVEs', cell: (r) => (r.cves ? String(r.cves) : ''), cls: 'num' },
   {
     key: 'score',
     label: 'CVSS',
     cell: (r) =>
       r.maxScore !== undefined || r.severity
-        ? h('span', { class: `sev sev-${r.severity ?? 'none'}` }, [r.maxScore?.toFixed(1), r.severity].filter(Boolean).join(' '))
+        ? h(
+            'span',
+            { class: `sev sev-${r.severity ?? 'none'}` },
+            [r.maxScore?.toFixed(1), r.severity].filter(Boolean).join(' '),
+          )
         : '',
   },
   { key: 'exploits', label: 'Exploits', cell: (r) => (r.exploits ? String(r.exploits) : ''), cls: 'num' },
   { key: 'ports', label: 'Ports', cell: ports },
-  { key: 'org', label: 'Org / ASN', cell: (r) => (r.kind === 'domain' ? (r.registrar ?? '') : [r.org, r.asn].filter(Boolean).join(' · ')) },
+  {
+    key: 'org',
+    label: 'Org / ASN',
+    cell: (r) => (r.kind === 'domain' ? (r.registrar ?? '') : [r.org, r.asn].filter(Boolean).join(' · ')),
+  },
   { key: 'country', label: 'Country', cell: (r) => r.country ?? '' },
   { key: undefined, label: 'Tags / facts', cell: facts },
   { key: 'count', label: 'Seen', cell: (r) => String(r.count), cls: 'num' },
@@ -129,7 +141,12 @@ class TriageTable {
   private frame = 0;
   private readonly summary = h('p', { class: 'summary', role: 'status' });
   private readonly shownCount = h('span', { class: 'shown-count', attrs: { 'aria-live': 'polite' } });
-  private readonly grid = h('div', { class: 'tgrid', role: 'grid', tabIndex: 0, attrs: { 'aria-label': 'Triage results', 'aria-multiselectable': 'false' } });
+  private readonly grid = h('div', {
+    class: 'tgrid',
+    role: 'grid',
+    tabIndex: 0,
+    attrs: { 'aria-label': 'Triage results', 'aria-multiselectable': 'false' },
+  });
   private readonly head = h('div', { class: 'trow thead', role: 'row' });
   private readonly spacer = h('div', { class: 'spacer' });
   private readonly body = h('div', { class: 'tbody', role: 'rowgroup' });
@@ -139,13 +156,34 @@ class TriageTable {
   private readonly textInput: HTMLInputElement;
 
   constructor(private readonly root: HTMLElement) {
-    this.verdictSel = select('Verdict', [['', 'All verdicts'], ...VERDICT_CLASSES.map((v) => [v, VERDICT_LABEL[v]] as [string, string])], this.state.filter.verdict ?? '');
-    this.kindSel = select('Kind', [['', 'All kinds'], ...TRIAGE_KINDS.map((k) => [k, KIND_LABEL[k]] as [string, string])], this.state.filter.kind ?? '');
-    this.textInput = h('input', { class: 'filter-text', attrs: { type: 'search', placeholder: 'Filter: value, org, ASN, country, tag, file', 'aria-label': 'Filter text' } });
+    this.verdictSel = select(
+      'Verdict',
+      [['', 'All verdicts'], ...VERDICT_CLASSES.map((v) => [v, VERDICT_LABEL[v]] as [string, string])],
+      this.state.filter.verdict ?? '',
+    );
+    this.kindSel = select(
+      'Kind',
+      [['', 'All kinds'], ...TRIAGE_KINDS.map((k) => [k, KIND_LABEL[k]] as [string, string])],
+      this.state.filter.kind ?? '',
+    );
+    this.textInput = h('input', {
+      class: 'filter-text',
+      attrs: {
+        type: 'search',
+        placeholder: 'Filter: value, org, ASN, country, tag, file',
+        'aria-label': 'Filter text',
+      },
+    });
     this.textInput.value = this.state.filter.text ?? '';
-    this.verdictSel.addEventListener('change', () => this.setFilter({ verdict: (this.verdictSel.value || undefined) as TriageVerdictClass | undefined }));
-    this.kindSel.addEventListener('change', () => this.setFilter({ kind: (this.kindSel.value || undefined) as TriageKind | undefined }));
-    this.textInput.addEventListener('input', () => this.setFilter({ text: this.textInput.value.slice(0, 200) || undefined }));
+    this.verdictSel.addEventListener('change', () =>
+      this.setFilter({ verdict: (this.verdictSel.value || undefined) as TriageVerdictClass | undefined }),
+    );
+    this.kindSel.addEventListener('change', () =>
+      this.setFilter({ kind: (this.kindSel.value || undefined) as TriageKind | undefined }),
+    );
+    this.textInput.addEventListener('input', () =>
+      this.setFilter({ text: this.textInput.value.slice(0, 200) || undefined }),
+    );
     this.textInput.addEventListener('keydown', (e) => {
       if (e.key === 'ArrowDown' || e.key === 'Enter') {
         e.preventDefault();
@@ -157,7 +195,13 @@ class TriageTable {
       const cell = h('div', { class: `tcell${c.cls ? ` ${c.cls}` : ''}`, role: 'columnheader' });
       if (c.key) {
         const key = c.key;
-        cell.appendChild(h('button', { class: 'sort', attrs: { type: 'button' }, data: { key }, onClick: () => this.sortBy(key) }, c.label));
+        cell.appendChild(
+          h(
+            'button',
+            { class: 'sort', attrs: { type: 'button' }, data: { key }, onClick: () => this.sortBy(key) },
+            c.label,
+          ),
+        );
       } else cell.appendChild(h('span', null, c.label));
       this.head.appendChild(cell);
     }
@@ -198,8 +242,12 @@ class TriageTable {
         this.kindSel.parentElement!,
         this.textInput,
         this.shownCount,
-        button('Open Report', 'markdown', () => post({ type: 'action', action: 'openReport' }), { title: 'Open the Markdown report of this triage (defanged, for a ticket)' }),
-        button('Save Report…', 'save', () => post({ type: 'action', action: 'saveReport' }), { title: 'Save the report as Markdown, CSV, JSON, STIX 2.1 or MISP' }),
+        button('Open Report', 'markdown', () => post({ type: 'action', action: 'openReport' }), {
+          title: 'Open the Markdown report of this triage (defanged, for a ticket)',
+        }),
+        button('Save Report…', 'save', () => post({ type: 'action', action: 'saveReport' }), {
+          title: 'Save the report as Markdown, CSV, JSON, STIX 2.1 or MISP',
+        }),
       ),
       this.grid,
       this.empty,
@@ -207,7 +255,14 @@ class TriageTable {
     this.apply();
     const dom = this.renderNow();
     void this.grid.offsetHeight;
-    post({ type: 'rendered', generation: m.generation, rows: rows.length, shown: this.order.length, dom, ms: Math.max(0, performance.now() - started) });
+    post({
+      type: 'rendered',
+      generation: m.generation,
+      rows: rows.length,
+      shown: this.order.length,
+      dom,
+      ms: Math.max(0, performance.now() - started),
+    });
   }
 
   private setFilter(f: TriageFilter): void {
@@ -219,7 +274,10 @@ class TriageTable {
   }
 
   private sortBy(key: SortKey): void {
-    const desc = this.state.sort === key ? !this.state.desc : key !== 'value' && key !== 'kind' && key !== 'org' && key !== 'country' && key !== 'first';
+    const desc =
+      this.state.sort === key
+        ? !this.state.desc
+        : key !== 'value' && key !== 'kind' && key !== 'org' && key !== 'country' && key !== 'first';
     const keep = this.order[this.selected];
     this.state = { ...this.state, sort: key, desc };
     this.save();
@@ -235,15 +293,26 @@ class TriageTable {
   }
 
   private apply(): void {
-    this.order = sortRows(this.rows, filterRows(this.rows, this.hay, this.state.filter), this.state.sort, this.state.desc);
+    this.order = sortRows(
+      this.rows,
+      filterRows(this.rows, this.hay, this.state.filter),
+      this.state.sort,
+      this.state.desc,
+    );
     if (this.selected >= this.order.length) this.selected = Math.max(0, this.order.length - 1);
     this.spacer.style.height = `${this.order.length * ROW_H}px`;
-    this.shownCount.textContent = this.order.length === this.rows.length ? `${this.rows.length} rows` : `${this.order.length} of ${this.rows.length} rows`;
+    this.shownCount.textContent =
+      this.order.length === this.rows.length
+        ? `${this.rows.length} rows`
+        : `${this.order.length} of ${this.rows.length} rows`;
     this.empty.hidden = this.order.length > 0 || this.rows.length === 0;
     this.grid.setAttribute('aria-rowcount', String(this.order.length + 1));
     for (const b of Array.from(this.head.querySelectorAll<HTMLButtonElement>('button.sort'))) {
       const on = b.dataset.key === this.state.sort;
-      b.parentElement!.setAttribute('aria-sort', on ? (this.state.desc ? 'descending' : 'ascending') : 'none');
+      b.parentElement!.setAttribute(
+        'aria-sort',
+        on ? (this.state.desc ? 'descending' : 'ascending') : 'none',
+      );
       b.classList.toggle('sorted', on);
       b.classList.toggle('desc', on && this.state.desc);
     }
@@ -285,7 +354,17 @@ class TriageTable {
     });
     for (const c of COLUMNS) {
       const v = c.cell(r);
-      row.appendChild(h('div', { class: `tcell${c.cls ? ` ${c.cls}` : ''}`, role: 'gridcell', title: typeof v === 'string' ? v : undefined }, v));
+      row.appendChild(
+        h(
+          'div',
+          {
+            class: `tcell${c.cls ? ` ${c.cls}` : ''}`,
+            role: 'gridcell',
+            title: typeof v === 'string' ? v : undefined,
+          },
+          v,
+        ),
+      );
     }
     const actions = h('div', { class: 'tcell actions', role: 'gridcell' });
     if (r.details) actions.appendChild(iconButton('link-external', `Open details of ${r.value}`, 'open'));
@@ -370,14 +449,24 @@ class TriageTable {
 }
 
 function select(label: string, options: Array<[string, string]>, value: string): HTMLSelectElement {
-  const s = h('select', { attrs: { 'aria-label': label } }, ...options.map(([v, l]) => h('option', { attrs: { value: v } }, l)));
+  const s = h(
+    'select',
+    { attrs: { 'aria-label': label } },
+    ...options.map(([v, l]) => h('option', { attrs: { value: v } }, l)),
+  );
   s.value = value;
   h('label', { class: 'tfilter' }, h('span', null, label), s);
   return s;
 }
 
 function iconButton(name: string, label: string, action: 'open' | 'reveal'): HTMLButtonElement {
-  const b = h('button', { class: 'icon-button', title: label, tabIndex: -1, attrs: { type: 'button', 'aria-label': label }, data: { action } });
+  const b = h('button', {
+    class: 'icon-button',
+    title: label,
+    tabIndex: -1,
+    attrs: { type: 'button', 'aria-label': label },
+    data: { action },
+  });
   b.appendChild(icon(name));
   return b;
 }

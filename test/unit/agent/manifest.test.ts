@@ -11,7 +11,13 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   contributes: {
-    languageModelTools: Array<{ name: string; displayName: string; modelDescription: string; inputSchema: unknown; toolReferenceName: string }>;
+    languageModelTools: Array<{
+      name: string;
+      displayName: string;
+      modelDescription: string;
+      inputSchema: unknown;
+      toolReferenceName: string;
+    }>;
     mcpServerDefinitionProviders: Array<{ id: string }>;
     modelContextServerCollections: Array<{ id: string }>;
   };
@@ -20,7 +26,10 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 void describe('agent manifest', () => {
   void it('declares exactly the shared tools, with their descriptions and schemas', () => {
     const declared = pkg.contributes.languageModelTools;
-    assert.deepEqual(declared.map((t) => t.name), AGENT_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      declared.map((t) => t.name),
+      AGENT_TOOLS.map((t) => t.name),
+    );
     for (const t of AGENT_TOOLS) {
       const d = declared.find((x) => x.name === t.name)!;
       assert.equal(d.modelDescription, t.description, t.name);
@@ -33,8 +42,14 @@ void describe('agent manifest', () => {
   void it('declares the MCP server provider under both contribution points, with the id the code registers', () => {
     const src = fs.readFileSync(path.join(ROOT, 'src', 'extension', 'agent', 'index.ts'), 'utf8');
     const id = /MCP_PROVIDER_ID = '([^']+)'/.exec(src)?.[1];
-    assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id), [id]);
-    assert.deepEqual(pkg.contributes.modelContextServerCollections.map((p) => p.id), [id]);
+    assert.deepEqual(
+      pkg.contributes.mcpServerDefinitionProviders.map((p) => p.id),
+      [id],
+    );
+    assert.deepEqual(
+      pkg.contributes.modelContextServerCollections.map((p) => p.id),
+      [id],
+    );
   });
 
   void it('ships the MCP server as a bin and an npm script, with the SDK as a dependency', () => {

@@ -27,7 +27,12 @@ interface Session {
 }
 
 async function connect(env: Record<string, string>, args: string[] = []): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE, ...args], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BUNDLE, ...args],
+    env,
+    stderr: 'pipe',
+  });
   const stderr: string[] = [];
   transport.stderr?.on('data', (d: Buffer) => stderr.push(String(d)));
   const client = new Client({ name: 'odin-test', version: '1.0.0' });
@@ -47,7 +52,11 @@ void describe('MCP server over stdio (SDK client)', () => {
   before(async () => {
     assert.ok(fs.existsSync(BUNDLE), 'dist/mcp.js is built by esbuild before the unit tests');
     emu = await startEmulator({ seed: 3, hosts: 80, apiKey: KEY });
-    s = await connect({ ODIN_API_KEY: KEY, ODIN_API_BASE_URL: emu.url, ODIN_PRIVACY_DENY: 'denied-by-user.com' });
+    s = await connect({
+      ODIN_API_KEY: KEY,
+      ODIN_API_BASE_URL: emu.url,
+      ODIN_PRIVACY_DENY: 'denied-by-user.com',
+    });
   });
   after(async () => {
     await s?.close();
@@ -59,7 +68,10 @@ void describe('MCP server over stdio (SDK client)', () => {
 
   void it('lists every tool with its schema and read-only annotations', async () => {
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), AGENT_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      AGENT_TOOLS.map((t) => t.name),
+    );
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object');
       assert.ok((t.description ?? '').length > 60);
@@ -141,7 +153,12 @@ void describe('MCP server over stdio (SDK client)', () => {
 
   void it('refuses a base URL that is not https or loopback http, before reading anything', () => {
     for (const url of ['http://api.example.com', 'ftp://127.0.0.1', 'https://user:pw@api.example.com']) {
-      const r = spawnSync(process.execPath, [BUNDLE, '--base-url', url], { env: { ODIN_API_KEY: KEY }, input: '', encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(process.execPath, [BUNDLE, '--base-url', url], {
+        env: { ODIN_API_KEY: KEY },
+        input: '',
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       assert.equal(r.status, 2, `${url}: ${r.stderr}`);
       assert.equal(r.stdout, '');
       assert.match(r.stderr, /refusing the API base URL/);

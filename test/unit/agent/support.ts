@@ -6,7 +6,11 @@ import { Limiter } from '../../../src/core/limiter';
 import { RequestLayer } from '../../../src/core/requests';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 
-export function toolContext(url: string, apiKey: string | undefined, gate: GateSettings = {}): ToolContext & { logs: string[] } {
+export function toolContext(
+  url: string,
+  apiKey: string | undefined,
+  gate: GateSettings = {},
+): ToolContext & { logs: string[] } {
   const logs: string[] = [];
   const client = new OdinClient({
     baseUrl: url,
@@ -17,7 +21,10 @@ export function toolContext(url: string, apiKey: string | undefined, gate: GateS
   });
   const hour = 3_600_000;
   const requests = new RequestLayer({
-    cache: new ResultCache({ ttlMs: { host: hour, whois: hour, count: hour, notFound: hour }, maxEntries: 500 }),
+    cache: new ResultCache({
+      ttlMs: { host: hour, whois: hour, count: hour, notFound: hour },
+      maxEntries: 500,
+    }),
     limiter: new Limiter({ perMinute: 600, maxConcurrent: 4 }),
     origin: () => new URL(url).origin,
   });
@@ -36,7 +43,10 @@ export const SAMPLE_CALLS: Record<string, Record<string, unknown>> = {
   odin_search_buckets: { query: 'provider:aws', limit: 5 },
   odin_count_files: { query: '*' },
   odin_summarize_files: { field: 'ext', query: '*', limit: 5 },
-  odin_list_indicators: { text: `sshd: Failed password from ${FIXTURE_HOSTS.scanner} port 22\nconnect 10.0.0.7 and evil[.]example.com ok ${FIXTURE_HOSTS.scanner}` },
-  odin_triage: { text: `GET / from ${FIXTURE_HOSTS.webServer}\nsshd: Failed password from ${FIXTURE_HOSTS.scanner}\nproxy 10.0.0.7 to ${FIXTURE_DOMAINS.corp} and ${FIXTURE_HOSTS.webServer}` },
+  odin_list_indicators: {
+    text: `sshd: Failed password from ${FIXTURE_HOSTS.scanner} port 22\nconnect 10.0.0.7 and evil[.]example.com ok ${FIXTURE_HOSTS.scanner}`,
+  },
+  odin_triage: {
+    text: `GET / from ${FIXTURE_HOSTS.webServer}\nsshd: Failed password from ${FIXTURE_HOSTS.scanner}\nproxy 10.0.0.7 to ${FIXTURE_DOMAINS.corp} and ${FIXTURE_HOSTS.webServer}`,
+  },
 };
-

@@ -18,7 +18,12 @@ import {
   ToolRefusal,
   toolErrorText,
 } from '../../../src/agent';
-import { FIXTURE_BUCKETS, FIXTURE_DOMAINS, FIXTURE_HOSTS, FIXTURE_UNKNOWN_IP } from '../../../src/emulator/fixtures';
+import {
+  FIXTURE_BUCKETS,
+  FIXTURE_DOMAINS,
+  FIXTURE_HOSTS,
+  FIXTURE_UNKNOWN_IP,
+} from '../../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../../src/emulator/injection';
 import { startEmulator, type Emulator } from '../../../src/emulator/server';
 import { SAMPLE_CALLS, toolContext } from './support';
@@ -46,7 +51,10 @@ void describe('agent tools', () => {
 
   void it('the shared tool code imports nothing from vscode', () => {
     const dir = path.join(__dirname, '..', '..', '..', '..', 'src', 'agent');
-    for (const f of fs.readdirSync(dir, { recursive: true }).map(String).filter((x) => x.endsWith('.ts'))) {
+    for (const f of fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((x) => x.endsWith('.ts'))) {
       assert.doesNotMatch(fs.readFileSync(path.join(dir, f), 'utf8'), /from 'vscode'|require\('vscode'\)/, f);
     }
   });
@@ -58,7 +66,8 @@ void describe('agent tools', () => {
       assert.ok(t.description.length > 60 && t.description.length < 700, t.name);
       assert.equal(t.inputSchema.type, 'object');
       assert.equal(t.inputSchema.additionalProperties, false);
-      for (const [k, p] of Object.entries(t.inputSchema.properties)) assert.ok(p.description.length > 5, `${t.name}.${k}`);
+      for (const [k, p] of Object.entries(t.inputSchema.properties))
+        assert.ok(p.description.length > 5, `${t.name}.${k}`);
     }
   });
 
@@ -80,7 +89,10 @@ void describe('agent tools', () => {
     assert.match(whois, /registrar: "/);
     assert.match(whois, /history: \d+ snapshot/);
     const ind = await invokeTool(findTool('odin_list_indicators')!, SAMPLE_CALLS.odin_list_indicators, ctx);
-    assert.match(ind, new RegExp(`"${FIXTURE_HOSTS.scanner.replace(/\./g, '\\.')}" ipv4 x2; may be looked up`));
+    assert.match(
+      ind,
+      new RegExp(`"${FIXTURE_HOSTS.scanner.replace(/\./g, '\\.')}" ipv4 x2; may be looked up`),
+    );
     assert.match(ind, /"10\.0\.0\.7" ipv4 x1; never sent: /);
     assert.match(ind, /"evil\.example\.com" domain x1 \(defanged\)/);
     const missing = await invokeTool(findTool('odin_lookup_host')!, { ip: FIXTURE_UNKNOWN_IP }, ctx);
@@ -95,7 +107,10 @@ void describe('agent tools', () => {
     assert.deepEqual(emu.requests, [], 'preparing sends nothing');
     assert.match(prepared.sends ?? '', /4 unique indicator\(s\) \(3 IP, 1 domain, 0 CIDR\)/);
     assert.match(prepared.sends ?? '', /1 private or internal: never sent/);
-    assert.match(prepared.sends ?? '', /Sends 3 IP address\(es\) and domain name\(s\) to ODIN at http:\/\/127\.0\.0\.1:\d+ in 2 request\(s\)/);
+    assert.match(
+      prepared.sends ?? '',
+      /Sends 3 IP address\(es\) and domain name\(s\) to ODIN at http:\/\/127\.0\.0\.1:\d+ in 2 request\(s\)/,
+    );
     const out = await invokeTool(tool, SAMPLE_CALLS.odin_triage, ctx);
     assert.ok(out.length <= MAX_OUTPUT_CHARS);
     const sent = JSON.stringify(emu.requests);
@@ -110,7 +125,10 @@ void describe('agent tools', () => {
     assert.match(out, /enrichment: 3 of 3 enriched; 2 request\(s\) sent/);
     // Again: all cached, nothing sent; the confirmation says so.
     emu.clearLog();
-    assert.match(await invokeTool(tool, SAMPLE_CALLS.odin_triage, ctx), /0 request\(s\) sent, 3 answered from the cache/);
+    assert.match(
+      await invokeTool(tool, SAMPLE_CALLS.odin_triage, ctx),
+      /0 request\(s\) sent, 3 answered from the cache/,
+    );
     assert.equal((await tool.prepareLocal!(SAMPLE_CALLS.odin_triage, ctx)).sends, undefined);
     assert.deepEqual(emu.requests, []);
     // More requests than allowed: nothing sent, the count needed said.
@@ -118,7 +136,10 @@ void describe('agent tools', () => {
     const fresh = toolContext(emu.url, emu.apiKey);
     const capped = await invokeTool(tool, { text: `${many}\n8.8.4.4`, maxRequests: 3 }, fresh);
     assert.match(capped, /needs \d+ request\(s\), more than maxRequests \(3\)\. Nothing was sent/);
-    assert.match((await tool.prepareLocal!({ text: many, maxRequests: 3 }, fresh)).note ?? '', /more than maxRequests/);
+    assert.match(
+      (await tool.prepareLocal!({ text: many, maxRequests: 3 }, fresh)).note ?? '',
+      /more than maxRequests/,
+    );
     assert.deepEqual(emu.requests, []);
     // Long lists end with "N more".
     const long = await invokeTool(tool, { text: many, maxRequests: 500, max: 5 }, fresh);
@@ -149,13 +170,26 @@ void describe('agent tools', () => {
       assert.equal(closes.length, 1, where);
       assert.equal(opens[0][1], closes[0][1]);
       // Nothing a renderer or a model would act on survives.
-      for (const bad of [/<\|im_start\|>/, /\]\(command:/, /https?:\/\//i, /`/, /<img/i, /<\/?tool_result/, /\u202E|\u200B|\u0000|\u001b/, /!\[/]) {
+      for (const bad of [
+        /<\|im_start\|>/,
+        /\]\(command:/,
+        /https?:\/\//i,
+        /`/,
+        /<img/i,
+        /<\/?tool_result/,
+        /\u202E|\u200B|\u0000|\u001b/,
+        /!\[/,
+      ]) {
         assert.doesNotMatch(out, bad, `${bad} in ${where}`);
       }
       // Between the markers, every line that carries payload text quotes it.
       const inside = out.slice(out.indexOf(opens[0][0]) + opens[0][0].length, out.indexOf(closes[0][0]));
       for (const line of inside.split('\n').filter((l) => /IGNORE ALL PREVIOUS/.test(l))) {
-        assert.match(line, /"[^"]*IGNORE ALL PREVIOUS/, `unquoted payload in ${t.name}: ${line.slice(0, 200)}`);
+        assert.match(
+          line,
+          /"[^"]*IGNORE ALL PREVIOUS/,
+          `unquoted payload in ${t.name}: ${line.slice(0, 200)}`,
+        );
       }
       // After the end marker: only local notes.
       assert.doesNotMatch(out.slice(out.indexOf(closes[0][0])), /IGNORE|SYSTEM|Assistant/, where);
@@ -167,13 +201,25 @@ void describe('agent tools', () => {
     assert.ok(warned >= 5, `payloads reached only ${warned} tools`);
     // Every kind of payload reached the output, neutralised: the test proves framing, not an empty answer.
     const all = outputs.join('\n');
-    for (const seen of [/IGNORE ALL PREVIOUS INSTRUCTIONS/, /‹\/odin-data id=\\"00\\"›/, /hxxps:\/\/evil\.example/, /‹\|im_start\|›system/, /\] \(command\[:\]workbench/, /! \[status\] \(hxxps/, /ˋˋˋ ‹\/tool_result›/, /‹U\+202E›‹U\+200B›/]) {
+    for (const seen of [
+      /IGNORE ALL PREVIOUS INSTRUCTIONS/,
+      /‹\/odin-data id=\\"00\\"›/,
+      /hxxps:\/\/evil\.example/,
+      /‹\|im_start\|›system/,
+      /\] \(command\[:\]workbench/,
+      /! \[status\] \(hxxps/,
+      /ˋˋˋ ‹\/tool_result›/,
+      /‹U\+202E›‹U\+200B›/,
+    ]) {
       assert.match(all, seen);
     }
   });
 
   void it('private, reserved and internal values are refused with the reason and nothing is sent', async () => {
-    const ctx = toolContext(emu.url, emu.apiKey, { deny: ['acme-logistics.com'], workspaceDeny: ['8.8.8.0/24'] });
+    const ctx = toolContext(emu.url, emu.apiKey, {
+      deny: ['acme-logistics.com'],
+      workspaceDeny: ['8.8.8.0/24'],
+    });
     emu.clearLog();
     const refused: Array<[string, Record<string, unknown>, RegExp]> = [
       ['odin_lookup_host', { ip: '10.0.0.1' }, /Private-Use/],
@@ -192,7 +238,11 @@ void describe('agent tools', () => {
       ['odin_search_hosts', { query: 'ip:"10.0.0.0/8"' }, /not sent to ODIN/],
       ['odin_count_hosts', { query: 'hostname:"build.corp.internal"' }, /not sent to ODIN/],
       ['odin_search_buckets', { query: 'name:"x" AND ip:"172.16.0.1"' }, /not sent to ODIN/],
-      ['odin_summarize_hosts', { field: 'services.port', query: 'hostname:"nas.home.arpa"' }, /not sent to ODIN/],
+      [
+        'odin_summarize_hosts',
+        { field: 'services.port', query: 'hostname:"nas.home.arpa"' },
+        /not sent to ODIN/,
+      ],
       ['odin_count_files', { query: 'bucket:"x.lan"' }, /not sent to ODIN/],
     ];
     for (const [name, input, reason] of refused) {
@@ -207,12 +257,17 @@ void describe('agent tools', () => {
   });
 
   void it('with lookups off nothing is sent, but local tools still work', async () => {
-    const ctx = toolContext(emu.url, emu.apiKey, { blocked: () => 'ODIN lookups are off (setting odin.lookups.mode).' });
+    const ctx = toolContext(emu.url, emu.apiKey, {
+      blocked: () => 'ODIN lookups are off (setting odin.lookups.mode).',
+    });
     emu.clearLog();
     for (const t of AGENT_TOOLS.filter((x) => !x.local)) {
       await assert.rejects(invokeTool(t, SAMPLE_CALLS[t.name], ctx), /lookups are off/);
     }
-    assert.match(await invokeTool(findTool('odin_list_indicators')!, SAMPLE_CALLS.odin_list_indicators, ctx), /Indicators in/);
+    assert.match(
+      await invokeTool(findTool('odin_list_indicators')!, SAMPLE_CALLS.odin_list_indicators, ctx),
+      /Indicators in/,
+    );
     assert.deepEqual(emu.requests, []);
   });
 
@@ -230,14 +285,20 @@ void describe('agent tools', () => {
       ['odin_search_hosts', { query: 'x'.repeat(2001) }],
     ];
     for (const [name, input] of bad) {
-      await assert.rejects(invokeTool(findTool(name)!, input, ctx), ToolInputError, `${name} ${JSON.stringify(input)}`);
+      await assert.rejects(
+        invokeTool(findTool(name)!, input, ctx),
+        ToolInputError,
+        `${name} ${JSON.stringify(input)}`,
+      );
     }
     assert.deepEqual(emu.requests, []);
   });
 
   void it('API errors end as short text without the key', async () => {
     const ctx = toolContext(emu.url, 'wrong-key-SECRET-1234');
-    const err = await invokeTool(findTool('odin_lookup_host')!, { ip: FIXTURE_HOSTS.resolver }, ctx).catch((e: unknown) => e);
+    const err = await invokeTool(findTool('odin_lookup_host')!, { ip: FIXTURE_HOSTS.resolver }, ctx).catch(
+      (e: unknown) => e,
+    );
     const text = toolErrorText(err);
     assert.match(text, /API key/);
     assert.doesNotMatch(text + ctx.logs.join('\n'), /SECRET-1234/);
@@ -247,9 +308,12 @@ void describe('agent tools', () => {
     const ctx = toolContext(emu.url, emu.apiKey);
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(invokeTool(findTool('odin_search_hosts')!, { query: '*' }, ctx, ac.signal), (e: unknown) => {
-      assert.match(toolErrorText(e), /cancelled/);
-      return true;
-    });
+    await assert.rejects(
+      invokeTool(findTool('odin_search_hosts')!, { query: '*' }, ctx, ac.signal),
+      (e: unknown) => {
+        assert.match(toolErrorText(e), /cancelled/);
+        return true;
+      },
+    );
   });
 });

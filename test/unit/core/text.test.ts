@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codeFence, escapeMarkdown, neutraliseUiText, showInvisibles, truncate } from '../../../src/core/text';
+import {
+  codeFence,
+  escapeMarkdown,
+  neutraliseUiText,
+  showInvisibles,
+  truncate,
+} from '../../../src/core/text';
 import { redactSecrets } from '../../../src/core/redact';
 
 test('showInvisibles makes bidi, zero-width, NUL and ANSI escapes visible', () => {

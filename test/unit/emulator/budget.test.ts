@@ -16,7 +16,15 @@ void describe('emulator credit budget', () => {
 
   void it('each served host request spends one credit; 402 once spent; free endpoints stay free', async () => {
     assert.equal((await call(emu, 'GET', `/v1/hosts/${FIXTURE_HOSTS.resolver}`)).status, 200);
-    assert.equal((await call(emu, 'POST', '/v1/hosts/search', { query: `ip:${FIXTURE_HOSTS.resolver} OR ip:${FIXTURE_HOSTS.webServer}`, limit: 10 })).status, 200);
+    assert.equal(
+      (
+        await call(emu, 'POST', '/v1/hosts/search', {
+          query: `ip:${FIXTURE_HOSTS.resolver} OR ip:${FIXTURE_HOSTS.webServer}`,
+          limit: 10,
+        })
+      ).status,
+      200,
+    );
     const spent = await call(emu, 'GET', `/v1/hosts/${FIXTURE_HOSTS.resolver}`);
     assert.equal(spent.status, 402);
     assert.equal(spent.json.success, false);

@@ -18,7 +18,9 @@ const policy = new PrivacyPolicy();
 const check: SendCheck = (kind, value) => policy.check({ kind, value });
 
 function setup(emu: Emulator) {
-  const { client } = makeClient(emu.url, emu.apiKey, { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+  const { client } = makeClient(emu.url, emu.apiKey, {
+    retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
+  });
   const layer = new RequestLayer({
     cache: new ResultCache({ ttlMs: TTL, maxEntries: 100_000 }),
     limiter: new Limiter({ perMinute: 1_000_000, maxConcurrent: 4 }),
@@ -39,7 +41,13 @@ void describe('triage against the emulator', () => {
   void it('a batched ip: search answers for many IPs in one request (IPv6 quoted)', async () => {
     emu.clearLog();
     const { client, layer } = setup(emu);
-    const ips = [FIXTURE_HOSTS.webServer, FIXTURE_HOSTS.resolver, FIXTURE_HOSTS.scanner, FIXTURE_HOSTS.ipv6, FIXTURE_UNKNOWN_IP];
+    const ips = [
+      FIXTURE_HOSTS.webServer,
+      FIXTURE_HOSTS.resolver,
+      FIXTURE_HOSTS.scanner,
+      FIXTURE_HOSTS.ipv6,
+      FIXTURE_UNKNOWN_IP,
+    ];
     const text = `${ips.join(' and ')} and 10.1.2.3 and 192.168.0.1`;
     const t = await buildTriage([{ uri: 'mem:a', text }], check);
     const src = layerSource({ layer, client: () => client });
@@ -69,11 +77,17 @@ void describe('triage against the emulator', () => {
     const { client, layer } = setup(emu);
     emu.injectFault({ path: '^/v1/hosts/search', fault: { kind: 'status', status: 400 }, count: -1 });
     try {
-      const t = await buildTriage([{ uri: 'mem:b', text: `${FIXTURE_HOSTS.webServer} ${FIXTURE_HOSTS.resolver} ${FIXTURE_HOSTS.cdn}` }], check);
+      const t = await buildTriage(
+        [{ uri: 'mem:b', text: `${FIXTURE_HOSTS.webServer} ${FIXTURE_HOSTS.resolver} ${FIXTURE_HOSTS.cdn}` }],
+        check,
+      );
       const r = await enrich(t, layerSource({ layer, client: () => client }), { concurrency: 1 });
       assert.equal(r.batchRefused, true);
       assert.equal(r.requests, 4);
-      assert.deepEqual(emu.requests.map((q) => q.endpoint), ['hosts.search', 'hosts.get', 'hosts.get', 'hosts.get']);
+      assert.deepEqual(
+        emu.requests.map((q) => q.endpoint),
+        ['hosts.search', 'hosts.get', 'hosts.get', 'hosts.get'],
+      );
       assert.equal(r.partial, false);
     } finally {
       emu.clearFaults();

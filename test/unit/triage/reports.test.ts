@@ -4,7 +4,16 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
 import { PrivacyPolicy } from '../../../src/core/privacy';
-import { buildTriage, enrich, report, REPORT_FORMATS, type EnrichmentSource, type Triage, uuidV5, defang } from '../../../src/core/triage';
+import {
+  buildTriage,
+  enrich,
+  report,
+  REPORT_FORMATS,
+  type EnrichmentSource,
+  type Triage,
+  uuidV5,
+  defang,
+} from '../../../src/core/triage';
 
 const SCHEMAS = path.resolve(__dirname, '../../../../test/fixtures/stix2.1-schemas/schemas');
 const policy = new PrivacyPolicy();
@@ -18,7 +27,9 @@ const LOG = [
 ].join('\n');
 
 async function triage(): Promise<Triage> {
-  const t = await buildTriage([{ uri: 'file:///logs/a.log', text: LOG }], (kind, value) => policy.check({ kind, value }));
+  const t = await buildTriage([{ uri: 'file:///logs/a.log', text: LOG }], (kind, value) =>
+    policy.check({ kind, value }),
+  );
   const src: EnrichmentSource = {
     cached: () => undefined,
     lookupHost: async (ip) =>
@@ -41,7 +52,16 @@ async function triage(): Promise<Triage> {
               cveIds: ip === '185.220.101.34' ? ['CVE-2024-6387', 'CVE-2023-48795'] : [],
             },
           },
-    lookupDomain: async () => ({ found: true, verdict: { kind: 'domain', registrar: '=1+1', created: '2026-11-01', ageDays: 22, expires: '2027-11-01' } }),
+    lookupDomain: async () => ({
+      found: true,
+      verdict: {
+        kind: 'domain',
+        registrar: '=1+1',
+        created: '2026-11-01',
+        ageDays: 22,
+        expires: '2027-11-01',
+      },
+    }),
   };
   await enrich(t, src, { batching: false });
   return t;
@@ -55,15 +75,26 @@ function stixValidator() {
     allErrors: true,
     formats: {
       // Formats the STIX schemas name; checked here so the validation is not lenient about them.
-      'idn-hostname': (s: string) => /^(?=.{1,253}$)(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}\p{N}-]{2,63}$/u.test(s),
+      'idn-hostname': (s: string) =>
+        /^(?=.{1,253}$)(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}\p{N}-]{2,63}$/u.test(s),
       uri: (s: string) => URL.canParse(s),
       email: (s: string) => /^[^@\s]+@[^@\s]+$/.test(s),
     },
   });
   const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.json') ? [path.join(dir, e.name)] : []));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) =>
+        e.isDirectory()
+          ? walk(path.join(dir, e.name))
+          : e.name.endsWith('.json')
+            ? [path.join(dir, e.name)]
+            : [],
+      );
   for (const file of walk(SCHEMAS)) ajv.addSchema(JSON.parse(fs.readFileSync(file, 'utf8')) as object);
-  const bundle = ajv.getSchema('http://raw.githubusercontent.com/oasis-open/cti-stix2-json-schemas/stix2.1/schemas/common/bundle.json');
+  const bundle = ajv.getSchema(
+    'http://raw.githubusercontent.com/oasis-open/cti-stix2-json-schemas/stix2.1/schemas/common/bundle.json',
+  );
   assert.ok(bundle, 'bundle schema loaded');
   return bundle;
 }
@@ -77,19 +108,47 @@ void describe('triage reports', () => {
     const ok = validate(bundle);
     assert.ok(ok, JSON.stringify(validate.errors?.slice(0, 5), null, 2));
     const types = bundle.objects.map((o) => o.type);
-    for (const ty of ['identity', 'ipv4-addr', 'ipv6-addr', 'domain-name', 'autonomous-system', 'vulnerability', 'report']) assert.ok(types.includes(ty), ty);
-    assert.ok(!bundle.objects.some((o) => o.value === '10.0.0.5' || o.value === '192.168.1.20'), 'private values left out');
+    for (const ty of [
+      'identity',
+      'ipv4-addr',
+      'ipv6-addr',
+      'domain-name',
+      'autonomous-system',
+      'vulnerability',
+      'report',
+    ])
+      assert.ok(types.includes(ty), ty);
+    assert.ok(
+      !bundle.objects.some((o) => o.value === '10.0.0.5' || o.value === '192.168.1.20'),
+      'private values left out',
+    );
     // SCO ids are deterministic (UUIDv5 in the STIX namespace over the canonical value).
     const ip = bundle.objects.find((o) => o.value === '185.220.101.34')!;
-    assert.equal(ip.id, `ipv4-addr--${uuidV5('{"value":"185.220.101.34"}', '00abedb4-aa42-466c-9c01-fed23315a9b7')}`);
+    assert.equal(
+      ip.id,
+      `ipv4-addr--${uuidV5('{"value":"185.220.101.34"}', '00abedb4-aa42-466c-9c01-fed23315a9b7')}`,
+    );
     // The validator is real: a broken bundle fails.
-    assert.equal(validate({ ...bundle, objects: [{ type: 'ipv4-addr', id: 'ipv4-addr--nope', value: '1.2.3.4' }] }), false);
-    assert.equal(validate({ type: 'bundle', id: 'bundle--00000000-0000-4000-8000-000000000001', objects: [{ type: 'ipv4-addr', spec_version: '2.1', id: ip.id, value: '1.2.3.999' }] }), false);
+    assert.equal(
+      validate({ ...bundle, objects: [{ type: 'ipv4-addr', id: 'ipv4-addr--nope', value: '1.2.3.4' }] }),
+      false,
+    );
+    assert.equal(
+      validate({
+        type: 'bundle',
+        id: 'bundle--00000000-0000-4000-8000-000000000001',
+        objects: [{ type: 'ipv4-addr', spec_version: '2.1', id: ip.id, value: '1.2.3.999' }],
+      }),
+      false,
+    );
   });
 
   void it('the STIX spec example of a deterministic id matches (UUIDv5)', () => {
     // RFC 4122 appendix: uuid5(NAMESPACE_DNS, "python.org") = 886313e1-3b8a-5372-9b90-0c9aee199e5d
-    assert.equal(uuidV5('python.org', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'), '886313e1-3b8a-5372-9b90-0c9aee199e5d');
+    assert.equal(
+      uuidV5('python.org', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'),
+      '886313e1-3b8a-5372-9b90-0c9aee199e5d',
+    );
   });
 
   void it('Markdown is defanged by default, escapes API text, leaves private values out', async () => {
@@ -121,13 +180,23 @@ void describe('triage reports', () => {
 
   void it('JSON and MISP are well formed; every format renders', async () => {
     const t = await triage();
-    const json = JSON.parse(report(t, 'json', { now: NOW })) as { format: string; indicators: { value: string; status: string }[]; summary: { partial: boolean } };
+    const json = JSON.parse(report(t, 'json', { now: NOW })) as {
+      format: string;
+      indicators: { value: string; status: string }[];
+      summary: { partial: boolean };
+    };
     assert.equal(json.format, 'odin-triage');
     assert.equal(json.summary.partial, false);
     assert.equal(json.indicators.find((i) => i.value === '45.33.32.156')?.status, 'unknown');
-    const misp = JSON.parse(report(t, 'misp', { now: NOW, uuid })) as { Event: { info: string; Attribute: { type: string; value: string; category: string }[] } };
+    const misp = JSON.parse(report(t, 'misp', { now: NOW, uuid })) as {
+      Event: { info: string; Attribute: { type: string; value: string; category: string }[] };
+    };
     assert.ok(misp.Event.Attribute.length >= 4);
-    assert.ok(misp.Event.Attribute.every((a) => ['ip-dst', 'domain'].includes(a.type) && a.category === 'Network activity'));
+    assert.ok(
+      misp.Event.Attribute.every(
+        (a) => ['ip-dst', 'domain'].includes(a.type) && a.category === 'Network activity',
+      ),
+    );
     assert.ok(!misp.Event.Attribute.some((a) => a.value === '10.0.0.5'));
     for (const f of REPORT_FORMATS) assert.ok(report(t, f, { now: NOW, uuid }).length > 0, f);
   });

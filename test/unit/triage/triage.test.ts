@@ -28,15 +28,34 @@ const LOG = [
 ].join('\n');
 
 function verdict(ip: string, cves = 0): HostVerdict {
-  return { kind: 'host', vulnerable: cves > 0, cves, exploits: 0, tags: [], ports: [22], cveIds: [], asn: 'AS1', org: `org of ${ip}` };
+  return {
+    kind: 'host',
+    vulnerable: cves > 0,
+    cves,
+    exploits: 0,
+    tags: [],
+    ports: [22],
+    cveIds: [],
+    asn: 'AS1',
+    org: `org of ${ip}`,
+  };
 }
 
 /** A fake source that records what it was asked; `fail(value)` may throw for one value. */
-function source(opts: { cached?: Map<string, Answer>; known?: Set<string>; fail?: (v: string, n: number) => unknown; batch?: boolean; refuseBatch?: boolean } = {}) {
+function source(
+  opts: {
+    cached?: Map<string, Answer>;
+    known?: Set<string>;
+    fail?: (v: string, n: number) => unknown;
+    batch?: boolean;
+    refuseBatch?: boolean;
+  } = {},
+) {
   const asked: string[] = [];
   const batches: string[][] = [];
   let n = 0;
-  const answer = (v: string): Answer => (opts.known && !opts.known.has(v) ? { found: false } : { found: true, verdict: verdict(v, 1) });
+  const answer = (v: string): Answer =>
+    opts.known && !opts.known.has(v) ? { found: false } : { found: true, verdict: verdict(v, 1) };
   const maybeFail = (v: string): void => {
     const e = opts.fail?.(v, n++);
     if (e) throw e;
@@ -53,7 +72,19 @@ function source(opts: { cached?: Map<string, Answer>; known?: Set<string>; fail?
     lookupDomain: async (d) => {
       asked.push(d);
       maybeFail(d);
-      const a: Answer = { found: true, verdict: domainVerdict({ domain_name: d, domain_status: [], name_servers: [], registrar: { name: 'R' }, created_date: '2026-11-01T00:00:00Z' }, Date.parse('2026-11-21T00:00:00Z')) };
+      const a: Answer = {
+        found: true,
+        verdict: domainVerdict(
+          {
+            domain_name: d,
+            domain_status: [],
+            name_servers: [],
+            registrar: { name: 'R' },
+            created_date: '2026-11-01T00:00:00Z',
+          },
+          Date.parse('2026-11-21T00:00:00Z'),
+        ),
+      };
       opts.cached?.set(d, a);
       return a;
     },
@@ -61,7 +92,8 @@ function source(opts: { cached?: Map<string, Answer>; known?: Set<string>; fail?
   if (opts.batch !== false) {
     s.lookupHostsBatch = async (ips) => {
       batches.push([...ips]);
-      if (opts.refuseBatch) throw new OdinApiError({ kind: 'badRequest', endpoint: 'POST /v1/hosts/search', status: 400 });
+      if (opts.refuseBatch)
+        throw new OdinApiError({ kind: 'badRequest', endpoint: 'POST /v1/hosts/search', status: 400 });
       for (const ip of ips) maybeFail(ip);
       const m = new Map<string, HostVerdict>();
       for (const ip of ips) {
@@ -77,12 +109,23 @@ function source(opts: { cached?: Map<string, Answer>; known?: Set<string>; fail?
 
 void describe('triage core', () => {
   void it('scans to unique indicators by kind, with counts and the first location, merging files', async () => {
-    const t = await buildTriage([{ uri: 'file:///a.log', text: LOG }, { uri: 'file:///b.log', text: 'again 185.220.101.34 and 9.9.9.9' }], check);
+    const t = await buildTriage(
+      [
+        { uri: 'file:///a.log', text: LOG },
+        { uri: 'file:///b.log', text: 'again 185.220.101.34 and 9.9.9.9' },
+      ],
+      check,
+    );
     const by = new Map(t.rows.map((r) => [r.value, r]));
     const tor = by.get('185.220.101.34')!;
     assert.equal(tor.count, 3);
     assert.equal(tor.defanged, true);
-    assert.deepEqual(tor.first, { uri: 'file:///a.log', offset: LOG.indexOf('185.220.101[.]34'), length: '185.220.101[.]34'.length, line: 0 });
+    assert.deepEqual(tor.first, {
+      uri: 'file:///a.log',
+      offset: LOG.indexOf('185.220.101[.]34'),
+      length: '185.220.101[.]34'.length,
+      line: 0,
+    });
     assert.equal(by.get('9.9.9.9')?.first.uri, 'file:///b.log');
     assert.equal(t.rows[0]!.value, '185.220.101.34', 'most frequent first');
     for (const v of ['10.0.0.5', '192.168.1.20', '172.16.0.1', '2001:db8::1']) {
@@ -118,7 +161,10 @@ void describe('triage core', () => {
     const r = await enrich(t, s, { batchSize: 3 });
     assert.equal(r.requests, 2 + 1);
     assert.ok(r.requests <= preview(t, s).toSend + 5);
-    assert.deepEqual(batches.map((b) => b.length), [3, 2]);
+    assert.deepEqual(
+      batches.map((b) => b.length),
+      [3, 2],
+    );
     assert.deepEqual(asked, ['evil-update.com']);
     const sentValues = new Set([...batches.flat(), ...asked]);
     for (const row of t.rows) if (row.private) assert.equal(sentValues.has(row.value), false, row.value);
@@ -157,7 +203,10 @@ void describe('triage core', () => {
     const { s, asked } = source({
       cached,
       batch: false,
-      fail: () => (credits-- > 0 ? undefined : new OdinApiError({ kind: 'quota', endpoint: 'GET /v1/hosts/{ip}', status: 402 })),
+      fail: () =>
+        credits-- > 0
+          ? undefined
+          : new OdinApiError({ kind: 'quota', endpoint: 'GET /v1/hosts/{ip}', status: 402 }),
     });
     const r = await enrich(t, s, { concurrency: 1 });
     assert.equal(r.answered, 412);
@@ -184,7 +233,10 @@ void describe('triage core', () => {
     const ips = Array.from({ length: 20 }, (_, i) => `45.2.${i}.9`);
     const t = await buildTriage([{ uri: 'u', text: ips.join(' ') }], check);
     let left = 12;
-    const { s, asked } = source({ batch: false, fail: () => (left-- > 0 ? undefined : new OdinApiError({ kind: 'quota', endpoint: 'x', status: 402 })) });
+    const { s, asked } = source({
+      batch: false,
+      fail: () => (left-- > 0 ? undefined : new OdinApiError({ kind: 'quota', endpoint: 'x', status: 402 })),
+    });
     await enrich(t, s, { concurrency: 1 });
     const t2 = await buildTriage([{ uri: 'u', text: ips.join(' ') }], check);
     assert.equal(carryOver(t2, t), 12);
@@ -217,7 +269,10 @@ void describe('triage core', () => {
     const t = await buildTriage([{ uri: 'u', text: LOG }], check);
     const { s } = source({
       batch: false,
-      fail: (v) => (v === '1.1.1.1' ? new OdinApiError({ kind: 'network', network: 'reset', endpoint: 'GET /v1/hosts/{ip}' }) : undefined),
+      fail: (v) =>
+        v === '1.1.1.1'
+          ? new OdinApiError({ kind: 'network', network: 'reset', endpoint: 'GET /v1/hosts/{ip}' })
+          : undefined,
     });
     const r = await enrich(t, s);
     assert.equal(r.failed, 1);
@@ -227,7 +282,11 @@ void describe('triage core', () => {
 
   void it('stops on 429 that outlasts the retries', async () => {
     const t = await buildTriage([{ uri: 'u', text: LOG }], check);
-    const { s } = source({ batch: false, fail: (_v, n) => (n >= 2 ? new OdinApiError({ kind: 'rateLimited', endpoint: 'x', status: 429 }) : undefined) });
+    const { s } = source({
+      batch: false,
+      fail: (_v, n) =>
+        n >= 2 ? new OdinApiError({ kind: 'rateLimited', endpoint: 'x', status: 429 }) : undefined,
+    });
     const r = await enrich(t, s, { concurrency: 1 });
     assert.equal(r.stoppedBecause, 'rate limited');
     assert.equal(r.answered, 2);
@@ -245,10 +304,35 @@ void describe('triage core', () => {
       hostnames: [],
       asn: { number: '14061', organization: 'DigitalOcean', country_code: 'US' },
       services: [
-        { port: 443, cve: [{ id: 'CVE-1', severity: 'HIGH', score: 7.5, references: [], services: [], exploit: [{ id: 'E1' }] }], softwares: [], modules: {} },
-        { port: 22, cve: [{ id: 'CVE-2', severity: 'CRITICAL', score: 9.8, references: [], services: [], exploit: [] }, { id: 'CVE-1', severity: 'HIGH', references: [], services: [], exploit: [] }], softwares: [], modules: {} },
+        {
+          port: 443,
+          cve: [
+            {
+              id: 'CVE-1',
+              severity: 'HIGH',
+              score: 7.5,
+              references: [],
+              services: [],
+              exploit: [{ id: 'E1' }],
+            },
+          ],
+          softwares: [],
+          modules: {},
+        },
+        {
+          port: 22,
+          cve: [
+            { id: 'CVE-2', severity: 'CRITICAL', score: 9.8, references: [], services: [], exploit: [] },
+            { id: 'CVE-1', severity: 'HIGH', references: [], services: [], exploit: [] },
+          ],
+          softwares: [],
+          modules: {},
+        },
       ],
-      tags: [{ name: 'is_anonymous_proxy', pretty_name: 'Anonymous Proxy', value: false }, { name: 'c2', pretty_name: 'C2', value: true }],
+      tags: [
+        { name: 'is_anonymous_proxy', pretty_name: 'Anonymous Proxy', value: false },
+        { name: 'c2', pretty_name: 'C2', value: true },
+      ],
     });
     assert.equal(v.cves, 2);
     assert.equal(v.maxScore, 9.8);

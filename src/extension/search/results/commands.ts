@@ -122,7 +122,8 @@ export class ResultCommands {
       return undefined;
     }
     const given = isObj(arg) && !isResultNode(arg) ? arg.facetCount : undefined;
-    const valid = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 10000;
+    const valid = (n: unknown): n is number =>
+      Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 10000;
     let count: unknown = given;
     if (given === undefined) {
       const text = await vscode.window.showInputBox({
@@ -134,7 +135,8 @@ export class ResultCommands {
       if (text === undefined) return undefined;
       count = Number(text.trim());
     }
-    if (!valid(count)) throw new Error('odin.changeFacetCount: "facetCount" must be a whole number from 1 to 10000.');
+    if (!valid(count))
+      throw new Error('odin.changeFacetCount: "facetCount" must be a whole number from 1 to 10000.');
     this.f.results.remove(set);
     return this.f.runner.run({ ...set.spec, limit: count }, { pageSize: set.pageSize });
   }

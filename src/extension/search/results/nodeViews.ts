@@ -105,7 +105,9 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         collapsible: set.id === opts.currentId ? 'expanded' : 'collapsed',
         // A summary's node also offers "Change Facet Count…".
         contextValue:
-          set.spec.kind === 'hostSummary' || set.spec.kind === 'fileSummary' ? 'odin.summarySet' : 'odin.resultSet',
+          set.spec.kind === 'hostSummary' || set.spec.kind === 'fileSummary'
+            ? 'odin.summarySet'
+            : 'odin.resultSet',
       };
     }
     case 'item':
