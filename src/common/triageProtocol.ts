@@ -20,7 +20,18 @@ export const VERDICT_CLASSES: readonly TriageVerdictClass[] = [
 export type TriageKind = 'ipv4' | 'ipv6' | 'domain' | 'cidr';
 export const TRIAGE_KINDS: readonly TriageKind[] = ['ipv4', 'ipv6', 'domain', 'cidr'];
 
-export interface TriageRowView {
+/** What ODIN says of a host besides its CVEs: the same facts in a verdict and in a row. */
+export interface HostFacts {
+  exploits: number;
+  /** Tags whose value is true (a tag with `value: false` is not a fact). */
+  tags: string[];
+  ports: number[];
+  org?: string;
+  asn?: string;
+  country?: string;
+}
+
+export interface TriageRowView extends HostFacts {
   /** Position in the extension's rows of this generation: the id the page sends back. */
   index: number;
   value: string;
@@ -31,12 +42,6 @@ export interface TriageRowView {
   cves: number;
   maxScore?: number;
   severity?: string;
-  exploits: number;
-  tags: string[];
-  ports: number[];
-  org?: string;
-  asn?: string;
-  country?: string;
   registrar?: string;
   ageDays?: number;
   expires?: string;

@@ -1,5 +1,6 @@
 // The data of one triage: the unique indicators of one or more texts, what may be sent, what
 // the cache already knows, and the verdict per indicator. Pure: no `vscode` import.
+import type { HostFacts } from '../../common/triageProtocol';
 import type { DetectionKind } from '../detect';
 
 /** Where an indicator first occurs: a document (by URI string) and an offset in its text. */
@@ -24,7 +25,7 @@ export type RowStatus =
   /** Sent and failed; `reason` says why. */
   | 'failed';
 
-export interface HostVerdict {
+export interface HostVerdict extends HostFacts {
   kind: 'host';
   vulnerable: boolean;
   cves: number;
@@ -32,13 +33,6 @@ export interface HostVerdict {
   maxScore?: number;
   /** Highest severity, lower case (`critical`), when any CVE has one. */
   maxSeverity?: string;
-  exploits: number;
-  /** Tags whose value is true (a tag with `value: false` is not a fact). */
-  tags: string[];
-  ports: number[];
-  org?: string;
-  asn?: string;
-  country?: string;
   /** The CVE ids, highest score first (capped). */
   cveIds: string[];
 }

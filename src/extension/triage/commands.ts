@@ -9,7 +9,6 @@ import {
   enrich,
   layerSource,
   preview,
-  report,
   REPORT_FORMATS,
   type EnrichResult,
   type Preview,
@@ -19,13 +18,15 @@ import {
   type Verdict,
 } from '../../core/triage';
 import type { CommandsOf } from '../commands';
-
-type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
 import { gate as currentGate } from '../shared/gate';
 import { gated, triageCheck } from './privacy';
+import { askFormat, openMarkdownReport, reportText, saveReport } from './reportUi';
 import { triageSettings } from './settings';
-import { openMarkdownReport, TriageView } from './view';
+import { TriageState } from './state';
+import { TriageView } from './view';
+
+type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 
 /** What `odin.triage` returns (tasks, keybindings, tests). */
 export interface TriageResult {
@@ -54,25 +55,6 @@ export interface TriageArgs {
 }
 
 const MAX_URIS = 10_000;
-
-/** The state of the last triage of this window (for reports and the view). */
-export class TriageState {
-  last: Triage | undefined;
-  /** The API origin the last triage's answers came from (answers never cross origins). */
-  origin: string | undefined;
-  /** The triage running now (its progress notification's Cancel aborts the same controller). */
-  running: AbortController | undefined;
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChange = this.changed.event;
-  set(t: Triage, origin = this.origin): void {
-    this.last = t;
-    this.origin = origin;
-    this.changed.fire();
-  }
-  dispose(): void {
-    this.changed.dispose();
-  }
-}
 
 /** Why this window may not send anything now, or undefined when it may (after a confirmation). */
 function localOnlyReason(ctx: Ctx, gate: Gate): string | undefined {
@@ -269,43 +251,6 @@ async function runTriage(
   );
 }
 
-async function askFormat(): Promise<ReportFormat | undefined> {
-  const labels: Record<ReportFormat, string> = {
-    md: 'Markdown (for a ticket, defanged)',
-    csv: 'CSV',
-    json: 'JSON',
-    stix: 'STIX 2.1 bundle',
-    misp: 'MISP event',
-  };
-  const pick = await vscode.window.showQuickPick(
-    REPORT_FORMATS.map((f) => ({ label: labels[f], format: f })),
-    { title: 'ODIN: triage report format' },
-  );
-  return pick?.format;
-}
-
-const EXT: Record<ReportFormat, string> = {
-  md: 'md',
-  csv: 'csv',
-  json: 'json',
-  stix: 'stix.json',
-  misp: 'misp.json',
-};
-
-async function saveReport(state: TriageState, format: ReportFormat): Promise<void> {
-  if (!state.last) return;
-  const text = report(state.last, format, {
-    fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)),
-  });
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const target = await vscode.window.showSaveDialog({
-    title: 'Save ODIN triage report',
-    defaultUri: folder ? vscode.Uri.joinPath(folder, `odin-triage.${EXT[format]}`) : undefined,
-  });
-  if (!target) return;
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
-}
-
 async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefined): Promise<void> {
   if (!r) return;
   if (state.last) TriageView.show(ctx, state);
@@ -407,9 +352,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
             `odin.triageReport takes { format: ${REPORT_FORMATS.map((f) => `"${f}"`).join(' | ')} }.`,
           );
         }
-        return report(state.last, format as ReportFormat, {
-          fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)),
-        });
+        return reportText(state, format as ReportFormat);
       }
       const f = await askFormat();
       if (f) await saveReport(state, f);

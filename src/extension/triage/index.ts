@@ -4,9 +4,10 @@ import type { CommandsOf } from '../commands';
 
 type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
-import { TriageState, triageCommands } from './commands';
+import { triageCommands } from './commands';
 import { VerdictDecorations } from './decorations';
 import { InfraProblems } from './problems';
+import { TriageState } from './state';
 import { TriageView, type TriageViewProbe } from './view';
 
 export interface TriageFeature {

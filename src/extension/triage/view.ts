@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { parseFromTriageView, type ToTriageView } from '../../common/triageProtocol';
-import { account, report, rowViews, type TriageRow } from '../../core/triage';
+import { account, rowViews, type TriageRow } from '../../core/triage';
 import type { Ctx } from '../ctx';
 import { detailsHtml, webviewOptions } from '../details/html';
-import type { TriageState } from './commands';
+import { openMarkdownReport } from './reportUi';
+import type { TriageState } from './state';
 
 export const TRIAGE_VIEW_TYPE = 'odin.triageView';
 
@@ -167,18 +168,6 @@ export class TriageView implements vscode.Disposable {
     for (const s of this.subs.splice(0)) s.dispose();
     this.panel.dispose();
   }
-}
-
-/** The Markdown report of the last triage (defanged, for a ticket) in a new editor beside. */
-export async function openMarkdownReport(state: TriageState): Promise<void> {
-  if (!state.last) return;
-  const doc = await vscode.workspace.openTextDocument({
-    language: 'markdown',
-    content: report(state.last, 'md', {
-      fileLabel: (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)),
-    }),
-  });
-  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false });
 }
 
 /**

@@ -1,0 +1,197 @@
+// The triage as threat-intelligence exchange formats: a STIX 2.1 bundle (observables for IPs
+// and domains with the enrichment attached as notes) and a MISP event. Private values are left
+// out unless asked for. Pure: no `vscode` import.
+import { createHash, randomUUID } from 'node:crypto';
+import type { Triage, TriageRow } from './model';
+import { rowsOf, statusText, type ReportOptions } from './reportRows';
+import { account } from './triage';
+
+// ------------------------------------------------------------------ STIX 2.1
+
+/** The namespace STIX 2.1 prescribes for deterministic SCO ids (UUIDv5). */
+const STIX_SCO_NAMESPACE = '00abedb4-aa42-466c-9c01-fed23315a9b7';
+
+export function uuidV5(name: string, namespace: string): string {
+  const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+  const h = createHash('sha1').update(ns).update(Buffer.from(name, 'utf8')).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** SCO id per STIX 2.1 §2.9: UUIDv5 over the canonical JSON of its id-contributing properties. */
+function scoId(type: string, props: Record<string, string | number>): string {
+  const keys = Object.keys(props).sort();
+  const canon = `{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(props[k])}`).join(',')}}`;
+  return `${type}--${uuidV5(canon, STIX_SCO_NAMESPACE)}`;
+}
+
+type StixObject = Record<string, unknown> & { type: string; id: string };
+
+function stixTime(d: Date): string {
+  return d.toISOString();
+}
+
+export function stixBundle(
+  triage: Triage,
+  opts: ReportOptions = {},
+): { type: 'bundle'; id: string; objects: StixObject[] } {
+  const now = stixTime(opts.now ?? new Date());
+  const uuid = opts.uuid ?? randomUUID;
+  // SDO ids must be UUIDv4 (the schemas refuse other versions in references); SCO ids are v5.
+  const identityId = `identity--${uuid()}`;
+  const vulnIds = new Map<string, string>();
+  const allRefs: string[] = [];
+  const objects: StixObject[] = [
+    {
+      type: 'identity',
+      spec_version: '2.1',
+      id: identityId,
+      created: '2026-01-01T00:00:00.000Z',
+      modified: '2026-01-01T00:00:00.000Z',
+      name: 'ODIN for VS Code (triage)',
+      identity_class: 'system',
+    },
+  ];
+  const seen = new Set<string>();
+  const add = (o: StixObject): string => {
+    if (!seen.has(o.id)) {
+      seen.add(o.id);
+      objects.push(o);
+    }
+    return o.id;
+  };
+  for (const r of rowsOf(triage, opts)) {
+    if (r.kind === 'cidr') continue;
+    const type = r.kind === 'ipv4' ? 'ipv4-addr' : r.kind === 'ipv6' ? 'ipv6-addr' : 'domain-name';
+    const sco: StixObject = {
+      type,
+      spec_version: '2.1',
+      id: scoId(type, { value: r.value }),
+      value: r.value,
+    };
+    const v = r.verdict;
+    const refs: string[] = [];
+    if (v?.kind === 'host' && v.asn) {
+      const number = Number(v.asn.replace(/^AS/i, ''));
+      if (Number.isInteger(number) && number >= 0) {
+        const as: StixObject = {
+          type: 'autonomous-system',
+          spec_version: '2.1',
+          id: scoId('autonomous-system', { number }),
+          number,
+        };
+        if (v.org) as.name = v.org;
+        sco.belongs_to_refs = [add(as)];
+      }
+    }
+    refs.push(add(sco));
+    if (!v) {
+      allRefs.push(...refs);
+      continue;
+    }
+    if (v.kind === 'host') {
+      for (const cve of v.cveIds) {
+        let vulnId = vulnIds.get(cve);
+        if (!vulnId) vulnIds.set(cve, (vulnId = `vulnerability--${uuid()}`));
+        refs.push(
+          add({
+            type: 'vulnerability',
+            spec_version: '2.1',
+            id: vulnId,
+            created: now,
+            modified: now,
+            created_by_ref: identityId,
+            name: cve,
+            external_references: [{ source_name: 'cve', external_id: cve }],
+          }),
+        );
+      }
+    }
+    // Custom properties carry the enrichment on the observable itself (STIX 2.1 §11.1): the
+    // official bundle schema lists no `note` or `opinion`, so a note would not validate.
+    sco.x_odin_enrichment = enrichmentText(r);
+    sco.x_odin_verdict = { ...v };
+    allRefs.push(...refs);
+  }
+  const acc = account(triage);
+  objects.push({
+    type: 'report',
+    spec_version: '2.1',
+    id: `report--${uuid()}`,
+    created: now,
+    modified: now,
+    created_by_ref: identityId,
+    name: opts.title ?? 'ODIN triage',
+    description: `${triage.rows.length} unique indicators in ${triage.files.length} file(s); ${acc.summary}.`,
+    report_types: ['observed-data'],
+    published: now,
+    object_refs: allRefs.length ? [...new Set(allRefs)] : [identityId],
+  });
+  return { type: 'bundle', id: `bundle--${uuid()}`, objects };
+}
+
+function enrichmentText(r: TriageRow): string {
+  const v = r.verdict;
+  const lines = [`${r.value} (${r.kind}), seen ${r.count} time${r.count === 1 ? '' : 's'}.`];
+  if (v?.kind === 'host') {
+    lines.push(
+      `Vulnerable: ${v.vulnerable ? 'yes' : 'no'}; CVEs: ${v.cves}${v.maxScore !== undefined ? `; highest CVSS ${v.maxScore}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}; exploits: ${v.exploits}.`,
+    );
+    if (v.ports.length) lines.push(`Open ports: ${v.ports.join(', ')}.`);
+    if (v.tags.length) lines.push(`Tags: ${v.tags.join(', ')}.`);
+    if (v.asn || v.org || v.country)
+      lines.push(`Network: ${[v.asn, v.org, v.country].filter(Boolean).join(', ')}.`);
+  } else if (v?.kind === 'domain') {
+    if (v.registrar) lines.push(`Registrar: ${v.registrar}.`);
+    if (v.created)
+      lines.push(`Created ${v.created}${v.ageDays !== undefined ? ` (${v.ageDays} days old)` : ''}.`);
+    if (v.expires) lines.push(`Expires ${v.expires}.`);
+  }
+  return lines.join('\n');
+}
+
+// ------------------------------------------------------------------ MISP
+
+/** A MISP event (the JSON `{"Event": …}` that MISP imports), one attribute per indicator. */
+export function mispEvent(triage: Triage, opts: ReportOptions = {}): { Event: Record<string, unknown> } {
+  const now = opts.now ?? new Date();
+  const uuid = opts.uuid ?? randomUUID;
+  const attrs: Record<string, unknown>[] = [];
+  for (const r of rowsOf(triage, opts)) {
+    if (r.kind === 'cidr' && !opts.includePrivate) continue;
+    const type = r.kind === 'domain' ? 'domain' : 'ip-dst';
+    const v = r.verdict;
+    const tags: { name: string }[] = [];
+    if (v?.kind === 'host' && v.vulnerable) tags.push({ name: 'odin:vulnerable="true"' });
+    if (v?.kind === 'host' && v.maxSeverity) tags.push({ name: `odin:max-severity="${v.maxSeverity}"` });
+    attrs.push({
+      uuid: uuid(),
+      type,
+      category: 'Network activity',
+      to_ids: false,
+      value: r.value,
+      comment: v ? enrichmentText(r).replace(/\n/g, ' ') : statusText(r),
+      timestamp: String(Math.floor(now.getTime() / 1000)),
+      ...(tags.length ? { Tag: tags } : {}),
+    });
+  }
+  const acc = account(triage);
+  return {
+    Event: {
+      uuid: uuid(),
+      info:
+        opts.title ??
+        `ODIN triage of ${triage.files.length} file${triage.files.length === 1 ? '' : 's'}: ${acc.summary}`,
+      date: now.toISOString().slice(0, 10),
+      timestamp: String(Math.floor(now.getTime() / 1000)),
+      published: false,
+      analysis: '1',
+      threat_level_id: '4',
+      distribution: '0',
+      Attribute: attrs,
+      Tag: [{ name: 'tlp:amber' }],
+    },
+  };
+}

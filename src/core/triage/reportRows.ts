@@ -1,0 +1,39 @@
+// What every report format of a triage shares: the options, the rows a report lists (private
+// values left out unless asked for), and a row's status in words. Pure: no `vscode` import.
+import type { Triage, TriageRow } from './model';
+import { verdictLine } from './verdict';
+
+export interface ReportOptions {
+  /** Include private/internal values (default false). */
+  includePrivate?: boolean;
+  /** Write indicators defanged (`1.2.3[.]4`). Default true for Markdown, false otherwise. */
+  defang?: boolean;
+  /** Fixed time for reproducible output (tests); default now. */
+  now?: Date;
+  /** Fixed ids for reproducible output (tests); default random UUIDs where STIX wants v4. */
+  uuid?: () => string;
+  title?: string;
+  /** Display names of the scanned files (default their URIs). */
+  fileLabel?: (uri: string) => string;
+}
+
+/** The rows a report lists: private and internal values only when asked for. */
+export function rowsOf(triage: Triage, opts: ReportOptions): TriageRow[] {
+  return opts.includePrivate ? triage.rows : triage.rows.filter((r) => !r.private);
+}
+
+/** A row's status in words (enriched: its verdict line). */
+export function statusText(r: TriageRow): string {
+  switch (r.status) {
+    case 'enriched':
+      return verdictLine(r.verdict) || 'known to ODIN';
+    case 'unknown':
+      return 'unknown to ODIN';
+    case 'local':
+      return r.private ? 'private/internal, not sent' : (r.localReason ?? 'not looked up');
+    case 'pending':
+      return r.reason ? `not sent: ${r.reason}` : 'not sent';
+    case 'failed':
+      return `failed: ${r.reason ?? 'error'}`;
+  }
+}
