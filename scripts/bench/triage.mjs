@@ -106,6 +106,8 @@ export default async function run() {
         name: `triage: requests per unique public indicator (${batching ? 'batched' : 'single'})`,
         value: Number((r.requests / Math.max(r.eligible, 1)).toFixed(3)),
         unit: 'req',
+        // Never more requests than unique public indicators to send (issue 18).
+        target: '<= 1',
         note: `${r.requests} requests for ${r.eligible} indicators; ${r.summary}`,
       });
     }
