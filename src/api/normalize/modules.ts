@@ -108,7 +108,9 @@ export function readSsh(m: unknown): SshInfo | undefined {
     keyFingerprint: nonEmpty(key.fingerprint_sha256),
     kexAlgorithms: nonEmptyList(m.kex_algorithms),
     hostKeyAlgorithms: nonEmptyList(m.host_key_algorithms),
-    ciphers: [...new Set([...nonEmptyList(m.server_to_client_ciphers), ...nonEmptyList(m.client_to_server_ciphers)])],
+    ciphers: [
+      ...new Set([...nonEmptyList(m.server_to_client_ciphers), ...nonEmptyList(m.client_to_server_ciphers)]),
+    ],
     macs: [...new Set([...nonEmptyList(m.server_to_client_macs), ...nonEmptyList(m.client_to_server_macs)])],
   });
 }
