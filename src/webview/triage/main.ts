@@ -23,6 +23,7 @@ import {
   type TriageVerdictClass,
 } from '../../common/triageProtocol';
 import { button, clear, h, icon } from '../dom';
+import { cellClass, COLUMNS, KIND_LABEL, VERDICT_LABEL } from './columns';
 import { vscode } from '../vscodeApi';
 
 const post = (m: FromTriageView): void => vscode.postMessage(m);
@@ -31,82 +32,6 @@ const post = (m: FromTriageView): void => vscode.postMessage(m);
 const ROW_H = 24;
 /** Rows built above and below the visible ones. */
 const OVERSCAN = 8;
-
-interface Column {
-  key: SortKey | undefined;
-  label: string;
-  cell: (r: TriageRowView) => Node | string;
-  cls?: string;
-}
-
-const VERDICT_LABEL: Record<TriageVerdictClass, string> = {
-  vulnerable: 'Vulnerable',
-  known: 'Known',
-  unknown: 'Unknown to ODIN',
-  local: 'Not sent',
-  pending: 'Not enriched',
-  failed: 'Failed',
-};
-const KIND_LABEL: Record<TriageKind, string> = { ipv4: 'IPv4', ipv6: 'IPv6', domain: 'Domain', cidr: 'CIDR' };
-
-function verdictText(r: TriageRowView): string {
-  if (r.verdict === 'known' && (r.kind === 'ipv4' || r.kind === 'ipv6')) return 'No known CVEs';
-  return VERDICT_LABEL[r.verdict];
-}
-
-function ports(r: TriageRowView): string {
-  if (r.ports.length === 0) return '';
-  const shown = r.ports.slice(0, 5).join(', ');
-  return r.ports.length > 5 ? `${shown} +${r.ports.length - 5}` : shown;
-}
-
-function facts(r: TriageRowView): string {
-  if (r.kind === 'domain') {
-    const bits = [
-      r.ageDays !== undefined ? `${r.ageDays} d old` : undefined,
-      r.expires ? `expires ${r.expires}` : undefined,
-      r.subdomains !== undefined ? `${r.subdomains} subdomain${r.subdomains === 1 ? '' : 's'}` : undefined,
-    ];
-    const s = bits.filter(Boolean).join(' · ');
-    if (s) return s;
-  }
-  if (r.tags.length) return r.tags.join(', ');
-  return r.reason ?? '';
-}
-
-const COLUMNS: Column[] = [
-  { key: 'value', label: 'Indicator', cell: (r) => r.value, cls: 'c-value' },
-  { key: 'kind', label: 'Kind', cell: (r) => KIND_LABEL[r.kind] },
-  {
-    key: 'verdict',
-    label: 'Verdict',
-    cell: (r) => h('span', { class: `verdict v-${r.verdict}` }, verdictText(r)),
-  },
-  { key: 'cves', label: 'CVEs', cell: (r) => (r.cves ? String(r.cves) : ''), cls: 'num' },
-  {
-    key: 'score',
-    label: 'CVSS',
-    cell: (r) =>
-      r.maxScore !== undefined || r.severity
-        ? h(
-            'span',
-            { class: `sev sev-${r.severity ?? 'none'}` },
-            [r.maxScore?.toFixed(1), r.severity].filter(Boolean).join(' '),
-          )
-        : '',
-  },
-  { key: 'exploits', label: 'Exploits', cell: (r) => (r.exploits ? String(r.exploits) : ''), cls: 'num' },
-  { key: 'ports', label: 'Ports', cell: ports },
-  {
-    key: 'org',
-    label: 'Org / ASN',
-    cell: (r) => (r.kind === 'domain' ? (r.registrar ?? '') : [r.org, r.asn].filter(Boolean).join(' · ')),
-  },
-  { key: 'country', label: 'Country', cell: (r) => r.country ?? '' },
-  { key: undefined, label: 'Tags / facts', cell: facts },
-  { key: 'count', label: 'Seen', cell: (r) => String(r.count), cls: 'num' },
-  { key: 'first', label: 'First at', cell: (r) => r.first },
-];
 
 interface ViewState {
   sort: SortKey;
@@ -192,7 +117,7 @@ class TriageTable {
     });
 
     for (const c of COLUMNS) {
-      const cell = h('div', { class: `tcell${c.cls ? ` ${c.cls}` : ''}`, role: 'columnheader' });
+      const cell = h('div', { class: cellClass(c), role: 'columnheader' });
       if (c.key) {
         const key = c.key;
         cell.appendChild(
@@ -358,7 +283,7 @@ class TriageTable {
         h(
           'div',
           {
-            class: `tcell${c.cls ? ` ${c.cls}` : ''}`,
+            class: cellClass(c),
             role: 'gridcell',
             title: typeof v === 'string' ? v : undefined,
           },
@@ -366,7 +291,8 @@ class TriageTable {
         ),
       );
     }
-    const actions = h('div', { class: 'tcell actions', role: 'gridcell' });
+    // The buttons collapse in a narrow panel (p2); Enter, Shift+Enter and a double click remain.
+    const actions = h('div', { class: 'tcell p2 actions', role: 'gridcell' });
     if (r.details) actions.appendChild(iconButton('link-external', `Open details of ${r.value}`, 'open'));
     actions.appendChild(iconButton('go-to-file', `Reveal occurrences of ${r.value}`, 'reveal'));
     row.appendChild(actions);
