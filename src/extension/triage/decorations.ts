@@ -11,16 +11,16 @@ const MAX_PER_EDITOR = 2000;
 const TEXT_LANGUAGES = new Set(['log', 'plaintext', 'markdown', 'csv', 'jsonl', 'json']);
 
 /**
- * Opt-in verdicts after known indicators ("⚠ 3 CVEs · AS14061"), from the lookup cache only:
+ * Opt-in verdicts right after known indicators ("⚠ 3 CVEs · AS14061"), from the lookup cache only:
  * never a request of their own. Visible ranges only, refreshed as the text, the visible
  * ranges or the cache (after a triage or a hover) change. Theme colours.
  */
 export class VerdictDecorations implements vscode.Disposable {
   private readonly info = vscode.window.createTextEditorDecorationType({
-    after: { color: new vscode.ThemeColor('editorCodeLens.foreground'), margin: '0 0 0 1.5em' },
+    after: { color: new vscode.ThemeColor('editorCodeLens.foreground'), margin: '0 1em 0 0.6em' },
   });
   private readonly vulnerable = vscode.window.createTextEditorDecorationType({
-    after: { color: new vscode.ThemeColor('editorWarning.foreground'), margin: '0 0 0 1.5em' },
+    after: { color: new vscode.ThemeColor('editorWarning.foreground'), margin: '0 1em 0 0.6em' },
   });
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -60,7 +60,7 @@ export class VerdictDecorations implements vscode.Disposable {
     const mode = TEXT_LANGUAGES.has(doc.languageId) ? 'text' : 'code';
     const info: vscode.DecorationOptions[] = [];
     const vuln: vscode.DecorationOptions[] = [];
-    const seenLines = new Set<number>();
+    const seen = new Set<string>();
     const text = doc.getText();
     for (const r of editor.visibleRanges) {
       const from = doc.offsetAt(new vscode.Position(Math.max(0, r.start.line - MARGIN_LINES), 0));
@@ -72,14 +72,15 @@ export class VerdictDecorations implements vscode.Disposable {
         const a = cachedAnswer(this.ctx.requests, kind, d.value);
         if (!a?.found) continue;
         const end = doc.positionAt(d.end);
-        // One verdict per line: the line's first known indicator.
-        if (seenLines.has(end.line)) continue;
-        seenLines.add(end.line);
+        // Right after the indicator (a log line is often wider than the editor: its end would be
+        // off screen); a value repeated on one line gets its verdict once.
+        const key = `${end.line}\u0000${d.value}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
         const line = truncate(showInvisibles(verdictLine(a.verdict)), 80);
         if (!line) continue;
-        const range = new vscode.Range(end, doc.lineAt(end.line).range.end);
         const opt: vscode.DecorationOptions = {
-          range: new vscode.Range(range.end, range.end),
+          range: new vscode.Range(end, end),
           renderOptions: { after: { contentText: line } },
         };
         (a.verdict.kind === 'host' && a.verdict.vulnerable ? vuln : info).push(opt);
