@@ -342,3 +342,25 @@ describe('triage', function () {
     });
   });
 });
+
+describe('triage in Restricted Mode', function () {
+  this.timeout(60_000);
+
+  before(function () {
+    // The Restricted Mode run only (the hostile workspace, not trusted).
+    if (!testEnv.emulatorUrl || vscode.workspace.isTrusted) this.skip();
+  });
+
+  it('stays local even with send: true: the rows of the scan, no request', async () => {
+    await clearEmulatorLog();
+    const r = await triage({ uris: [workspaceFile('honeypot.log').toString()], send: true });
+    assert.match(r.local ?? '', /Restricted Mode/);
+    assert.ok(
+      r.indicators.some((i) => i.value === '185.220.101.34'),
+      'the scan still lists the indicators',
+    );
+    assert.strictEqual(r.requests, 0);
+    assert.ok(r.indicators.every((i) => !i.sent));
+    assert.strictEqual((await emulatorLog()).length, 0, 'nothing sent');
+  });
+});
