@@ -14,7 +14,6 @@
 import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
-import { gate } from '../shared/gate';
 import { isResultNode } from './args';
 import { FieldCatalogue } from './fieldCatalogue';
 import { ResultCommands } from './results/commands';
@@ -65,7 +64,7 @@ export class SearchFeature implements vscode.Disposable {
       () => ctx.origin(),
       (m) => ctx.log.debug(m),
       // Completion lists are fetched by themselves: never when lookups are off or untrusted.
-      () => vscode.workspace.isTrusted && gate().settings.mode !== 'off',
+      () => vscode.workspace.isTrusted && ctx.gate.current().settings.mode !== 'off',
     );
     this.resultsView = views.results;
     this.results.attach(this.resultsView);

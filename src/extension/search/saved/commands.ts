@@ -22,7 +22,6 @@ import {
 import { formatHunt, huntOf, parseHuntFile } from '../../../core/hunts/file';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
-import { confirmArgumentPath } from '../../shared/argumentPath';
 import { defaultDir, isObj, isResultNode, isSavedNode } from '../args';
 import type { SearchFeature } from '../index';
 import type { RunSummary } from '../searchRunner';
@@ -109,7 +108,7 @@ export class SavedSearchCommands {
       // A file named by an argument: a .odinq file, inside the trusted workspace or after a yes.
       if (!file.path.endsWith('.odinq'))
         throw new Error('Saved searches are written only into .odinq files.');
-      if (!(await confirmArgumentPath(file, 'write', 'ODIN: Save Search'))) return undefined;
+      if (!(await this.f.ctx.argumentPaths.confirm(file, 'write', 'ODIN: Save Search'))) return undefined;
     }
     const ask =
       a.target === 'ask' || (a.target === undefined && !(isObj(a.spec) && typeof a.name === 'string'));
@@ -420,7 +419,8 @@ export class SavedSearchCommands {
           ? arg
           : undefined;
     // A file named by an argument outside the trusted workspace is written only after a yes.
-    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Saved Searches'))) return undefined;
+    if (uri && !(await this.f.ctx.argumentPaths.confirm(uri, 'write', 'ODIN: Export Saved Searches')))
+      return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: 'ODIN: Export Saved Searches',
       defaultUri: vscode.Uri.file(path.join(defaultDir(), 'odin-searches.json')),
@@ -453,7 +453,8 @@ export class SavedSearchCommands {
           : undefined;
     const quiet = isObj(arg) && arg.quiet === true;
     // A file named by an argument outside the trusted workspace is read only after a yes.
-    if (uri && !(await confirmArgumentPath(uri, 'read', 'ODIN: Import Saved Searches'))) return undefined;
+    if (uri && !(await this.f.ctx.argumentPaths.confirm(uri, 'read', 'ODIN: Import Saved Searches')))
+      return undefined;
     if (!uri) {
       const picked = await vscode.window.showOpenDialog({
         title: 'ODIN: Import Saved Searches',
