@@ -32,7 +32,7 @@ function median(xs) {
 
 export default async function run({ results = 10_000, pageSize = 100 } = {}) {
   const { generateDataset } = require(out('src/emulator/dataset.js'));
-  const { normalizeHost } = require(out('src/api/normalize.js'));
+  const { normalizeHost } = require(out('src/api/normalize/hosts.js'));
   const { ResultSet } = require(out('src/extension/search/results/resultSet.js'));
   const { children, setChildren } = require(out('src/extension/search/results/resultNodes.js'));
   const { view } = require(out('src/extension/search/results/nodeViews.js'));

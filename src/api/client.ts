@@ -1,7 +1,7 @@
 /**
  * The ODIN API client: one typed method per endpoint of the interface (17), plus `ping`
  * and `getCreditsUsage`. Transport concerns live in `http.ts`, wire-format quirks in
- * `normalize.ts`, cursors in `paging.ts`; this file only maps calls to requests and
+ * `normalize/`, path segments in `endpoints.ts`, cursors in `paging.ts`; this file only maps calls to requests and
  * envelopes to the model. It imports nothing from `vscode`.
  *
  * Keys: the spec lists endpoints 4, 11, 15, 16 and 17 as carrying no key; they get the key
@@ -15,26 +15,17 @@
  */
 import { OdinApiError } from './errors';
 import { HttpTransport, type HttpRequest, type TransportOptions } from './http';
-import {
-  envelopeData,
-  envelopeErrorText,
-  envelopeMeta,
-  envelopePagination,
-  isObj,
-  normalizeAggregation,
-  normalizeBucket,
-  normalizeCount,
-  normalizeCredits,
-  normalizeCveList,
-  normalizeDomainRecord,
-  normalizeExploits,
-  normalizeFields,
-  normalizeHost,
-  normalizeWhois,
-  normalizeWhoisHistory,
-} from './normalize';
-import { parseHostCursor, parseOpaqueCursor, toPage } from './paging';
-import { describeShapeProblems, shapeProblems, UNEXPECTED_SHAPE_MESSAGE, type ShapeKind } from './shape';
+import { defined, ENDPOINTS, FIRST_CVE_PAGE, ipSegment, type Op, segment, SHAPES } from './endpoints';
+import { normalizeAggregation, normalizeCount, normalizeFields } from './normalize/aggregations';
+import { normalizeBucket } from './normalize/buckets';
+import { normalizeCredits } from './normalize/credits';
+import { normalizeCveList, normalizeExploits } from './normalize/cves';
+import { normalizeDomainRecord, normalizeWhois, normalizeWhoisHistory } from './normalize/domains';
+import { envelopeData, envelopeErrorText, envelopeMeta, envelopePagination } from './normalize/envelope';
+import { normalizeHost } from './normalize/hosts';
+import { isObj } from './normalize/json';
+import { cvePage, parseHostCursor, parseOpaqueCursor, toPage } from './paging';
+import { describeShapeProblems, shapeProblems, UNEXPECTED_SHAPE_MESSAGE } from './shape';
 import type {
   Aggregation,
   Bucket,
@@ -57,93 +48,10 @@ import type {
   WhoisRecord,
 } from './types';
 
+export { ENDPOINTS, FIRST_CVE_PAGE } from './endpoints';
 export type OdinClientOptions = TransportOptions;
 
 type Body = Record<string, unknown>;
-
-/** Endpoint templates, used in errors and logs (they never carry the looked-up value). */
-export const ENDPOINTS = {
-  countSubdomains: 'POST /v1/domain/subdomain/count',
-  searchBuckets: 'POST /v1/exposed/buckets/search',
-  searchHosts: 'POST /v1/hosts/search',
-  searchDomains: 'POST /v1/domain/search',
-  summarizeHosts: 'POST /v1/hosts/summary',
-  summarizeFiles: 'POST /v1/exposed/files/summary',
-  countFiles: 'POST /v1/exposed/files/count',
-  getHost: 'GET /v1/hosts/{ip}',
-  getWhoisHistory: 'GET /v1/domain/whois/{domain}/historical',
-  getWhois: 'GET /v1/domain/whois/{domain}',
-  countDomains: 'POST /v1/domain/count',
-  getHostCves: 'GET /v1/cves/all/{ip}/{page}',
-  getHostExploits: 'GET /v1/hosts/exploits/{ip}',
-  getHostCve: 'GET /v1/hosts/cves/{ip}/{cve}',
-  getBucketFields: 'GET /v1/fields/exposed/buckets',
-  getFileFields: 'GET /v1/fields/exposed/files',
-  getHostFields: 'GET /v1/fields/hosts/{category}',
-  ping: 'GET /v1/ping',
-  getCreditsUsage: 'GET /v1/credits/usage',
-  countHosts: 'POST /v1/hosts/count',
-  getAllHostCves: 'GET /v1/hosts/cve/{ip}/',
-  searchSubdomains: 'POST /v1/domain/subdomain/search',
-} as const;
-
-type Op = keyof typeof ENDPOINTS;
-
-/** Which shape check each operation's `data` gets (see shape.ts); the rest are checked by their normaliser. */
-const SHAPES: Partial<Record<Op, ShapeKind>> = {
-  getHost: 'host',
-  searchHosts: 'hostList',
-  searchDomains: 'list',
-  searchBuckets: 'list',
-  getHostCves: 'listOrObject',
-  getHostExploits: 'listOrObject',
-};
-
-/** First CVE page number (`/v1/cves/all/{ip}/{page}`); the live base is undocumented. */
-export const FIRST_CVE_PAGE = 1;
-
-/**
- * One path segment: trimmed, percent-encoded (`/`, `?`, `#`, `%` can never add segments or
- * a query), and never `.`/`..`/empty (which URL parsing would turn into other paths). `:`
- * stays literal so IPv6 addresses read as they do in the official clients.
- */
-function segment(op: Op, what: string, value: unknown): string {
-  const v = typeof value === 'string' ? value.trim() : '';
-  if (v === '' || v === '.' || v === '..' || v.length > 255 || /[\x00-\x1f\x7f]/.test(v)) {
-    throw new OdinApiError({
-      kind: 'badRequest',
-      endpoint: ENDPOINTS[op],
-      message: `That is not a valid ${what} to look up.`,
-      detail: `${ENDPOINTS[op]}: refused ${what} path parameter (empty, dot segment, control characters or too long)`,
-    });
-  }
-  return encodeURIComponent(v).replace(/%3A/gi, ':');
-}
-
-/**
- * An IP address path segment: address characters only. A zone id (`fe80::1%vpn-name`, file
- * text of up to 64 characters) or any other text never reaches the request path; callers pass
- * the gate's canonical value, and this refuses anything else before a request is made.
- */
-function ipSegment(op: Op, value: unknown): string {
-  const v = typeof value === 'string' ? value.trim() : '';
-  if (!/^[0-9A-Fa-f:.]{2,45}$/.test(v)) {
-    throw new OdinApiError({
-      kind: 'badRequest',
-      endpoint: ENDPOINTS[op],
-      message: 'That is not a valid IP address to look up.',
-      detail: `${ENDPOINTS[op]}: refused IP path parameter (only address characters are sent)`,
-    });
-  }
-  return segment(op, 'IP address', v);
-}
-
-/** Copies the defined fields only (`undefined` ones are omitted from the JSON body). */
-function defined(o: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
-  return out;
-}
 
 export class OdinClient {
   private readonly http: HttpTransport;
@@ -262,18 +170,26 @@ export class OdinClient {
     return Array.isArray(data) ? data : [];
   }
 
+  /** One page of a cursor-paged search: POST the params, normalise each item, read the cursor. */
+  private async searchPage<T, C>(
+    op: Op,
+    path: string,
+    params: { start?: C },
+    item: (v: unknown) => T | undefined,
+    parseCursor: (v: unknown) => C | undefined,
+    opts: CallOptions | undefined,
+  ): Promise<Page<T, C>> {
+    const body = await this.post(op, path, { ...params }, opts);
+    const items = this.list(body).flatMap((v) => item(v) ?? []);
+    return toPage({ items, pagination: envelopePagination(body), start: params.start, parseCursor });
+  }
+
   // ------------------------------------------------------------ hosts
 
   /** 3. Search hosts; send `page.next` back as `start` for the following page. */
   async searchHosts(params: HostSearchParams, opts?: CallOptions): Promise<Page<Host, HostCursor>> {
-    const body = await this.post('searchHosts', '/v1/hosts/search', { ...params }, opts);
-    const items = this.list(body).flatMap((h) => normalizeHost(h) ?? []);
-    return toPage({
-      items,
-      pagination: envelopePagination(body),
-      start: params.start,
-      parseCursor: parseHostCursor,
-    });
+    const item = (h: unknown): Host | undefined => normalizeHost(h);
+    return this.searchPage('searchHosts', '/v1/hosts/search', params, item, parseHostCursor, opts);
   }
 
   /** 8. Latest details of one host. */
@@ -312,28 +228,7 @@ export class OdinClient {
     const body = await this.call('getHostCves', 'GET', path, opts);
     const data = envelopeData(body);
     const items = normalizeCveList(data);
-    const info = { ...envelopePagination(body), ...(isObj(data) ? data : {}) };
-    const total = Number.isSafeInteger(info.total) ? (info.total as number) : undefined;
-    const limit = Number.isSafeInteger(info.limit) ? (info.limit as number) : undefined;
-    // Hints, best first: a `pages` field, else a message like "… (page 2 of 3)".
-    const pageOf = /\bpage\s+\d+\s+of\s+(\d+)\b/i.exec(typeof body.message === 'string' ? body.message : '');
-    const pagesTotal = Number.isSafeInteger(info.pages)
-      ? (info.pages as number)
-      : pageOf
-        ? Number(pageOf[1])
-        : undefined;
-    const hasMore = typeof info.has_more === 'boolean' ? info.has_more : info.hasMore;
-    let more = items.length > 0;
-    if (typeof hasMore === 'boolean') more = more && hasMore;
-    else if (pagesTotal !== undefined) more = more && page - FIRST_CVE_PAGE + 1 < pagesTotal;
-    else if (total !== undefined && limit !== undefined)
-      more = more && (page - FIRST_CVE_PAGE + 1) * limit < total;
-    else if (total !== undefined) more = more && (page - FIRST_CVE_PAGE + 1) * items.length < total;
-    const out: Page<Cve, number> = { items };
-    if (total !== undefined) out.total = total;
-    if (limit !== undefined) out.limit = limit;
-    if (more) out.next = page + 1;
-    return out;
+    return cvePage(items, page, { ...envelopePagination(body), ...(isObj(data) ? data : {}) }, body.message);
   }
 
   /**
@@ -366,14 +261,14 @@ export class OdinClient {
     params: DomainSearchParams,
     opts?: CallOptions,
   ): Promise<Page<DomainRecord, OpaqueCursor>> {
-    const body = await this.post('searchDomains', '/v1/domain/search', { ...params }, opts);
-    const items = this.list(body).flatMap((d) => normalizeDomainRecord(d) ?? []);
-    return toPage({
-      items,
-      pagination: envelopePagination(body),
-      start: params.start,
-      parseCursor: parseOpaqueCursor,
-    });
+    return this.searchPage(
+      'searchDomains',
+      '/v1/domain/search',
+      params,
+      normalizeDomainRecord,
+      parseOpaqueCursor,
+      opts,
+    );
   }
 
   /** 11. Count domain records. */
@@ -408,14 +303,8 @@ export class OdinClient {
 
   /** 2. Search exposed buckets; `page.next` is the opaque cursor to send back. */
   async searchBuckets(params: BucketSearchParams, opts?: CallOptions): Promise<Page<Bucket, OpaqueCursor>> {
-    const body = await this.post('searchBuckets', '/v1/exposed/buckets/search', { ...params }, opts);
-    const items = this.list(body).flatMap((b) => normalizeBucket(b) ?? []);
-    return toPage({
-      items,
-      pagination: envelopePagination(body),
-      start: params.start,
-      parseCursor: parseOpaqueCursor,
-    });
+    const path = '/v1/exposed/buckets/search';
+    return this.searchPage('searchBuckets', path, params, normalizeBucket, parseOpaqueCursor, opts);
   }
 
   /** 7. Count exposed files matching a query. */
@@ -493,14 +382,9 @@ export class OdinClient {
     params: { domain: string; limit?: number; start?: OpaqueCursor },
     opts?: CallOptions,
   ): Promise<Page<string, OpaqueCursor>> {
-    const body = await this.post('searchSubdomains', '/v1/domain/subdomain/search', { ...params }, opts);
-    const items = this.list(body).filter((n): n is string => typeof n === 'string' && n !== '');
-    return toPage({
-      items,
-      pagination: envelopePagination(body),
-      start: params.start,
-      parseCursor: parseOpaqueCursor,
-    });
+    const name = (n: unknown): string | undefined => (typeof n === 'string' && n !== '' ? n : undefined);
+    const path = '/v1/domain/subdomain/search';
+    return this.searchPage('searchSubdomains', path, params, name, parseOpaqueCursor, opts);
   }
 
   /** `GET /v1/credits/usage`: remaining credits (a good "test the key" call). */

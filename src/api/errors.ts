@@ -209,3 +209,19 @@ export function describeCause(e: unknown): string {
     .map((l) => (l.code ? `${l.code}: ${l.message}` : l.message))
     .join(' <- ');
 }
+
+/** An error raised inside a request, before the transport redacts it and counts attempts. */
+export function requestError(
+  req: { endpoint: string },
+  kind: OdinErrorKind,
+  detail: string,
+  extra: {
+    status?: number;
+    retryAfterMs?: number;
+    network?: NetworkFailure;
+    cause?: unknown;
+    message?: string;
+  } = {},
+): OdinApiError {
+  return new OdinApiError({ kind, endpoint: req.endpoint, detail: `${req.endpoint}: ${detail}`, ...extra });
+}

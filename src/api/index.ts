@@ -11,15 +11,14 @@ export {
 export {
   checkBaseUrl,
   isLoopbackHostname,
-  parseRetryAfter,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   type BaseUrlCheck,
   type LogLevel,
   type Logger,
-  type RetryOptions,
   type TransportOptions,
 } from './http';
+export { parseRetryAfter, type RetryOptions } from './retry';
 export { pages, collect, jsonEqual, type FetchPage, type WalkOptions, type CollectOptions } from './paging';
-export { parseJson } from './normalize';
+export { parseJson } from './normalize/json';
 export * from './types';

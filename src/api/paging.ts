@@ -11,6 +11,7 @@
  * checks that need the whole walk: total reached over all pages and a cursor repeating an
  * earlier one.
  */
+import { FIRST_CVE_PAGE } from './endpoints';
 import { OdinApiError } from './errors';
 import type { CallOptions, HostCursor, OpaqueCursor, Page } from './types';
 
@@ -133,5 +134,39 @@ export async function collect<P extends object, T, C>(
       if (out.length >= max) return out;
     }
   }
+  return out;
+}
+
+/**
+ * A page of `/v1/cves/all/{ip}/{page}`. `next` is the following page number, set while the
+ * server says there are more (`has_more`, `total`, `pages`, or a message "page n of m") or,
+ * when it says nothing, while pages are not empty.
+ */
+export function cvePage<T>(
+  items: T[],
+  page: number,
+  info: Record<string, unknown>,
+  message: unknown,
+): Page<T, number> {
+  const total = Number.isSafeInteger(info.total) ? (info.total as number) : undefined;
+  const limit = Number.isSafeInteger(info.limit) ? (info.limit as number) : undefined;
+  // Hints, best first: a `pages` field, else a message like "… (page 2 of 3)".
+  const pageOf = /\bpage\s+\d+\s+of\s+(\d+)\b/i.exec(typeof message === 'string' ? message : '');
+  const pagesTotal = Number.isSafeInteger(info.pages)
+    ? (info.pages as number)
+    : pageOf
+      ? Number(pageOf[1])
+      : undefined;
+  const hasMore = typeof info.has_more === 'boolean' ? info.has_more : info.hasMore;
+  let more = items.length > 0;
+  if (typeof hasMore === 'boolean') more = more && hasMore;
+  else if (pagesTotal !== undefined) more = more && page - FIRST_CVE_PAGE + 1 < pagesTotal;
+  else if (total !== undefined && limit !== undefined)
+    more = more && (page - FIRST_CVE_PAGE + 1) * limit < total;
+  else if (total !== undefined) more = more && (page - FIRST_CVE_PAGE + 1) * items.length < total;
+  const out: Page<T, number> = { items };
+  if (total !== undefined) out.total = total;
+  if (limit !== undefined) out.limit = limit;
+  if (more) out.next = page + 1;
   return out;
 }

@@ -3,7 +3,7 @@
  * all-clear once normalised (`services: "none"` read as "no open ports", `is_vuln: "yes"` read
  * as "no known CVEs", a search whose `data` is not a list read as "no results").
  *
- * `normalize.ts` stays lenient about everything else (absent fields, `null`, extra fields):
+ * `normalize/` stays lenient about everything else (absent fields, `null`, extra fields):
  * this module only finds the values that are present with a type the model cannot hold, and
  * the client turns any finding into a `badResponse` error: "ODIN sent data in an unexpected
  * shape", with the field paths in the log. It is called at one point, `OdinClient.call`.

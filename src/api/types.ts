@@ -2,7 +2,7 @@
  * The client-facing model of the ODIN API (see the API interface document and
  * docs/odin-facts.md). These are the *normalised* shapes callers see: the spec's
  * quirks (` data`, ` meta`, ` error`, `Data`, `data: {}` on host search), `null` versus
- * absent lists and the CVE map of the live service are folded away in `normalize.ts`.
+ * absent lists and the CVE map of the live service are folded away in `normalize/`.
  *
  * Every field that scan data fills is optional: the service omits, nulls or mistypes
  * fields, and normalisation drops what does not have the declared type rather than

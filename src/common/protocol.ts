@@ -10,148 +10,15 @@
  * value up in its own copy of the data. See SECURITY.md, "Rendering attacker strings".
  *
  * Requests that need an answer (a banner, the next page of CVEs) go through the small
- * request/reply helper at the end of this file (after vscode-hexeditor's shared/protocol.ts).
+ * request/reply helper of `requestReply.ts`; the view models are in `viewModels.ts` and the
+ * checks shared with the triage page's protocol in `validate.ts`.
  */
+import type { CveView, ExploitView, HostView, WhoisView } from './viewModels';
+import { isId, isIndex, isRec, MAX_MESSAGE_CHARS, oneOf, onlyKeys, type Rec } from './validate';
 
-// ---------------------------------------------------------------- view models (extension → webview)
-
-export { SEVERITY_RANK, type Severity } from '../api/types';
-import type { Severity } from '../api/types';
-
-export interface ServiceView {
-  /** Position in the host record: the id the page uses to ask for this service's banner or URL. */
-  index: number;
-  port: number;
-  protocol?: string;
-  name?: string;
-  product?: string;
-  version?: string;
-  extraInfo?: string;
-  tunnel?: string;
-  url?: string;
-  title?: string;
-  statusCode?: number;
-  /** The HTTP `Server` header(s), joined. */
-  server?: string;
-  /** The TLS certificate the service presented, when ODIN recorded one. */
-  certificate?: CertificateView;
-  software: string[];
-  cves: string[];
-  lastUpdated?: string;
-  /** Length of the banner in characters (0: none). The text itself is fetched on demand. */
-  bannerLength: number;
-}
-
-/** A TLS certificate as the host page shows it (every string capped). */
-export interface CertificateView {
-  subject?: string;
-  issuer?: string;
-  /** DNS names and IP addresses of the subject alternative name. */
-  names: string[];
-  notBefore?: string;
-  notAfter?: string;
-  /** SHA-256 fingerprint (hex); the page pivots on it by service index, never sends it back. */
-  fingerprint?: string;
-  selfSigned?: boolean;
-  validation?: string;
-  key?: string;
-}
-
-export interface ExploitView {
-  id: string;
-  description?: string;
-  platform?: string;
-  type?: string;
-  file?: string;
-  /** Shown as text; opened only through an `openLink` message and a confirmation. */
-  url?: string;
-  cves: string[];
-}
-
-export interface CveView {
-  id: string;
-  severity: Severity;
-  score?: number;
-  summary?: string;
-  vector?: string;
-  weakness?: string;
-  references: string[];
-  services: string[];
-  exploits: ExploitView[];
-  /** Where it came from: the host record only (a stub) or the CVE endpoints (full). */
-  source: 'host' | 'endpoint';
-}
-
-export interface HostView {
-  ip: string;
-  isVuln?: boolean;
-  organization?: string;
-  asn?: string;
-  asnCountry?: string;
-  location?: string;
-  network?: string;
-  tags: string[];
-  /** Module names seen on the host (`http`, `tls`: the live service's host-level `banner`). */
-  modules: string[];
-  /**
-   * Lengths of host-level banner texts (the spec's host-level `banner` list holds banner
-   * text, not module names). Fetched on demand by index, like service banners.
-   */
-  hostBanners: number[];
-  dates: Array<{ label: string; value: string }>;
-  services: ServiceView[];
-  hostnames: Array<{ name: string; lastUpdated?: string }>;
-  domains: Array<{
-    name?: string;
-    webServer?: string;
-    country?: string;
-    dnsServers: string[];
-    emails: string[];
-    lastUpdated?: string;
-  }>;
-  whois?: { organization?: string; network?: string; descr?: string; raw?: string };
-  /** CVEs listed in the host record (services[].cve), before any endpoint page arrives. */
-  cves: CveView[];
-}
-
-export interface WhoisChange {
-  field: string;
-  kind: 'added' | 'removed' | 'changed';
-  before?: string;
-  after?: string;
-}
-
-export interface WhoisSnapshotView {
-  /** Index into the extension's list of snapshots (oldest first). */
-  index: number;
-  date?: string;
-  registrar?: string;
-  expires?: string;
-  /** Changes from the previous (older) snapshot; empty for the oldest one. */
-  changes: WhoisChange[];
-}
-
-export interface WhoisContactView {
-  role: 'registrant' | 'administrative' | 'technical' | 'billing';
-  fields: Array<{ label: string; value: string }>;
-}
-
-export interface WhoisView {
-  domain: string;
-  registrar?: { name?: string; id?: string; url?: string; whois?: string };
-  created?: string;
-  updated?: string;
-  expires?: string;
-  /** Days until expiry (negative: expired), when the expiry date is known. */
-  daysToExpiry?: number;
-  expiryWarningDays: number;
-  status: string[];
-  nameServers: string[];
-  contacts: WhoisContactView[];
-  raw?: string;
-  history: WhoisSnapshotView[];
-  historyError?: string;
-}
+export * from './viewModels';
+export { RequestClient, answerRequest, type RequestHandlers } from './requestReply';
+export { MAX_MESSAGE_CHARS, isIndex, isRec, oneOf, onlyKeys, type Rec } from './validate';
 
 // ---------------------------------------------------------------- extension → webview
 
@@ -234,21 +101,6 @@ export const BANNER_MAX = 2_000_000;
 
 // ---------------------------------------------------------------- validation (extension side)
 
-/** Largest message the page may send (JSON characters). Its messages are ids and counts. */
-export const MAX_MESSAGE_CHARS = 4096;
-const MAX_ID_CHARS = 128;
-const MAX_INDEX = 1_000_000;
-
-export type Rec = Record<string, unknown>;
-export const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const isIndex = (v: unknown): v is number =>
-  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < MAX_INDEX;
-const isId = (v: unknown): v is string =>
-  typeof v === 'string' && v.length > 0 && v.length <= MAX_ID_CHARS && !/[\u0000-\u001f]/.test(v);
-export const oneOf = <T extends string>(v: unknown, values: readonly T[]): v is T =>
-  typeof v === 'string' && (values as readonly string[]).includes(v);
-export const onlyKeys = (v: Rec, keys: string[]): boolean => Object.keys(v).every((k) => keys.includes(k));
-
 /** Every action button of the host page (the affordance test runs each one). */
 export const HOST_ACTIONS: readonly HostAction[] = [
   'refresh',
@@ -295,26 +147,18 @@ function parseRequest(v: Rec, page: PageKind): RequestMessage | undefined {
   }
   if (page !== 'host') return undefined;
   const p = v.params;
-  if (v.method === 'banner' && onlyKeys(p, ['serviceIndex', 'full']) && isIndex(p.serviceIndex)) {
-    if (typeof p.full !== 'boolean') return undefined;
-    return {
-      type: 'request',
-      requestId: v.requestId,
-      method: 'banner',
-      params: { serviceIndex: p.serviceIndex, full: p.full },
-    };
-  }
-  if (v.method === 'hostBanner' && onlyKeys(p, ['index', 'full']) && isIndex(p.index)) {
-    if (typeof p.full !== 'boolean') return undefined;
-    return {
-      type: 'request',
-      requestId: v.requestId,
-      method: 'hostBanner',
-      params: { index: p.index, full: p.full },
-    };
+  const requestId = v.requestId;
+  if (v.method === 'banner' || v.method === 'hostBanner') {
+    // A service's banner by `serviceIndex`, a host-level one by `index`.
+    const indexKey = v.method === 'banner' ? 'serviceIndex' : 'index';
+    const index = p[indexKey];
+    if (!onlyKeys(p, [indexKey, 'full']) || !isIndex(index) || typeof p.full !== 'boolean') return undefined;
+    return v.method === 'banner'
+      ? { type: 'request', requestId, method: 'banner', params: { serviceIndex: index, full: p.full } }
+      : { type: 'request', requestId, method: 'hostBanner', params: { index, full: p.full } };
   }
   if (v.method === 'moreCves' && Object.keys(p).length === 0) {
-    return { type: 'request', requestId: v.requestId, method: 'moreCves', params: {} };
+    return { type: 'request', requestId, method: 'moreCves', params: {} };
   }
   return undefined;
 }
@@ -387,73 +231,4 @@ export function isToWebview(raw: unknown): raw is ToWebview {
     isRec(raw) &&
     oneOf(raw.type, ['loading', 'error', 'host', 'cves', 'exploits', 'whois', 'notice', 'reply'] as const)
   );
-}
-
-// ---------------------------------------------------------------- request/reply helper (both sides)
-
-type Pending = {
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
-  timer: ReturnType<typeof setTimeout>;
-};
-
-/**
- * The page side of request/reply: `request('banner', {...})` posts a `request` with a
- * fresh id and resolves with the matching `reply`. Feed every incoming message to
- * `handleReply`; it returns true when the message was a reply it consumed.
- */
-export class RequestClient {
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-
-  constructor(
-    private readonly post: (message: RequestMessage) => void,
-    private readonly timeoutMs = 120_000,
-  ) {}
-
-  request<M extends RequestMethod>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
-    const requestId = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(requestId);
-        reject(new Error('No answer from the extension.'));
-      }, this.timeoutMs);
-      this.pending.set(requestId, { resolve: resolve as (v: unknown) => void, reject, timer });
-      this.post({ type: 'request', requestId, method, params } as RequestMessage);
-    });
-  }
-
-  handleReply(message: ToWebview): boolean {
-    if (message.type !== 'reply') return false;
-    const p = this.pending.get(message.requestId);
-    if (!p) return true;
-    this.pending.delete(message.requestId);
-    clearTimeout(p.timer);
-    if (message.ok) p.resolve(message.result);
-    else p.reject(new Error(message.error));
-    return true;
-  }
-}
-
-export type RequestHandlers = {
-  [M in RequestMethod]: (params: Requests[M]['params']) => Promise<Requests[M]['result']>;
-};
-
-/**
- * The extension side: runs the handler for a validated request and posts the reply
- * (errors as short text, never stack traces).
- */
-export async function answerRequest(
-  message: RequestMessage,
-  handlers: RequestHandlers,
-  post: (reply: ReplyMessage) => unknown,
-  errorText: (err: unknown) => string = (e) => (e instanceof Error ? e.message : String(e)),
-): Promise<void> {
-  try {
-    const handler = handlers[message.method] as (p: unknown) => Promise<unknown>;
-    const result = await handler(message.params);
-    await post({ type: 'reply', requestId: message.requestId, ok: true, result });
-  } catch (err) {
-    await post({ type: 'reply', requestId: message.requestId, ok: false, error: errorText(err) });
-  }
 }

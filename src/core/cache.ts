@@ -15,11 +15,21 @@
  *   and clears are remembered until the next write, so a merge does not bring them back.
  *   The file is read again only when it changed since this window last read or wrote it.
  *
- * Pure Node: no `vscode` import (tested in plain Node).
+ * The file format and its atomic writes are in `cacheFile.ts`. Pure Node: no `vscode`
+ * import (tested in plain Node).
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import {
+  parseCacheFile,
+  readIfExistsSync,
+  serialiseCache,
+  statIfExistsSync,
+  writeFileAtomic,
+  writeFileAtomicSync,
+} from './cacheFile';
 import { detached } from './text';
+
+export { parseCacheFile } from './cacheFile';
 
 export type TtlClass = 'host' | 'whois' | 'count' | 'notFound';
 export type CacheTtls = Record<TtlClass, number>;
@@ -67,18 +77,6 @@ export function entryBytes(key: string, entry: CacheEntry): number {
     text = 0;
   }
   return 2 * (key.length + text) + 64;
-}
-
-const FORMAT = 'odin-lookup-cache';
-const VERSION = 1;
-/** Entries bigger than this (serialised) are kept in memory only: one odd host must not bloat the file. */
-const MAX_PERSISTED_ENTRY_CHARS = 512 * 1024;
-
-interface CacheFile {
-  format: string;
-  version: number;
-  /** Least recently used first. */
-  entries: Array<[string, CacheEntry]>;
 }
 
 /** The cache key of one lookup. NUL never occurs in an origin, a kind or a validated target. */
@@ -189,7 +187,7 @@ export class ResultCache {
       try {
         const file = this.options.file;
         this.mergeFile(this.changedSince(statIfExistsSync(file)) ? readIfExistsSync(file) : undefined);
-        this.writeFileAtomicSync(file, this.serialise());
+        writeFileAtomicSync(file, serialiseCache(this.entries));
         this.seen = statIfExistsSync(file);
         this.dirty = false;
       } catch (e) {
@@ -249,17 +247,6 @@ export class ResultCache {
     this.timer.unref?.();
   }
 
-  private serialise(): string {
-    const entries: Array<[string, CacheEntry]> = [];
-    for (const [key, entry] of this.entries) {
-      // Stale entries are still worth keeping (shown while paused) until evicted.
-      const size = JSON.stringify(entry.value ?? null).length;
-      if (size <= MAX_PERSISTED_ENTRY_CHARS) entries.push([key, entry]);
-    }
-    const file: CacheFile = { format: FORMAT, version: VERSION, entries };
-    return JSON.stringify(file);
-  }
-
   private async write(): Promise<void> {
     const file = this.options.file;
     if (!file || !this.dirty) return;
@@ -271,31 +258,9 @@ export class ResultCache {
           ? await fs.promises.readFile(file, 'utf8').catch(() => undefined)
           : undefined,
       );
-      const text = this.serialise();
-      await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.${Math.floor(Math.random() * 1e9).toString(36)}.tmp`;
-      try {
-        await fs.promises.writeFile(tmp, text, { encoding: 'utf8', mode: 0o600 });
-        await fs.promises.rename(tmp, file);
-        this.seen = await fs.promises.stat(file).catch(() => undefined);
-      } catch (e) {
-        await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
-        throw e;
-      }
+      this.seen = await writeFileAtomic(file, serialiseCache(this.entries));
     } catch (e) {
       this.problem(`Could not save the lookup cache: ${message(e)}`);
-    }
-  }
-
-  private writeFileAtomicSync(file: string, text: string): void {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.sync.tmp`;
-    try {
-      fs.writeFileSync(tmp, text, { encoding: 'utf8', mode: 0o600 });
-      fs.renameSync(tmp, file);
-    } catch (e) {
-      fs.rmSync(tmp, { force: true });
-      throw e;
     }
   }
 
@@ -368,56 +333,6 @@ export class ResultCache {
       // A failing reporter must not break the cache.
     }
   }
-}
-
-function statIfExistsSync(file: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-function readIfExistsSync(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Validates a cache file's text; undefined when it is not one (corrupt, truncated, other format). */
-export function parseCacheFile(text: string): CacheFile | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(data) || data.format !== FORMAT || data.version !== VERSION || !Array.isArray(data.entries)) {
-    return undefined;
-  }
-  const entries: Array<[string, CacheEntry]> = [];
-  for (const item of data.entries) {
-    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string' || !isRecord(item[1]))
-      return undefined;
-    const e = item[1];
-    if (typeof e.notFound !== 'boolean' || !isFiniteNumber(e.storedAt) || !isFiniteNumber(e.expiresAt))
-      return undefined;
-    entries.push([
-      item[0],
-      { notFound: e.notFound, value: e.value, storedAt: e.storedAt, expiresAt: e.expiresAt },
-    ]);
-  }
-  return { format: FORMAT, version: VERSION, entries };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isFiniteNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
 }
 
 function message(e: unknown): string {

@@ -7,7 +7,7 @@
  * - Single flight: however many callers ask for the same (origin, kind, target) at once,
  *   one request is sent. A caller whose signal aborts detaches at once; the request itself
  *   is aborted only when no caller still waits for it.
- * - Pause: after 401/402/403, or a 429 whose Retry-After is longer than
+ * - Pause (`pause.ts`): after 401/402/403, or a 429 whose Retry-After is longer than
  *   `pauseAfterRetryMs`, automatic lookups stop (cached results, even stale ones, are
  *   still served) until `resume()`, or until the Retry-After time has passed. Explicit
  *   lookups still go through: the user asked.
@@ -17,20 +17,9 @@
 import { OdinApiError } from '../api/errors';
 import { cacheKey, type ResultCache, type TtlClass } from './cache';
 import { LimiterAbortError, type Limiter } from './limiter';
+import { LookupPause, type PauseState, type StateListener } from './pause';
 
-export type PauseReason = 'auth' | 'quota' | 'forbidden' | 'rateLimited' | 'unavailable';
-
-/** The longest delay `setTimeout` takes (2^31 - 1 ms, 24.8 days); a longer one fires after 1 ms. */
-export const MAX_TIMER_MS = 2_147_483_647;
-
-export interface PauseState {
-  reason: PauseReason;
-  /** Short user text: why lookups are paused and what to do. */
-  message: string;
-  since: number;
-  /** Epoch ms at which the pause ends by itself (rate limit), if it does. */
-  until?: number;
-}
+export { MAX_TIMER_MS, pauseMessage, type PauseReason, type PauseState, type StateListener } from './pause';
 
 export type LookupResult<T> =
   | { status: 'ok'; value: T; fromCache: boolean; storedAt: number; stale: boolean }
@@ -73,24 +62,19 @@ interface Flight {
   waiters: number;
 }
 
-export interface StateListener {
-  (state: PauseState | undefined): void;
-}
-
 export class RequestLayer {
   private readonly flights = new Map<string, Flight>();
   /** Uncached requests (`send`) in flight, aborted on an origin switch. */
   private readonly sends = new Set<AbortController>();
-  private pauseState: PauseState | undefined;
-  private pauseTimer: NodeJS.Timeout | undefined;
   private lastOrigin: string | undefined;
-  private readonly listeners = new Set<StateListener>();
+  private readonly pauses: LookupPause;
   private readonly now: () => number;
   /** Requests actually sent (for status displays, tests and the bench). */
   sent = 0;
 
   constructor(private readonly options: RequestLayerOptions) {
     this.now = options.now ?? Date.now;
+    this.pauses = new LookupPause(options);
   }
 
   get cache(): ResultCache {
@@ -98,13 +82,27 @@ export class RequestLayer {
   }
 
   get paused(): PauseState | undefined {
-    return this.pauseState;
+    return this.pauses.state;
   }
 
   /** Subscribes to pause/resume changes. */
   onDidChangeState(listener: StateListener): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.pauses.onDidChange(listener);
+  }
+
+  /** Ends a pause (the resume command, a new key, a new origin). */
+  resume(): void {
+    this.pauses.resume();
+  }
+
+  /** Pauses automatic lookups (also used by tests and by callers that saw an API error). */
+  pause(state: Omit<PauseState, 'since'>): void {
+    this.pauses.pause(state);
+  }
+
+  /** Looks at an error any API caller got, and pauses when it calls for it. */
+  noteError(err: unknown): void {
+    this.pauses.noteError(err);
   }
 
   /** What the cache holds for a lookup, without sending anything (fresh or stale). */
@@ -134,12 +132,12 @@ export class RequestLayer {
     if (!opts.refresh) {
       const cached = this.peek<T>(kind, target);
       if (cached && !cached.stale) return cached;
-      if (opts.automatic && this.pauseState) {
+      if (opts.automatic && this.pauses.state) {
         if (cached) return cached;
-        throw new LookupsPausedError(this.pauseState);
+        throw new LookupsPausedError(this.pauses.state);
       }
-    } else if (opts.automatic && this.pauseState) {
-      throw new LookupsPausedError(this.pauseState);
+    } else if (opts.automatic && this.pauses.state) {
+      throw new LookupsPausedError(this.pauses.state);
     }
 
     let flight = this.flights.get(key);
@@ -218,67 +216,11 @@ export class RequestLayer {
     this.options.cache.delete(cacheKey(this.options.origin(), kind, target));
   }
 
-  /** Ends a pause (the resume command, a new key, a new origin). */
-  resume(): void {
-    if (!this.pauseState) return;
-    this.pauseState = undefined;
-    if (this.pauseTimer) clearTimeout(this.pauseTimer);
-    this.pauseTimer = undefined;
-    this.options.log?.('info', 'Automatic lookups resumed.');
-    this.emit();
-  }
-
-  /** Pauses automatic lookups (also used by tests and by callers that saw an API error). */
-  pause(state: Omit<PauseState, 'since'>): void {
-    this.pauseState = { ...state, since: this.now() };
-    if (this.pauseTimer) clearTimeout(this.pauseTimer);
-    this.pauseTimer = undefined;
-    if (state.until !== undefined) this.armPauseTimer(state.until);
-    this.options.log?.('warn', `Automatic lookups paused: ${state.message}`);
-    this.emit();
-  }
-
-  /**
-   * Ends the pause at `until`. A wait longer than a timer can hold is done in steps, so a
-   * Retry-After of 25 days pauses for 25 days, not 1 ms.
-   */
-  private armPauseTimer(until: number): void {
-    const left = until - this.now();
-    this.pauseTimer = setTimeout(
-      () => {
-        if (this.pauseState?.until !== until) return;
-        if (this.now() >= until) this.resume();
-        else this.armPauseTimer(until);
-      },
-      Math.min(MAX_TIMER_MS, Math.max(0, left)),
-    );
-    this.pauseTimer.unref?.();
-  }
-
-  /** Looks at an error any API caller got, and pauses when it calls for it. */
-  noteError(err: unknown): void {
-    if (!(err instanceof OdinApiError)) return;
-    if (err.kind === 'auth' || err.kind === 'quota' || err.kind === 'forbidden') {
-      this.pause({ reason: err.kind, message: pauseMessage(err.kind) });
-    } else if (err.kind === 'rateLimited' || err.kind === 'server') {
-      // A 429, or a 503 (maintenance, overload), that asks for a long wait pauses automatic lookups.
-      const retry = err.retryAfterMs;
-      if (retry !== undefined && retry > (this.options.pauseAfterRetryMs ?? 5000)) {
-        // A nonsense Retry-After (years) still ends: the pause is capped at 30 days.
-        const until = this.now() + Math.min(retry, 30 * 24 * 3_600_000);
-        const reason: PauseReason = err.kind === 'server' ? 'unavailable' : 'rateLimited';
-        this.pause({ reason, message: pauseMessage(reason, until), until });
-      }
-    }
-  }
-
   dispose(): void {
-    if (this.pauseTimer) clearTimeout(this.pauseTimer);
-    this.pauseTimer = undefined;
+    this.pauses.dispose();
     for (const flight of this.flights.values()) flight.controller.abort();
     this.flights.clear();
     for (const c of this.sends) c.abort();
-    this.listeners.clear();
   }
 
   /**
@@ -364,44 +306,8 @@ export class RequestLayer {
       );
     });
   }
-
-  private emit(): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(this.pauseState);
-      } catch {
-        // A failing listener must not stop the others.
-      }
-    }
-  }
 }
 
 function cancelled(): OdinApiError {
   return new OdinApiError({ kind: 'cancelled', endpoint: 'lookup' });
-}
-
-export function pauseMessage(reason: PauseReason, until?: number): string {
-  switch (reason) {
-    case 'auth':
-      return 'ODIN rejected the API key. Set a valid key, then resume.';
-    case 'quota':
-      return 'Your ODIN credits are used up. Lookups resume when you resume them.';
-    case 'forbidden':
-      return 'ODIN refused access (HTTP 403). Check your plan, then resume.';
-    case 'rateLimited':
-      return until !== undefined
-        ? `ODIN asked to slow down; automatic lookups resume ${when(until)}.`
-        : 'ODIN asked to slow down.';
-    case 'unavailable':
-      return until !== undefined
-        ? `ODIN is unavailable for now; automatic lookups resume ${when(until)}.`
-        : 'ODIN is unavailable for now.';
-  }
-}
-
-/** "at 14:05:00", or with the date when it is not today. */
-function when(until: number): string {
-  const d = new Date(until);
-  const sameDay = d.toDateString() === new Date().toDateString();
-  return sameDay ? `at ${d.toLocaleTimeString()}` : `on ${d.toLocaleString()}`;
 }

@@ -8,7 +8,7 @@
  * too: one request, one credit); buckets and files spend bucket credits. A refused request
  * spends nothing.
  */
-import type { Credits, Reply } from './handlers';
+import type { Credits, Reply } from './handlers/common';
 
 export type CreditPool = 'host' | 'bucket';
 

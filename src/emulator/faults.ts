@@ -1,7 +1,7 @@
 /**
  * Fault injection: validation of fault descriptions and the body transforms of the
  * faults that alter a real answer (`wrongTypes`, `protoPollution`). The socket-level
- * faults (reset, truncated, trickle, hang, oversized) are carried out in `server.ts`.
+ * faults (reset, truncated, trickle, hang, oversized) are carried out in `faultReplies.ts`.
  */
 
 export type FaultStatus = 400 | 401 | 402 | 403 | 404 | 408 | 429 | 500 | 502 | 503 | 504;

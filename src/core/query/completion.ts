@@ -9,6 +9,7 @@
  * operators `AND` / `OR` are offered.
  */
 import { BUCKET_CATEGORIES, BUCKET_LABELS, BUCKET_PROVIDERS } from '../../api/types';
+import { walkUnquoted } from './query';
 
 export interface FieldInfo {
   name: string;
@@ -55,17 +56,9 @@ export interface TokenContext {
 /** Finds the token under construction at the end of `text`. */
 export function tokenAt(text: string): TokenContext {
   let start = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quote) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = undefined;
-      continue;
-    }
-    if (ch === '"' || ch === "'") quote = ch;
-    else if (/[\s()]/.test(ch)) start = i + 1;
-  }
+  walkUnquoted(text, (ch, i) => {
+    if (/[\s()]/.test(ch)) start = i + 1;
+  });
   const token = text.slice(start);
   const before = text.slice(0, start);
   // `provider: aw`: whitespace after the colon is allowed, so the field is the previous token.

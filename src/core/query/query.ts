@@ -111,25 +111,41 @@ export function refang(text: string): string {
   return refangText(text.trim());
 }
 
-/** Quick syntax check done locally before sending: balanced quotes, parentheses and brackets. */
-export function querySyntaxWarning(query: string): string | undefined {
-  let depth = 0;
-  let range = 0;
+/**
+ * Walks the characters of a query that stand outside quoted phrases (inside quotes a
+ * backslash escapes the next character); `visit` returns true to stop. Returns the quote
+ * still open where the walk ended.
+ */
+export function walkUnquoted(
+  text: string,
+  visit: (ch: string, i: number) => boolean | void,
+): string | undefined {
   let quote: string | undefined;
-  for (let i = 0; i < query.length; i++) {
-    const ch = query[i];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
     if (quote) {
       if (ch === '\\') i++;
       else if (ch === quote) quote = undefined;
       continue;
     }
     if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '(') depth++;
+    else if (visit(ch, i) === true) return quote;
+  }
+  return quote;
+}
+
+/** Quick syntax check done locally before sending: balanced quotes, parentheses and brackets. */
+export function querySyntaxWarning(query: string): string | undefined {
+  let depth = 0;
+  let range = 0;
+  const quote = walkUnquoted(query, (ch) => {
+    if (ch === '(') depth++;
     else if (ch === ')') depth--;
     else if (ch === '[' || ch === '{') range++;
     else if (ch === ']' || ch === '}') range--;
-    if (depth < 0) return 'A ")" has no matching "(".';
-  }
+    return depth < 0;
+  });
+  if (depth < 0) return 'A ")" has no matching "(".';
   if (quote) return `A ${quote} quote is not closed.`;
   if (depth > 0) return 'A "(" is not closed.';
   if (range !== 0) return 'A range [a TO b] is not closed.';

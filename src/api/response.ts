@@ -1,0 +1,217 @@
+/**
+ * One HTTP exchange of the transport (`http.ts`): the request sent with `redirect: 'manual'`
+ * and no credentials, then the answer checked before it is believed: a 3xx is an error,
+ * error statuses become typed errors with the server's text, the size cap is held while
+ * the body streams, the content type and UTF-8 are checked, and JSON is parsed without
+ * `__proto__` keys.
+ */
+import { classifyNetworkError, describeCause, kindForStatus, OdinApiError, requestError } from './errors';
+import type { HttpRequest } from './http';
+import { envelopeErrorText } from './normalize/envelope';
+import { parseJson } from './normalize/json';
+import { parseRetryAfter } from './retry';
+
+const ERROR_BODY_CAP = 64 * 1024;
+const JSON_TYPE = /^\s*application\/(?:[a-z0-9.+-]*\+)?json\s*(?:;|$)/i;
+const HTML_TYPE = /^\s*(?:text\/html|application\/xhtml\+xml)\s*(?:;|$)/i;
+
+/** What an exchange needs from its transport. */
+export interface Exchange {
+  fetch: typeof fetch;
+  userAgent: string;
+  /** Response-size cap, after decompression. */
+  maxBytes: number;
+  /** Replaces every known key in a text. */
+  redact(text: string): string;
+}
+
+/** One HTTP exchange; its own controller tears the connection down if the body is not read to the end. */
+export async function exchange(
+  x: Exchange,
+  req: HttpRequest,
+  url: URL,
+  key: string | undefined,
+  callSignal: AbortSignal,
+  aborted: (phase: string) => OdinApiError,
+): Promise<{ status: number; body: unknown }> {
+  const ctl = new AbortController();
+  const onAbort = (): void => ctl.abort(callSignal.reason);
+  if (callSignal.aborted) throw aborted('before sending');
+  callSignal.addEventListener('abort', onAbort, { once: true });
+  let complete = false;
+  try {
+    const headers: Record<string, string> = {
+      Accept: req.expect === 'text' ? 'text/plain, application/json' : 'application/json',
+      'User-Agent': x.userAgent,
+    };
+    if (key !== undefined && req.key !== 'none') headers['X-API-Key'] = key;
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(req.body);
+    }
+
+    let res: Response;
+    try {
+      res = await x.fetch(url.href, {
+        method: req.method,
+        headers,
+        body,
+        signal: ctl.signal,
+        redirect: 'manual',
+        credentials: 'omit',
+      });
+    } catch (e) {
+      if (callSignal.aborted) throw aborted('waiting for the response headers');
+      const network = classifyNetworkError(e);
+      throw requestError(req, 'network', `${network}: ${describeCause(e)}`, { network, cause: e });
+    }
+
+    const status = res.status;
+    const contentType = res.headers.get('content-type') ?? '';
+    const length = Number(res.headers.get('content-length') ?? NaN);
+
+    if (res.type === 'opaqueredirect' || (status >= 300 && status < 400)) {
+      const location = res.headers.get('location');
+      throw requestError(
+        req,
+        'badResponse',
+        `HTTP ${status} redirect${location ? ` to ${shortText(x.redact(location), 200)}` : ''} not followed`,
+        { status, message: 'ODIN answered with a redirect, which is not followed. Check the API URL.' },
+      );
+    }
+
+    if (status < 200 || status > 299) {
+      const kind = kindForStatus(status);
+      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+      let serverText = '';
+      try {
+        const bytes = await readBody(res, ERROR_BODY_CAP, callSignal, true);
+        const text = bytes === 'tooLarge' ? '' : new TextDecoder().decode(bytes);
+        if (JSON_TYPE.test(contentType)) serverText = envelopeErrorText(parseJson(text)) ?? '';
+        else if (HTML_TYPE.test(contentType)) serverText = 'HTML error page (from a proxy or CDN?)';
+        else serverText = text;
+      } catch {
+        if (callSignal.aborted) throw aborted('reading an error body');
+        // The status is what matters; an unreadable error body only loses its message.
+      }
+      complete = true;
+      // Redacted before it is cut: a cut through the key would leave a prefix no redaction finds.
+      serverText = x.redact(serverText);
+      const base = requestError(
+        req,
+        kind,
+        `HTTP ${status}${serverText ? `: ${shortText(serverText)}` : ''}${retryAfterMs !== undefined ? ` (Retry-After ${retryAfterMs} ms)` : ''}`,
+        { status, retryAfterMs, network: status === 407 ? 'proxyAuth' : undefined },
+      );
+      // A 400 carries the server's reason, which is what the user needs to fix the query.
+      throw kind === 'badRequest' && serverText && JSON_TYPE.test(contentType)
+        ? base.with({ message: `ODIN rejected the request: ${shortText(serverText, 160)}` })
+        : base;
+    }
+
+    if (Number.isFinite(length) && length > x.maxBytes) {
+      throw requestError(req, 'tooLarge', `Content-Length ${length} exceeds the cap of ${x.maxBytes} bytes`, {
+        status,
+      });
+    }
+    const isJson = JSON_TYPE.test(contentType);
+    if (req.expect !== 'text' && !isJson) {
+      throw requestError(
+        req,
+        'badResponse',
+        `expected JSON, got ${HTML_TYPE.test(contentType) ? 'an HTML page' : `content-type "${shortText(contentType, 80)}"`} with HTTP ${status}`,
+        { status },
+      );
+    }
+
+    const bytes = await readBody(res, x.maxBytes, callSignal, false).catch((e: unknown) => {
+      if (callSignal.aborted) throw aborted('reading the body');
+      if (e instanceof OdinApiError) throw e;
+      throw requestError(req, 'badResponse', `the body was cut off: ${describeCause(e)}`, {
+        status,
+        cause: e,
+      });
+    });
+    if (bytes === 'tooLarge') {
+      throw requestError(req, 'tooLarge', `body passed the cap of ${x.maxBytes} bytes while streaming`, {
+        status,
+      });
+    }
+    complete = true;
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    } catch (e) {
+      throw requestError(req, 'badResponse', 'the body is not valid UTF-8', { status, cause: e });
+    }
+    if (req.expect === 'text' && !isJson) return { status, body: text };
+    try {
+      return { status, body: parseJson(text) };
+    } catch (e) {
+      throw requestError(
+        req,
+        'badResponse',
+        `invalid or truncated JSON (${bytes.byteLength} bytes): ${describeCause(e)}`,
+        { status, cause: e },
+      );
+    }
+  } finally {
+    callSignal.removeEventListener('abort', onAbort);
+    // Closes the connection of a body we did not read to the end (cap passed, wrong type, error).
+    if (!complete) ctl.abort(new Error('response abandoned'));
+  }
+}
+
+/**
+ * Reads a body through a reader, counting bytes. Returns `'tooLarge'` (after cancelling
+ * the stream) once more than `cap` bytes arrive, or, with `truncate`, what arrived so far.
+ */
+async function readBody(
+  res: Response,
+  cap: number,
+  signal: AbortSignal,
+  truncate: boolean,
+): Promise<Uint8Array | 'tooLarge'> {
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // A fetch that does not tie its body to the signal still stops when the deadline fires.
+  const onAbort = (): void => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      if (size + value.byteLength > cap) {
+        await reader.cancel('size cap passed').catch(() => undefined);
+        if (!truncate) return 'tooLarge';
+        chunks.push(value.subarray(0, cap - size));
+        size = cap;
+        break;
+      }
+      size += value.byteLength;
+      chunks.push(value);
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  return concat(chunks, size);
+}
+
+function shortText(s: string, max = 300): string {
+  const clean = s.replace(/[\x00-\x1f\x7f]+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.byteLength;
+  }
+  return out;
+}

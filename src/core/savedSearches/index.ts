@@ -1,0 +1,12 @@
+/**
+ * Saved searches, pure (no VS Code): the model (`kinds.ts`), its validation (`spec.ts`), the
+ * versioned file format a team can commit to a repository (`file.ts`) and list operations
+ * (`list.ts`).
+ *
+ * Damaged input never loses data: entries that do not validate are returned beside the
+ * good ones (with a per-entry reason) so the caller can keep them aside and report them.
+ */
+export * from './kinds';
+export * from './spec';
+export * from './file';
+export * from './list';

@@ -1,0 +1,134 @@
+/**
+ * Validation of a search specification (from a file, a command argument or the store), its
+ * one-line description, equality and fresh ids.
+ */
+import { KINDS, type SearchKind, type SearchSpec } from './kinds';
+
+export const MAX_TEXT_LENGTH = 4000;
+
+export function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function isSearchKind(v: unknown): v is SearchKind {
+  return typeof v === 'string' && Object.prototype.hasOwnProperty.call(KINDS, v);
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** `undefined` when `text` is a real calendar date written YYYY-MM-DD, else the reason. */
+export function dateError(text: string): string | undefined {
+  const m = DATE_RE.exec(text);
+  if (!m) return 'Use the form YYYY-MM-DD, e.g. 2024-07-08.';
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) {
+    return `${text} is not a calendar date.`;
+  }
+  return undefined;
+}
+
+/**
+ * Validates one search specification (from a file, a command argument or the store).
+ * Returns the normalised spec (unknown and unused keys dropped, strings trimmed) or the
+ * reason it is invalid.
+ */
+export function validateSpec(raw: unknown): { spec: SearchSpec } | { error: string } {
+  if (!isObj(raw)) return { error: 'is not an object' };
+  if (!isSearchKind(raw.kind)) {
+    return {
+      error:
+        raw.kind === undefined
+          ? 'has no "kind"'
+          : `has an unknown kind ${JSON.stringify(raw.kind).slice(0, 40)} (expected one of ${Object.keys(KINDS).join(', ')})`,
+    };
+  }
+  const kind = raw.kind;
+  const info = KINDS[kind];
+  const spec: SearchSpec = { kind };
+  for (const key of info.uses) {
+    const value = raw[key];
+    if (value === undefined || value === null || value === '') continue;
+    if (key === 'limit') {
+      if (!Number.isSafeInteger(value) || (value as number) < 1 || (value as number) > 10000) {
+        return { error: '"limit" must be a whole number from 1 to 10000' };
+      }
+      spec.limit = value as number;
+      continue;
+    }
+    if (typeof value !== 'string') return { error: `"${key}" must be a string` };
+    if (value.length > MAX_TEXT_LENGTH)
+      return { error: `"${key}" is longer than ${MAX_TEXT_LENGTH} characters` };
+    const text = key === 'query' ? value : value.trim();
+    if (key === 'publishedAfter' || key === 'publishedBefore') {
+      const why = dateError(text);
+      if (why) return { error: `"${key}": ${why}` };
+    }
+    if (key === 'sortDir' && text !== 'asc' && text !== 'desc')
+      return { error: '"sortDir" must be "asc" or "desc"' };
+    if (key === 'sortBy' && !/^[A-Za-z0-9_.]+$/.test(text)) return { error: '"sortBy" must be a field name' };
+    (spec as unknown as Record<string, unknown>)[key] = text;
+  }
+  for (const p of info.required) {
+    if (spec[p] === undefined || String(spec[p]).trim() === '')
+      return { error: `needs "${p}" for kind ${kind}` };
+  }
+  if (spec.publishedAfter && spec.publishedBefore && spec.publishedAfter > spec.publishedBefore) {
+    return { error: '"publishedAfter" is later than "publishedBefore"' };
+  }
+  return { spec };
+}
+
+/** A one-line summary of what a spec searches for ("services.port:443", "example.com after 2024-01-01"). */
+export function describeSpec(spec: SearchSpec): string {
+  switch (spec.kind) {
+    case 'hosts':
+    case 'fileCount':
+      return spec.query?.trim() ? spec.query : '*';
+    case 'buckets':
+      return `${spec.query?.trim() ? spec.query : '*'}${spec.sortBy ? ` (by ${spec.sortBy} ${spec.sortDir ?? 'desc'})` : ''}`;
+    case 'hostSummary':
+    case 'fileSummary':
+      return `${spec.field ?? ''} over ${spec.query?.trim() ? spec.query : '*'}`;
+    case 'host':
+    case 'hostCves':
+    case 'hostExploits':
+      return spec.ip ?? '';
+    case 'hostCve':
+      return `${spec.cve ?? ''} on ${spec.ip ?? ''}`;
+    case 'whois':
+    case 'whoisHistory':
+      return spec.domain ?? '';
+    case 'domains':
+    case 'domainCount':
+    case 'subdomainCount': {
+      const parts: string[] = [];
+      if (spec.domain) parts.push(spec.domain);
+      if (spec.keyword) parts.push(`keyword ${spec.keyword}`);
+      if (spec.publishedAfter) parts.push(`after ${spec.publishedAfter}`);
+      if (spec.publishedBefore) parts.push(`before ${spec.publishedBefore}`);
+      return parts.length ? parts.join(', ') : 'all';
+    }
+  }
+}
+
+/** Equality of two specs (same kind and same parameters). */
+export function sameSpec(a: SearchSpec, b: SearchSpec): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+export function canonical(spec: SearchSpec): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(spec).sort()) {
+    const v = (spec as unknown as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+let idCounter = 0;
+/** A fresh id (unique within a process; ids only need to be unique within one list). */
+export function newId(now = Date.now()): string {
+  idCounter = (idCounter + 1) % 1_000_000;
+  return `s${now.toString(36)}${idCounter.toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}

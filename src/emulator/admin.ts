@@ -1,0 +1,93 @@
+/**
+ * The emulator's admin API (no key; for tests in another process):
+ *   GET    /__admin/health   → {ok, dialect, seed, hosts, notFound}
+ *   GET    /__admin/log      → RequestLogEntry[] (oldest first)
+ *   DELETE /__admin/log      → 204
+ *   POST   /__admin/faults   body FaultRule (count -1 = always) → {ok:true}; 400 if invalid
+ *   GET    /__admin/faults   → the active rules with `remaining`
+ *   DELETE /__admin/faults   → 204
+ *   POST   /__admin/dialect  body {dialect:'spec'|'live'} → {ok, dialect}
+ *   POST   /__admin/credits  body {host?, bucket?} (credits left) → enforced budget: 402 once spent
+ *   GET    /__admin/credits  → {host:{left,enforced}, bucket:{left,enforced}}
+ *   POST   /__admin/change   body {seed} → ChangeSummary: a seeded data change (change.ts)
+ *   DELETE /__admin/change   → 204: back to the generated data
+ */
+import type * as http from 'node:http';
+import type { CreditBudget, CreditLimits } from './budget';
+import type { ChangeSummary } from './change';
+import type { Dialect } from './dialect';
+import type { FaultRule } from './faults';
+import type { FaultRules } from './faultReplies';
+import { readBody, sendJson } from './httpIo';
+
+/** What the admin API reads and changes of a running emulator. */
+export interface AdminState {
+  health(): Record<string, unknown>;
+  log: unknown[];
+  rules: FaultRules;
+  dialect: Dialect;
+  budget: CreditBudget;
+  applyChange(seed: number): ChangeSummary;
+  resetChange(): void;
+}
+
+export async function handleAdmin(
+  state: AdminState,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  path: string,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  let body: unknown;
+  if (method === 'POST') {
+    try {
+      const raw = (await readBody(req)).toString('utf8');
+      body = raw.trim() === '' ? {} : JSON.parse(raw);
+    } catch {
+      sendJson(res, 400, { success: false, message: 'Invalid JSON body' });
+      return;
+    }
+  }
+  const sub = path.slice('/__admin'.length);
+  try {
+    if (sub === '/health' && method === 'GET') {
+      sendJson(res, 200, state.health());
+    } else if (sub === '/log' && method === 'GET') {
+      sendJson(res, 200, state.log);
+    } else if (sub === '/log' && method === 'DELETE') {
+      state.log.length = 0;
+      res.writeHead(204).end();
+    } else if (sub === '/faults' && method === 'POST') {
+      state.rules.inject(body as FaultRule);
+      sendJson(res, 200, { ok: true });
+    } else if (sub === '/faults' && method === 'GET') {
+      sendJson(res, 200, state.rules.list());
+    } else if (sub === '/faults' && method === 'DELETE') {
+      state.rules.clear();
+      res.writeHead(204).end();
+    } else if (sub === '/dialect' && method === 'POST') {
+      const d = (body as { dialect?: unknown } | null)?.dialect;
+      if (d !== 'spec' && d !== 'live') throw new Error("dialect must be 'spec' or 'live'");
+      state.dialect = d;
+      sendJson(res, 200, { ok: true, dialect: state.dialect });
+    } else if (sub === '/credits' && method === 'POST') {
+      state.budget.configure((body ?? {}) as CreditLimits);
+      sendJson(res, 200, { ok: true, ...state.budget.status() });
+    } else if (sub === '/credits' && method === 'GET') {
+      sendJson(res, 200, state.budget.status());
+    } else if (sub === '/change' && method === 'POST') {
+      const seed = (body as { seed?: unknown } | null)?.seed;
+      if (typeof seed !== 'number' || !Number.isInteger(seed)) throw new Error('seed must be an integer');
+      sendJson(res, 200, state.applyChange(seed));
+    } else if (sub === '/change' && method === 'DELETE') {
+      state.resetChange();
+      res.writeHead(204).end();
+    } else if (sub === '/dialect' && method === 'GET') {
+      sendJson(res, 200, { dialect: state.dialect });
+    } else {
+      sendJson(res, 404, { success: false, message: `Unknown admin route ${method} ${path}` });
+    }
+  } catch (e) {
+    sendJson(res, 400, { success: false, message: e instanceof Error ? e.message : String(e) });
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The documents name only files that are in the repository: a Markdown link resolves, and a
+ * path written in backticks from a top-level folder (`src/…`, `test/…`, `docs/…`, …) exists.
+ * A file moved without its docs fails here, not in a newcomer's hands.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { test } from 'node:test';
+
+const root = join(__dirname, '..', '..', '..');
+const SKIP = new Set(['node_modules', 'out', 'dist', '.vscode-test', '.git', 'fixtures', '.cache']);
+const TOP = ['src/', 'test/', 'scripts/', 'docs/', 'media/', '.ci/', 'syntaxes/'];
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    if (SKIP.has(name)) return [];
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return markdownFiles(p);
+    return name.endsWith('.md') && name !== 'CHANGELOG.md' ? [p] : [];
+  });
+}
+
+/** Fenced code blocks are examples, not references. */
+function prose(text: string): string {
+  return text.replace(/^```[\s\S]*?^```/gm, '');
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    if (SKIP.has(name)) return [];
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? allFiles(p) : [relative(root, p).split('\\').join('/')];
+  });
+}
+const repoFiles = allFiles(root);
+
+/** A short path (`search/index.ts`, `ctx.ts`) names some file that ends with it. */
+function named(short: string): boolean {
+  return repoFiles.some((f) => f === short || f.endsWith(`/${short}`));
+}
+
+function missingIn(file: string): string[] {
+  const text = prose(readFileSync(file, 'utf8'));
+  const missing: string[] = [];
+  for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const target = m[1].split('#')[0];
+    if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, command:, mailto:
+    if (!existsSync(join(dirname(file), decodeURI(target)))) missing.push(`link ${m[1]}`);
+  }
+  for (const m of text.matchAll(/`([^`\s]+)`/g)) {
+    const p = m[1].replace(/:\d+(-\d+)?$/, '');
+    if (/[*<>{}$…]|\.\.\./.test(p)) continue; // a pattern or a placeholder, not a path
+    if (TOP.some((t) => p.startsWith(t))) {
+      if (!existsSync(join(root, p))) missing.push(`path ${m[1]}`);
+    } else if (/^[\w./-]+\.(ts|mjs|css)$/.test(p) && !named(p)) {
+      missing.push(`file ${m[1]}`);
+    }
+  }
+  return missing;
+}
+
+test('the documents link and name only files that exist', () => {
+  const files = markdownFiles(root);
+  assert.ok(
+    files.some((f) => f.endsWith('ARCHITECTURE.md')),
+    'ARCHITECTURE.md is read',
+  );
+  const problems = files.flatMap((f) => missingIn(f).map((m) => `${relative(root, f)}: ${m}`));
+  assert.deepEqual(problems, []);
+});
+
+test('the documents the guide requires are in the repository', () => {
+  for (const f of ['README.md', 'SECURITY.md', 'ARCHITECTURE.md', 'docs/benchmarks.md', 'CHANGELOG.md']) {
+    assert.ok(existsSync(join(root, f)), f);
+  }
+});
