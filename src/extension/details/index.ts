@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { Target } from '../../core/gate';
 import type { CommandsOf } from '../commands';
-import { gate, gateExplicit } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { HostPanel } from './hostPanel';
 import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from './ids';
@@ -44,7 +43,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
       if (!isHost && viewType !== WHOIS_VIEW_TYPE) return void panel.dispose();
       const id = isHost ? parseIp(stateId(state)) : parseDomain(stateId(state));
       const v = id
-        ? gate().decide(id, {
+        ? ctx.gate.current().decide(id, {
             trigger: 'automatic',
             source: 'restoredPage',
             accept: [isHost ? 'ip' : 'domain'],
@@ -63,7 +62,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
           void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
           return;
         }
-        const t = ip ? await explicitTarget(ip, 'ip') : undefined;
+        const t = ip ? await explicitTarget(ctx, ip, 'ip') : undefined;
         if (t) HostPanel.show(ctx, t.value);
       },
       'odin.openWhoisDetails': async (arg) => {
@@ -72,7 +71,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
           void vscode.window.showWarningMessage('ODIN: that is not a domain name.');
           return;
         }
-        const t = domain ? await explicitTarget(domain, 'domain') : undefined;
+        const t = domain ? await explicitTarget(ctx, domain, 'domain') : undefined;
         if (t) WhoisPanel.show(ctx, docs, t.value);
       },
     },
@@ -83,8 +82,8 @@ export function createDetails(ctx: Ctx): DetailsFeature {
 const MODE_BLOCKS: ReadonlySet<string> = new Set(['off', 'untrusted', 'needs-consent', 'on-command']);
 
 /** The gate for an explicit open: says why when refused, asks first in Restricted Mode. */
-function explicitTarget(value: string, kind: 'ip' | 'domain'): Promise<Target | undefined> {
-  return gateExplicit(value, { source: 'command', accept: [kind] });
+function explicitTarget(ctx: Ctx, value: string, kind: 'ip' | 'domain'): Promise<Target | undefined> {
+  return ctx.gate.explicit(value, { source: 'command', accept: [kind] });
 }
 
 function stateId(state: unknown): unknown {

@@ -11,7 +11,6 @@ import {
 import { neutraliseUiText } from '../../core/text';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
-import { gate, gateExplicit, hasRestrictedConsent } from '../shared/gate';
 import { detailsHtml, webviewOptions } from './html';
 
 /**
@@ -136,7 +135,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
    * gate as an explicit request. False (and the user told why) when nothing may be sent.
    */
   protected async mayLoad(): Promise<boolean> {
-    const t = await gateExplicit(this.id, {
+    const t = await this.ctx.gate.explicit(this.id, {
       source: 'restoredPage',
       accept: [this.page === 'host' ? 'ip' : 'domain'],
     });
@@ -146,7 +145,8 @@ export abstract class DetailsPanel implements vscode.Disposable {
 
   /** Checks the mode and trust before a request the page asks for (more CVEs). */
   protected assertMaySend(): void {
-    const run = gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() });
+    const gate = this.ctx.gate;
+    const run = gate.current().mayRun({ trigger: 'explicit', consented: gate.hasRestrictedConsent() });
     if (!run.ok) throw new Error(run.reason);
   }
 

@@ -22,7 +22,6 @@ import type { CommandsOf } from '../commands';
 
 type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
 import type { Ctx } from '../ctx';
-import { gate as currentGate } from '../shared/gate';
 import { gated, triageCheck } from './privacy';
 import { triageSettings } from './settings';
 import { openMarkdownReport, TriageView } from './view';
@@ -219,7 +218,7 @@ async function runTriage(
         : await readTexts(uris, token);
       if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
       progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
-      const gate = currentGate();
+      const gate = ctx.gate.current();
       const t = await buildTriage(texts, triageCheck(gate), { signal: controller.signal });
       if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
       state.set(t, ctx.origin());
