@@ -381,20 +381,8 @@ export async function runHostTier(o) {
       ];
       for (const run of uiRuns) {
         if (!want(run.name) || run.files.length === 0) continue;
-        results.push(
-          await uiRun({
-            root,
-            work,
-            run,
-            hostName,
-            commonEnv,
-            userSettings,
-            shotsDir,
-            updateScreenshots,
-            log,
-            onLog: onLog(run.name),
-          }),
-        );
+        const setup = { root, work, hostName, commonEnv, userSettings, shotsDir, updateScreenshots, log };
+        results.push(await uiRun(run, setup, onLog(run.name)));
         checkAttacker(run.name);
       }
       if (updateScreenshots) log(`[host] screenshots written to ${path.relative(root, shotsDir)}`);
@@ -472,18 +460,8 @@ export async function runHostTier(o) {
 }
 
 /** Starts a host with the extension under development and runs node:test UI files against its page over CDP. */
-async function uiRun({
-  root,
-  work,
-  run,
-  hostName,
-  commonEnv,
-  userSettings,
-  shotsDir,
-  updateScreenshots,
-  log,
-  onLog,
-}) {
+async function uiRun(run, setup, onLog) {
+  const { root, work, hostName, commonEnv, userSettings, shotsDir, updateScreenshots, log } = setup;
   const t0 = Date.now();
   const name = `host: ${run.name} (UI tests)`;
   const cdpPort = await freePort();

@@ -15,7 +15,8 @@ import type { SearchSpec, SavedSearch } from '../core/savedSearches';
 import type { ListedIndicators } from './lookup/listIndicators';
 import type { RunSummary } from './search/searchRunner';
 import type { Node } from './search/results/resultNodes';
-import type { RerunAllSummary, SavedToFile } from './search/saved/commands';
+import type { SavedToFile } from './search/saved/commands';
+import type { RerunAllSummary } from './search/saved/rerunAll';
 import type { SavedNode } from './search/saved/savedView';
 import type { TriageResult } from './triage/commands';
 

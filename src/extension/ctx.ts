@@ -4,7 +4,10 @@ import { config, onConfigChange } from './shared/config';
 import { ContextKeys, ContextKeyValues } from './shared/contextKeys';
 import { HOVER_COMMAND_IDS } from '../core/hoverCard';
 import type { RequestLayer } from '../core/requests';
+import { AgentProbe } from './shared/agentProbe';
+import { ArgumentPaths } from './shared/argumentPath';
 import { DetailsProbe } from './shared/detailsProbe';
+import { SessionGate } from './shared/gate';
 import { KnownCommands } from './shared/knownCommands';
 import { DisposableStore } from './shared/disposable';
 import { createRequestLayer } from './shared/requestLayer';
@@ -31,6 +34,14 @@ export class Ctx implements vscode.Disposable {
   readonly hoverCommands = new KnownCommands(HOVER_COMMAND_IDS);
   /** What the details pages report back (for the tests and the bench, through the TestApi). */
   readonly detailsProbe = new DetailsProbe();
+  /** What the agent feature registered (for the tests, through the TestApi). */
+  readonly agentProbe = new AgentProbe();
+  /** The one gate of this window: settings, trust and the session's Restricted Mode consent. */
+  readonly gate = new SessionGate();
+  /** Asks before a file named in a command argument is read or written outside the workspace. */
+  readonly argumentPaths = new ArgumentPaths();
+  /** The extension's status-bar items by id (the affordance test runs each one's command). */
+  readonly statusItems = new Map<string, vscode.StatusBarItem>();
   private ids = 0;
   private readonly connectionChanged = new vscode.EventEmitter<void>();
   /** Fires when the API origin or the key changes: caches, trees and pauses reset. */
@@ -45,6 +56,7 @@ export class Ctx implements vscode.Disposable {
   ) {
     this.subscriptions.add(this.connectionChanged);
     this.subscriptions.add(this.detailsProbe);
+    this.subscriptions.add(this.gate);
     this.subscriptions.add(
       keys.onDidChange(() => {
         this.log.addSecret(keys.get());

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { agentProbe, type AgentProbe } from './agent';
 import type { Ctx } from './ctx';
-import { pathPrompts } from './shared/argumentPath';
-import { statusItems } from './shared/statusItems';
+import type { AgentProbe } from './shared/agentProbe';
+import type { PathPrompts } from './shared/argumentPath';
 import type { ContextKey } from './shared/contextKeys';
 import type { DetailsProbe } from './shared/detailsProbe';
 import type { SearchFeature } from './search';
@@ -51,7 +50,7 @@ export interface TestApi {
   /** The agent tools and MCP server definition (issue 20). */
   agent: AgentProbe;
   /** The "read/write this file?" modal for paths from command arguments: what it showed, and the answer to give. */
-  pathPrompts: typeof pathPrompts;
+  pathPrompts: PathPrompts;
   /** The status-bar items by id (their command is what a click runs). */
   statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
 }
@@ -66,9 +65,9 @@ export function createTestApi(
     ctx: guarded(ctx),
     contextValue: (key) => ctx.contextKeys.get(key),
     details: ctx.detailsProbe,
-    agent: agentProbe,
-    pathPrompts,
-    statusItems,
+    agent: ctx.agentProbe,
+    pathPrompts: ctx.argumentPaths.prompts,
+    statusItems: ctx.statusItems,
     search: {
       get feature() {
         return loadSearch();

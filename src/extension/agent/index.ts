@@ -173,28 +173,6 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
   }
 }
 
-/** What tests read: the tools as registered, and the MCP definition as VS Code would start it. */
-export interface AgentProbe {
-  toolNames: string[];
-  prepare(
-    name: string,
-    input: unknown,
-  ): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> | undefined;
-  mcpRegistered: boolean;
-  resolveMcp(): Promise<
-    { command: string; args: string[]; env: Record<string, string | number | null> } | undefined
-  >;
-  mcpDefinitions(): Array<{ env: Record<string, string | number | null> }>;
-}
-
-export const agentProbe: AgentProbe = {
-  toolNames: [],
-  prepare: () => undefined,
-  mcpRegistered: false,
-  resolveMcp: () => Promise.resolve(undefined),
-  mcpDefinitions: () => [],
-};
-
 /** Registers the language-model tools and, when available, the MCP server definition provider. */
 export function registerAgent(ctx: Ctx): void {
   // Agents are an extra: a host without these APIs, or one that refuses them, must not stop activation.
@@ -217,8 +195,8 @@ function registerAgentTools(ctx: Ctx): void {
     byName.set(t.name, impl);
     ctx.subscriptions.add(lm.registerTool(t.name, impl));
   }
-  agentProbe.toolNames = [...byName.keys()];
-  agentProbe.prepare = (name, input) =>
+  ctx.agentProbe.toolNames = [...byName.keys()];
+  ctx.agentProbe.prepare = (name, input) =>
     byName
       .get(name)
       ?.prepareInvocation({ input } as vscode.LanguageModelToolInvocationPrepareOptions<unknown>);
@@ -293,9 +271,10 @@ function registerMcp(ctx: Ctx): void {
   };
   try {
     ctx.subscriptions.add(api.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider));
-    agentProbe.mcpRegistered = true;
-    agentProbe.mcpDefinitions = () => provider.provideMcpServerDefinitions();
-    agentProbe.resolveMcp = () => Promise.resolve(provider.resolveMcpServerDefinition(define(settingsEnv())));
+    ctx.agentProbe.mcpRegistered = true;
+    ctx.agentProbe.mcpDefinitions = () => provider.provideMcpServerDefinitions();
+    ctx.agentProbe.resolveMcp = () =>
+      Promise.resolve(provider.resolveMcpServerDefinition(define(settingsEnv())));
   } catch (err) {
     ctx.log.warn(
       `The ODIN MCP server could not be registered: ${err instanceof Error ? err.message : String(err)}`,

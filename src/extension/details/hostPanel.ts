@@ -18,7 +18,7 @@ import {
 } from './hostModel';
 import { webviewOptions } from './html';
 import { HOST_VIEW_TYPE } from './ids';
-import { DetailsPanel } from './panel';
+import { DetailsPanel, type OpenPanels } from './panel';
 
 const FIRST_CVE_PAGE = 1;
 
@@ -36,42 +36,45 @@ interface HostState {
 
 /** One panel per host: opening it again reveals it. */
 export class HostPanel extends DetailsPanel {
-  private static readonly panels = new Map<string, HostPanel>();
   private state: HostState = { cves: [], exploits: [], exploitsLoaded: false };
 
-  static show(ctx: Ctx, ip: string): HostPanel {
-    const existing = HostPanel.panels.get(ip);
-    if (existing && !existing.isDisposed) {
-      existing.reveal();
-      return existing;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      HOST_VIEW_TYPE,
-      `Host ${ip}`,
-      // Beside the editor, so the file (and the log) stays in view.
-      vscode.ViewColumn.Beside,
-      webviewOptions(ctx.extension.extensionUri),
-    );
-    return new HostPanel(ctx, panel, ip);
+  static show(ctx: Ctx, panels: OpenPanels<HostPanel>, ip: string): HostPanel {
+    return panels.show(ip, () => {
+      const panel = vscode.window.createWebviewPanel(
+        HOST_VIEW_TYPE,
+        `Host ${ip}`,
+        // Beside the editor, so the file (and the log) stays in view.
+        vscode.ViewColumn.Beside,
+        webviewOptions(ctx.extension.extensionUri),
+      );
+      return new HostPanel(ctx, panels, panel, ip);
+    });
   }
 
   /**
    * A panel VS Code restored after a reload (its state held only the IP). With `blocked` (why
    * nothing may be sent by itself) it shows what the cache holds and a Load button.
    */
-  static revive(ctx: Ctx, panel: vscode.WebviewPanel, ip: string, blocked?: string): HostPanel {
-    HostPanel.panels.get(ip)?.dispose();
+  static revive(
+    ctx: Ctx,
+    panels: OpenPanels<HostPanel>,
+    panel: vscode.WebviewPanel,
+    ip: string,
+    blocked?: string,
+  ): HostPanel {
+    panels.close(ip);
     panel.title = `Host ${ip}`;
-    return new HostPanel(ctx, panel, ip, blocked);
+    return new HostPanel(ctx, panels, panel, ip, blocked);
   }
 
-  static all(): HostPanel[] {
-    return [...HostPanel.panels.values()];
-  }
-
-  private constructor(ctx: Ctx, panel: vscode.WebviewPanel, ip: string, blocked?: string) {
-    super(ctx, panel, 'host', ip);
-    HostPanel.panels.set(ip, this);
+  private constructor(
+    ctx: Ctx,
+    panels: OpenPanels<HostPanel>,
+    panel: vscode.WebviewPanel,
+    ip: string,
+    blocked?: string,
+  ) {
+    super(ctx, panel, 'host', ip, panels);
     if (blocked === undefined) void this.load();
     else this.showCached(blocked);
   }
@@ -86,10 +89,6 @@ export class HostPanel extends DetailsPanel {
       this.state = { cves: [], exploits: [], exploitsLoaded: false, error: 'Not loaded.' };
     }
     this.showBlocked(reason, hit?.status === 'ok' ? hit.storedAt : undefined);
-  }
-
-  protected override onDispose(): void {
-    if (HostPanel.panels.get(this.id) === this) HostPanel.panels.delete(this.id);
   }
 
   /**

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { Target } from '../../core/gate';
 import type { CommandsOf } from '../commands';
-import { gate, gateExplicit } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { HostPanel } from './hostPanel';
 import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from './ids';
+import { OpenPanels } from './panel';
 import { parseDomain, parseIp } from './targets';
 import { WhoisSnapshotDocs } from './whoisDocs';
 import { WhoisPanel } from './whoisPanel';
@@ -25,12 +25,8 @@ export interface DetailsFeature {
  */
 export function createDetails(ctx: Ctx): DetailsFeature {
   const docs = ctx.subscriptions.add(new WhoisSnapshotDocs());
-  ctx.subscriptions.add({
-    dispose: () => {
-      for (const p of HostPanel.all()) p.dispose();
-      for (const p of WhoisPanel.all()) p.dispose();
-    },
-  });
+  const hosts = ctx.subscriptions.add(new OpenPanels<HostPanel>());
+  const domains = ctx.subscriptions.add(new OpenPanels<WhoisPanel>());
 
   return {
     docs,
@@ -44,7 +40,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
       if (!isHost && viewType !== WHOIS_VIEW_TYPE) return void panel.dispose();
       const id = isHost ? parseIp(stateId(state)) : parseDomain(stateId(state));
       const v = id
-        ? gate().decide(id, {
+        ? ctx.gate.current().decide(id, {
             trigger: 'automatic',
             source: 'restoredPage',
             accept: [isHost ? 'ip' : 'domain'],
@@ -53,8 +49,8 @@ export function createDetails(ctx: Ctx): DetailsFeature {
       if (!v || !v.target) return void panel.dispose();
       const blocked = v.send ? undefined : MODE_BLOCKS.has(v.code) ? v.reason : null;
       if (blocked === null) return void panel.dispose();
-      if (isHost) HostPanel.revive(ctx, panel, v.target.value, blocked);
-      else WhoisPanel.revive(ctx, docs, panel, v.target.value, blocked);
+      if (isHost) HostPanel.revive(ctx, hosts, panel, v.target.value, blocked);
+      else WhoisPanel.revive(ctx, domains, docs, panel, v.target.value, blocked);
     },
     commands: {
       'odin.openHostDetails': async (arg) => {
@@ -63,8 +59,8 @@ export function createDetails(ctx: Ctx): DetailsFeature {
           void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
           return;
         }
-        const t = ip ? await explicitTarget(ip, 'ip') : undefined;
-        if (t) HostPanel.show(ctx, t.value);
+        const t = ip ? await explicitTarget(ctx, ip, 'ip') : undefined;
+        if (t) HostPanel.show(ctx, hosts, t.value);
       },
       'odin.openWhoisDetails': async (arg) => {
         const domain = arg === undefined ? await askDomain() : parseDomain(arg);
@@ -72,8 +68,8 @@ export function createDetails(ctx: Ctx): DetailsFeature {
           void vscode.window.showWarningMessage('ODIN: that is not a domain name.');
           return;
         }
-        const t = domain ? await explicitTarget(domain, 'domain') : undefined;
-        if (t) WhoisPanel.show(ctx, docs, t.value);
+        const t = domain ? await explicitTarget(ctx, domain, 'domain') : undefined;
+        if (t) WhoisPanel.show(ctx, domains, docs, t.value);
       },
     },
   };
@@ -83,34 +79,41 @@ export function createDetails(ctx: Ctx): DetailsFeature {
 const MODE_BLOCKS: ReadonlySet<string> = new Set(['off', 'untrusted', 'needs-consent', 'on-command']);
 
 /** The gate for an explicit open: says why when refused, asks first in Restricted Mode. */
-function explicitTarget(value: string, kind: 'ip' | 'domain'): Promise<Target | undefined> {
-  return gateExplicit(value, { source: 'command', accept: [kind] });
+function explicitTarget(ctx: Ctx, value: string, kind: 'ip' | 'domain'): Promise<Target | undefined> {
+  return ctx.gate.explicit(value, { source: 'command', accept: [kind] });
 }
 
 function stateId(state: unknown): unknown {
   return typeof state === 'object' && state !== null ? (state as { id?: unknown }).id : undefined;
 }
 
-async function askIp(): Promise<string | undefined> {
-  const v = await vscode.window.showInputBox({
+const askIp = (): Promise<string | undefined> =>
+  ask(parseIp, {
     title: 'ODIN: Host Details',
     prompt: 'IPv4 or IPv6 address',
     placeHolder: '45.33.32.156',
-    ignoreFocusOut: true,
-    validateInput: (text) =>
-      text.trim() === '' || parseIp(text) ? undefined : 'Enter an IPv4 or IPv6 address.',
+    invalid: 'Enter an IPv4 or IPv6 address.',
   });
-  return v === undefined ? undefined : parseIp(v);
-}
 
-async function askDomain(): Promise<string | undefined> {
-  const v = await vscode.window.showInputBox({
+const askDomain = (): Promise<string | undefined> =>
+  ask(parseDomain, {
     title: 'ODIN: Whois Details',
     prompt: 'Domain name',
     placeHolder: 'example.com',
-    ignoreFocusOut: true,
-    validateInput: (text) =>
-      text.trim() === '' || parseDomain(text) ? undefined : 'Enter a domain name such as example.com.',
+    invalid: 'Enter a domain name such as example.com.',
   });
-  return v === undefined ? undefined : parseDomain(v);
+
+/** An input box for a value `parse` accepts (it says `invalid` until then); the parsed value. */
+async function ask(
+  parse: (text: string) => string | undefined,
+  box: { title: string; prompt: string; placeHolder: string; invalid: string },
+): Promise<string | undefined> {
+  const v = await vscode.window.showInputBox({
+    title: box.title,
+    prompt: box.prompt,
+    placeHolder: box.placeHolder,
+    ignoreFocusOut: true,
+    validateInput: (text) => (text.trim() === '' || parse(text) ? undefined : box.invalid),
+  });
+  return v === undefined ? undefined : parse(v);
 }

@@ -11,8 +11,42 @@ import {
 import { neutraliseUiText } from '../../core/text';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
-import { gate, gateExplicit, hasRestrictedConsent } from '../shared/gate';
 import { detailsHtml, webviewOptions } from './html';
+
+/**
+ * The open panels of one page, by id: one panel per host or domain, and opening it again
+ * reveals it. The details feature owns one per page (no module or static state).
+ */
+export class OpenPanels<P extends DetailsPanel> implements vscode.Disposable {
+  private readonly byId = new Map<string, P>();
+
+  /** Reveals the open panel of `id`, or opens one with `open`. */
+  show(id: string, open: () => P): P {
+    const existing = this.byId.get(id);
+    if (existing && !existing.isDisposed) {
+      existing.reveal();
+      return existing;
+    }
+    return open();
+  }
+
+  /** Closes the panel of `id`, if one is open (a restored page takes its place). */
+  close(id: string): void {
+    this.byId.get(id)?.dispose();
+  }
+
+  add(panel: P): void {
+    this.byId.set(panel.id, panel);
+  }
+
+  remove(panel: P): void {
+    if (this.byId.get(panel.id) === panel) this.byId.delete(panel.id);
+  }
+
+  dispose(): void {
+    for (const p of [...this.byId.values()]) p.dispose();
+  }
+}
 
 /**
  * What host and whois pages share: the HTML shell, the ready handshake, validation of
@@ -37,6 +71,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     readonly page: PageKind,
     readonly id: string,
+    private readonly openPanels: OpenPanels<DetailsPanel>,
   ) {
     const extUri = ctx.extension.extensionUri;
     panel.webview.options = webviewOptions(extUri);
@@ -54,6 +89,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
     this.ctx.detailsProbe.open.add(`${page}:${id}`);
     this.ctx.detailsProbe.receivers.set(`${page}:${id}`, (raw) => this.receive(raw));
     this.ctx.detailsProbe.mark(page, id, 'created');
+    openPanels.add(this);
   }
 
   protected abstract onReady(): void;
@@ -136,7 +172,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
    * gate as an explicit request. False (and the user told why) when nothing may be sent.
    */
   protected async mayLoad(): Promise<boolean> {
-    const t = await gateExplicit(this.id, {
+    const t = await this.ctx.gate.explicit(this.id, {
       source: 'restoredPage',
       accept: [this.page === 'host' ? 'ip' : 'domain'],
     });
@@ -146,7 +182,8 @@ export abstract class DetailsPanel implements vscode.Disposable {
 
   /** Checks the mode and trust before a request the page asks for (more CVEs). */
   protected assertMaySend(): void {
-    const run = gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() });
+    const gate = this.ctx.gate;
+    const run = gate.current().mayRun({ trigger: 'explicit', consented: gate.hasRestrictedConsent() });
     if (!run.ok) throw new Error(run.reason);
   }
 
@@ -186,10 +223,6 @@ export abstract class DetailsPanel implements vscode.Disposable {
     this.ctx.detailsProbe.receivers.delete(`${this.page}:${this.id}`);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
-    this.onDispose();
-  }
-
-  protected onDispose(): void {
-    // For subclasses.
+    this.openPanels.remove(this);
   }
 }

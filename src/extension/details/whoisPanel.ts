@@ -10,7 +10,7 @@ import { isCancellation, userMessage } from '../shared/errors';
 import { copyJson, copyText, exportJson, openJson } from './actions';
 import { webviewOptions } from './html';
 import { WHOIS_VIEW_TYPE } from './ids';
-import { DetailsPanel } from './panel';
+import { DetailsPanel, type OpenPanels } from './panel';
 import type { WhoisSnapshotDocs } from './whoisDocs';
 import { whoisView } from './whoisModel';
 
@@ -24,49 +24,42 @@ interface WhoisState {
 
 /** One panel per domain: opening it again reveals it. */
 export class WhoisPanel extends DetailsPanel {
-  private static readonly panels = new Map<string, WhoisPanel>();
   private state: WhoisState = { snapshots: [] };
 
-  static show(ctx: Ctx, docs: WhoisSnapshotDocs, domain: string): WhoisPanel {
-    const existing = WhoisPanel.panels.get(domain);
-    if (existing && !existing.isDisposed) {
-      existing.reveal();
-      return existing;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      WHOIS_VIEW_TYPE,
-      `Whois ${domain}`,
-      vscode.ViewColumn.Beside,
-      webviewOptions(ctx.extension.extensionUri),
-    );
-    return new WhoisPanel(ctx, docs, panel, domain);
-  }
-
-  static all(): WhoisPanel[] {
-    return [...WhoisPanel.panels.values()];
+  static show(ctx: Ctx, panels: OpenPanels<WhoisPanel>, docs: WhoisSnapshotDocs, domain: string): WhoisPanel {
+    return panels.show(domain, () => {
+      const panel = vscode.window.createWebviewPanel(
+        WHOIS_VIEW_TYPE,
+        `Whois ${domain}`,
+        vscode.ViewColumn.Beside,
+        webviewOptions(ctx.extension.extensionUri),
+      );
+      return new WhoisPanel(ctx, panels, docs, panel, domain);
+    });
   }
 
   static revive(
     ctx: Ctx,
+    panels: OpenPanels<WhoisPanel>,
     docs: WhoisSnapshotDocs,
     panel: vscode.WebviewPanel,
     domain: string,
     blocked?: string,
   ): WhoisPanel {
-    WhoisPanel.panels.get(domain)?.dispose();
+    panels.close(domain);
     panel.title = `Whois ${domain}`;
-    return new WhoisPanel(ctx, docs, panel, domain, blocked);
+    return new WhoisPanel(ctx, panels, docs, panel, domain, blocked);
   }
 
   private constructor(
     ctx: Ctx,
+    panels: OpenPanels<WhoisPanel>,
     private readonly docs: WhoisSnapshotDocs,
     panel: vscode.WebviewPanel,
     domain: string,
     blocked?: string,
   ) {
-    super(ctx, panel, 'whois', domain);
-    WhoisPanel.panels.set(domain, this);
+    super(ctx, panel, 'whois', domain, panels);
     if (blocked === undefined) void this.load();
     else this.showCached(blocked);
   }
@@ -79,10 +72,6 @@ export class WhoisPanel extends DetailsPanel {
         ? { snapshots: [], record: hit.value, fetchedAt: new Date(hit.storedAt).toISOString() }
         : { snapshots: [], error: 'Not loaded.' };
     this.showBlocked(reason, hit?.status === 'ok' ? hit.storedAt : undefined);
-  }
-
-  protected override onDispose(): void {
-    if (WhoisPanel.panels.get(this.id) === this) WhoisPanel.panels.delete(this.id);
   }
 
   /** The record through the shared request layer (one request with a hover, cached), and the history. */

@@ -43,11 +43,9 @@ export function registerHuntsLazy(ctx: Ctx, search: () => SearchFeature): Comman
   for (const doc of vscode.workspace.textDocuments) check(doc);
 
   return {
-    'odin.runHunt': (uri, index, opts) =>
-      load().commands()['odin.runHunt'](uri, index, opts) as Promise<unknown>,
-    'odin.countHunt': (uri, index) => load().commands()['odin.countHunt'](uri, index) as Promise<unknown>,
-    'odin.summarizeHunt': (uri, index, field) =>
-      load().commands()['odin.summarizeHunt'](uri, index, field) as Promise<unknown>,
-    'odin.saveHunt': (uri, index) => load().commands()['odin.saveHunt'](uri, index) as Promise<unknown>,
+    'odin.runHunt': (uri, index, opts) => load().commands()['odin.runHunt'](uri, index, opts),
+    'odin.countHunt': (uri, index) => load().commands()['odin.countHunt'](uri, index),
+    'odin.summarizeHunt': (uri, index, field) => load().commands()['odin.summarizeHunt'](uri, index, field),
+    'odin.saveHunt': (uri, index) => load().commands()['odin.saveHunt'](uri, index),
   };
 }

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
 import { toAbortSignal } from '../shared/abort';
 import type { Ctx, DemoServer } from '../ctx';
-import { gate } from '../shared/gate';
 import { KeyringUnavailableError } from '../shared/secrets';
 
 const USE_FOR_SESSION = 'Use for This Session Only';
@@ -55,7 +54,7 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
 
     'odin.testApiKey': async () => {
       // "off" means nothing is sent, a key test included.
-      const run = gate().mayRun({ trigger: 'explicit', consented: true });
+      const run = ctx.gate.current().mayRun({ trigger: 'explicit', consented: true });
       if (!run.ok && run.code === 'off') {
         void vscode.window.showInformationMessage(`ODIN: ${run.reason} The key was not tested.`);
         return;

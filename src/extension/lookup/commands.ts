@@ -4,7 +4,6 @@ import { neutraliseUiText } from '../../core/text';
 import type { CommandsOf } from '../commands';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
-import { confirmRestricted } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { indicatorAt } from './hoverProvider';
 import { buildCard } from './lookups';
@@ -65,7 +64,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
       }
       const value = ind.value;
 
-      const privacy = checkPrivacy(ind);
+      const privacy = checkPrivacy(ctx.gate.current(), ind);
       if (!privacy.allowed) {
         void vscode.window.showInformationMessage(
           `ODIN: ${neutraliseUiText(value, 120)}${privacy.what ? ` is ${neutraliseUiText(privacy.what, 120)}` : ''}: not looked up. ${neutraliseUiText(privacy.why, 300)}`,
@@ -92,7 +91,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         return;
       }
       // Restricted Mode: the one value named is sent after a confirmation (once a session).
-      if (!(await confirmRestricted(value))) return;
+      if (!(await ctx.gate.confirmRestricted(value))) return;
 
       const all = await vscode.commands.getCommands(true);
       const isIp = ind.kind === 'ipv4' || ind.kind === 'ipv6';

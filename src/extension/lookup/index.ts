@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
-import { registerGate } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { hoverCommands } from './commands';
 import { HOVER_SELECTOR, indicatorAt, OdinHoverProvider } from './hoverProvider';
@@ -17,7 +16,6 @@ export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
   const provider = new OdinHoverProvider(ctx);
   ctx.subscriptions.add(vscode.languages.registerHoverProvider(HOVER_SELECTOR, provider));
   ctx.subscriptions.add(new LookupStatus(ctx));
-  registerGate(ctx.subscriptions);
 
   if (ctx.extension.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1') {
     // Test/bench hook: the provider's own time for one hover, without the workbench round
@@ -52,5 +50,5 @@ export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
       ),
     );
   }
-  return { ...hoverCommands(ctx), ...listIndicatorCommands() };
+  return { ...hoverCommands(ctx), ...listIndicatorCommands(ctx) };
 }

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import type { Gate } from '../../core/gate';
 import { type IndicatorList, type IndicatorSummary, listIndicators } from '../../core/indicators';
 import { neutraliseUiText } from '../../core/text';
 import type { CommandsOf } from '../commands';
+import type { Ctx } from '../ctx';
 import { toAbortSignal } from '../shared/abort';
 import { TEXT_LANGUAGES } from './hoverProvider';
 import { checkPrivacy, type PrivacyVerdict } from './policy';
@@ -44,7 +46,7 @@ export interface ListedIndicators extends IndicatorList {
  * its first occurrence; its buttons look it up (through `odin.lookup`, with all its privacy
  * checks) or copy it.
  */
-export function listIndicatorCommands(): Pick<CommandsOf<'lookup'>, 'odin.listIndicators'> {
+export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.listIndicators'> {
   return {
     'odin.listIndicators': async (): Promise<ListedIndicators | undefined> => {
       const editor = vscode.window.activeTextEditor;
@@ -88,7 +90,8 @@ export function listIndicatorCommands(): Pick<CommandsOf<'lookup'>, 'odin.listIn
         );
         return { ...list, uri: doc.uri.toString(), local: [] };
       }
-      const items = list.items.map((s) => toItem(doc, base, s));
+      const gate = ctx.gate.current();
+      const items = list.items.map((s) => toItem(gate, doc, base, s));
       showPicker(editor, base, items, list, where);
       return {
         ...list,
@@ -99,8 +102,8 @@ export function listIndicatorCommands(): Pick<CommandsOf<'lookup'>, 'odin.listIn
   };
 }
 
-function toItem(doc: vscode.TextDocument, base: number, s: IndicatorSummary): IndicatorItem {
-  const verdict = checkPrivacy({
+function toItem(gate: Gate, doc: vscode.TextDocument, base: number, s: IndicatorSummary): IndicatorItem {
+  const verdict = checkPrivacy(gate, {
     kind: s.kind,
     start: 0,
     end: s.value.length,

@@ -90,7 +90,7 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
     commands: await ctx.hoverCommands.available(),
     ...asWritten(ind),
   };
-  const privacy = checkPrivacy(ind);
+  const privacy = checkPrivacy(ctx.gate.current(), ind);
   if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
 
   if (!req.explicit) {
@@ -155,7 +155,7 @@ export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
   if (!commands || req.explicit) return undefined;
   const ind = singleAddress(req.indicator);
   const opts: CardOptions = { now: Date.now(), commands, ...asWritten(ind) };
-  const privacy = checkPrivacy(ind);
+  const privacy = checkPrivacy(ctx.gate.current(), ind);
   if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
   if (automaticBlock(ctx)) return undefined;
   return cachedCard(ctx, ind, opts, { freshOnly: true });

@@ -1,5 +1,5 @@
 import type { Detection } from '../../core/detect';
-import { gate } from '../shared/gate';
+import type { Gate } from '../../core/gate';
 
 /** What hovers and the lookup command work on: one detection in a text. */
 export type Indicator = Detection;
@@ -13,9 +13,9 @@ export interface PrivacyVerdict {
 }
 
 /** Whether `ind` may be sent to ODIN at all, whatever the mode. */
-export function checkPrivacy(ind: Indicator): PrivacyVerdict {
+export function checkPrivacy(gate: Gate, ind: Indicator): PrivacyVerdict {
   // The one gate: strict canonical parsing, then the lists and registries (shared/gate.ts).
-  const v = gate().privacy(ind.value).decision;
+  const v = gate.privacy(ind.value).decision;
   if (v.allowed) return { allowed: true, why: v.reason };
   if (v.source !== 'classifier') return { allowed: false, why: `${capitalise(v.reason)}.` };
   const isName = ind.kind === 'domain';

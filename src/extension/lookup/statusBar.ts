@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
-import { statusItems } from '../shared/statusItems';
 
 /**
  * One status bar item with the lookup state: `ODIN` (lookups on hover or on command),
@@ -14,7 +13,7 @@ export class LookupStatus implements vscode.Disposable {
 
   constructor(private readonly ctx: Ctx) {
     this.item = vscode.window.createStatusBarItem('odin.lookupStatus', vscode.StatusBarAlignment.Right, 100);
-    statusItems.set('odin.lookupStatus', this.item);
+    ctx.statusItems.set('odin.lookupStatus', this.item);
     this.item.name = 'ODIN Lookups';
     const layer = ctx.requests;
     const sub = layer.onDidChangeState(() => this.update());

@@ -14,13 +14,14 @@
 import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
-import { gate } from '../shared/gate';
 import { isResultNode } from './args';
 import { FieldCatalogue } from './fieldCatalogue';
 import { ResultCommands } from './results/commands';
 import type { Node } from './results/resultNodes';
 import { ResultsProvider } from './results/resultsView';
 import { SavedSearchCommands } from './saved/commands';
+import { rerunAllSaved } from './saved/rerunAll';
+import { exportSavedSearches, importSavedSearches } from './saved/transfer';
 import { SavedSearchStore, type StoreProblem } from './saved/savedStore';
 import { SavedSearchesProvider, type SavedNode } from './saved/savedView';
 import { SnapshotStore } from './saved/snapshots';
@@ -65,7 +66,7 @@ export class SearchFeature implements vscode.Disposable {
       () => ctx.origin(),
       (m) => ctx.log.debug(m),
       // Completion lists are fetched by themselves: never when lookups are off or untrusted.
-      () => vscode.workspace.isTrusted && gate().settings.mode !== 'off',
+      () => vscode.workspace.isTrusted && ctx.gate.current().settings.mode !== 'off',
     );
     this.resultsView = views.results;
     this.results.attach(this.resultsView);
@@ -141,8 +142,8 @@ export class SearchFeature implements vscode.Disposable {
       'odin.duplicateSavedSearch': (arg) => this.savedCommands.duplicateSaved(arg),
       'odin.moveSavedSearchUp': (arg) => this.savedCommands.moveSaved(arg, -1),
       'odin.moveSavedSearchDown': (arg) => this.savedCommands.moveSaved(arg, 1),
-      'odin.exportSavedSearches': (arg) => this.savedCommands.exportSaved(arg),
-      'odin.importSavedSearches': (arg) => this.savedCommands.importSaved(arg),
+      'odin.exportSavedSearches': (arg) => exportSavedSearches(this, arg),
+      'odin.importSavedSearches': (arg) => importSavedSearches(this, arg),
       'odin.loadMore': (arg) => this.resultCommands.loadMore(arg),
       'odin.loadAll': (arg, opts) => this.resultCommands.loadAll(arg, opts),
       'odin.retry': (arg) => this.resultCommands.retry(arg),
@@ -159,7 +160,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.changeFacetCount': (arg) => this.resultCommands.changeFacetCount(arg),
       'odin.summarizeResultsBy': (arg, field) => this.resultCommands.summarizeBy(arg, field),
       'odin.openHuntInFile': (arg) => this.savedCommands.openHunt(arg),
-      'odin.rerunAllSavedSearches': (arg) => this.savedCommands.rerunAll(arg),
+      'odin.rerunAllSavedSearches': (arg) => rerunAllSaved(this, arg),
     };
   }
 }

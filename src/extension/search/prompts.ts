@@ -32,22 +32,24 @@ const EDIT_BUTTON: vscode.QuickInputButton = {
   tooltip: 'Edit this query',
 };
 
-/** Asks for a query; resolves the text to run (`''` means everything) or undefined when dismissed. */
+/** What a row says after its label: its category or detail, and whether the plan locks it. */
+function rowDescription(detail: string | undefined, locked: boolean | undefined): string {
+  return [detail ? neutraliseUiText(detail, 60) : '', locked ? 'locked: needs a higher plan' : '']
+    .filter(Boolean)
+    .join(' · ');
+}
+
 /** A queryable field as a quick-pick row (API text neutralised; locked fields marked). */
 export function fieldItem(f: FieldInfo): vscode.QuickPickItem & { name: string } {
   return {
     label: neutraliseUiText(f.name, 200),
-    description: [
-      f.category ? neutraliseUiText(f.category, 60) : '',
-      f.locked ? 'locked: needs a higher plan' : '',
-    ]
-      .filter(Boolean)
-      .join(' · '),
+    description: rowDescription(f.category, f.locked),
     iconPath: new vscode.ThemeIcon(f.locked ? 'lock' : 'symbol-field'),
     name: f.name,
   };
 }
 
+/** Asks for a query; resolves the text to run (`''` means everything) or undefined when dismissed. */
 export function promptQuery(opts: QueryPromptOptions): Promise<string | undefined> {
   return new Promise((resolve) => {
     const qp = vscode.window.createQuickPick<Item>();
@@ -98,12 +100,7 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
       });
       const completionItems: Item[] = complete(value, { fields, max: 40 }).map((c) => ({
         label: neutraliseUiText(c.label, 200),
-        description: [
-          c.detail ? neutraliseUiText(c.detail, 60) : '',
-          c.locked ? 'locked: needs a higher plan' : '',
-        ]
-          .filter(Boolean)
-          .join(' · '),
+        description: rowDescription(c.detail, c.locked),
         iconPath: new vscode.ThemeIcon(
           c.locked
             ? 'lock'

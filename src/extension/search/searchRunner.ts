@@ -11,10 +11,10 @@ import {
   type SearchKind,
   type SearchSpec,
 } from '../../core/savedSearches';
+import type { Gate } from '../../core/gate';
 import { neutraliseUiText } from '../../core/text';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
-import { confirmRestricted, gate, hasRestrictedConsent } from '../shared/gate';
 import type { Ctx } from '../ctx';
 import { isObj, isResultNode, isSavedNode } from './args';
 import type { SearchFeature } from './index';
@@ -107,7 +107,8 @@ export class SearchRunner {
     spec: SearchSpec,
     opts: { interactive?: boolean; pageSize?: number; reveal?: boolean } = {},
   ): Promise<RunSummary> {
-    const g = gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() });
+    const gate = this.f.ctx.gate;
+    const g = gate.current().mayRun({ trigger: 'explicit', consented: gate.hasRestrictedConsent() });
     if (!g.ok && g.code === 'off') {
       // "off" means nothing leaves the machine, search commands included.
       void vscode.window
@@ -120,13 +121,13 @@ export class SearchRunner {
         );
       return { status: 'blocked' };
     }
-    const refused = privacyRefusal(spec);
+    const refused = privacyRefusal(gate.current(), spec);
     if (refused) {
       void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(refused, 300)}`);
       return { status: 'blocked', error: refused };
     }
     // Restricted Mode: the user confirms once a session before a search is sent.
-    if (!g.ok && !(await confirmRestricted(`the search ${describeSpec(spec)}`))) {
+    if (!g.ok && !(await gate.confirmRestricted(`the search ${describeSpec(spec)}`))) {
       return { status: 'blocked', error: g.reason };
     }
     const pageSize = opts.pageSize ?? config.searchPageSize();
@@ -356,8 +357,7 @@ export class SearchRunner {
  * are not globally reachable and internal names are refused unless the user allowed them;
  * deny lists (user and workspace) always win. Returns the reason when refused.
  */
-export function privacyRefusal(spec: SearchSpec): string | undefined {
-  const g = gate();
+export function privacyRefusal(g: Gate, spec: SearchSpec): string | undefined {
   for (const value of [spec.ip, spec.domain]) {
     if (value === undefined) continue;
     const { target, decision } = g.privacy(value);
@@ -375,7 +375,9 @@ export function privacyRefusal(spec: SearchSpec): string | undefined {
 export function searchPageGate(ctx: Ctx): PageGate {
   return {
     refusal: () => {
-      const r = gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() });
+      const r = ctx.gate
+        .current()
+        .mayRun({ trigger: 'explicit', consented: ctx.gate.hasRestrictedConsent() });
       return r.ok ? undefined : r.reason;
     },
     send: (fetcher, opts) => ctx.requests.send(fetcher, opts),

@@ -3,40 +3,43 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { neutraliseUiText } from '../../core/text';
 
+/** What the modal showed, and the answer to give instead of showing it (tests only). */
+export interface PathPrompts {
+  shown: { message: string; detail: string }[];
+  answer: ((message: string, detail: string) => string | undefined) | undefined;
+}
+
 /**
  * A file named in a command argument (a keybinding, a task or launch input, a link, another
  * extension) rather than picked by the user in a file dialog. Used as given only when it is
  * inside a folder of the open workspace and the workspace is trusted; anywhere else ODIN
  * asks first, in a modal naming the file, and a "no" means nothing is read or written.
  * Links and `..` are resolved before the check, so a path cannot leave the folder by them.
+ * One per window, on `Ctx` (`ctx.argumentPaths`).
  */
-export async function confirmArgumentPath(
-  uri: vscode.Uri,
-  access: 'write' | 'read',
-  title: string,
-): Promise<boolean> {
-  if (vscode.workspace.isTrusted && insideWorkspace(uri)) return true;
-  const file = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
-  const message =
-    access === 'write'
-      ? `${title}: write ${neutraliseUiText(path.basename(file), 120)}?`
-      : `${title}: read ${neutraliseUiText(path.basename(file), 120)}?`;
-  const detail = `A command argument asks ODIN to ${access === 'write' ? 'write (and replace)' : 'read'} this file, outside the ${vscode.workspace.isTrusted ? 'workspace folders' : 'trusted workspace'}:\n\n${neutraliseUiText(file, 1000)}`;
-  const go = access === 'write' ? 'Write File' : 'Read File';
-  const answer = pathPrompts.answer
-    ? (pathPrompts.shown.push({ message, detail }), pathPrompts.answer(message, detail))
-    : await vscode.window.showWarningMessage(message, { modal: true, detail }, go);
-  return answer === go;
-}
+export class ArgumentPaths {
+  /**
+   * What the modal was asked to show, and the answer to give instead of showing it: set only
+   * by the integration tests through the TestApi (extension test mode), never otherwise.
+   */
+  readonly prompts: PathPrompts = { shown: [], answer: undefined };
 
-/**
- * What the modal was asked to show, and the answer to give instead of showing it: set only
- * by the integration tests through the TestApi (extension test mode), never otherwise.
- */
-export const pathPrompts: {
-  shown: { message: string; detail: string }[];
-  answer: ((message: string, detail: string) => string | undefined) | undefined;
-} = { shown: [], answer: undefined };
+  async confirm(uri: vscode.Uri, access: 'write' | 'read', title: string): Promise<boolean> {
+    if (vscode.workspace.isTrusted && insideWorkspace(uri)) return true;
+    const file = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+    const message =
+      access === 'write'
+        ? `${title}: write ${neutraliseUiText(path.basename(file), 120)}?`
+        : `${title}: read ${neutraliseUiText(path.basename(file), 120)}?`;
+    const detail = `A command argument asks ODIN to ${access === 'write' ? 'write (and replace)' : 'read'} this file, outside the ${vscode.workspace.isTrusted ? 'workspace folders' : 'trusted workspace'}:\n\n${neutraliseUiText(file, 1000)}`;
+    const go = access === 'write' ? 'Write File' : 'Read File';
+    const prompts = this.prompts;
+    const answer = prompts.answer
+      ? (prompts.shown.push({ message, detail }), prompts.answer(message, detail))
+      : await vscode.window.showWarningMessage(message, { modal: true, detail }, go);
+    return answer === go;
+  }
+}
 
 function insideWorkspace(uri: vscode.Uri): boolean {
   if (uri.scheme !== 'file') return false;

@@ -6,89 +6,92 @@ import { config } from './config';
 /**
  * The VS Code side of the one gate (src/core/gate): the settings and workspace trust it
  * decides on, and what an explicit command does with its verdict (a message, the Restricted
- * Mode confirmation). Every network entry point asks `gate()` or `gateExplicit()`.
+ * Mode confirmation). `Ctx` owns the one `SessionGate` of the window (`ctx.gate`); every
+ * network entry point asks `ctx.gate.current()` or `ctx.gate.explicit()`.
  *
  * Restricted Mode: nothing is sent by itself (hovers, restored pages, refresh on open). An
  * explicit command sends the one value it names after a modal confirmation, asked once a
  * session; searches send the query the user typed after the same confirmation.
  */
-let cached: Gate | undefined;
+export class SessionGate implements vscode.Disposable {
+  private cached: Gate | undefined;
+  private restrictedConsent = false;
+  private readonly subs: vscode.Disposable[];
 
-export function gate(): Gate {
-  if (cached && cached.settings.trusted === vscode.workspace.isTrusted) return cached;
-  const deny = config.privacyDeny();
-  cached = new Gate({
-    mode: config.lookupMode(),
-    trusted: vscode.workspace.isTrusted,
-    userAllow: config.privacyAllow(),
-    userDeny: deny.user,
-    workspaceDeny: deny.workspace,
-  });
-  return cached;
-}
+  constructor() {
+    // Rebuilds the gate on the next ask: any `odin.*` setting changed, or the workspace was trusted.
+    this.subs = [
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('odin')) this.cached = undefined;
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => (this.cached = undefined)),
+    ];
+  }
 
-/** Rebuilds the gate on the next ask: any `odin.*` setting changed, or the workspace was trusted. */
-export function registerGate(subscriptions: { add<T extends vscode.Disposable>(d: T): T }): void {
-  subscriptions.add(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('odin')) cached = undefined;
-    }),
-  );
-  subscriptions.add(vscode.workspace.onDidGrantWorkspaceTrust(() => (cached = undefined)));
-}
+  /** The gate for the current settings and trust. */
+  current(): Gate {
+    const cached = this.cached;
+    if (cached && cached.settings.trusted === vscode.workspace.isTrusted) return cached;
+    const deny = config.privacyDeny();
+    return (this.cached = new Gate({
+      mode: config.lookupMode(),
+      trusted: vscode.workspace.isTrusted,
+      userAllow: config.privacyAllow(),
+      userDeny: deny.user,
+      workspaceDeny: deny.workspace,
+    }));
+  }
 
-let restrictedConsent = false;
+  /** Asks once a session whether an explicit request may be sent from Restricted Mode. */
+  async confirmRestricted(what: string): Promise<boolean> {
+    if (this.hasRestrictedConsent()) return true;
+    const choice = await vscode.window.showWarningMessage(
+      `Send ${neutraliseUiText(what, 120)} to ODIN?`,
+      {
+        modal: true,
+        detail:
+          'This workspace is in Restricted Mode, so ODIN sends nothing by itself. You will not be asked again in this session.',
+      },
+      SEND,
+    );
+    if (choice !== SEND) return false;
+    this.restrictedConsent = true;
+    return true;
+  }
 
-/** For tests: forget the Restricted Mode confirmation of this session. */
-export function resetRestrictedConsent(): void {
-  restrictedConsent = false;
+  hasRestrictedConsent(): boolean {
+    return vscode.workspace.isTrusted || this.restrictedConsent;
+  }
+
+  /**
+   * The gate for a user action: on "off" or a privacy block it says why (unless `quiet`) and
+   * returns undefined; in Restricted Mode it asks first. Returns the canonical target to send.
+   */
+  async explicit(
+    value: unknown,
+    opts: { source: GateSource; accept?: GateRequest['accept']; quiet?: boolean },
+  ): Promise<Target | undefined> {
+    const g = this.current();
+    const req = { trigger: 'explicit', source: opts.source, accept: opts.accept } as const;
+    let v: Verdict = g.decide(value, { ...req, consented: this.hasRestrictedConsent() });
+    if (!v.send && v.code === 'needs-consent' && v.target) {
+      if (!(await this.confirmRestricted(v.target.value))) return undefined;
+      v = g.decide(value, { ...req, consented: true });
+    }
+    if (v.send) return v.target;
+    if (!opts.quiet) await explainBlock(v);
+    return undefined;
+  }
+
+  dispose(): void {
+    for (const d of this.subs) d.dispose();
+  }
 }
 
 const SEND = 'Send to ODIN';
 
-/** Asks once a session whether an explicit request may be sent from Restricted Mode. */
-export async function confirmRestricted(what: string): Promise<boolean> {
-  if (vscode.workspace.isTrusted || restrictedConsent) return true;
-  const choice = await vscode.window.showWarningMessage(
-    `Send ${neutraliseUiText(what, 120)} to ODIN?`,
-    {
-      modal: true,
-      detail:
-        'This workspace is in Restricted Mode, so ODIN sends nothing by itself. You will not be asked again in this session.',
-    },
-    SEND,
-  );
-  if (choice !== SEND) return false;
-  restrictedConsent = true;
-  return true;
-}
-
-export function hasRestrictedConsent(): boolean {
-  return vscode.workspace.isTrusted || restrictedConsent;
-}
-
-/**
- * The gate for a user action: on "off" or a privacy block it says why (unless `quiet`) and
- * returns undefined; in Restricted Mode it asks first. Returns the canonical target to send.
- */
-export async function gateExplicit(
-  value: unknown,
-  opts: { source: GateSource; accept?: GateRequest['accept']; quiet?: boolean },
-): Promise<Target | undefined> {
-  const g = gate();
-  const req = { trigger: 'explicit', source: opts.source, accept: opts.accept } as const;
-  let v: Verdict = g.decide(value, { ...req, consented: hasRestrictedConsent() });
-  if (!v.send && v.code === 'needs-consent' && v.target) {
-    if (!(await confirmRestricted(v.target.value))) return undefined;
-    v = g.decide(value, { ...req, consented: true });
-  }
-  if (v.send) return v.target;
-  if (!opts.quiet) await explainBlock(v);
-  return undefined;
-}
-
 /** Tells the user why nothing was sent (with a way to the setting when it is the mode). */
-export async function explainBlock(v: Extract<Verdict, { send: false }>): Promise<void> {
+async function explainBlock(v: Extract<Verdict, { send: false }>): Promise<void> {
   const what = v.target ? neutraliseUiText(v.target.value, 120) : 'That value';
   if (v.code === 'off') {
     // Not awaited: the command returns at once; the button works while the message stays.

@@ -19,7 +19,6 @@ import {
 } from '../../core/triage';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
-import { gate as currentGate } from '../shared/gate';
 import { gated, triageCheck } from './privacy';
 import { askFormat, openMarkdownReport, reportText, saveReport } from './reportUi';
 import { triageSettings } from './settings';
@@ -201,7 +200,7 @@ async function runTriage(
         : await readTexts(uris, token);
       if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
       progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
-      const gate = currentGate();
+      const gate = ctx.gate.current();
       const t = await buildTriage(texts, triageCheck(gate), { signal: controller.signal });
       if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
       state.set(t, ctx.origin());

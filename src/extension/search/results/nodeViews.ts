@@ -201,18 +201,16 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
 }
 
 /**
- * Item views are cached per item (records do not change once loaded): a refresh of a set
- * with thousands of rows, which VS Code answers by asking for every row again, then costs
- * a lookup per row instead of re-describing hosts with hundreds of services.
+ * Item views are cached per item on their set (records do not change once loaded): a
+ * refresh of a set with thousands of rows, which VS Code answers by asking for every row
+ * again, then costs a lookup per row instead of re-describing hosts with hundreds of services.
  */
-const itemViews = new WeakMap<ResultItem, { details: boolean; view: NodeView }>();
-
 function cachedItemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView {
   const details = !!opts.detailsAvailable;
-  const hit = itemViews.get(item);
+  const hit = set.itemViews.get(item);
   if (hit && hit.details === details) return hit.view;
   const v = itemView(set, item, opts);
-  itemViews.set(item, { details, view: v });
+  set.itemViews.set(item, { details, view: v });
   return v;
 }
 

@@ -9,6 +9,7 @@
 import { CompactPool, compactHost } from '../../../core/compactHost';
 import type { ResultItem } from '../../../core/resultItem';
 import type { SearchSpec } from '../../../core/savedSearches';
+import type { NodeView } from './nodeViews';
 
 export interface PageResult {
   items: ResultItem[];
@@ -85,6 +86,8 @@ export class ResultSet {
   private readonly sentCursors = new Set<string>();
   /** What the set's compact hosts share (CVE records, short strings). */
   private readonly pool = new CompactPool();
+  /** How each item looks in the tree, computed once (nodeViews.ts). */
+  readonly itemViews = new WeakMap<ResultItem, { details: boolean; view: NodeView }>();
   private controller: AbortController | undefined;
   private inFlight: Promise<boolean> | undefined;
 

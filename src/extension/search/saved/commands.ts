@@ -1,19 +1,17 @@
-/** The saved-search commands: save, run, rename, edit, delete, duplicate, move, export, import. */
-import * as path from 'node:path';
+/**
+ * The saved-search commands: save (to the personal list or a workspace `.odinq` file), run,
+ * rename, edit, delete, duplicate, move; export and import are in transfer.ts, "Re-run All"
+ * in rerunAll.ts.
+ */
 import * as vscode from 'vscode';
 import {
-  FORMAT_VERSION,
   KINDS,
-  describeEntryError,
   describeSpec,
   duplicateSearch,
-  mergeImported,
   moveSearch,
   nameError,
   newId,
-  parseSearchesFile,
   replaceSearch,
-  serializeSearches,
   uniqueName,
   validateSpec,
   type SavedSearch,
@@ -21,11 +19,10 @@ import {
 } from '../../../core/savedSearches';
 import { formatHunt, huntOf, parseHuntFile } from '../../../core/hunts/file';
 import { neutraliseUiText } from '../../../core/text';
-import { toAbortSignal } from '../../shared/abort';
-import { confirmArgumentPath } from '../../shared/argumentPath';
-import { defaultDir, isObj, isResultNode, isSavedNode } from '../args';
+import { isObj, isResultNode, isSavedNode } from '../args';
 import type { SearchFeature } from '../index';
 import type { RunSummary } from '../searchRunner';
+import { rememberRun } from './rerunAll';
 import type { Change } from './snapshots';
 
 /** A saved search written into a workspace `.odinq` file. */
@@ -34,22 +31,6 @@ export interface SavedToFile {
   name: string;
   index: number;
 }
-
-/** What "Re-run All Saved Searches" did (its one summary). */
-export interface RerunAllSummary {
-  ran: number;
-  failed: number;
-  /** Searches whose results changed since their previous run. */
-  changed: number;
-  added: number;
-  removed: number;
-  cancelled: boolean;
-  message: string;
-  results: { name: string; status: string; change?: string }[];
-}
-
-/** Kinds "Re-run All" skips: they open a details page rather than list results. */
-const NOT_RERUN = new Set(['host', 'whois']);
 
 export class SavedSearchCommands {
   constructor(private readonly f: SearchFeature) {}
@@ -109,7 +90,7 @@ export class SavedSearchCommands {
       // A file named by an argument: a .odinq file, inside the trusted workspace or after a yes.
       if (!file.path.endsWith('.odinq'))
         throw new Error('Saved searches are written only into .odinq files.');
-      if (!(await confirmArgumentPath(file, 'write', 'ODIN: Save Search'))) return undefined;
+      if (!(await this.f.ctx.argumentPaths.confirm(file, 'write', 'ODIN: Save Search'))) return undefined;
     }
     const ask =
       a.target === 'ask' || (a.target === undefined && !(isObj(a.spec) && typeof a.name === 'string'));
@@ -235,103 +216,7 @@ export class SavedSearchCommands {
     if (s.spec.kind === 'host' || s.spec.kind === 'whois')
       return this.f.runner.searchCommand(s.spec.kind)({ ...s.spec });
     const summary = await this.f.runner.run(s.spec, { interactive: true });
-    return { ...summary, ...(await this.remember(s.spec, summary)) };
-  }
-
-  /** Keeps the snapshot of a finished run (hunts that remember). */
-  private async remember(spec: SearchSpec, summary: RunSummary): Promise<Change> {
-    const set = summary.status === 'ready' && summary.setId ? this.f.results.get(summary.setId) : undefined;
-    return set ? this.f.snapshots.record(spec, set) : {};
-  }
-
-  /**
-   * Runs every saved search again (personal ones, then the workspace's `.odinq` queries),
-   * one after the other with progress and cancel, and ends with one summary of what is new.
-   * `{ quiet: true }` skips the closing message (tests).
-   */
-  async rerunAll(arg?: unknown): Promise<RerunAllSummary> {
-    const quiet = isObj(arg) && arg.quiet === true;
-    await this.f.workspaceHunts.start();
-    type Job = { name: string; run: () => Promise<RunSummary & Change> };
-    const jobs: Job[] = this.f.store
-      .list()
-      .filter((s) => !NOT_RERUN.has(s.spec.kind))
-      .map((s) => ({
-        name: s.name,
-        run: async () => {
-          const summary = await this.f.runner.run(s.spec, { reveal: false });
-          return { ...summary, ...(await this.remember(s.spec, summary)) };
-        },
-      }));
-    if (vscode.workspace.isTrusted) {
-      for (const file of this.f.workspaceHunts.list())
-        for (const h of file.hunts.filter((x) => x.kind))
-          jobs.push({
-            name: h.name,
-            run: async () =>
-              ((await vscode.commands.executeCommand('odin.runHunt', file.uri.toString(), h.index, {
-                quiet: true,
-              })) as (RunSummary & Change) | undefined) ?? { status: 'dismissed' },
-          });
-    }
-    const out: RerunAllSummary = {
-      ran: 0,
-      failed: 0,
-      changed: 0,
-      added: 0,
-      removed: 0,
-      cancelled: false,
-      message: '',
-      results: [],
-    };
-    if (!jobs.length) {
-      out.message = 'there are no saved searches to run.';
-      if (!quiet) void vscode.window.showInformationMessage(`ODIN: ${out.message}`);
-      return out;
-    }
-    await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: 'ODIN: Re-running saved searches',
-        cancellable: true,
-      },
-      (progress, token) =>
-        toAbortSignal(token, async (signal) => {
-          for (const [i, job] of jobs.entries()) {
-            if (signal.aborted) break;
-            progress.report({
-              message: `${i + 1}/${jobs.length}: ${neutraliseUiText(job.name, 80)}`,
-              increment: 100 / jobs.length,
-            });
-            let r: RunSummary & Change;
-            try {
-              r = await job.run();
-            } catch (err) {
-              r = { status: 'error', error: err instanceof Error ? err.message : String(err) };
-            }
-            out.ran++;
-            if (r.status !== 'ready') out.failed++;
-            if (r.added || r.removed) out.changed++;
-            out.added += r.added ?? 0;
-            out.removed += r.removed ?? 0;
-            out.results.push({ name: job.name, status: r.status, ...(r.change ? { change: r.change } : {}) });
-          }
-        }),
-    );
-    out.cancelled = out.ran < jobs.length;
-    const parts = [`re-ran ${out.ran} of ${jobs.length} saved search${jobs.length === 1 ? '' : 'es'}`];
-    parts.push(
-      out.changed ? `${out.changed} changed (+${out.added} new, \u2212${out.removed} gone)` : 'nothing new',
-    );
-    if (out.failed) parts.push(`${out.failed} failed`);
-    if (out.cancelled) parts.push('cancelled');
-    out.message = `${parts.join('; ')}.`;
-    if (!quiet) {
-      void vscode.window
-        .showInformationMessage(`ODIN: ${out.message}`, ...(out.changed ? ['Show Saved Searches'] : []))
-        .then((c) => c && vscode.commands.executeCommand('odin.savedSearches.focus'));
-    }
-    return out;
+    return { ...summary, ...(await rememberRun(this.f, s.spec, summary)) };
   }
 
   async renameSaved(arg?: unknown, newName?: unknown): Promise<SavedSearch | undefined> {
@@ -409,105 +294,5 @@ export class SavedSearchCommands {
     const s = this.savedOf(arg);
     if (!s) return;
     await this.f.store.update((list) => moveSearch(list, s.id, direction));
-  }
-
-  async exportSaved(arg?: unknown): Promise<{ path: string; count: number } | undefined> {
-    const list = this.f.store.list();
-    let uri: vscode.Uri | undefined =
-      isObj(arg) && typeof arg.path === 'string'
-        ? vscode.Uri.file(arg.path)
-        : arg instanceof vscode.Uri
-          ? arg
-          : undefined;
-    // A file named by an argument outside the trusted workspace is written only after a yes.
-    if (uri && !(await confirmArgumentPath(uri, 'write', 'ODIN: Export Saved Searches'))) return undefined;
-    uri ??= await vscode.window.showSaveDialog({
-      title: 'ODIN: Export Saved Searches',
-      defaultUri: vscode.Uri.file(path.join(defaultDir(), 'odin-searches.json')),
-      filters: { JSON: ['json'] },
-    });
-    if (!uri) return undefined;
-    // Ids are local bookkeeping: the shared file carries names and searches only.
-    const text = serializeSearches(list).replace(/^ {6}"id": "[^"]*",\n/gm, '');
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
-    if (!isObj(arg))
-      void vscode.window.showInformationMessage(
-        `ODIN: exported ${list.length} saved searches (format version ${FORMAT_VERSION}) to ${path.basename(uri.fsPath)}.`,
-      );
-    return { path: uri.fsPath, count: list.length };
-  }
-
-  /**
-   * Imports saved searches from a JSON file: adds the valid entries (never overwrites;
-   * exact duplicates are skipped), and lists the invalid ones with their reasons. A file
-   * that cannot be read changes nothing.
-   */
-  async importSaved(
-    arg?: unknown,
-  ): Promise<{ added: number; skipped: number; errors: string[]; fatal?: string } | undefined> {
-    let uri: vscode.Uri | undefined =
-      isObj(arg) && typeof arg.path === 'string'
-        ? vscode.Uri.file(arg.path)
-        : arg instanceof vscode.Uri
-          ? arg
-          : undefined;
-    const quiet = isObj(arg) && arg.quiet === true;
-    // A file named by an argument outside the trusted workspace is read only after a yes.
-    if (uri && !(await confirmArgumentPath(uri, 'read', 'ODIN: Import Saved Searches'))) return undefined;
-    if (!uri) {
-      const picked = await vscode.window.showOpenDialog({
-        title: 'ODIN: Import Saved Searches',
-        canSelectMany: false,
-        filters: { JSON: ['json'] },
-        defaultUri: vscode.Uri.file(defaultDir()),
-      });
-      uri = picked?.[0];
-    }
-    if (!uri) return undefined;
-    let text: string;
-    try {
-      const bytes = await vscode.workspace.fs.readFile(uri);
-      if (bytes.byteLength > 5 * 1024 * 1024) throw new Error('the file is larger than 5 MB');
-      text = Buffer.from(bytes).toString('utf8');
-    } catch (err) {
-      const fatal = `Could not read ${path.basename(uri.fsPath)}: ${err instanceof Error ? err.message : String(err)}`;
-      if (!quiet) void vscode.window.showErrorMessage(`ODIN: ${neutraliseUiText(fatal)}`);
-      return { added: 0, skipped: 0, errors: [], fatal };
-    }
-    const parsed = parseSearchesFile(text);
-    if ('fatal' in parsed) {
-      const fatal = `${path.basename(uri.fsPath)} was not imported: ${parsed.fatal} Nothing was changed.`;
-      this.f.ctx.log.warn(fatal);
-      if (!quiet) void vscode.window.showErrorMessage(`ODIN: ${neutraliseUiText(fatal, 600)}`);
-      return { added: 0, skipped: 0, errors: [], fatal };
-    }
-    let added = 0;
-    let skipped = 0;
-    if (parsed.searches.length) {
-      await this.f.store.update((list) => {
-        const r = mergeImported(list, parsed.searches);
-        added = r.added;
-        skipped = r.skipped;
-        return r.list;
-      });
-    }
-    const errors = parsed.errors.map(describeEntryError);
-    if (errors.length)
-      this.f.ctx.log.warn(
-        `Import of ${uri.fsPath}: ${errors.length} entries skipped:\n  ${errors.join('\n  ')}`,
-      );
-    if (!quiet) {
-      const parts = [`imported ${added} saved search${added === 1 ? '' : 'es'}`];
-      if (skipped) parts.push(`${skipped} already present`);
-      if (errors.length)
-        parts.push(
-          `${errors.length} invalid (${neutraliseUiText(errors.slice(0, 2).join('; '), 300)}${errors.length > 2 ? '; …' : ''})`,
-        );
-      const show = errors.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-      void show(`ODIN: ${parts.join(', ')}.`, ...(errors.length ? ['Show Log'] : [])).then(
-        (c) => c && this.f.ctx.log.show(),
-      );
-    }
-    return { added, skipped, errors };
   }
 }

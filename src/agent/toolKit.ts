@@ -1,0 +1,185 @@
+/**
+ * What every ODIN agent tool is made of: the context a surface gives it, the shapes of a
+ * tool and a prepared call, the input schema pieces, and the helpers that read input, pass
+ * each value through the agent gate and send through the shared request layer.
+ *
+ * Pure Node: no `vscode` import.
+ */
+import type { OdinClient } from '../api/client';
+import { OdinApiError } from '../api/errors';
+import { LocalRateLimitError } from '../core/limiter';
+import { LookupsPausedError, type LookupResult, type RequestLayer } from '../core/requests';
+import type { AgentGate, ValueKind } from './gate';
+import { ToolInputError, validateInput, type Input, type ObjectSchema } from './schema';
+
+/** What the tools need from their surface. */
+export interface ToolContext {
+  client(): OdinClient;
+  requests: RequestLayer;
+  gate: AgentGate;
+  /** The API origin requests go to (named in confirmations). */
+  origin(): string;
+  now?: () => number;
+  /**
+   * Local text for the indicator tool when the call names a file or none (the editor's
+   * selection or document in VS Code). Absent on surfaces that only take text.
+   */
+  localText?: (file: string | undefined, signal?: AbortSignal) => Promise<{ text: string; source: string }>;
+}
+
+/** The gate refused: nothing was sent. The message says why. */
+export class ToolRefusal extends Error {
+  override readonly name = 'ToolRefusal';
+}
+
+/** A prepared call: what it sends (undefined: nothing leaves the machine) and how to run it. */
+export interface PreparedCall {
+  sends?: string;
+  /** Why nothing will be sent although the tool could send (shown instead of a confirmation). */
+  note?: string;
+  run(ctx: ToolContext, signal?: AbortSignal): Promise<string>;
+}
+
+export interface AgentTool {
+  /** Stable tool name (`odin_…`), the same on both surfaces. */
+  name: string;
+  /** Short human title (confirmations, tool pickers). */
+  title: string;
+  description: string;
+  inputSchema: ObjectSchema;
+  /** Reads local text only and sends nothing. */
+  local: boolean;
+  /** Validates and gates the input; throws ToolInputError or ToolRefusal, never sends. */
+  prepare(input: unknown, ctx: Pick<ToolContext, 'gate' | 'origin'>): PreparedCall;
+  /**
+   * For a tool whose cost is known only after reading local text and the cache (the
+   * triage): the same as `prepare`, after a local scan. Sends nothing.
+   */
+  prepareLocal?(input: unknown, ctx: ToolContext, signal?: AbortSignal): Promise<PreparedCall>;
+}
+
+/** Most results a search tool returns (the API's limit; costs credits). */
+export const MAX_RESULTS = 25;
+export const DEFAULT_RESULTS = 10;
+
+const QUERY_HELP =
+  'ODIN query language: field:value terms joined with AND / OR / NOT and parentheses, quotes for phrases, e.g. services.port:22 AND location.country_code:DE, or services.modules.http.title:"admin". ';
+
+export const query = (what: string): ObjectSchema['properties'][string] => ({
+  type: 'string',
+  description: `${QUERY_HELP}${what}`,
+  minLength: 1,
+  maxLength: 2000,
+});
+export const limit = {
+  type: 'integer',
+  description: `How many results to return (1-${MAX_RESULTS}, default ${DEFAULT_RESULTS}). Each result costs API credits; ask for few.`,
+  minimum: 1,
+  maximum: MAX_RESULTS,
+  default: DEFAULT_RESULTS,
+} as const;
+export const field = (what: string): ObjectSchema['properties'][string] => ({
+  type: 'string',
+  description: `The field to group by, ${what}`,
+  minLength: 1,
+  maxLength: 100,
+});
+
+export function str(input: Input, key: string): string {
+  const v = input[key];
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+export function int(input: Input, key: string, fallback: number): number {
+  const v = input[key];
+  return typeof v === 'number' ? v : fallback;
+}
+
+export function gated(gate: AgentGate, raw: string, kind: ValueKind): string {
+  const blocked = gate.blocked();
+  if (blocked) throw new ToolRefusal(blocked);
+  const r = gate.value(raw, kind);
+  if (!r.allowed) throw new ToolRefusal(r.reason);
+  return r.value;
+}
+
+export function gatedQuery(gate: AgentGate, raw: string): string {
+  const blocked = gate.blocked();
+  if (blocked) throw new ToolRefusal(blocked);
+  const r = gate.query(raw);
+  if (!r.allowed) throw new ToolRefusal(r.reason);
+  return raw;
+}
+
+/** The confirmation sentence: exactly what leaves the machine, and where to. */
+export function sends(origin: string, what: string, endpoints: string): string {
+  return `Sends ${what} to ODIN at ${origin} (${endpoints}), unless the answer is cached.`;
+}
+
+/** One request through the shared layer; "not found" is a value, other errors are thrown. */
+export async function fetchVia<T>(
+  ctx: ToolContext,
+  kind: string,
+  target: string,
+  fetcher: (signal: AbortSignal) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<LookupResult<T>> {
+  // Agents are not the user's own hand: the automatic-lookup limits and pauses apply.
+  return ctx.requests.get(kind, target, fetcher, { signal, automatic: true });
+}
+
+/** Where an answer came from when it was the local cache (empty for a fresh one). */
+export function cacheNote(r: LookupResult<unknown>, c: Pick<ToolContext, 'now'>): string[] {
+  if (!r.fromCache) return [];
+  const now = c.now?.() ?? Date.now();
+  const mins = Math.max(0, Math.round((now - r.storedAt) / 60_000));
+  const age =
+    mins < 60
+      ? `${mins} min`
+      : mins < 2880
+        ? `${Math.round(mins / 60)} h`
+        : `${Math.round(mins / 1440)} days`;
+  return [`(answered from the local cache, ${age} old${r.stale ? ', stale' : ''})`];
+}
+
+/** Short text for any error a tool run ends with (no stack, no key, no raw body). */
+export function toolErrorText(err: unknown): string {
+  if (err instanceof ToolRefusal || err instanceof ToolInputError) return err.message;
+  if (err instanceof LookupsPausedError) return `ODIN lookups are paused: ${err.message}`;
+  if (err instanceof LocalRateLimitError) {
+    return `The local limit of ODIN lookups per minute was reached; try again in ${Math.ceil(err.retryAfterMs / 1000)} s.`;
+  }
+  if (err instanceof OdinApiError) {
+    if (err.kind === 'auth') return 'ODIN rejected the API key, or none is set.';
+    return err.message;
+  }
+  return 'The ODIN tool failed.';
+}
+
+export const hostIp = {
+  type: 'string',
+  description:
+    'A public IPv4 or IPv6 address, e.g. 45.33.32.156 (private, reserved and internal addresses are refused).',
+  minLength: 1,
+  maxLength: 100,
+} as const;
+export const domainName = {
+  type: 'string',
+  description:
+    'A registered domain name, e.g. example.com (internal names such as .local, .corp or .internal are refused).',
+  minLength: 1,
+  maxLength: 253,
+} as const;
+
+export function tool(
+  def: Omit<AgentTool, 'prepare' | 'local'> & {
+    local?: boolean;
+    prepare: (input: Input, ctx: Pick<ToolContext, 'gate' | 'origin'>) => PreparedCall;
+  },
+): AgentTool {
+  return {
+    ...def,
+    local: def.local ?? false,
+    prepare: (input, ctx) => def.prepare(validateInput(def.inputSchema, input), ctx),
+  };
+}

@@ -1,0 +1,97 @@
+import * as vscode from 'vscode';
+import type { OdinClient } from '../../api/client';
+import type { HuntKind } from '../../core/hunts';
+import { BUILTIN_FIELDS, type FieldInfo } from '../../core/query';
+import { config } from '../shared/config';
+import type { Ctx } from '../ctx';
+
+type CatalogueKind = 'hosts' | 'buckets' | 'files';
+
+/** Field catalogues through the shared request layer (cached per API origin, on disk). */
+export class Catalogues {
+  private readonly loaded = new Map<string, FieldInfo[]>();
+  private readonly pending = new Set<string>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidLoad = this.changed.event;
+
+  constructor(private readonly ctx: Ctx) {}
+
+  private key(kind: CatalogueKind): string {
+    return `${this.ctx.origin()}\n${kind}`;
+  }
+
+  /** The live catalogue when it has arrived (diagnostics only judge fields against this). */
+  live(kind: HuntKind): FieldInfo[] | undefined {
+    if (kind === 'domains') return undefined;
+    const k = this.key(kind);
+    const have = this.loaded.get(k);
+    if (have) return have;
+    const cached = this.ctx.requests.peek<FieldInfo[]>('fields', kind);
+    if (cached?.status === 'ok') {
+      this.loaded.set(k, cached.value);
+      return cached.value;
+    }
+    this.fetch(kind);
+    return undefined;
+  }
+
+  /** For completion and hover: the live catalogue, else the built-in list (never waits). */
+  fields(kind: HuntKind): FieldInfo[] {
+    if (kind === 'domains') return [];
+    return this.live(kind) ?? BUILTIN_FIELDS[kind].map((name) => ({ name }));
+  }
+
+  /**
+   * Fetches in the background when sending is allowed: a trusted workspace, lookups not
+   * off, a key present (a keyless request would answer 401 and pause lookups).
+   */
+  private fetch(kind: CatalogueKind): void {
+    const k = this.key(kind);
+    if (this.pending.has(k) || !vscode.workspace.isTrusted || config.lookupMode() === 'off') return;
+    if (this.ctx.keys.get() === undefined) return;
+    this.pending.add(k);
+    const client = this.ctx.client();
+    this.ctx.requests
+      .get<FieldInfo[]>('fields', kind, (signal) => fetchFields(client, kind, signal), {
+        automatic: true,
+        ttlClass: 'whois',
+      })
+      .then(
+        (r) => {
+          if (r.status === 'ok') {
+            this.loaded.set(k, r.value);
+            this.changed.fire();
+          }
+        },
+        (err: unknown) =>
+          this.ctx.log.debug(`field catalogue ${kind}: ${err instanceof Error ? err.message : String(err)}`),
+      )
+      .finally(() => this.pending.delete(k));
+  }
+
+  clear(): void {
+    this.loaded.clear();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+async function fetchFields(
+  client: OdinClient,
+  kind: CatalogueKind,
+  signal: AbortSignal,
+): Promise<FieldInfo[]> {
+  const list =
+    kind === 'hosts'
+      ? await client.getHostFields('all', { signal })
+      : kind === 'buckets'
+        ? await client.getBucketFields({ signal })
+        : await client.getFileFields({ signal });
+  return list.map((f) => ({
+    name: f.name,
+    ...(f.is_locked ? { locked: true } : {}),
+    ...(f.display_category || f.category ? { category: f.display_category || f.category } : {}),
+  }));
+}

@@ -1,0 +1,151 @@
+import * as vscode from 'vscode';
+import { ACTIONS, completeAt, hoverAt, type HuntAction } from '../../core/hunts';
+import { neutraliseUiText } from '../../core/text';
+import type { Ctx } from '../ctx';
+import type { Catalogues } from './catalogues';
+import { range, type HuntDocuments } from './documents';
+import { HUNT_LANGUAGE } from './ids';
+
+const SELECTOR: vscode.DocumentSelector = [{ language: HUNT_LANGUAGE }, { language: 'markdown' }];
+
+const ACTION_TITLES: Record<HuntAction, string> = {
+  run: '$(play) Run',
+  count: '$(symbol-number) Count',
+  summarize: '$(graph) Summarize by\u2026',
+};
+
+/**
+ * The language providers for `.odinq` files and ```odinq fences: a CodeLens per query (Run,
+ * Count, Summarize, Save; in Restricted Mode a way to trust the folder instead), completion
+ * and hover from the field catalogues, and the quick fixes of the diagnostics.
+ */
+export function registerHuntProviders(
+  ctx: Ctx,
+  docs: HuntDocuments,
+  catalogues: Catalogues,
+  onDidChangeCodeLenses: vscode.Event<void>,
+): void {
+  ctx.subscriptions.add(
+    vscode.languages.registerCodeLensProvider(SELECTOR, {
+      onDidChangeCodeLenses,
+      provideCodeLenses(doc) {
+        const file = docs.parse(doc);
+        const lenses: vscode.CodeLens[] = [];
+        for (const q of file.queries) {
+          if (!q.kind) continue;
+          const at = range(doc, q.headerStart, q.headerStart);
+          if (!vscode.workspace.isTrusted) {
+            lenses.push(
+              new vscode.CodeLens(at, {
+                title: '$(shield) Restricted Mode: trust this folder to run',
+                command: 'workbench.trust.manage',
+              }),
+            );
+            continue;
+          }
+          const args = [doc.uri.toString(), q.index];
+          for (const action of ACTIONS[q.kind]) {
+            lenses.push(
+              new vscode.CodeLens(at, {
+                title: ACTION_TITLES[action],
+                command:
+                  action === 'run'
+                    ? 'odin.runHunt'
+                    : action === 'count'
+                      ? 'odin.countHunt'
+                      : 'odin.summarizeHunt',
+                arguments: args,
+                tooltip: `${action === 'run' ? 'Run' : action === 'count' ? 'Count' : 'Summarize'} "${neutraliseUiText(q.name, 80)}"`,
+              }),
+            );
+          }
+          lenses.push(
+            new vscode.CodeLens(at, { title: '$(save) Save', command: 'odin.saveHunt', arguments: args }),
+          );
+        }
+        return lenses;
+      },
+    }),
+  );
+
+  ctx.subscriptions.add(
+    vscode.languages.registerCompletionItemProvider(
+      SELECTOR,
+      {
+        provideCompletionItems(doc, position, token) {
+          const file = docs.parse(doc);
+          const offset = doc.offsetAt(position);
+          if (doc.languageId === 'markdown' && !docs.inQuery(file, doc, offset)) return undefined;
+          if (token.isCancellationRequested) return undefined;
+          const items = completeAt(doc.getText(), file, offset, (k) => catalogues.fields(k));
+          return items.map((c) => {
+            const item = new vscode.CompletionItem(
+              c.label,
+              c.kind === 'field'
+                ? vscode.CompletionItemKind.Field
+                : c.kind === 'value'
+                  ? vscode.CompletionItemKind.Value
+                  : c.kind === 'operator'
+                    ? vscode.CompletionItemKind.Operator
+                    : c.kind === 'option'
+                      ? vscode.CompletionItemKind.Property
+                      : vscode.CompletionItemKind.Keyword,
+            );
+            item.insertText = c.insertText;
+            item.range = range(doc, c.start, c.end);
+            if (c.detail) item.detail = c.detail;
+            if (c.sortText) item.sortText = c.sortText;
+            if (c.locked) item.label = { label: c.label, description: '$(lock) plan' };
+            if (c.kind === 'field' || c.kind === 'option')
+              item.command = { title: 'suggest', command: 'editor.action.triggerSuggest' };
+            return item;
+          });
+        },
+      },
+      '@',
+      ':',
+      '=',
+      '.',
+      ' ',
+    ),
+  );
+
+  ctx.subscriptions.add(
+    vscode.languages.registerHoverProvider(SELECTOR, {
+      provideHover(doc, position, token) {
+        const file = docs.parse(doc);
+        const offset = doc.offsetAt(position);
+        if (!docs.inQuery(file, doc, offset) || token.isCancellationRequested) return undefined;
+        const h = hoverAt(doc.getText(), file, offset, (k) => catalogues.fields(k));
+        if (!h) return undefined;
+        // Our own text only (field docs, catalogue names): never trusted, no command links.
+        const md = new vscode.MarkdownString(h.markdown, true);
+        md.isTrusted = false;
+        return new vscode.Hover(md, range(doc, h.start, h.end));
+      },
+    }),
+  );
+
+  ctx.subscriptions.add(
+    vscode.languages.registerCodeActionsProvider(
+      SELECTOR,
+      {
+        provideCodeActions(doc, _range, context) {
+          const actions: vscode.CodeAction[] = [];
+          for (const d of context.diagnostics) {
+            const fix = docs.fixFor(d);
+            if (!fix) continue;
+            const a = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+            a.edit = new vscode.WorkspaceEdit();
+            a.edit.replace(doc.uri, range(doc, fix.start, fix.end), fix.text);
+            a.diagnostics = [d];
+            a.isPreferred = true;
+            actions.push(a);
+          }
+          return actions;
+        },
+      },
+      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+    ),
+  );
+}
