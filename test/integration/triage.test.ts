@@ -198,6 +198,22 @@ describe('triage', function () {
     );
   });
 
+  it('shows the credits left in the status bar, warning when they run low', async () => {
+    const api = await getTestApi();
+    await emulatorAdmin('POST', 'credits', { host: 42 });
+    await vscode.commands.executeCommand('odin.refreshCredits');
+    const item = api.statusItems.get('odin.credits');
+    assert.ok(item, 'the credits item');
+    await waitFor(() => /\b42\b/.test(item.text), 5000, 'the credits item shows 42');
+    assert.match(item.text, /^\$\(warning\) 42$/, 'low: the warning icon');
+    assert.ok(item.backgroundColor instanceof vscode.ThemeColor, 'low: the warning background');
+    await emulatorAdmin('POST', 'credits', { host: 1_000_000 });
+    await vscode.commands.executeCommand('odin.refreshCredits');
+    await waitFor(() => item.text.includes('1,000,000'), 5000, 'the credits item shows 1,000,000');
+    assert.match(item.text, /^\$\(credit-card\) /);
+    assert.strictEqual(item.backgroundColor, undefined);
+  });
+
   it('stays local with lookups off', async () => {
     const cfg = vscode.workspace.getConfiguration('odin');
     await cfg.update('lookups.mode', 'off', vscode.ConfigurationTarget.Global);
