@@ -51,8 +51,28 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {
-    files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/emulator/**/*.ts', 'src/common/**/*.ts'],
+    files: [
+      'src/api/**/*.ts',
+      'src/core/**/*.ts',
+      'src/emulator/**/*.ts',
+      'src/common/**/*.ts',
+      'src/agent/**/*.ts',
+    ],
     rules: noVscode,
+  },
+  {
+    // One bridge from a CancellationToken to an AbortSignal (it disposes its listener).
+    files: ['src/extension/**/*.ts'],
+    ignores: ['src/extension/shared/abort.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='onCancellationRequested']",
+          message: 'Use toAbortSignal(token, work) from src/extension/shared/abort.ts.',
+        },
+      ],
+    },
   },
   {
     // Attacker-written scan data is rendered in the webview: DOM APIs only, never HTML strings.

@@ -97,7 +97,7 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
       const v = r.verdict!;
       if (v.kind !== 'host') continue;
       lines.push(
-        `| ${show(r.value)} | ${r.count} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? ', …' : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`,
+        `| ${show(r.value)} | ${r.count} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? `, … (${v.ports.length} in all)` : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`,
       );
     }
     lines.push('');

@@ -31,6 +31,7 @@ import { escapeMarkdown } from '../../core/text';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { isCancellation } from '../shared/errors';
+import { toAbortSignal } from '../shared/abort';
 
 export const MCP_PROVIDER_ID = 'odin.mcpServers';
 
@@ -129,10 +130,8 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     input: unknown,
     token: vscode.CancellationToken | undefined,
   ): Promise<vscode.PreparedToolInvocation> {
-    const ac = new AbortController();
-    const sub = token?.onCancellationRequested(() => ac.abort());
     try {
-      const call = await prepare(input, this.tools, ac.signal);
+      const call = await toAbortSignal(token, (signal) => prepare(input, this.tools, signal));
       if (!call.sends)
         return {
           invocationMessage: `${this.tool.title}: ${call.note ?? 'nothing is sent (all cached or local)'}`,
@@ -146,8 +145,6 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
       };
     } catch {
       return { invocationMessage: `${this.tool.title}: refused, nothing is sent` };
-    } finally {
-      sub?.dispose();
     }
   }
 
@@ -155,11 +152,11 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     options: vscode.LanguageModelToolInvocationOptions<unknown>,
     token: vscode.CancellationToken,
   ): Promise<vscode.LanguageModelToolResult> {
-    const ac = new AbortController();
-    const sub = token.onCancellationRequested(() => ac.abort());
     try {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
-      const text = await invokeTool(this.tool, options.input, this.tools, ac.signal);
+      const text = await toAbortSignal(token, (signal) =>
+        invokeTool(this.tool, options.input, this.tools, signal),
+      );
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
     } catch (err) {
       if (token.isCancellationRequested || isCancellation(err)) throw new vscode.CancellationError();
@@ -167,8 +164,6 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
       if (err instanceof ToolRefusal) this.ctx.log.info(`Agent tool ${this.tool.name} refused: ${text}`);
       else this.ctx.log.warn(`Agent tool ${this.tool.name} failed: ${text}`);
       throw new Error(text);
-    } finally {
-      sub.dispose();
     }
   }
 }

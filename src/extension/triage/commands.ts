@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { toAbortSignal } from '../shared/abort';
 import type { Gate } from '../../core/gate';
 import { neutraliseUiText } from '../../core/text';
 import {
@@ -190,63 +191,65 @@ async function runTriage(
   const opts = { batching: triageSettings.batching(), batchSize: triageSettings.batchSize() };
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'ODIN triage', cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
-      state.running = controller;
-      progress.report({ message: 'reading files…' });
-      const { texts, skipped } = selection
-        ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] }
-        : await readTexts(uris, token);
-      if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
-      progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
-      const gate = ctx.gate.current();
-      const t = await buildTriage(texts, triageCheck(gate), { signal: controller.signal });
-      if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
-      state.set(t, ctx.origin());
-      const source = gated(
-        gate,
-        layerSource({ layer: ctx.requests, client: () => ctx.client(), batching: opts.batching }),
-      );
-      const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx, gate);
-      const p: TriageResult['preview'] = preview(t, source, opts);
-      if (local) {
-        applyCache(t, source);
-        state.set(t);
-        return resultOf(t, p, account(t), local);
-      }
-      if (p.requests > 0) {
-        const left = await creditsLeft(ctx);
-        if (left !== undefined) p.creditsLeft = left;
-      }
-      if (p.requests > 0 && args.send !== true) {
-        if (!interactive) return resultOf(t, p, account(t), 'Not confirmed.');
-        const SEND = `Enrich (${p.requests} request${p.requests === 1 ? '' : 's'})`;
-        const choice = await vscode.window.showWarningMessage(
-          'ODIN: triage preview',
-          { modal: true, detail: previewText(p) },
-          SEND,
-          'Local Only',
+    (progress, token) =>
+      toAbortSignal(token, async (cancelled) => {
+        // The progress notification's Cancel (the token) or state.running (what a test aborts).
+        const controller = new AbortController();
+        state.running = controller;
+        const signal = AbortSignal.any([cancelled, controller.signal]);
+        progress.report({ message: 'reading files…' });
+        const { texts, skipped } = selection
+          ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] }
+          : await readTexts(uris, token);
+        if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
+        progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
+        const gate = ctx.gate.current();
+        const t = await buildTriage(texts, triageCheck(gate), { signal });
+        if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
+        state.set(t, ctx.origin());
+        const source = gated(
+          gate,
+          layerSource({ layer: ctx.requests, client: () => ctx.client(), batching: opts.batching }),
         );
-        if (choice !== SEND) return resultOf(t, p, account(t), 'Not confirmed: nothing was sent.');
-      }
-      progress.report({ message: `enriching ${p.toSend} indicators…` });
-      let reported = 0;
-      const acc = await enrich(t, source, {
-        ...opts,
-        signal: controller.signal,
-        onProgress: (done, all) => {
-          const pct = Math.floor((100 * done) / Math.max(all, 1));
-          progress.report({ increment: pct - reported, message: `${done} of ${all} requests` });
-          reported = pct;
-        },
-      });
-      state.set(t);
-      ctx.log.info(
-        `Triage: ${acc.summary} (${acc.requests} requests${acc.batchRefused ? ', batched search refused: single lookups' : ''}).`,
-      );
-      return resultOf(t, p, acc);
-    },
+        const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx, gate);
+        const p: TriageResult['preview'] = preview(t, source, opts);
+        if (local) {
+          applyCache(t, source);
+          state.set(t);
+          return resultOf(t, p, account(t), local);
+        }
+        if (p.requests > 0) {
+          const left = await creditsLeft(ctx);
+          if (left !== undefined) p.creditsLeft = left;
+        }
+        if (p.requests > 0 && args.send !== true) {
+          if (!interactive) return resultOf(t, p, account(t), 'Not confirmed.');
+          const SEND = `Enrich (${p.requests} request${p.requests === 1 ? '' : 's'})`;
+          const choice = await vscode.window.showWarningMessage(
+            'ODIN: triage preview',
+            { modal: true, detail: previewText(p) },
+            SEND,
+            'Local Only',
+          );
+          if (choice !== SEND) return resultOf(t, p, account(t), 'Not confirmed: nothing was sent.');
+        }
+        progress.report({ message: `enriching ${p.toSend} indicators…` });
+        let reported = 0;
+        const acc = await enrich(t, source, {
+          ...opts,
+          signal,
+          onProgress: (done, all) => {
+            const pct = Math.floor((100 * done) / Math.max(all, 1));
+            progress.report({ increment: pct - reported, message: `${done} of ${all} requests` });
+            reported = pct;
+          },
+        });
+        state.set(t);
+        ctx.log.info(
+          `Triage: ${acc.summary} (${acc.requests} requests${acc.batchRefused ? ', batched search refused: single lookups' : ''}).`,
+        );
+        return resultOf(t, p, acc);
+      }),
   );
 }
 

@@ -8,7 +8,7 @@ import { triageCommands } from './commands';
 import { VerdictDecorations } from './decorations';
 import { InfraProblems } from './problems';
 import { TriageState } from './state';
-import { TriageView, type TriageViewProbe } from './view';
+import type { TriageView, TriageViewProbe } from './view';
 
 export interface TriageFeature {
   state: TriageState;
@@ -27,7 +27,6 @@ export function createTriage(ctx: Ctx): TriageFeature {
   ctx.subscriptions.add(state);
   let decorations: VerdictDecorations | undefined;
   ctx.subscriptions.add({ dispose: () => decorations?.dispose() });
-  ctx.subscriptions.add({ dispose: () => TriageView.open?.dispose() });
   // A triage fills the cache: the decorations follow at once.
   ctx.subscriptions.add(state.onDidChange(() => decorations?.schedule()));
   let problems: InfraProblems | undefined;
@@ -36,8 +35,8 @@ export function createTriage(ctx: Ctx): TriageFeature {
   return {
     state,
     commands: triageCommands(ctx, state),
-    viewProbe: TriageView.probe,
-    view: () => TriageView.open,
+    viewProbe: state.viewProbe,
+    view: () => state.view,
     setDecorations(on) {
       if (on && !decorations) decorations = new VerdictDecorations(ctx);
       if (!on && decorations) {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Triage } from '../../core/triage';
+import type { TriageView, TriageViewProbe } from './view';
 
 /** The state of the last triage of this window (for reports and the view). */
 export class TriageState {
@@ -8,6 +9,10 @@ export class TriageState {
   origin: string | undefined;
   /** The triage running now (its progress notification's Cancel aborts the same controller). */
   running: AbortController | undefined;
+  /** The triage view of this window, while it is open (one at a time). */
+  view: TriageView | undefined;
+  /** What the view reports, for the tests and the bench. */
+  readonly viewProbe: TriageViewProbe = { rendered: [], actions: [], rejected: 0 };
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   set(t: Triage, origin = this.origin): void {
@@ -16,6 +21,7 @@ export class TriageState {
     this.changed.fire();
   }
   dispose(): void {
+    this.view?.dispose();
     this.changed.dispose();
   }
 }

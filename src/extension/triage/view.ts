@@ -24,9 +24,6 @@ export interface TriageViewProbe {
  * `odin.openWhoisDetails`, the user's explicit action through the one gate.
  */
 export class TriageView implements vscode.Disposable {
-  private static current: TriageView | undefined;
-  static readonly probe: TriageViewProbe = { rendered: [], actions: [], rejected: 0 };
-
   private ready = false;
   private generation = 0;
   /** The rows the page's indices point into (the generation last posted). */
@@ -36,7 +33,7 @@ export class TriageView implements vscode.Disposable {
 
   /** Opens the view (or brings it forward) beside the editor. */
   static show(ctx: Ctx, state: TriageState, preserveFocus = false): TriageView {
-    const open = TriageView.current;
+    const open = state.view;
     if (open) {
       open.panel.reveal(undefined, preserveFocus);
       return open;
@@ -47,12 +44,8 @@ export class TriageView implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
       webviewOptions(ctx.extension.extensionUri),
     );
-    TriageView.current = new TriageView(ctx, state, panel);
-    return TriageView.current;
-  }
-
-  static get open(): TriageView | undefined {
-    return TriageView.current;
+    state.view = new TriageView(ctx, state, panel);
+    return state.view;
   }
 
   private constructor(
@@ -113,7 +106,7 @@ export class TriageView implements vscode.Disposable {
   private receive(raw: unknown): void {
     const m = parseFromTriageView(raw);
     if (!m) {
-      TriageView.probe.rejected++;
+      this.state.viewProbe.rejected++;
       this.ctx.log.warn('Triage view sent a message that was refused.');
       return;
     }
@@ -126,8 +119,8 @@ export class TriageView implements vscode.Disposable {
         this.ctx.log.debug(
           `Triage view rendered ${m.rows} rows (${m.dom} in the DOM) in ${m.ms.toFixed(1)} ms`,
         );
-        TriageView.probe.rendered.push({ ...m, at: Date.now() });
-        if (TriageView.probe.rendered.length > 100) TriageView.probe.rendered.shift();
+        this.state.viewProbe.rendered.push({ ...m, at: Date.now() });
+        if (this.state.viewProbe.rendered.length > 100) this.state.viewProbe.rendered.shift();
         return;
       case 'action':
         if (m.action === 'openReport') void openMarkdownReport(this.state);
@@ -158,12 +151,12 @@ export class TriageView implements vscode.Disposable {
       done = 'reveal';
       await revealOccurrences(row);
     }
-    TriageView.probe.actions.push({ what, value: row.value, done });
-    if (TriageView.probe.actions.length > 100) TriageView.probe.actions.shift();
+    this.state.viewProbe.actions.push({ what, value: row.value, done });
+    if (this.state.viewProbe.actions.length > 100) this.state.viewProbe.actions.shift();
   }
 
   dispose(): void {
-    if (TriageView.current === this) TriageView.current = undefined;
+    if (this.state.view === this) this.state.view = undefined;
     if (this.timer) clearTimeout(this.timer);
     for (const s of this.subs.splice(0)) s.dispose();
     this.panel.dispose();
