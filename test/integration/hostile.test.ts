@@ -41,6 +41,20 @@ describe('hostile workspace, trusted', function () {
     );
   });
 
+  it("the triage's limits stay the user's: a workspace cannot raise them", async () => {
+    const api = await getTestApi();
+    const odin = vscode.workspace.getConfiguration('odin');
+    assert.strictEqual(
+      odin.inspect<number>('triage.maxFiles')?.workspaceValue,
+      10_000,
+      'the hostile value is loaded',
+    );
+    const settings = api.triage().settings;
+    assert.strictEqual(settings.maxFiles(), 500);
+    assert.strictEqual(settings.maxFileBytes(), 100 * 1024 * 1024);
+    assert.strictEqual(settings.batchSize(), 50);
+  });
+
   it("uses the user's endpoint and key, not the workspace's", async () => {
     const api = await getTestApi();
     await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');

@@ -21,6 +21,21 @@ function userValue<T>(key: string, fallback: T): T {
   return info?.globalValue ?? info?.defaultValue ?? fallback;
 }
 
+/**
+ * A number a workspace may lower (fewer credits, less read), never raise over the user's
+ * value: the smallest valid value of the user (or default), workspace and folder levels.
+ * Out-of-range values are ignored, so a workspace cannot raise a limit by writing nonsense.
+ */
+export function lowestOf(key: string, valid: (n: number) => boolean, fallback: number): number {
+  const info = section().inspect<number>(key);
+  const values = [
+    info?.globalValue ?? info?.defaultValue,
+    info?.workspaceValue,
+    info?.workspaceFolderValue,
+  ].filter((v): v is number => typeof v === 'number' && Number.isFinite(v) && valid(v));
+  return values.length ? Math.min(...values) : fallback;
+}
+
 export const config = {
   apiBaseUrl(): string {
     return userValue('apiBaseUrl', DEFAULT_BASE_URL).trim() || DEFAULT_BASE_URL;
@@ -82,13 +97,7 @@ export const config = {
   },
   /** Results per page: a workspace may lower the user's value (fewer credits), never raise it. */
   searchPageSize(): number {
-    const info = section().inspect<number>('search.pageSize');
-    const user = info?.globalValue ?? info?.defaultValue ?? 25;
-    const sizes = [user, info?.workspaceValue, info?.workspaceFolderValue].filter(
-      (v): v is number => typeof v === 'number' && Number.isFinite(v),
-    );
-    const size = sizes.length ? Math.min(...sizes) : 25;
-    return Math.min(100, Math.max(1, Math.floor(size)));
+    return Math.floor(lowestOf('search.pageSize', (n) => n >= 1 && n <= 100, 25));
   },
   /** The memory bound of the lookup cache, in bytes (user setting; default 64 MiB). */
   cacheMaxBytes(): number {

@@ -7,6 +7,7 @@ import type { Ctx } from '../ctx';
 import { triageCommands } from './commands';
 import { VerdictDecorations } from './decorations';
 import { InfraProblems } from './problems';
+import { triageSettings } from './settings';
 import { TriageState } from './state';
 import type { TriageView, TriageViewProbe } from './view';
 
@@ -20,6 +21,8 @@ export interface TriageFeature {
   /** The triage view's reports (tests, bench) and the open view, if any. */
   viewProbe: TriageViewProbe;
   view(): TriageView | undefined;
+  /** The settings as the triage reads them (a workspace may lower its limits, never raise them). */
+  settings: typeof triageSettings;
 }
 
 export function createTriage(ctx: Ctx): TriageFeature {
@@ -37,6 +40,7 @@ export function createTriage(ctx: Ctx): TriageFeature {
     commands: triageCommands(ctx, state),
     viewProbe: state.viewProbe,
     view: () => state.view,
+    settings: triageSettings,
     setDecorations(on) {
       if (on && !decorations) decorations = new VerdictDecorations(ctx);
       if (!on && decorations) {
