@@ -77,7 +77,8 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
         .locator('.monaco-list-row')
         .filter({ has: ui.page.locator('.label-name', { hasText: label }) })
         .first();
-    await row(/^Workspace hunts$/).waitFor({ state: 'visible', timeout: 20_000 });
+    // The group appears after the workspace search (tried again after 3 s and 10 s if empty).
+    await row(/^Workspace hunts$/).waitFor({ state: 'visible', timeout: 45_000 });
     await row(/^hunts\/team\.odinq$/).waitFor({ state: 'visible', timeout: 10_000 });
     const everything = row(/^SSH in the Netherlands$/);
     await everything.waitFor({ state: 'visible', timeout: 10_000 });

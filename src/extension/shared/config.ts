@@ -24,16 +24,16 @@ function userValue<T>(key: string, fallback: T): T {
 /**
  * A number a workspace may lower (fewer credits, less read), never raise over the user's
  * value: the smallest valid value of the user (or default), workspace and folder levels.
- * Out-of-range values are ignored, so a workspace cannot raise a limit by writing nonsense.
+ * Out-of-range values are ignored (the user's counts as `fallback`), so a workspace cannot
+ * raise a limit by writing nonsense on either level.
  */
 export function lowestOf(key: string, valid: (n: number) => boolean, fallback: number): number {
+  const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && valid(v);
   const info = section().inspect<number>(key);
-  const values = [
-    info?.globalValue ?? info?.defaultValue,
-    info?.workspaceValue,
-    info?.workspaceFolderValue,
-  ].filter((v): v is number => typeof v === 'number' && Number.isFinite(v) && valid(v));
-  return values.length ? Math.min(...values) : fallback;
+  const user = info?.globalValue ?? info?.defaultValue;
+  // An invalid user value counts as the fallback: a workspace still cannot go above it.
+  const values = [ok(user) ? user : fallback, info?.workspaceValue, info?.workspaceFolderValue].filter(ok);
+  return Math.min(...values);
 }
 
 export const config = {

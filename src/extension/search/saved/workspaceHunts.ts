@@ -39,12 +39,27 @@ export class WorkspaceHunts implements vscode.Disposable {
   private started: Promise<void> | undefined;
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
   private readonly dirty = new Set<string>();
 
-  /** Finds the files (once) and starts following them. */
+  /**
+   * Finds the files (once) and starts following them. Right after start-up the workspace
+   * search can answer with nothing while the files are there (no watcher event will come for
+   * them): an empty or failed first scan is tried again twice, after 3 s and 10 s.
+   */
   start(): Promise<void> {
-    this.started ??= this.scan();
+    this.started ??= this.scanWithRetry([3000, 10_000]);
     return this.started;
+  }
+
+  private async scanWithRetry(delays: number[]): Promise<void> {
+    const found = await this.scan().then(
+      () => this.files.size > 0,
+      () => false,
+    );
+    if (found || !delays.length || !vscode.workspace.workspaceFolders?.length) return;
+    const [wait, ...rest] = delays;
+    this.retry = setTimeout(() => void this.scanWithRetry(rest), wait);
   }
 
   list(): HuntFileEntry[] {
@@ -131,6 +146,7 @@ export class WorkspaceHunts implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.retry) clearTimeout(this.retry);
     for (const s of this.subs) s.dispose();
     this.changed.dispose();
   }
