@@ -10,7 +10,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../src/emulator/injection';
-import { clearEmulatorLog, emulatorLog, getTestApi, testEnv } from './index';
+import { clearEmulatorLog, getTestApi, lookupLog, testEnv } from './index';
 import { lookUpFreely, setUser } from './support';
 
 const CALLS: Record<string, Record<string, unknown>> = {
@@ -106,7 +106,7 @@ describe('agent tools', function () {
       await refused('odin_whois', { domain: 'build.corp.internal' }, /not sent to ODIN/);
       await refused('odin_count_subdomains', { domain: 'printer.local' }, /not sent to ODIN/);
       await refused('odin_search_hosts', { query: 'ip:"10.0.0.0/8"' }, /not sent to ODIN/);
-      assert.deepStrictEqual(await emulatorLog(), []);
+      assert.deepStrictEqual(await lookupLog(), []);
     });
 
     it('with lookups off nothing is sent by any tool', async () => {
@@ -115,7 +115,7 @@ describe('agent tools', function () {
         await clearEmulatorLog();
         for (const name of SENDING) await refused(name, CALLS[name], /lookups are off/);
         assert.match(await invoke('odin_list_indicators', CALLS.odin_list_indicators), /Indicators in/);
-        assert.deepStrictEqual(await emulatorLog(), []);
+        assert.deepStrictEqual(await lookupLog(), []);
       } finally {
         await setUser('lookups.mode', undefined);
       }
@@ -203,7 +203,7 @@ describe('agent tools', function () {
       await clearEmulatorLog();
       for (const name of SENDING) await refused(name, CALLS[name], /Restricted Mode/);
       assert.match(await invoke('odin_list_indicators', CALLS.odin_list_indicators), /Indicators in/);
-      assert.deepStrictEqual(await emulatorLog(), []);
+      assert.deepStrictEqual(await lookupLog(), []);
     });
   });
 });

@@ -10,7 +10,15 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { detect } from '../../src/core/detect';
 import type { ListedIndicators } from '../../src/extension/lookup/listIndicators';
-import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
+import {
+  clearEmulatorLog,
+  emulatorAdmin,
+  emulatorLog,
+  getTestApi,
+  lookupLog,
+  testEnv,
+  waitFor,
+} from './index';
 import { lookUpFreely, odinHover, setUser } from './support';
 
 /** The text of every hover at `position` that came from ODIN. */
@@ -107,7 +115,7 @@ describe('hover', function () {
       assert.ok(card);
       assert.match(card, /10\\\.0\\\.4\\\.17\*\* is .*not looked up/);
       assert.match(card, /RFC 1918|[Pp]rivate/);
-      assert.strictEqual((await emulatorLog()).length, 0);
+      assert.strictEqual((await lookupLog()).length, 0);
     });
 
     it('shows local facts for an internal name and sends nothing', async () => {
@@ -117,7 +125,7 @@ describe('hover', function () {
       assert.ok(card, 'an ODIN hover on an internal name');
       assert.match(card, /db\\\.corp\\\.internal\*\* is Private\\-use TLD \\\.internal/);
       assert.match(card, /not looked up/);
-      assert.strictEqual((await emulatorLog()).length, 0);
+      assert.strictEqual((await lookupLog()).length, 0);
     });
 
     it('shows whois essentials and the subdomain count for a domain', async () => {
@@ -229,7 +237,7 @@ describe('hover', function () {
         assert.ok(card);
         assert.match(card, /not looked up/);
         assert.match(card, /command:odin\.lookup\?/);
-        assert.strictEqual((await emulatorLog()).length, 0);
+        assert.strictEqual((await lookupLog()).length, 0);
       } finally {
         await setUser('lookups.mode', undefined);
       }
@@ -254,7 +262,7 @@ describe('hover', function () {
         assert.match(paused, /command:odin\.resumeLookups/);
         const cached = await odinHover(uri, cachedPos);
         assert.ok(cached && /Open ports/.test(cached), 'the cached card is still shown');
-        assert.strictEqual((await emulatorLog()).length, 0);
+        assert.strictEqual((await lookupLog()).length, 0);
         await vscode.commands.executeCommand('odin.resumeLookups');
         assert.strictEqual(api.ctx.requests.paused, undefined);
         assert.strictEqual(api.contextValue('odin.lookupsPaused'), false);
@@ -313,7 +321,7 @@ describe('hover', function () {
             5000,
             'the paused context key',
           );
-          const sent = (await emulatorLog()).length;
+          const sent = (await lookupLog()).length;
           assert.ok(sent >= 1, `${status}: the refused request`);
           // Paused: the next uncached value is not even tried.
           const next = await odinHover(
@@ -322,7 +330,7 @@ describe('hover', function () {
           );
           assert.ok(next && message.test(next), `${status}: ${next}`);
           assert.match(next, /command:odin\.resumeLookups/);
-          assert.strictEqual((await emulatorLog()).length, sent, `${status}: nothing sent while paused`);
+          assert.strictEqual((await lookupLog()).length, sent, `${status}: nothing sent while paused`);
           await emulatorAdmin('DELETE', 'faults');
           await vscode.commands.executeCommand('odin.resumeLookups');
           assert.strictEqual(api.contextValue('odin.lookupsPaused'), false);
@@ -357,7 +365,7 @@ describe('hover', function () {
           assert.ok(list.local.includes(local), `${local} is kept local: ${list.local.join(', ')}`);
         }
         assert.ok(!list.local.includes('185.220.101.34'));
-        assert.strictEqual((await emulatorLog()).length, 0, 'listing sends nothing');
+        assert.strictEqual((await lookupLog()).length, 0, 'listing sends nothing');
         // The picker is open with the most frequent value first; accepting it selects its
         // first occurrence, as written.
         const first = list.items[0];
@@ -392,7 +400,7 @@ describe('hover', function () {
       ]) {
         await vscode.commands.executeCommand('odin.lookup', bad);
       }
-      assert.strictEqual((await emulatorLog()).length, 0);
+      assert.strictEqual((await lookupLog()).length, 0);
     });
 
     describe('big files', function () {
@@ -488,7 +496,7 @@ describe('hover', function () {
         for (const hit of detect(d.getText(), { mode: 'text', limit: 50 }))
           await odinHover(uri, d.positionAt(hit.start + 1));
       }
-      assert.strictEqual((await emulatorLog()).length, 0, await logText());
+      assert.strictEqual((await lookupLog()).length, 0, await logText());
     });
   });
 });

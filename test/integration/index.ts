@@ -59,6 +59,17 @@ export async function emulatorLog(): Promise<unknown[]> {
   return Array.isArray(entries) ? entries : [];
 }
 
+/**
+ * The emulator's log without the credits item's own reads of `/v1/credits/usage`: the status
+ * bar reads the credits on a timer after lookups were sent, so such a read may land in any
+ * test's window. "This feature sent nothing" is asked of this log; "off means off" of the whole.
+ */
+export async function lookupLog(): Promise<unknown[]> {
+  return (await emulatorLog()).filter(
+    (e) => !String((e as { path?: unknown }).path ?? '').endsWith('/credits/usage'),
+  );
+}
+
 /** Calls the emulator's admin API (faults, dialect); fails the test on an error status. */
 export async function emulatorAdmin(method: string, sub: string, body?: unknown): Promise<void> {
   const res = await fetch(new URL(`/__admin/${sub}`, testEnv.emulatorUrl), {

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary, SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';
-import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv } from './index';
+import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, lookupLog, testEnv } from './index';
 
 async function feature(): Promise<SearchFeature> {
   const api = await getTestApi();
@@ -281,7 +281,7 @@ describe('search commands and the results view', function () {
       const r = await run(command, arg);
       assert.strictEqual(r.status, 'blocked', `${command} ${JSON.stringify(arg)}`);
     }
-    assert.strictEqual((await emulatorLog()).length, 0, 'no request reached the service');
+    assert.strictEqual((await lookupLog()).length, 0, 'no request reached the service');
   });
 
   it('sends nothing when lookups are off', async () => {
@@ -291,7 +291,7 @@ describe('search commands and the results view', function () {
       await clearEmulatorLog();
       const r = await run('odin.searchHosts', { query: '*' });
       assert.strictEqual(r.status, 'blocked');
-      assert.strictEqual((await emulatorLog()).length, 0, 'no request reached the service');
+      assert.strictEqual((await lookupLog()).length, 0, 'no request reached the service');
     } finally {
       await cfg.update('lookups.mode', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -334,7 +334,7 @@ describe('search commands and the results view', function () {
     for (const v of ['10.1.2.3', '192.168.0.0/16', 'example.com']) {
       assert.strictEqual((await run('odin.searchSimilar', v)).status, 'blocked', v);
     }
-    assert.strictEqual((await emulatorLog()).length, 0);
+    assert.strictEqual((await lookupLog()).length, 0);
   });
 
   it('once lookups are off, "Load more", "Load all", export of all pages and the Similar buttons send nothing', async () => {
@@ -358,7 +358,7 @@ describe('search commands and the results view', function () {
       assert.strictEqual((await run('odin.searchSimilar', FIXTURE_HOSTS.webServer)).status, 'blocked');
       assert.strictEqual((await run('odin.searchSimilar', '45.33.32.0/24')).status, 'blocked');
       assert.strictEqual((await run('odin.refreshResults', r.setId)).status, 'blocked');
-      assert.strictEqual((await emulatorLog()).length, 0, JSON.stringify(await emulatorLog()));
+      assert.strictEqual((await lookupLog()).length, 0, JSON.stringify(await lookupLog()));
     } finally {
       await cfg.update('lookups.mode', undefined, vscode.ConfigurationTarget.Global);
     }
