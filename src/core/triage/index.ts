@@ -10,3 +10,4 @@ export * from './exchange';
 export * from './source';
 export * from './view';
 export * from './infra';
+export * from './credits';

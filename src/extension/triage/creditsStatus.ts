@@ -1,16 +1,7 @@
 import * as vscode from 'vscode';
 import type { CreditsUsage } from '../../api/types';
+import { CREDITS_REFRESH_MS, CreditsSchedule, isLow } from '../../core/triage/credits';
 import type { Ctx } from '../ctx';
-
-/** Checked at most this often; a request for the credits is sent only when lookups were sent since. */
-const REFRESH_MS = 60_000;
-/** Below this share of the plan (or below LOW_ABSOLUTE) the item warns. */
-const LOW_SHARE = 0.1;
-const LOW_ABSOLUTE = 100;
-
-export function isLow(left: number, plan: number | undefined): boolean {
-  return left < LOW_ABSOLUTE || (plan !== undefined && plan > 0 && left / plan < LOW_SHARE);
-}
 
 /**
  * The credits left, in the status bar: read from `/v1/credits/usage` after spending (a
@@ -22,8 +13,7 @@ export class CreditsStatus implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private seenSent = 0;
-  private lastRefresh = 0;
+  private readonly schedule: CreditsSchedule;
   private warned = false;
   private inFlight: Promise<void> | undefined;
   /** The last answer (tests read it). */
@@ -34,25 +24,22 @@ export class CreditsStatus implements vscode.Disposable {
     ctx.statusItems.set('odin.credits', this.item);
     this.item.name = 'ODIN Credits';
     this.item.command = 'odin.refreshCredits';
-    this.seenSent = ctx.requests.sent;
+    this.schedule = new CreditsSchedule(ctx.requests.sent);
     this.subs.push(
       ctx.onDidChangeConnection(() => {
         this.last = undefined;
         this.warned = false;
-        this.seenSent = ctx.requests.sent;
+        this.schedule.reset(ctx.requests.sent);
         this.item.hide();
       }),
     );
-    this.timer = setInterval(() => void this.maybeRefresh(), REFRESH_MS / 4);
+    this.timer = setInterval(() => void this.maybeRefresh(), CREDITS_REFRESH_MS / 4);
     this.timer.unref?.();
   }
 
   /** After spending: refresh unless it was done less than a minute ago. */
   async maybeRefresh(): Promise<void> {
-    const sent = this.ctx.requests.sent;
-    if (sent === this.seenSent) return;
-    if (Date.now() - this.lastRefresh < REFRESH_MS) return;
-    await this.refresh();
+    if (this.schedule.due(this.ctx.requests.sent)) await this.refresh();
   }
 
   /** Reads the credits now (the click, a triage preview that read them anyway). */
@@ -70,8 +57,7 @@ export class CreditsStatus implements vscode.Disposable {
       return Promise.resolve();
     }
     this.inFlight ??= (async () => {
-      this.seenSent = this.ctx.requests.sent;
-      this.lastRefresh = Date.now();
+      this.schedule.reading(this.ctx.requests.sent);
       try {
         this.show(await this.ctx.client().getCreditsUsage({ signal: AbortSignal.timeout(10_000) }));
       } catch (err) {
