@@ -62,7 +62,12 @@ export interface ImportedSearches {
 export interface OdinCommands {
   // hunts/: queries in .odinq files and ```odinq fences (uri as a string, query index)
   /** `opts.quiet`: no "+N new" message (Re-run All gives one summary). */
-  'odin.runHunt': (uri?: string, index?: number, opts?: { quiet?: boolean }) => Promise<unknown>;
+  /** `opts.signal`: the caller's cancel and progress (Re-run All), no notification of its own. */
+  'odin.runHunt': (
+    uri?: string,
+    index?: number,
+    opts?: { quiet?: boolean; signal?: AbortSignal },
+  ) => Promise<unknown>;
   'odin.countHunt': (uri?: string, index?: number) => Promise<unknown>;
   'odin.summarizeHunt': (uri?: string, index?: number, field?: string) => Promise<unknown>;
   'odin.saveHunt': (uri?: string, index?: number) => Promise<unknown>;

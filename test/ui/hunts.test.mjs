@@ -78,7 +78,15 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
         .filter({ has: ui.page.locator('.label-name', { hasText: label }) })
         .first();
     // The group appears after the workspace search (tried again after 3 s and 10 s if empty).
-    await row(/^Workspace hunts$/).waitFor({ state: 'visible', timeout: 45_000 });
+    await row(/^Workspace hunts$/)
+      .waitFor({ state: 'visible', timeout: 45_000 })
+      .catch(async (err) => {
+        await ui.screenshot('hunts-missing-group').catch(() => undefined);
+        const labels = await saved.locator('.monaco-list-row').allInnerTexts();
+        throw new Error(
+          `no "Workspace hunts" row; Saved Searches shows: ${JSON.stringify(labels)}\n${err.message}`,
+        );
+      });
     await row(/^hunts\/team\.odinq$/).waitFor({ state: 'visible', timeout: 10_000 });
     const everything = row(/^SSH in the Netherlands$/);
     await everything.waitFor({ state: 'visible', timeout: 10_000 });
@@ -129,5 +137,37 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
     await ui.screenshotRegion('hunts-saved', ui.page.locator('.part.sidebar'));
     await widen(-160);
     if ((await resultsHeader.getAttribute('aria-expanded')) === 'false') await resultsHeader.click();
+  });
+
+  it('Re-run All: one progress notification, whose Cancel stops the search that is running', async () => {
+    const faults = new URL('/__admin/faults', ui.info.emulatorUrl);
+    // Every request hangs, so the first search is still running when Cancel is clicked.
+    const set = await fetch(faults, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fault: { kind: 'hang' }, path: '^/v1/', count: -1 }),
+    });
+    assert.equal(set.status, 200);
+    try {
+      // The previous test's "+N new" message goes first: only Re-run All's own may show.
+      await ui.runCommand('Notifications: Clear All Notifications');
+      await ui.runCommand('ODIN: Re-run All Saved Searches');
+      const toasts = ui.page.locator('.notifications-toasts .notification-toast');
+      const rerun = toasts.filter({ hasText: /Re-running saved searches/ }).first();
+      await rerun.waitFor({ state: 'visible', timeout: 15_000 });
+      // The search it runs shows no notification of its own (a progress notification shows at once).
+      await ui.page.waitForTimeout(1500);
+      const odin = (await ui.notifications()).filter((t) => /ODIN/.test(t));
+      assert.equal(odin.length, 1, `notifications: ${JSON.stringify(odin)}`);
+      await rerun.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
+      // The hanging search stopped at once: nothing counted as run, the summary says cancelled.
+      const summary = toasts.filter({ hasText: /re-ran \d+ of \d+ saved search/ }).first();
+      await summary.waitFor({ state: 'visible', timeout: 5000 });
+      assert.match(await summary.innerText(), /re-ran 0 of \d+ saved searches; nothing new; cancelled\./);
+      assert.equal(await toasts.filter({ hasText: /Re-running saved searches/ }).count(), 0);
+    } finally {
+      await fetch(faults, { method: 'DELETE' });
+      await ui.page.keyboard.press('Escape');
+    }
   });
 });

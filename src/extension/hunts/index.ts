@@ -57,7 +57,11 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
   return {
     parse: (doc) => docs.parse(doc),
     commands: () => ({
-      'odin.runHunt': (uri, index, opts) => runner.run(uri, index, 'run', undefined, opts?.quiet === true),
+      'odin.runHunt': (uri, index, opts) =>
+        runner.run(uri, index, 'run', undefined, {
+          quiet: opts?.quiet === true,
+          ...(opts?.signal instanceof AbortSignal ? { signal: opts.signal } : {}),
+        }),
       'odin.countHunt': (uri, index) => runner.run(uri, index, 'count'),
       'odin.summarizeHunt': (uri, index, field) => runner.run(uri, index, 'summarize', field),
       'odin.saveHunt': (uri, index) => runner.save(uri, index),

@@ -33,7 +33,7 @@ export class HuntRunner {
     index: unknown,
     action: HuntAction,
     fieldArg?: unknown,
-    quiet = false,
+    opts: { quiet?: boolean; signal?: AbortSignal } = {},
   ): Promise<HuntRunSummary> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
@@ -83,6 +83,7 @@ export class HuntRunner {
     const summary = await this.search().runner.run(spec, {
       interactive: false,
       ...(pageSize ? { pageSize } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
     if (summary.status === 'error' && summary.errorKind === 'badRequest' && summary.error) {
       this.docs.setApiError(doc, q, summary.error);
@@ -90,7 +91,7 @@ export class HuntRunner {
       this.docs.clearApiError(doc, q);
     }
     const change = await this.remember(q, act, spec, summary);
-    if (change.change && summary.status === 'ready' && !quiet) {
+    if (change.change && summary.status === 'ready' && !opts.quiet) {
       void vscode.window.showInformationMessage(`ODIN: "${neutraliseUiText(q.name, 80)}": ${change.change}.`);
     }
     return { ...summary, ...change };

@@ -101,11 +101,13 @@ export class SearchRunner {
   /**
    * Runs `spec` into a new result set: the first page with progress (cancellable), the view
    * revealed. When `interactive` and the service rejects the query (400), the query input
-   * opens again with the query and the error, and the corrected query runs instead.
+   * opens again with the query and the error, and the corrected query runs instead. With a
+   * `signal`, the caller shows the progress and owns the cancel (Re-run All): no notification
+   * of its own.
    */
   async run(
     spec: SearchSpec,
-    opts: { interactive?: boolean; pageSize?: number; reveal?: boolean } = {},
+    opts: { interactive?: boolean; pageSize?: number; reveal?: boolean; signal?: AbortSignal } = {},
   ): Promise<RunSummary> {
     const gate = this.f.ctx.gate;
     const g = gate.current().mayRun({ trigger: 'explicit', consented: gate.hasRestrictedConsent() });
@@ -146,14 +148,16 @@ export class SearchRunner {
         () => undefined,
       );
     }
-    await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: `ODIN: ${neutraliseUiText(setTitle(set), 120)}`,
-        cancellable: true,
-      },
-      (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),
-    );
+    if (opts.signal) await set.loadNext(opts.signal);
+    else
+      await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `ODIN: ${neutraliseUiText(setTitle(set), 120)}`,
+          cancellable: true,
+        },
+        (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),
+      );
     const target = QUERY_TARGET[spec.kind];
     if (set.status === 'error') {
       this.f.ctx.log.warn(

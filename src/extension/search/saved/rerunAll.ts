@@ -32,20 +32,22 @@ export async function rememberRun(f: SearchFeature, spec: SearchSpec, summary: R
 
 /**
  * Runs every saved search again (personal ones, then the workspace's `.odinq` queries),
- * one after the other with progress and cancel, and ends with one summary of what is new.
+ * one after the other under one progress notification whose cancel also stops the search
+ * running, and ends with one summary of what is new.
  * `{ quiet: true }` skips the closing message (tests).
  */
 export async function rerunAllSaved(f: SearchFeature, arg?: unknown): Promise<RerunAllSummary> {
   const quiet = isObj(arg) && arg.quiet === true;
-  await f.workspaceHunts.start();
-  type Job = { name: string; run: () => Promise<RunSummary & Change> };
+  // "All" is what is on disk now: the files are read again (a watcher event can go missing).
+  await f.workspaceHunts.rescan();
+  type Job = { name: string; run: (signal: AbortSignal) => Promise<RunSummary & Change> };
   const jobs: Job[] = f.store
     .list()
     .filter((s) => !NOT_RERUN.has(s.spec.kind))
     .map((s) => ({
       name: s.name,
-      run: async () => {
-        const summary = await f.runner.run(s.spec, { reveal: false });
+      run: async (signal) => {
+        const summary = await f.runner.run(s.spec, { reveal: false, signal });
         return { ...summary, ...(await rememberRun(f, s.spec, summary)) };
       },
     }));
@@ -54,9 +56,10 @@ export async function rerunAllSaved(f: SearchFeature, arg?: unknown): Promise<Re
       for (const h of file.hunts.filter((x) => x.kind))
         jobs.push({
           name: h.name,
-          run: async () =>
+          run: async (signal) =>
             ((await vscode.commands.executeCommand('odin.runHunt', file.uri.toString(), h.index, {
               quiet: true,
+              signal,
             })) as (RunSummary & Change) | undefined) ?? { status: 'dismissed' },
         });
   }
@@ -91,10 +94,12 @@ export async function rerunAllSaved(f: SearchFeature, arg?: unknown): Promise<Re
           });
           let r: RunSummary & Change;
           try {
-            r = await job.run();
+            r = await job.run(signal);
           } catch (err) {
             r = { status: 'error', error: err instanceof Error ? err.message : String(err) };
           }
+          // A search stopped by the cancel neither ran nor failed: the summary says "cancelled".
+          if (r.status === 'cancelled' && signal.aborted) break;
           out.ran++;
           if (r.status !== 'ready') out.failed++;
           if (r.added || r.removed) out.changed++;

@@ -87,9 +87,13 @@ export class WorkspaceHunts implements vscode.Disposable {
           if (this.files.delete(u.toString())) this.changed.fire();
         }),
         vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scan()),
-        // Saving an open file also arrives here (some file systems send no watcher event).
+        // Opening or saving a file also arrives here: some file systems send no watcher event,
+        // and on VS Code 1.100 a window reloaded under code-server got none for a new file.
+        vscode.workspace.onDidOpenTextDocument((d) => {
+          if (this.isWorkspaceHuntFile(d.uri) && !this.files.has(d.uri.toString())) this.touch(d.uri);
+        }),
         vscode.workspace.onDidSaveTextDocument((d) => {
-          if (d.uri.path.endsWith('.odinq')) this.touch(d.uri);
+          if (this.isWorkspaceHuntFile(d.uri)) this.touch(d.uri);
         }),
       );
     }
@@ -111,6 +115,15 @@ export class WorkspaceHunts implements vscode.Disposable {
       this.dirty.clear();
       void Promise.all(list.map((u) => this.read(vscode.Uri.parse(u)))).then(() => this.changed.fire());
     }, 150);
+  }
+
+  /** An `.odinq` file inside a workspace folder (what the glob would find). */
+  private isWorkspaceHuntFile(uri: vscode.Uri): boolean {
+    return (
+      uri.path.endsWith('.odinq') &&
+      vscode.workspace.getWorkspaceFolder(uri) !== undefined &&
+      !this.isExcluded(uri)
+    );
   }
 
   private isExcluded(uri: vscode.Uri): boolean {
