@@ -1,5 +1,5 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,triage,psl,emulator,mcp,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,triage,hunts,agent,psl,emulator,mcp,webview]
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 
@@ -19,7 +19,7 @@ const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist'
  * through the loader. `npm run bench -- --only=activation` builds the same sources as one
  * bundle (without this plugin) and measures both in one run (docs/benchmarks.md).
  */
-export const LAZY_FEATURES = ['search', 'details', 'triage', 'hunts'];
+export const LAZY_FEATURES = ['search', 'details', 'triage', 'hunts', 'agent'];
 const PSL_LOADER = path.resolve('src/extension/lazy/pslLoader.ts');
 const STAND_INS = new Map(
   LAZY_FEATURES.map((f) => [path.resolve(`src/extension/${f}/lazy.ts`), `./${f}.js`]),
@@ -53,6 +53,7 @@ const targets = {
   details: { ...extensionHost, entryPoints: { details: 'src/extension/details/index.ts' } },
   triage: { ...extensionHost, entryPoints: { triage: 'src/extension/triage/index.ts' } },
   hunts: { ...extensionHost, entryPoints: { hunts: 'src/extension/hunts/index.ts' } },
+  agent: { ...extensionHost, entryPoints: { agent: 'src/extension/agent/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },

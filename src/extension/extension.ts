@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Ctx } from './ctx';
 import { registerDetailsLazy } from './details/lazy';
-import { registerAgent } from './agent';
+import { registerAgent } from './agent/lazy';
 import { registerHuntsLazy } from './hunts/lazy';
 import type { OdinCommands } from './commands';
 import { registerLookup } from './lookup';

@@ -1,17 +1,13 @@
 /**
- * ODIN for agents in VS Code: the shared agent tools (src/agent) as language-model tools,
- * and, where the running VS Code offers it, the ODIN MCP server as a server definition.
+ * ODIN for agents in VS Code: the shared agent tools (src/agent) as language-model tools.
+ * This is dist/agent.js, loaded on a tool's first use (lazy.ts registers the stand-ins at
+ * activation; mcp.ts the MCP server definition).
  *
- * - Registration is cheap (a loop over static definitions); nothing loads or sends until
- *   a tool is invoked.
  * - A tool that sends asks first: `prepareInvocation` names exactly what leaves the
  *   machine and where. Local tools ask nothing.
  * - The gate: the privacy settings (user allow, user and workspace deny), lookups off and
  *   Restricted Mode refuse before any request; requests go through `ctx.requests` (the
  *   hover's cache, limits and pause); the CancellationToken aborts the request.
- * - The MCP server definition gets the key from SecretStorage in `resolveMcpServerDefinition`
- *   (the environment of the process VS Code starts), never in the cached definition, never
- *   in a file.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -32,8 +28,6 @@ import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { isCancellation } from '../shared/errors';
 import { toAbortSignal } from '../shared/abort';
-
-export const MCP_PROVIDER_ID = 'odin.mcpServers';
 
 /** The agent gate over the one gate, with the user's privacy settings, lookups mode, trust and key. */
 export function agentGate(ctx: Ctx): AgentGate {
@@ -80,6 +74,12 @@ async function localText(file: string | undefined): Promise<{ text: string; sour
     : { text: editor.document.getText(sel), source: `the selection in ${name}` };
 }
 
+/** The language-model tools of this window by name (what lazy.ts's stand-ins call). */
+export function createAgentTools(ctx: Ctx): Map<string, OdinLmTool> {
+  const tools = agentContext(ctx);
+  return new Map(AGENT_TOOLS.map((t) => [t.name, new OdinLmTool(t, ctx, tools)]));
+}
+
 /** The agent tool context of this window. */
 export function agentContext(ctx: Ctx, gate: AgentGate = agentGate(ctx)): ToolContext {
   return {
@@ -93,7 +93,7 @@ export function agentContext(ctx: Ctx, gate: AgentGate = agentGate(ctx)): ToolCo
   };
 }
 
-class OdinLmTool implements vscode.LanguageModelTool<unknown> {
+export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
   constructor(
     private readonly tool: AgentTool,
     private readonly ctx: Ctx,
@@ -165,114 +165,5 @@ class OdinLmTool implements vscode.LanguageModelTool<unknown> {
       else this.ctx.log.warn(`Agent tool ${this.tool.name} failed: ${text}`);
       throw new Error(text);
     }
-  }
-}
-
-/** Registers the language-model tools and, when available, the MCP server definition provider. */
-export function registerAgent(ctx: Ctx): void {
-  // Agents are an extra: a host without these APIs, or one that refuses them, must not stop activation.
-  try {
-    registerAgentTools(ctx);
-  } catch (err) {
-    ctx.log.warn(
-      `ODIN tools for agents are not available: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  }
-}
-
-function registerAgentTools(ctx: Ctx): void {
-  const lm = (vscode as { lm?: typeof vscode.lm }).lm;
-  if (!lm || typeof lm.registerTool !== 'function') return;
-  const tools = agentContext(ctx);
-  const byName = new Map<string, OdinLmTool>();
-  for (const t of AGENT_TOOLS) {
-    const impl = new OdinLmTool(t, ctx, tools);
-    byName.set(t.name, impl);
-    ctx.subscriptions.add(lm.registerTool(t.name, impl));
-  }
-  ctx.agentProbe.toolNames = [...byName.keys()];
-  ctx.agentProbe.prepare = (name, input) =>
-    byName
-      .get(name)
-      ?.prepareInvocation({ input } as vscode.LanguageModelToolInvocationPrepareOptions<unknown>);
-  registerMcp(ctx);
-}
-
-interface McpStdioDefinition {
-  label: string;
-  command: string;
-  args: string[];
-  env: Record<string, string | number | null>;
-  version?: string;
-}
-
-type McpApi = {
-  registerMcpServerDefinitionProvider?: (
-    id: string,
-    provider: {
-      onDidChangeMcpServerDefinitions?: vscode.Event<void>;
-      provideMcpServerDefinitions(token: vscode.CancellationToken): McpStdioDefinition[];
-      resolveMcpServerDefinition?(
-        server: McpStdioDefinition,
-        token: vscode.CancellationToken,
-      ): McpStdioDefinition | undefined;
-    },
-  ) => vscode.Disposable;
-};
-
-/** The ODIN MCP server as a server definition, when this VS Code has the API (1.100+; detected, never required). */
-function registerMcp(ctx: Ctx): void {
-  const api = vscode.lm as unknown as McpApi;
-  const Definition = (
-    vscode as unknown as {
-      McpStdioServerDefinition?: new (
-        label: string,
-        command: string,
-        args?: string[],
-        env?: Record<string, string | number | null>,
-        version?: string,
-      ) => McpStdioDefinition;
-    }
-  ).McpStdioServerDefinition;
-  if (typeof api.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function')
-    return;
-  const changed = new vscode.EventEmitter<void>();
-  ctx.subscriptions.add(changed);
-  ctx.subscriptions.add(ctx.onDidChangeConnection(() => changed.fire()));
-  const script = vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist', 'mcp.js').fsPath;
-  const version = String(ctx.extension.extension.packageJSON.version ?? '0');
-  const settingsEnv = (): Record<string, string> => {
-    const deny = config.privacyDeny();
-    return {
-      ODIN_API_BASE_URL: ctx.baseUrl(),
-      ODIN_PRIVACY_ALLOW: config.privacyAllow().join(','),
-      ODIN_PRIVACY_DENY: [...deny.user, ...deny.workspace].join(','),
-      ODIN_LOOKUPS: !vscode.workspace.isTrusted || config.lookupMode() === 'off' ? 'off' : 'on',
-    };
-  };
-  // Desktop VS Code's executable is Electron: run it as Node for the script.
-  const define = (env: Record<string, string>): McpStdioDefinition =>
-    new Definition('ODIN', process.execPath, [script], { ELECTRON_RUN_AS_NODE: '1', ...env }, version);
-  const provider = {
-    onDidChangeMcpServerDefinitions: changed.event,
-    // What VS Code may cache: no key.
-    provideMcpServerDefinitions: () => [define(settingsEnv())],
-    // What VS Code starts: the key from SecretStorage, in the process environment only.
-    resolveMcpServerDefinition: (server: McpStdioDefinition) => {
-      const key = ctx.keys.get();
-      server.env = { ...server.env, ...settingsEnv(), ...(key ? { ODIN_API_KEY: key } : {}) };
-      return server;
-    },
-  };
-  try {
-    ctx.subscriptions.add(api.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider));
-    ctx.agentProbe.mcpRegistered = true;
-    ctx.agentProbe.mcpDefinitions = () => provider.provideMcpServerDefinitions();
-    ctx.agentProbe.resolveMcp = () =>
-      Promise.resolve(provider.resolveMcpServerDefinition(define(settingsEnv())));
-  } catch (err) {
-    ctx.log.warn(
-      `The ODIN MCP server could not be registered: ${err instanceof Error ? err.message : String(err)}`,
-    );
   }
 }

@@ -15,6 +15,7 @@ import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import { isResultNode } from './args';
+import { browseFields } from './fieldBrowser';
 import { FieldCatalogue } from './fieldCatalogue';
 import { ResultCommands } from './results/commands';
 import type { Node } from './results/resultNodes';
@@ -133,7 +134,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.searchBuckets': this.runner.searchCommand('buckets'),
       'odin.countFiles': this.runner.searchCommand('fileCount'),
       'odin.summarizeFiles': this.runner.searchCommand('fileSummary'),
-      'odin.browseFields': (arg) => this.runner.browseFields(arg),
+      'odin.browseFields': (arg) => browseFields(this, arg),
       'odin.saveSearch': (arg) => this.savedCommands.saveSearch(arg),
       'odin.runSavedSearch': (arg) => this.savedCommands.runSaved(arg),
       'odin.renameSavedSearch': (arg, name) => this.savedCommands.renameSaved(arg, name),

@@ -1,6 +1,7 @@
 /**
  * Running searches: the search commands (arguments skip the prompts), the prompts, the run
- * itself with progress and the privacy refusal, recent queries and the field browser.
+ * itself with progress and the privacy refusal, and recent queries. The field browser is in
+ * fieldBrowser.ts.
  */
 import * as vscode from 'vscode';
 import { pushRecent, readRecent, type QueryTarget } from '../../core/query';
@@ -19,7 +20,6 @@ import type { Ctx } from '../ctx';
 import { isObj, isResultNode, isSavedNode } from './args';
 import type { SearchFeature } from './index';
 import {
-  fieldItem,
   promptBucketSort,
   promptCve,
   promptDomain,
@@ -52,7 +52,7 @@ const QUERY_TARGET: Partial<Record<SearchKind, QueryTarget>> = {
   fileSummary: 'files',
 };
 
-const TITLES: Record<SearchKind, string> = {
+export const TITLES: Record<SearchKind, string> = {
   hosts: 'ODIN: Search Hosts',
   hostSummary: 'ODIN: Summarize Hosts',
   host: 'ODIN: Look Up Host',
@@ -303,56 +303,6 @@ export class SearchRunner {
       }
       return this.run(spec, { interactive, pageSize: this.pageSizeArg(arg) });
     };
-  }
-
-  // ---------------------------------------------------------------- field browser
-
-  async browseFields(arg?: unknown): Promise<unknown> {
-    const a = isObj(arg) ? arg : {};
-    let which: QueryTarget | undefined =
-      a.catalogue === 'hosts' || a.catalogue === 'buckets' || a.catalogue === 'files'
-        ? a.catalogue
-        : undefined;
-    if (which && a.list === true) {
-      const list = await this.f.catalogue.fields(which);
-      return list.map((f) => ({ name: f.name, locked: !!f.locked }));
-    }
-    if (!which) {
-      const pick = await vscode.window.showQuickPick(
-        [
-          { label: 'Host fields', which: 'hosts' as const },
-          { label: 'Exposed bucket fields', which: 'buckets' as const },
-          { label: 'Exposed file fields', which: 'files' as const },
-        ],
-        { title: 'ODIN: Browse Query Fields' },
-      );
-      if (!pick) return undefined;
-      which = pick.which;
-    }
-    const fields = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: 'ODIN: loading the field list',
-        cancellable: true,
-      },
-      (_p, token) => toAbortSignal(token, (signal) => this.f.catalogue.fields(which!, signal)),
-    );
-    const picked = await vscode.window.showQuickPick(fields.map(fieldItem), {
-      title: `ODIN: ${fields.length} queryable fields`,
-      placeHolder: 'Pick a field to start a search with it',
-      matchOnDescription: true,
-    });
-    if (!picked) return undefined;
-    const kind: SearchKind = which === 'hosts' ? 'hosts' : which === 'buckets' ? 'buckets' : 'fileCount';
-    const query = await promptQuery({
-      title: TITLES[kind],
-      target: which,
-      value: `${picked.name}:`,
-      recent: this.recent(which),
-      catalogue: this.f.catalogue,
-    });
-    if (query === undefined) return undefined;
-    return this.run({ kind, query }, { interactive: true });
   }
 }
 

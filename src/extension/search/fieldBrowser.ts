@@ -1,0 +1,59 @@
+/**
+ * "ODIN: Browse Query Fields": the field catalogue of hosts, buckets or files in a pick (a
+ * locked field says which plan it needs), then the query input started with the picked field.
+ * `{catalogue, list: true}` returns the names without a prompt (tests, tasks).
+ */
+import * as vscode from 'vscode';
+import type { QueryTarget } from '../../core/query';
+import type { SearchKind } from '../../core/savedSearches';
+import { toAbortSignal } from '../shared/abort';
+import { isObj } from './args';
+import type { SearchFeature } from './index';
+import { fieldItem, promptQuery } from './prompts';
+import { TITLES } from './searchRunner';
+
+export async function browseFields(f: SearchFeature, arg?: unknown): Promise<unknown> {
+  const a = isObj(arg) ? arg : {};
+  let which: QueryTarget | undefined =
+    a.catalogue === 'hosts' || a.catalogue === 'buckets' || a.catalogue === 'files' ? a.catalogue : undefined;
+  if (which && a.list === true) {
+    const list = await f.catalogue.fields(which);
+    return list.map((x) => ({ name: x.name, locked: !!x.locked }));
+  }
+  if (!which) {
+    const pick = await vscode.window.showQuickPick(
+      [
+        { label: 'Host fields', which: 'hosts' as const },
+        { label: 'Exposed bucket fields', which: 'buckets' as const },
+        { label: 'Exposed file fields', which: 'files' as const },
+      ],
+      { title: 'ODIN: Browse Query Fields' },
+    );
+    if (!pick) return undefined;
+    which = pick.which;
+  }
+  const fields = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: 'ODIN: loading the field list',
+      cancellable: true,
+    },
+    (_p, token) => toAbortSignal(token, (signal) => f.catalogue.fields(which!, signal)),
+  );
+  const picked = await vscode.window.showQuickPick(fields.map(fieldItem), {
+    title: `ODIN: ${fields.length} queryable fields`,
+    placeHolder: 'Pick a field to start a search with it',
+    matchOnDescription: true,
+  });
+  if (!picked) return undefined;
+  const kind: SearchKind = which === 'hosts' ? 'hosts' : which === 'buckets' ? 'buckets' : 'fileCount';
+  const query = await promptQuery({
+    title: TITLES[kind],
+    target: which,
+    value: `${picked.name}:`,
+    recent: f.runner.recent(which),
+    catalogue: f.catalogue,
+  });
+  if (query === undefined) return undefined;
+  return f.runner.run({ kind, query }, { interactive: true });
+}
