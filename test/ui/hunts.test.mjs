@@ -90,7 +90,9 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
     await row(/^hunts\/team\.odinq$/).waitFor({ state: 'visible', timeout: 10_000 });
     const everything = row(/^SSH in the Netherlands$/);
     await everything.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await everything.innerText(), /hosts · services\.port:22/);
+    // Its kind and query; a retry of this file in the same workbench finds the change of the
+    // first attempt's runs there instead.
+    assert.match(await everything.innerText(), /hosts · services\.port:22| since \d+ \w{3}/);
 
     // First run: a click, like a saved search.
     await everything.locator('.label-name').click();
@@ -152,22 +154,37 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
       // The previous test's "+N new" message goes first: only Re-run All's own may show.
       await ui.runCommand('Notifications: Clear All Notifications');
       await ui.runCommand('ODIN: Re-run All Saved Searches');
-      const toasts = ui.page.locator('.notifications-toasts .notification-toast');
-      const rerun = toasts.filter({ hasText: /Re-running saved searches/ }).first();
+      // Read in the notification centre (a click on the bell), which lists every notification:
+      // VS Code 1.139 under test did not always show this one as a toast, 1.100 did.
+      const bell = ui.page.locator('[id="status.notifications"]');
+      await bell.click();
+      const items = ui.page.locator('.notifications-center .notification-list-item');
+      const rerun = items.filter({ hasText: /Re-running saved searches/ }).first();
       await rerun.waitFor({ state: 'visible', timeout: 15_000 });
-      // The search it runs shows no notification of its own (a progress notification shows at once).
+      // The search it runs shows no notification of its own (it would show at once).
       await ui.page.waitForTimeout(1500);
-      const odin = (await ui.notifications()).filter((t) => /ODIN/.test(t));
-      assert.equal(odin.length, 1, `notifications: ${JSON.stringify(odin)}`);
+      const texts = await items.allInnerTexts();
+      assert.equal(texts.length, 1, `notifications: ${JSON.stringify(texts)}`);
       await rerun.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
       // The hanging search stopped at once: nothing counted as run, the summary says cancelled.
-      const summary = toasts.filter({ hasText: /re-ran \d+ of \d+ saved search/ }).first();
-      await summary.waitFor({ state: 'visible', timeout: 5000 });
+      // The centre closes with its last notification; the summary shows as a toast, or in the
+      // centre opened again.
+      const summary = ui.page
+        .locator(
+          '.notifications-toasts .notification-list-item, .notifications-center .notification-list-item',
+        )
+        .filter({ hasText: /re-ran \d+ of \d+ saved search/ })
+        .first();
+      await summary.waitFor({ state: 'visible', timeout: 3000 }).catch(async () => {
+        if (!(await ui.page.locator('.notifications-center').isVisible())) await bell.click();
+        await summary.waitFor({ state: 'visible', timeout: 5000 });
+      });
       assert.match(await summary.innerText(), /re-ran 0 of \d+ saved searches; nothing new; cancelled\./);
-      assert.equal(await toasts.filter({ hasText: /Re-running saved searches/ }).count(), 0);
+      assert.equal(await items.filter({ hasText: /Re-running saved searches/ }).count(), 0);
     } finally {
       await fetch(faults, { method: 'DELETE' });
-      await ui.page.keyboard.press('Escape');
+      await ui.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+      await ui.runCommand('Notifications: Hide Notifications').catch(() => undefined);
     }
   });
 });
