@@ -70,9 +70,11 @@ export class WorkspaceHunts implements vscode.Disposable {
     return this.files.get(uri);
   }
 
-  /** Reads everything again (and waits for it): used after writing into a file. */
+  /** Reads everything again (and waits for it): after writing into a file, and by Re-run All. */
   async rescan(): Promise<void> {
-    await this.start();
+    // Before the first start, the start's own scan is the fresh read: one workspace search, not two.
+    if (!this.started) return this.start();
+    await this.started;
     await this.scan();
   }
 
