@@ -7,7 +7,7 @@ export class TriageState {
   last: Triage | undefined;
   /** The API origin the last triage's answers came from (answers never cross origins). */
   origin: string | undefined;
-  /** The triage running now (its progress notification's Cancel aborts the same controller). */
+  /** The triage running now: aborting it stops the triage as the notification's Cancel does (tests). */
   running: AbortController | undefined;
   /** The triage view of this window, while it is open (one at a time). */
   view: TriageView | undefined;
