@@ -2,7 +2,7 @@
 // CodeLens (Run · Summarize by… · Save) and a diagnostic under an unclosed quote, then the
 // Saved Searches view with the "Workspace hunts" group, a query run twice around the
 // emulator's seeded data change, and its "+N new since …" with the "What's new" node.
-// Screenshots: hunts-editor.png, hunts-saved.png.
+// Screenshots: hunts-editor.png, hunts-saved.png, hunts-rerun-all.png.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -141,7 +141,7 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
     if ((await resultsHeader.getAttribute('aria-expanded')) === 'false') await resultsHeader.click();
   });
 
-  it('Re-run All: one progress notification, whose Cancel stops the search that is running', async () => {
+  it('Re-run All: one progress notification, whose Cancel stops the search that is running (screenshot)', async () => {
     const faults = new URL('/__admin/faults', ui.info.emulatorUrl);
     // Every request hangs, so the first search is still running when Cancel is clicked.
     const set = await fetch(faults, {
@@ -165,6 +165,7 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
       await ui.page.waitForTimeout(1500);
       const texts = await items.allInnerTexts();
       assert.equal(texts.length, 1, `notifications: ${JSON.stringify(texts)}`);
+      await ui.screenshot('hunts-rerun-all');
       await rerun.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
       // The hanging search stopped at once: nothing counted as run, the summary says cancelled.
       // The centre closes with its last notification; the summary shows as a toast, or in the
