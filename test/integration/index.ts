@@ -17,6 +17,9 @@
  *                                  the TestApi (SecretStorage) before any test runs
  *   ODIN_TEST_API_KEY              the emulator's key (both runs)
  *   ODIN_TEST_GREP                 only tests whose full title matches this regex
+ *   ODIN_TEST_FILES                only these test files (comma-separated base names, e.g.
+ *                                  `activation,hover`): the compatibility run on the oldest
+ *                                  VS Code (scripts/host/plan.mjs says which and why)
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -85,26 +88,8 @@ export async function clearEmulatorLog(): Promise<void> {
   await fetch(new URL('/__admin/log', testEnv.emulatorUrl), { method: 'DELETE' });
 }
 
-/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
-export async function waitFor<T>(
-  check: () => T | Promise<T>,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// The one bounded wait (and its "fails when late" bound), shared with the unit tests.
+export { waitFor, within } from '../support/wait';
 
 function findTests(dir: string): string[] {
   const out: string[] = [];
@@ -125,7 +110,13 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: Mocha.reporters.Base });
   const grep = process.env.ODIN_TEST_GREP;
   if (grep) mocha.grep(new RegExp(grep));
-  for (const file of findTests(__dirname)) mocha.addFile(file);
+  const only = process.env.ODIN_TEST_FILES?.split(',').filter(Boolean);
+  const files = findTests(__dirname).filter(
+    (f) => !only || only.includes(path.basename(f).replace(/\.test\.js$/, '')),
+  );
+  if (only && files.length !== only.length)
+    throw new Error(`ODIN_TEST_FILES names a file that does not exist: ${only.join(', ')}`);
+  for (const file of files) mocha.addFile(file);
 
   // The "write/read this file?" modal for paths from command arguments cannot be clicked
   // from here: the harness answers yes (the tests that export to a temporary folder), and
