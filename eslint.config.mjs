@@ -51,6 +51,30 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
   },
   {
+    // Tests wait for the event or state they need, never for a time: a fixed wait fails on a
+    // busy machine and slows every run. The bounded waits (test/support/wait.ts waitFor and
+    // within, test/ui/helpers.mjs waitUntil) are the only places with a timer, each marked.
+    files: ['test/**/*.ts', 'test/**/*.mjs'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='setTimeout']",
+          message:
+            'Wait for the event or state (waitFor / within / turns in test/support/wait.ts, waitUntil in the UI tests), not a time.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='waitForTimeout']",
+          message: 'Wait for the element, frame or state (waitUntil, painted, locator.waitFor), not a time.',
+        },
+        {
+          selector: 'CallExpression[callee.name=/^(sleep|delay|pause)$/]',
+          message: 'Wait for the event or state, not a time.',
+        },
+      ],
+    },
+  },
+  {
     files: [
       'src/api/**/*.ts',
       'src/core/**/*.ts',

@@ -33,9 +33,9 @@ import {
   getTestApi,
   testEnv,
   waitFor,
+  within,
 } from './index';
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { promptMark, promptSince } from './prompts';
 
 /** One thing a user can click, with what the UI passes. */
 interface Action {
@@ -333,45 +333,51 @@ async function statusActions(): Promise<Action[]> {
       out.set(`status:${id}:${command}`, { key: `status:${id}:${command}`, command, args: async () => args });
     }
   };
+  const lookupCommand = (): string | undefined => {
+    const c = api.statusItems.get('odin.lookupStatus')?.command;
+    return typeof c === 'string' ? c : c?.command;
+  };
   read();
   api.ctx.requests.pause({ reason: 'quota', message: 'test pause' });
-  await sleep(200);
+  await waitFor(() => lookupCommand() === 'odin.resumeLookups', 10_000, 'the paused status item');
   read();
   api.ctx.requests.resume();
-  await sleep(200);
+  await waitFor(() => lookupCommand() !== 'odin.resumeLookups', 10_000, 'the status item after resume');
   return [...out.values()];
 }
 
 // ------------------------------------------------------------------ checks
 
-/** Runs the action; it must wait on a prompt (a quick pick, an input box, a file dialog), which is then closed. */
+/**
+ * Runs the action; it must open a prompt (a quick pick, an input box, a file dialog, a modal)
+ * and wait for the user. The prompt is then closed as a person would (Escape) until the
+ * command ends.
+ */
 async function waitsForPrompt(a: Action): Promise<void> {
-  // A prompt left over from the action before would take this one's place: close it first.
-  // A late close of that prompt can still dismiss this one: a command that returned at once
-  // is given one more try, and fails only if it returns at once again.
-  if (await promptWaits(a)) return;
-  await sleep(1000);
-  await promptWaits(a, true);
-}
-
-async function promptWaits(a: Action, last = false): Promise<boolean> {
-  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-  await sleep(300);
+  const mark = promptMark();
   let settled = false;
   let result: unknown;
   const done = Promise.resolve(exec(a)).then(
     (r) => ((result = r), (settled = true)),
     (e) => ((result = e), (settled = true)),
   );
-  await sleep(1200);
-  if (settled && !last) return false;
+  const prompt = await within(promptSince(mark, done), 15_000, 'a prompt or the end of the command');
   assert.ok(
-    !settled,
+    prompt,
     `the command waits for the user (a prompt opened); it returned ${JSON.stringify(result)}`,
   );
-  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-  await Promise.race([done, sleep(5000)]);
-  return true;
+  await closePromptsUntil(done, () => settled);
+}
+
+/** Closes whatever quick input is open until `ended()` (a command answered "cancel" at each prompt). */
+async function closePromptsUntil(done: Promise<unknown>, ended: () => boolean): Promise<void> {
+  for (let i = 0; i < 5 && !ended(); i++) {
+    const mark = promptMark();
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    // Either the command ends, or it opens its next prompt (closed on the next round).
+    await within(promptSince(mark, done), 15_000, 'the command to end after its prompt was closed');
+  }
+  assert.ok(ended(), 'the command ended once its prompts were closed');
 }
 
 /** Runs the action; a request matching `re` reaches the emulator. */
@@ -480,10 +486,12 @@ function pageCheck(effect: 'clipboard' | 'tab' | 'request' | 'set' | 'prompt'): 
         'the JSON in a new tab',
       );
     } else if (effect === 'request') {
-      await pageButton(a);
-      await sleep(300);
-      await clearEmulatorLog();
       const api = await getTestApi();
+      await pageButton(a);
+      // The first refresh (pageButton delivered it) is rendered before the log is cleared: a
+      // second one joining its request in flight would send nothing new.
+      await api.details.waitForRendered(page as 'host' | 'whois', id, Date.now(), 20_000);
+      await clearEmulatorLog();
       // Refresh sends again (skipping the cache).
       api.details.receivers.get(`${page}:${id}`)!((await a.args())[2]);
       await waitFor(
@@ -505,8 +513,10 @@ function pageCheck(effect: 'clipboard' | 'tab' | 'request' | 'set' | 'prompt'): 
       );
     } else {
       // A save dialog opens (a quick input in this host); it is closed without saving.
+      const mark = promptMark();
       await pageButton(a);
-      await sleep(1500);
+      const prompt = await within(promptSince(mark, new Promise(() => undefined)), 15_000, 'a save dialog');
+      assert.ok(prompt, 'a save dialog opened');
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     }
   };
@@ -536,7 +546,9 @@ const loadsAll: Check = async (a) => {
  */
 const previewsFirst: Check = async (a) => {
   await clearEmulatorLog();
-  await Promise.race([Promise.resolve(exec(a)), sleep(1500)]);
+  const mark = promptMark();
+  const prompt = await within(promptSince(mark, Promise.resolve(exec(a))), 15_000, 'the preview');
+  assert.ok(prompt, 'the preview asks first');
   await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   assert.strictEqual(
     (await log()).filter((e) => !e.path.includes('credits')).length,
@@ -652,10 +664,11 @@ const CHECKS: Record<string, Check> = {
     // Asks first (a modal): the entry stays until the user confirms.
     const f = await feature();
     const [node] = (await a.args()) as [SavedNode & { type: 'search' }];
+    const mark = promptMark();
     const done = Promise.resolve(vscode.commands.executeCommand(a.command, node));
     // The modal waits for the user; the test host dismisses modals (then nothing is deleted).
-    const r = await Promise.race([done, sleep(1500).then(() => 'pending')]);
-    assert.ok(r === 'pending' || r === false || r === undefined, `asked first: ${String(r)}`);
+    const prompt = await within(promptSince(mark, done), 15_000, 'the confirmation');
+    assert.strictEqual(prompt?.kind, 'modal', `asked first: ${JSON.stringify(prompt)}`);
     assert.ok(
       f.store.list().some((s) => s.id === node.search.id),
       'not deleted without the confirmation',
@@ -850,12 +863,7 @@ describe('every affordance works (generated list)', function () {
       const check = CHECKS[a.key];
       if (!check) continue;
       try {
-        await Promise.race([
-          check(a),
-          sleep(45_000).then(() => {
-            throw new Error('no effect within 45 s');
-          }),
-        ]);
+        await within(check(a), 45_000, 'no effect');
       } catch (err) {
         failed.push(`${a.key}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
       } finally {

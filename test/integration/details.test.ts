@@ -79,8 +79,8 @@ describe('details pages', function () {
     await openAndRender('odin.openHostDetails', FIXTURE_HOSTS.resolver);
     await vscode.commands.executeCommand('odin.openHostDetails', FIXTURE_HOSTS.resolver);
     await vscode.commands.executeCommand('odin.openHostDetails', { ip: FIXTURE_HOSTS.resolver });
-    await new Promise((r) => setTimeout(r, 300));
-    assert.strictEqual(detailsTabs('odin.hostDetails').length, 1);
+    // Tabs reach the extension host in order: once the next host's page has rendered, a second
+    // tab of the first (opened before it) would be listed too. Two tabs: one per host.
     await openAndRender('odin.openHostDetails', FIXTURE_HOSTS.cdn);
     assert.strictEqual(detailsTabs('odin.hostDetails').length, 2);
   });
@@ -96,7 +96,8 @@ describe('details pages', function () {
       (r) => r.counts.services > 0,
     );
     assert.ok(e.counts.services > 0);
-    await new Promise((r) => setTimeout(r, 500));
+    // `rendered` is the page's last message of its render (messages arrive in order): a refused
+    // one sent while rendering has been counted by now.
     assert.strictEqual(api.details.rejected, rejected);
     const types = Object.keys(api.details.accepted)
       .filter((t) => api.details.accepted[t] !== acceptedBefore[t])
@@ -159,7 +160,7 @@ describe('details pages', function () {
     const api = await getTestApi();
     const rejected = api.details.rejected;
     await openAndRender('odin.openWhoisDetails', FIXTURE_DOMAINS.hostile);
-    await new Promise((r) => setTimeout(r, 500));
+    // As above: `rendered` comes after anything the page sent while rendering.
     assert.strictEqual(api.details.rejected, rejected);
   });
 
@@ -198,6 +199,8 @@ describe('details-bench', function () {
   /** One fresh panel and one fresh API request (the details pages do not cache). */
   async function time(ip: string, expectServices: number | undefined): Promise<Run> {
     await closeAllEditors();
+    // The bench's idle gap between panels (a measured scenario, not a wait for a state).
+    // eslint-disable-next-line no-restricted-syntax -- see above
     await new Promise((r) => setTimeout(r, Number(process.env.ODIN_BENCH_PAUSE_MS ?? 1000)));
     const api = await getTestApi();
     const t0 = Date.now();

@@ -15,7 +15,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { detect } from '../../src/core/detect';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import { clearEmulatorLog, emulatorLog, extension, getTestApi, testEnv } from './index';
+import { clearEmulatorLog, emulatorLog, extension, getTestApi, testEnv, waitFor, within } from './index';
+import { promptMark, promptSince } from './prompts';
 
 const NOT_LOOKUPS = new Set([
   'odin.setApiKey',
@@ -27,17 +28,49 @@ const NOT_LOOKUPS = new Set([
   'odin.deleteSavedSearch',
 ]);
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Runs a command without waiting for prompts it may open (they are closed after a moment). */
+/**
+ * Runs a command to its end: each prompt it opens is closed as a person would (Escape), a modal
+ * is dismissed by the test host. Then every details page it opened has made its decision (the
+ * `data` mark: what it shows was posted), so a page that would load has sent by now.
+ */
 async function runBriefly(id: string, ...args: unknown[]): Promise<void> {
+  const api = await getTestApi();
+  const since = Date.now();
+  const opened = new Set(api.details.open);
+  let ended = false;
   const done = Promise.resolve(vscode.commands.executeCommand(id, ...args)).then(
-    () => undefined,
-    () => undefined,
+    () => (ended = true),
+    () => (ended = true),
   );
-  await Promise.race([done, sleep(1500)]);
-  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  for (let i = 0; i < 5 && !ended; i++) {
+    const mark = promptMark();
+    if (!(await within(promptSince(mark, done), 60_000, `${id} to end or prompt`))) break;
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  }
+  await within(done, 30_000, `${id} to end once its prompts were closed`);
   await vscode.commands.executeCommand('notifications.clearAll');
+  await pagesDecided(api, since, opened);
+}
+
+/**
+ * Waits until every details page opened since `since` (not among `opened` before) has posted
+ * what it shows (the `data` mark).
+ */
+async function pagesDecided(
+  api: Awaited<ReturnType<typeof getTestApi>>,
+  since: number,
+  opened: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  await waitFor(
+    () =>
+      [...api.details.open].every(
+        (key) =>
+          opened.has(key) ||
+          api.details.marks.some((m) => `${m.page}:${m.id}` === key && m.phase === 'data' && m.at >= since),
+      ),
+    30_000,
+    'every open details page to show its data or why not',
+  );
 }
 
 async function hoverEverySampleFile(): Promise<number> {
@@ -56,6 +89,7 @@ async function hoverEverySampleFile(): Promise<number> {
 /** Restores a host and a whois page the way VS Code does after a reload (nothing is clicked). */
 async function restorePages(): Promise<void> {
   const api = await getTestApi();
+  const since = Date.now();
   await vscode.commands.executeCommand('odin.showLog'); // any command loads the extension
   for (const [viewType, id] of [
     ['odin.hostDetails', FIXTURE_HOSTS.webServer],
@@ -67,11 +101,11 @@ async function restorePages(): Promise<void> {
     assert.ok(api.details.restore, 'the details serializer is registered');
     api.details.restore(viewType, panel, { id });
   }
-  await sleep(3000);
+  // Each restored page decides what it shows once it is ready (cached data and a Load button).
+  await pagesDecided(api, since);
 }
 
 async function assertNothingSent(what: string): Promise<void> {
-  await sleep(500);
   const log = await emulatorLog();
   assert.strictEqual(
     log.length,
@@ -117,7 +151,6 @@ describe('"off" is off', function () {
       for (const id of ids) {
         await clearEmulatorLog();
         for (const arg of [ip, domain, object]) await runBriefly(id, arg);
-        await sleep(500);
         const log = (await emulatorLog()) as Array<{ method: string; path: string }>;
         if (log.length) sent.push(`${id}: ${log.map((e) => `${e.method} ${e.path}`).join(', ')}`);
       }

@@ -13,7 +13,15 @@ import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary, SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';
-import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, lookupLog, testEnv } from './index';
+import {
+  clearEmulatorLog,
+  emulatorAdmin,
+  emulatorLog,
+  getTestApi,
+  lookupLog,
+  testEnv,
+  waitFor,
+} from './index';
 
 async function feature(): Promise<SearchFeature> {
   const api = await getTestApi();
@@ -65,8 +73,11 @@ describe('search commands and the results view', function () {
     assert.strictEqual(more.command?.command, 'odin.loadMore');
     // The view's title follows the current set through an event: wait for it to settle.
     const expected = `25 of ${r.total!.toLocaleString('en-US')}`;
-    for (let i = 0; i < 50 && f.resultsView.description !== expected; i++)
-      await new Promise((res) => setTimeout(res, 100));
+    await waitFor(
+      () => f.resultsView.description === expected,
+      5_000,
+      `the view's title "${expected}"`,
+    ).catch(() => undefined);
     assert.strictEqual(f.resultsView.description, expected);
     assert.strictEqual((await getTestApi()).contextValue('odin.hasResults'), true);
     // The root node of the current set is expanded and labelled with the query.

@@ -48,9 +48,18 @@ describe('details stall probe', function () {
     return ready!.at - created!.at;
   }
 
-  const close = (): Thenable<unknown> => vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  /** Closes every editor and waits until no tab is left. */
+  const closed = async (): Promise<void> => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor(
+      () => vscode.window.tabGroups.all.every((g) => g.tabs.length === 0),
+      10_000,
+      'every editor closed',
+    );
+  };
 
   it('times created → ready with and without closing a loading panel first', async () => {
+    const api = await getTestApi();
     const rows: string[] = [];
     const base: number[] = [];
     const after: number[] = [];
@@ -58,21 +67,25 @@ describe('details stall probe', function () {
       // Baseline: the previous panel had finished loading before it was closed.
       const a = IPS[i % IPS.length];
       base.push(await readyMs(a));
-      await close();
-      await new Promise((r) => setTimeout(r, 300));
-      // Close while loading: open, close after 0–200 ms, then open another.
-      const delay = [0, 50, 200][i % 3];
-      await vscode.commands.executeCommand('odin.openHostDetails', IPS[(i + 1) % IPS.length]);
-      await new Promise((r) => setTimeout(r, delay));
-      await close();
+      await closed();
+      // Close while loading: open, close at once or once the panel exists (not yet ready), then
+      // open another.
+      const when = (['at once', 'created'] as const)[i % 2];
+      const loading = IPS[(i + 1) % IPS.length];
+      const since = Date.now();
+      await vscode.commands.executeCommand('odin.openHostDetails', loading);
+      if (when === 'created')
+        await waitFor(
+          () => api.details.marks.find((m) => m.id === loading && m.phase === 'created' && m.at >= since),
+          10_000,
+          'the panel created',
+        );
+      await closed();
       const ms = await readyMs(IPS[(i + 2) % IPS.length]);
       after.push(ms);
-      rows.push(
-        `cycle ${i}: baseline ${base[i]} ms; closed-while-loading (after ${delay} ms) then open: ${ms} ms`,
-      );
+      rows.push(`cycle ${i}: baseline ${base[i]} ms; closed-while-loading (${when}) then open: ${ms} ms`);
       console.log(`ODIN-STALL ${rows[rows.length - 1]}`);
-      await close();
-      await new Promise((r) => setTimeout(r, 300));
+      await closed();
     }
     const slow = (xs: number[]): number => xs.filter((x) => x > 10_000).length;
     const summary = `baseline: ${slow(base)}/${base.length} over 10 s (max ${Math.max(...base)} ms); after a close while loading: ${slow(after)}/${after.length} over 10 s (max ${Math.max(...after)} ms)`;

@@ -3,7 +3,7 @@
  * a position, and the set-up of suites that look up a lot against the emulator.
  */
 import * as vscode from 'vscode';
-import { getTestApi, testEnv, waitFor } from './index';
+import { emulatorLog, getTestApi, testEnv, waitFor } from './index';
 
 /** Sets the user-level setting `odin.<key>` (`undefined` removes it). */
 export async function setUser(key: string, value: unknown): Promise<void> {
@@ -24,12 +24,21 @@ export async function odinHoverOnce(uri: vscode.Uri, position: vscode.Position):
   return undefined;
 }
 
-/** As odinHoverOnce, hovering again (up to 10 times, a second apart) while the lookup has not answered. */
+/**
+ * As odinHoverOnce; while the card says the lookup has not answered, hovers again once the
+ * emulator has answered every request it received (its log has no entry without a status), at
+ * most 10 times.
+ */
 export async function odinHover(uri: vscode.Uri, position: vscode.Position): Promise<string | undefined> {
   for (let i = 0; ; i++) {
     const card = await odinHoverOnce(uri, position);
     if (!card || !/has not answered yet/.test(card) || i >= 10) return card;
-    await new Promise((r) => setTimeout(r, 1000));
+    if (testEnv.emulatorUrl)
+      await waitFor(
+        async () => (await emulatorLog()).every((e) => (e as { status?: unknown }).status !== 0),
+        15_000,
+        'the emulator to answer the lookup',
+      );
   }
 }
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { openDetails } from './detailsFrame.mjs';
-import { connectUi } from './helpers.mjs';
+import { connectUi, painted, waitUntil } from './helpers.mjs';
 
 // The upstream and the fixture's loader are the integration tests' own (compiled to out/
 // before any host run).
@@ -60,11 +60,22 @@ describe('host page over the real shapes (loopback upstream serving test/fixture
     upstream = await startRealShapeUpstream();
     await ui.setUserSettingText('odin.apiBaseUrl', upstream.url);
     // The client follows the setting: "Test API Key" reaches the upstream's credits endpoint.
-    for (const deadline = Date.now() + 30_000; !upstream.paths.includes('GET /v1/credits/usage');) {
-      if (Date.now() > deadline)
-        throw new Error(`the extension never asked the upstream: ${upstream.paths.join(', ')}`);
+    // The extension host learns of the file's change a moment after it is written: a try that
+    // still reached the emulator (its log says so) is followed by another, at most five.
+    const emulatorCredits = async () => {
+      const res = await fetch(new URL('/__admin/log', ui.info.emulatorUrl));
+      const body = await res.json();
+      const entries = Array.isArray(body) ? body : (body.entries ?? body.requests ?? []);
+      return entries.filter((e) => String(e.path ?? '').endsWith('/credits/usage')).length;
+    };
+    for (let i = 0; !upstream.paths.includes('GET /v1/credits/usage'); i++) {
+      if (i === 5) throw new Error(`the extension never asked the upstream: ${upstream.paths.join(', ')}`);
+      const before = await emulatorCredits();
       await ui.runCommand('ODIN: Test API Key');
-      await ui.page.waitForTimeout(1_500);
+      await waitUntil(
+        async () => upstream.paths.includes('GET /v1/credits/usage') || (await emulatorCredits()) > before,
+        { timeout: 30_000, what: 'the credits request of "Test API Key"' },
+      );
     }
     await ui.runCommand('Notifications: Clear All Notifications').catch(() => {});
   });
@@ -122,14 +133,22 @@ describe('host page over the real shapes (loopback upstream serving test/fixture
     });
     // No toast over the page (the credits message of "Test API Key" can still be up).
     const clearToasts = () => ui.runCommand('Notifications: Clear All Notifications').catch(() => {});
-    await clearToasts();
+    const noToasts = async () => {
+      await clearToasts();
+      await ui.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden' });
+    };
+    await noToasts();
     await ui.page.mouse.move(1, 1);
-    await ui.page.waitForTimeout(600);
+    await painted(frame);
     await ui.screenshotRegion('host-dark', ui.page.locator('.part.editor').first());
     await ui.setTheme('Light Modern');
     try {
-      await clearToasts();
-      await ui.page.waitForTimeout(600);
+      await noToasts();
+      // The page follows the theme: its body carries VS Code's theme class.
+      await frame.waitForFunction(() => document.body.classList.contains('vscode-light'), undefined, {
+        timeout: 15_000,
+      });
+      await painted(frame);
       await ui.screenshotRegion('host-light', ui.page.locator('.part.editor').first());
     } finally {
       await ui.setTheme('Dark Modern');
@@ -167,11 +186,10 @@ describe('host page over the real shapes (loopback upstream serving test/fixture
     const before = upstream.queries.length;
     await detail.locator('.certificate button', { hasText: 'Search hosts with this certificate' }).click();
     const query = `services.modules.tls.certificate.fingerprint_sha256:"${FINGERPRINT}"`;
-    for (const deadline = Date.now() + 20_000; !upstream.queries.slice(before).includes(query);) {
-      if (Date.now() > deadline)
-        throw new Error(`no fingerprint search reached the upstream: ${upstream.queries.join(' | ')}`);
-      await ui.page.waitForTimeout(200);
-    }
+    await waitUntil(() => upstream.queries.slice(before).includes(query), {
+      timeout: 20_000,
+      what: `the fingerprint search at the upstream (it saw: ${upstream.queries.join(' | ')})`,
+    });
     // The set shows in the Results view with the one host that presents the certificate.
     await ui.openViewContainer('ODIN');
     await ui.expandView('Results');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { detailsFrame } from './detailsFrame.mjs';
-import { connectUi } from './helpers.mjs';
+import { connectUi, waitUntil } from './helpers.mjs';
 
 // Same value as src/emulator/fixtures.ts (this file runs as plain Node, outside the build).
 const WEB_SERVER = '45.33.32.156';
@@ -21,14 +21,11 @@ async function reloadWindow({ timeout = 90_000 } = {}) {
   });
   await ui.runCommand('Developer: Reload Window');
   const deadline = Date.now() + timeout;
-  for (;;) {
-    const old = await page
-      .evaluate(() => /** @type {any} */ (window).__odinBeforeReload === true)
-      .catch(() => true);
-    if (!old) break;
-    if (Date.now() > deadline) throw new Error(`the window did not reload within ${timeout} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitUntil(
+    async () =>
+      !(await page.evaluate(() => /** @type {any} */ (window).__odinBeforeReload === true).catch(() => true)),
+    { timeout, what: 'the window to reload' },
+  );
   // As the harness does at start-up (scripts/host/host.mjs waitForWorkbench).
   const left = () => Math.max(1, deadline - Date.now());
   await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: left() });

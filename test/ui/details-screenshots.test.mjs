@@ -4,7 +4,7 @@
 // The host page's screenshots come from details-realshape.test.mjs (the real service's shapes).
 import { after, before, describe, it } from 'node:test';
 import { openDetails } from './detailsFrame.mjs';
-import { connectUi } from './helpers.mjs';
+import { connectUi, painted } from './helpers.mjs';
 
 const CORP = 'acme-logistics.com';
 
@@ -18,7 +18,7 @@ async function shoot(suffix) {
   // Contacts folded so the history timeline shows in the viewport.
   await whois.locator('#contacts .section-toggle').click();
   await whois.evaluate(() => window.scrollTo(0, 0));
-  await ui.page.waitForTimeout(600);
+  await painted(whois);
   await ui.screenshotRegion(`whois-${suffix}`, ui.page.locator('.part.editor').first());
   await ui.reset();
 }

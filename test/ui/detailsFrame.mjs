@@ -1,4 +1,5 @@
 // Shared by the details-page UI tests.
+import { frameWhere } from './helpers.mjs';
 
 /**
  * The frame that holds a details page: VS Code puts each webview in an iframe that hosts
@@ -8,23 +9,14 @@
  * @param {'host' | 'whois'} kind
  * @param {string} id
  */
-export async function detailsFrame(ui, kind, id, { timeout = 90_000 } = {}) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    for (const frame of ui.page.frames()) {
-      const ok = await frame
-        .evaluate(
-          ([k, want]) =>
-            document.body?.dataset.page === k &&
-            (document.querySelector('h1')?.textContent ?? '').includes(want),
-          [kind, id],
-        )
-        .catch(() => false);
-      if (ok) return frame;
-    }
-    await ui.page.waitForTimeout(200);
-  }
-  throw new Error(`no ${kind} details frame for ${id} within ${timeout} ms`);
+export function detailsFrame(ui, kind, id, { timeout = 90_000 } = {}) {
+  return frameWhere(
+    ui.page,
+    ([k, want]) =>
+      document.body?.dataset.page === k && (document.querySelector('h1')?.textContent ?? '').includes(want),
+    [kind, id],
+    { timeout, what: `the ${kind} details frame for ${id}` },
+  );
 }
 
 /**

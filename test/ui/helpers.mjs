@@ -26,7 +26,7 @@ export function hostInfo() {
     throw new Error(
       'ODIN_UI_HOST is not set: UI tests run through `npm run test:host` (scripts/host/suite.mjs)',
     );
-  return /** @type {{cdpUrl:string, origin:string, workspace:string, trusted:boolean, run:string, emulatorUrl:string, attackerUrl:string, screenshotDir:string, updateScreenshots:boolean}} */ (
+  return /** @type {{cdpUrl:string, origin:string, workspace:string, trusted:boolean, run:string, emulatorUrl:string, attackerUrl:string, screenshotDir:string, updateScreenshots:boolean, userDataDir:string}} */ (
     JSON.parse(fs.readFileSync(file, 'utf8'))
   );
 }
@@ -39,6 +39,62 @@ const mod = isMac ? 'Meta' : 'Control';
 
 function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The one bounded wait of the UI tests: polls `check` (sync or async; a throw counts as "not
+ * yet") until it returns a truthy value, which it resolves with; fails naming `what` after
+ * `timeout` ms. The bound only fails a test: nothing waits for a fixed time.
+ * @template T
+ * @param {() => T | Promise<T>} check
+ * @param {{ timeout?: number, what?: string }} [o]
+ * @returns {Promise<T>}
+ */
+export async function waitUntil(check, { timeout = 15_000, what = 'the condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? `: ${last}` : ''}`);
+    // eslint-disable-next-line no-restricted-syntax -- the poll interval of the one bounded wait
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Resolves once `target` (the workbench page or a webview frame) has painted what it holds:
+ * its fonts loaded and two animation frames drawn. What a screenshot waits for instead of a time.
+ * @param {import('playwright-core').Page | import('playwright-core').Frame} target
+ */
+export async function painted(target) {
+  await target.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined))));
+  });
+}
+
+/**
+ * The first frame of the workbench (webviews are frames) in which `predicate(arg)` is true, once
+ * there is one; fails naming `what` after `timeout` ms.
+ * @param {import('playwright-core').Page} page
+ * @param {(arg: any) => unknown} predicate runs in each frame
+ * @param {unknown} arg
+ */
+export function frameWhere(page, predicate, arg, { timeout = 15_000, what = 'a frame' } = {}) {
+  return waitUntil(
+    async () => {
+      for (const frame of page.frames())
+        if (await frame.evaluate(predicate, arg).catch(() => false)) return frame;
+      return undefined;
+    },
+    { timeout, what },
+  );
 }
 
 export async function connectUi() {
@@ -130,24 +186,53 @@ export class Ui {
     await this.runCommand('Preferences: Open User Settings');
     const editor = this.page.locator('.settings-editor').first();
     await editor.waitFor({ timeout: 15_000 });
-    // The search box has the focus; it may still hold an earlier search.
-    await this.page.waitForTimeout(300);
+    // The search box has the focus (it may still hold an earlier search).
+    await this.waitForFocusIn('.settings-editor .settings-header');
     await this.page.keyboard.press(`${mod}+A`);
     await this.page.keyboard.type(key);
     const input = editor.locator(`.setting-item-contents[data-key="${key}"] input`).first();
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill(value);
     await this.page.keyboard.press('Tab');
-    // The editor writes a change after a short debounce.
-    await this.page.waitForTimeout(1_000);
+    // The editor writes the change after a debounce: wait until the user settings file holds it.
+    await this.waitForUserSetting(key, value);
     await this.runCommand('View: Close All Editors').catch(() => {});
+  }
+
+  /** Resolves once the keyboard focus is inside the element `selector` of the workbench. */
+  async waitForFocusIn(selector, { timeout = 15_000 } = {}) {
+    await this.page.waitForFunction((sel) => !!document.activeElement?.closest(sel), selector, { timeout });
+  }
+
+  /** The text of the user settings file (settings.json of the host's user data). */
+  userSettingsText() {
+    return fs.readFileSync(path.join(this.info.userDataDir, 'User', 'settings.json'), 'utf8');
+  }
+
+  /**
+   * Resolves once the user settings file (settings.json of the host's user data) sets `key` to
+   * `value` (what the Settings editor and the theme picker write).
+   */
+  async waitForUserSetting(key, value, { timeout = 15_000 } = {}) {
+    const want = `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
+    await waitUntil(() => this.userSettingsText().includes(want), {
+      timeout,
+      what: `${want} in the user settings`,
+    });
   }
 
   /** Switches the colour theme the way a person does (Preferences: Color Theme), e.g. 'Light Modern'. */
   async setTheme(label) {
     await this.runCommand('Preferences: Color Theme');
     await this.pickQuickItem(new RegExp(`^\\s*${escapeRe(label)}\\s*$`));
-    await this.page.waitForTimeout(800);
+    // The workbench carries the theme's kind as a class once the theme is applied.
+    const kind = /light/i.test(label) ? 'vs' : /high contrast/i.test(label) ? 'hc-black' : 'vs-dark';
+    await this.page.waitForFunction(
+      (k) => document.querySelector('.monaco-workbench')?.classList.contains(k),
+      kind,
+      { timeout: 15_000 },
+    );
+    await painted(this.page);
   }
 
   // ---------------------------------------------------------------- editors
@@ -259,22 +344,27 @@ export class Ui {
         await page.keyboard.press('Escape');
       }
     }
+    // The text is read once it is no placeholder, is what was asked for and has stopped
+    // changing (several providers fill one hover).
     let last = '';
     let stableSince = Date.now();
-    for (;;) {
+    const settled = async () => {
       const now = (await hover.innerText().catch(() => '')).trim();
       if (now !== last) {
         last = now;
         stableSince = Date.now();
       }
-      const isLoading = loading.test(now);
       const wanted = until ? (until instanceof RegExp ? until.test(now) : now.includes(until)) : true;
-      if (now && !isLoading && wanted && Date.now() - stableSince >= settleMs) return now;
-      if (Date.now() > deadline) {
-        if (until) throw new Error(`hover text never matched ${until}; last text: ${now}`);
-        return now;
-      }
-      await page.waitForTimeout(100);
+      return now && !loading.test(now) && wanted && Date.now() - stableSince >= settleMs ? now : '';
+    };
+    try {
+      return await waitUntil(settled, {
+        timeout: Math.max(1, deadline - Date.now()),
+        what: 'the hover text',
+      });
+    } catch {
+      if (until) throw new Error(`hover text never matched ${until}; last text: ${last}`);
+      return last;
     }
   }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connectUi } from './helpers.mjs';
+import { connectUi, painted, waitUntil } from './helpers.mjs';
 
 const FILE = 'hunts/team.odinq';
 const TEXT = `# Weekly hunts of the blue team
@@ -135,7 +135,7 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
     };
     await widen(160);
     await ui.page.mouse.move(1, 1);
-    await ui.page.waitForTimeout(300);
+    await painted(ui.page);
     await ui.screenshotRegion('hunts-saved', ui.page.locator('.part.sidebar'));
     await widen(-160);
     if ((await resultsHeader.getAttribute('aria-expanded')) === 'false') await resultsHeader.click();
@@ -153,6 +153,7 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
     try {
       // The previous test's "+N new" message goes first: only Re-run All's own may show.
       await ui.runCommand('Notifications: Clear All Notifications');
+      await fetch(new URL('/__admin/log', ui.info.emulatorUrl), { method: 'DELETE' });
       await ui.runCommand('ODIN: Re-run All Saved Searches');
       // Read in the notification centre (a click on the bell), which lists every notification:
       // VS Code 1.139 under test did not always show this one as a toast, 1.100 did.
@@ -161,8 +162,18 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
       const items = ui.page.locator('.notifications-center .notification-list-item');
       const rerun = items.filter({ hasText: /Re-running saved searches/ }).first();
       await rerun.waitFor({ state: 'visible', timeout: 15_000 });
-      // The search it runs shows no notification of its own (it would show at once).
-      await ui.page.waitForTimeout(1500);
+      // The search it runs shows no notification of its own (it would show before its request):
+      // once its request has reached the emulator, the centre lists all there are.
+      await waitUntil(
+        async () => {
+          const res = await fetch(new URL('/__admin/log', ui.info.emulatorUrl));
+          const body = await res.json();
+          const entries = Array.isArray(body) ? body : (body.entries ?? body.requests ?? []);
+          return entries.some((e) => /^\/v1\/(hosts|domains|storage)/.test(String(e.path ?? '')));
+        },
+        { timeout: 15_000, what: "the first search's request at the emulator" },
+      );
+      await painted(ui.page);
       const texts = await items.allInnerTexts();
       assert.equal(texts.length, 1, `notifications: ${JSON.stringify(texts)}`);
       await ui.screenshot('hunts-rerun-all');

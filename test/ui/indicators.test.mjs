@@ -3,7 +3,7 @@
 // screenshot of the picker (media/screenshots/indicators.png with --update-screenshots).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connectUi } from './helpers.mjs';
+import { connectUi, painted } from './helpers.mjs';
 
 describe('indicator list', () => {
   /** @type {import('./helpers.mjs').Ui} */
@@ -42,7 +42,7 @@ describe('indicator list', () => {
     const title = await ui.page.locator('.quick-input-widget .quick-input-title').innerText();
     assert.match(title, /Indicators in reports\/threat-report\.md/);
     await ui.page.mouse.move(1, 1);
-    await ui.page.waitForTimeout(300);
+    await painted(ui.page);
     await ui.screenshotRegion('indicators', ui.page.locator('.quick-input-widget'), { padding: 8 });
     // Filter to one value and accept it: the editor selects its first occurrence as written.
     const input = ui.page.locator('.quick-input-widget .quick-input-box input');

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { detailsFrame } from './detailsFrame.mjs';
-import { connectUi } from './helpers.mjs';
+import { connectUi, frameWhere, painted, waitUntil } from './helpers.mjs';
 
 // Same values as src/emulator/fixtures.ts (this file runs as plain Node, outside the build).
 const SCANNER = '185.220.101.34';
@@ -20,18 +20,13 @@ const INTERNAL = '10.0.12.5';
 let ui;
 
 /** The frame of the triage view (body[data-page=triage] with rows). */
-async function triageFrame({ timeout = 90_000 } = {}) {
-  const deadline = Date.now() + timeout;
-  while (Date.now() < deadline) {
-    for (const frame of ui.page.frames()) {
-      const ok = await frame
-        .evaluate(() => document.body?.dataset.page === 'triage' && !!document.querySelector('.trow.row'))
-        .catch(() => false);
-      if (ok) return frame;
-    }
-    await ui.page.waitForTimeout(200);
-  }
-  throw new Error(`no triage view within ${timeout} ms`);
+function triageFrame({ timeout = 90_000 } = {}) {
+  return frameWhere(
+    ui.page,
+    () => document.body?.dataset.page === 'triage' && !!document.querySelector('.trow.row'),
+    undefined,
+    { timeout, what: 'the triage view with rows' },
+  );
 }
 
 /** Confirms the preview when it asks (nothing to confirm when every answer is cached). */
@@ -86,9 +81,13 @@ async function setDecorations(on) {
     )
     .first();
   await box.waitFor({ timeout: 15_000 });
-  if (((await box.getAttribute('aria-checked')) === 'true') !== on) await box.click();
-  // The Settings editor writes after a short debounce; then it is closed, as a person would.
-  await ui.page.waitForTimeout(1_000);
+  if (((await box.getAttribute('aria-checked')) === 'true') !== on) {
+    const before = ui.userSettingsText();
+    await box.click();
+    // The Settings editor writes after a debounce: wait for the user settings file to change.
+    await waitUntil(() => ui.userSettingsText() !== before, { what: 'the user settings written' });
+  }
+  // Then it is closed, as a person would.
   await ui.runCommand('View: Close All Editors').catch(() => {});
 }
 
@@ -97,7 +96,8 @@ async function withoutSideBar(fn) {
   await ui.runCommand('View: Toggle Primary Side Bar Visibility');
   try {
     await ui.page.mouse.move(1, 1);
-    await ui.page.waitForTimeout(600);
+    await ui.page.locator('.part.sidebar').first().waitFor({ state: 'hidden', timeout: 15_000 });
+    await painted(ui.page);
     return await fn();
   } finally {
     await ui.runCommand('View: Toggle Primary Side Bar Visibility');
@@ -166,7 +166,8 @@ describe('triage view', () => {
         .click({ force: true, timeout: 2_000 })
         .catch(() => {});
     await ui.page.mouse.move(1, 1);
-    await ui.page.waitForTimeout(400);
+    await ui.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden' });
+    await painted(frame);
     await ui.screenshotRegion('triage-view', ui.page.locator('.part.editor').first());
   });
 
@@ -257,7 +258,16 @@ describe('triage view', () => {
         .locator('.editor-group-container .tab', { hasText: /^Preview / })
         .first()
         .waitFor({ timeout: 15_000 });
-      await ui.page.waitForTimeout(2500);
+      // The preview is a webview: wait until it shows the report's heading and table.
+      const preview = await frameWhere(
+        ui.page,
+        () =>
+          !!document.querySelector('.markdown-body h1, body.vscode-body h1') &&
+          !!document.querySelector('table'),
+        undefined,
+        { timeout: 30_000, what: 'the Markdown preview of the report' },
+      );
+      await painted(preview);
       await ui.page.mouse.move(1, 1);
       await ui.screenshotRegion('triage-report', ui.page.locator('.part.editor').first());
       await closeAllDiscarding();
@@ -290,11 +300,13 @@ describe('triage view', () => {
           }),
         );
       let lines = [];
-      for (let i = 0; i < 75; i++) {
-        lines = await decorated();
-        if (lines.some((l) => l.text.includes(KNOWN) && l.after)) break;
-        await ui.page.waitForTimeout(200);
-      }
+      await waitUntil(
+        async () => {
+          lines = await decorated();
+          return lines.some((l) => l.text.includes(KNOWN) && l.after);
+        },
+        { timeout: 15_000, what: `the decoration after ${KNOWN}` },
+      ).catch(() => {});
       const known = lines.find((l) => l.text.includes(KNOWN));
       assert.ok(known, `${KNOWN} is on screen`);
       assert.match(known.after, /^⚠ \d+ CVEs \(max [\d.]+\) · .*AS\d+/, `after ${KNOWN}: ${known.after}`);

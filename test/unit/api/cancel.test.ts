@@ -102,8 +102,9 @@ void describe('cancellation', () => {
     const call = client.getHost(HOST, { signal: ac.signal });
     // The emulator sets the status when it writes the headers; then the body trickles.
     assert.ok(await waitFor(() => e.requests[0]?.status === 200));
-    await new Promise((r) => setTimeout(r, 60));
     const port = Number(new URL(e.url).port);
+    // The client is reading the body: its socket is still open.
+    assert.ok(await waitFor(() => ends(port).client.length === 1));
     const during = ends(port);
     assert.equal(during.client.length, 1);
     ac.abort();
@@ -116,7 +117,7 @@ void describe('cancellation', () => {
 
   void it('while sleeping before a retry: cancelled at once, the backoff timer cleared', async () => {
     const e = await fresh();
-    const { client } = makeClient(e.url, e.apiKey, {
+    const { client, logs } = makeClient(e.url, e.apiKey, {
       timeoutMs: 30_000,
       retry: { maxAttempts: 3, maxRetryAfterMs: 10_000 },
     });
@@ -124,7 +125,8 @@ void describe('cancellation', () => {
     const ac = new AbortController();
     const call = client.getHost(HOST, { signal: ac.signal });
     assert.ok(await waitFor(() => e.requests.length === 1 && e.requests[0].status === 503));
-    await new Promise((r) => setTimeout(r, 50));
+    // The client has read the 503 and is waiting out its Retry-After (it logs that first).
+    assert.ok(await waitFor(() => logs.some((l) => /retrying in/.test(l.msg)), 5000));
     const t0 = performance.now();
     ac.abort();
     const err = await expectKind(call, 'cancelled');

@@ -23,6 +23,7 @@ import { ResultCache } from '../../../src/core/cache';
 import { Limiter } from '../../../src/core/limiter';
 import { LookupsPausedError, MAX_TIMER_MS, RequestLayer } from '../../../src/core/requests';
 import { expectKind, makeClient } from './support';
+import { turns, waitFor } from '../../support/wait';
 
 const KEY = 'odin-SECRET-k3y-0123456789abcdef';
 const TTL = { host: 60_000, whois: 60_000, count: 60_000, notFound: 60_000 };
@@ -226,7 +227,8 @@ void describe('request layer: pause timers, origin switches, memory bound', () =
     const days25 = 25 * 24 * 3_600_000;
     assert.ok(days25 > MAX_TIMER_MS);
     rl.noteError(new OdinApiError({ kind: 'rateLimited', endpoint: 'x', status: 429, retryAfterMs: days25 }));
-    await new Promise((r) => setTimeout(r, 30));
+    // A TimeoutOverflowWarning is emitted on a later turn of the loop.
+    await turns();
     process.off('warning', onWarning);
     assert.equal(rl.paused?.reason, 'rateLimited');
     assert.ok((rl.paused?.until ?? 0) - Date.now() > days25 - 60_000);
@@ -251,7 +253,8 @@ void describe('request layer: pause timers, origin switches, memory bound', () =
     // One in flight (maxConcurrent 1), one queued behind it.
     const a = rl.get('host', '8.8.8.8', fetcher('8.8.8.8'), { automatic: false });
     const b = rl.get('host', '1.1.1.1', fetcher('1.1.1.1'), { automatic: false });
-    await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => calls.length > 0, 5_000, 'the first lookup sent');
+    await turns();
     assert.deepEqual(calls, ['http://127.0.0.1:1 8.8.8.8']);
     origin = 'https://api.odin.io';
     rl.originChanged();
@@ -270,7 +273,7 @@ void describe('request layer: pause timers, origin switches, memory bound', () =
     const p = rl.get('host', '8.8.8.8', () => new Promise<string>((r) => (release = r)), {
       automatic: false,
     });
-    await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => release !== undefined, 5_000, 'the lookup started');
     origin = 'https://api.odin.io';
     release('answer from the old origin');
     await assert.rejects(p);

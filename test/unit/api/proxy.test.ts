@@ -9,6 +9,7 @@ import { ProxyAgent, fetch as undiciFetch } from 'undici';
 import { FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import { type Emulator, startEmulator } from '../../../src/emulator/server';
 import { expectKind, makeClient, startProxy, type TestProxy } from './support';
+import { waitFor } from '../../support/wait';
 
 const HOST = FIXTURE_HOSTS.resolver;
 
@@ -94,8 +95,11 @@ for (const mode of ['CONNECT tunnel', 'absolute-form'] as const) {
       const { client } = makeClient(emu.url, emu.apiKey, { fetch: fetchViaProxy, timeoutMs: 30_000 });
       emu.injectFault({ fault: { kind: 'hang' } });
       const ac = new AbortController();
+      const before = emu.requests.length;
       const call = client.getHost(HOST, { signal: ac.signal });
-      setTimeout(() => ac.abort(), 100);
+      // Cancelled once the request hangs at the emulator, through the proxy.
+      await waitFor(() => emu.requests.length > before, 10_000, 'the request at the emulator');
+      ac.abort();
       const t0 = performance.now();
       await expectKind(call, 'cancelled');
       assert.ok(performance.now() - t0 < 10_000, 'the cancel ended it, not the 30 s deadline');

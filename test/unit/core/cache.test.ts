@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { cacheKey, ResultCache, type CacheTtls } from '../../../src/core/cache';
+import { waitFor } from '../../support/wait';
 
 const TTL: CacheTtls = { host: 1000, whois: 5000, count: 2000, notFound: 300 };
 
@@ -95,8 +96,7 @@ void test('debounce: many changes, one write after the delay', async () => {
   await cache.ready;
   for (let i = 0; i < 50; i++) cache.set(`k${i}`, i, 'host');
   assert.equal(fs.existsSync(file), false, 'not written synchronously');
-  await new Promise((r) => setTimeout(r, 120));
-  assert.ok(fs.existsSync(file));
+  await waitFor(() => fs.existsSync(file), 5_000, 'the cache file written after the delay');
   const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: unknown[] };
   assert.equal(parsed.entries.length, 50);
   cache.dispose();

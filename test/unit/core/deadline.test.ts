@@ -1,24 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NOT_YET, withinDeadline } from '../../../src/core/deadline';
+import { turns } from '../../support/wait';
 
 void test('withinDeadline: the value in time, NOT_YET after, and the work goes on', async () => {
   assert.equal(await withinDeadline(Promise.resolve(7), 50), 7);
   await assert.rejects(withinDeadline(Promise.reject(new Error('boom')), 50), /boom/);
-  let finished = false;
-  const slow = new Promise<string>((r) =>
-    setTimeout(() => {
-      finished = true;
-      r('late');
-    }, 300),
-  );
+  // Work that ends only when the test says so: the answer comes at the deadline, while it goes on.
+  let finish!: (v: string) => void;
+  const slow = new Promise<string>((r) => (finish = r));
   assert.equal(await withinDeadline(slow, 20), NOT_YET);
-  // No clock read: the answer came while the work was still going.
-  assert.equal(finished, false, 'answered at the deadline, not when the work ended');
+  finish('late');
   assert.equal(await slow, 'late');
-  assert.ok(finished);
   // A late rejection is not unhandled.
-  const late = new Promise((_, reject) => setTimeout(() => reject(new Error('late')), 30));
+  let fail!: (e: Error) => void;
+  const late = new Promise((_, reject) => (fail = reject));
   assert.equal(await withinDeadline(late, 5), NOT_YET);
-  await new Promise((r) => setTimeout(r, 50));
+  fail(new Error('late'));
+  await turns();
 });

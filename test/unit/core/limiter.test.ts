@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Limiter, LocalRateLimitError } from '../../../src/core/limiter';
+import { turns } from '../../support/wait';
 
 void test('automatic requests spend tokens; an empty bucket beyond maxWait fails fast', async () => {
   let now = 0;
@@ -33,7 +34,7 @@ void test('the concurrency cap queues requests in order and releases once', asyn
   const order: number[] = [];
   const p3 = limiter.acquire({ automatic: false }).then((r) => (order.push(3), r));
   const p4 = limiter.acquire({ automatic: false }).then((r) => (order.push(4), r));
-  await new Promise((r) => setTimeout(r, 10));
+  await turns();
   assert.deepEqual(order, []);
   assert.equal(limiter.inFlight, 2);
   r1();

@@ -4,6 +4,7 @@ import { OdinApiError } from '../../../src/api/errors';
 import { ResultCache } from '../../../src/core/cache';
 import { Limiter } from '../../../src/core/limiter';
 import { LookupsPausedError, RequestLayer, type PauseState } from '../../../src/core/requests';
+import { turns } from '../../support/wait';
 
 const TTL = { host: 60_000, whois: 60_000, count: 60_000, notFound: 60_000 };
 
@@ -36,7 +37,7 @@ function controlled<T>() {
   return { fetcher, calls, resolve: (v: T) => d.resolve(v), reject: (e: unknown) => d.reject(e) };
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
+const tick = () => turns();
 
 void test('single flight: many callers, one request; then served from the cache', async () => {
   const rl = layer();
@@ -179,6 +180,7 @@ void test('a long Retry-After pauses until it has passed; a short one does not p
   });
   const resumedReal = new Promise<void>((r) => realLayer.onDidChangeState((s) => s === undefined && r()));
   // The pause timer is unref'd (it must not keep VS Code alive): keep the test's loop alive.
+  // eslint-disable-next-line no-restricted-syntax -- a handle that keeps the loop alive, not a wait
   const keepAlive = setTimeout(() => undefined, 5000);
   await assert.rejects(realLayer.get('host', '8.8.4.4', limited(120), { automatic: true }));
   assert.equal(realLayer.paused?.reason, 'rateLimited');

@@ -5,6 +5,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import type { Emulator, Fault } from '../../../src/emulator/server';
 import { get, post, small } from './helpers';
+import { waitFor } from '../../support/wait';
 
 const HOST = `/v1/hosts/${FIXTURE_HOSTS.resolver}`;
 
@@ -24,6 +25,8 @@ function raw(
       sock.destroy();
       resolve({ data, closed });
     };
+    // The bound of a raw read: for a hang fault, "nothing came within it" is the observation.
+    // eslint-disable-next-line no-restricted-syntax -- see above
     const timer = setTimeout(() => finish('timeout'), timeoutMs);
     sock.on('data', (d) => (data += d.toString('latin1')));
     sock.on('end', () => finish('end'));
@@ -216,7 +219,7 @@ void describe('close() with hanging and trickling sockets', () => {
         () => 'failed',
       ),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => emu.requests.length === 3, 10_000, 'the three requests at the emulator');
     const t = performance.now();
     await emu.close();
     assert.ok(performance.now() - t < 10_000, 'close did not wait on the hung requests');
@@ -237,7 +240,12 @@ void describe('close() with hanging and trickling sockets', () => {
       () => 'answered',
       () => 'failed',
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // The trickle has written its headers (the status is set then); the latency one has arrived.
+    await waitFor(
+      () => emu.requests.length === 2 && emu.requests.some((r) => r.status === 200),
+      10_000,
+      'the trickle started and the delayed request arrived',
+    );
     await emu.close();
     assert.deepEqual(await Promise.all([a, b]), ['failed', 'failed']);
   });

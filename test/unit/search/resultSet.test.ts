@@ -16,6 +16,7 @@ import {
   type PageFetcher,
 } from '../../../src/extension/search/results/resultSet';
 import { SavedSearchStore } from '../../../src/extension/search/saved/savedStore';
+import { turns } from '../../support/wait';
 
 const host = (i: number, extra: Partial<Host> = {}): Host => ({
   ip: `10.0.${Math.floor(i / 256)}.${i % 256}`,
@@ -32,7 +33,7 @@ function fakeFetcher(total: number, failAt = new Set<number>()): PageFetcher {
   return async (cursor, limit, signal) => {
     const start = typeof cursor === 'number' ? cursor : 0;
     const page = start / limit;
-    await new Promise((r) => setTimeout(r, 1));
+    await turns(1);
     if (signal.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
     if (failAt.delete(page))
       throw Object.assign(new Error('ODIN had a server problem (HTTP 500).'), {

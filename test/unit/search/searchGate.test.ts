@@ -14,6 +14,7 @@ import { hostsInBlockQuery } from '../../../src/core/query';
 import { RequestLayer } from '../../../src/core/requests';
 import { gatedFetcher, PageBlockedError, type PageGate } from '../../../src/extension/search/pageFetchers';
 import { ResultSet, type PageFetcher } from '../../../src/extension/search/results/resultSet';
+import { turns } from '../../support/wait';
 
 const TTL = { host: 60_000, whois: 60_000, count: 60_000, notFound: 60_000 };
 
@@ -115,7 +116,7 @@ describe('search pages pass the gate', () => {
       1,
       new AbortController().signal,
     );
-    await new Promise((r) => setTimeout(r, 20));
+    await turns();
     assert.equal(raw.calls, 0, 'the page waits for the one slot');
     release();
     await held;
@@ -139,7 +140,7 @@ describe('search pages pass the gate', () => {
     );
     let queuedRan = false;
     const queued = rl.send(async () => (queuedRan = true), { automatic: false });
-    await new Promise((r) => setTimeout(r, 10));
+    await turns();
     origin = 'http://127.0.0.1:9';
     rl.originChanged();
     await assert.rejects(slow, (e: unknown) => e instanceof OdinApiError && e.kind === 'cancelled');
