@@ -16,14 +16,18 @@ describe('live dialect smoke', function () {
   this.timeout(180_000);
   lookUpFreely();
 
+  /** The dialect the run started in (ODIN_EMULATOR_DIALECT=live puts every run on live). */
+  let startDialect: string | undefined;
   before(async function () {
     if (!testEnv.emulatorUrl || testEnv.run !== 'trusted' || !vscode.workspace.isTrusted) this.skip();
+    const res = await fetch(new URL('/__admin/dialect', testEnv.emulatorUrl));
+    startDialect = ((await res.json()) as { dialect?: string }).dialect;
     await emulatorAdmin('POST', 'dialect', { dialect: 'live' });
     (await getTestApi()).ctx.requests.cache.clear();
   });
   after(async () => {
-    if (testEnv.emulatorUrl && testEnv.run === 'trusted')
-      await emulatorAdmin('POST', 'dialect', { dialect: 'spec' });
+    if (startDialect) await emulatorAdmin('POST', 'dialect', { dialect: startDialect });
+    (await getTestApi()).ctx.requests.cache.clear();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 

@@ -46,6 +46,7 @@ async function runBriefly(id: string, ...args: unknown[]): Promise<void> {
     const mark = promptMark();
     if (!(await within(promptSince(mark, done), 60_000, `${id} to end or prompt`))) break;
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('notifications.clearAll');
   }
   await within(done, 30_000, `${id} to end once its prompts were closed`);
   await vscode.commands.executeCommand('notifications.clearAll');
@@ -68,9 +69,17 @@ async function pagesDecided(
           opened.has(key) ||
           api.details.marks.some((m) => `${m.page}:${m.id}` === key && m.phase === 'data' && m.at >= since),
       ),
-    30_000,
+    // Generous: the workbench sometimes takes ~30 s to load a webview (issue 28).
+    90_000,
     'every open details page to show its data or why not',
-  );
+  ).catch((e: unknown) => {
+    const waiting = [...api.details.open].filter((k) => !opened.has(k));
+    const marks = api.details.marks
+      .filter((m) => m.at >= since)
+      .map((m) => `${m.page}:${m.id} ${m.phase}`)
+      .join(', ');
+    throw new Error(`${String(e)}; pages: ${waiting.join(', ')}; marks since: ${marks || 'none'}`);
+  });
 }
 
 async function hoverEverySampleFile(): Promise<number> {
@@ -101,8 +110,17 @@ async function restorePages(): Promise<void> {
     assert.ok(api.details.restore, 'the details serializer is registered');
     api.details.restore(viewType, panel, { id });
   }
-  // Each restored page decides what it shows once it is ready (cached data and a Load button).
-  await pagesDecided(api, since);
+  // Each restored page decides what it shows once it is ready (cached data and a Load button);
+  // pages open before (other tests') are not waited for.
+  await pagesDecided(
+    api,
+    since,
+    new Set(
+      [...api.details.open].filter(
+        (k) => k !== `host:${FIXTURE_HOSTS.webServer}` && k !== `whois:${FIXTURE_DOMAINS.corp}`,
+      ),
+    ),
+  );
 }
 
 async function assertNothingSent(what: string): Promise<void> {

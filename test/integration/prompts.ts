@@ -60,15 +60,21 @@ export function installPromptSpy(): void {
   wrap('showInputBox', () => 'inputBox', 0);
   wrap('showOpenDialog', () => 'openDialog', 0);
   wrap('showSaveDialog', () => 'saveDialog', 0);
-  const modal = (args: unknown[]): string | undefined =>
-    args.some((a) => !!a && typeof a === 'object' && (a as { modal?: unknown }).modal === true)
-      ? 'modal'
+  // A modal, or a notification with buttons the command waits on (it ends when it is dismissed).
+  const messageKind = (args: unknown[]): string | undefined => {
+    const rest = args.slice(1);
+    if (rest.some((a) => !!a && typeof a === 'object' && (a as { modal?: unknown }).modal === true))
+      return 'modal';
+    return rest.some((a) => typeof a === 'string' || (!!a && typeof a === 'object' && 'title' in a))
+      ? 'notification'
       : undefined;
+  };
   for (const name of ['showInformationMessage', 'showWarningMessage', 'showErrorMessage']) {
     const original = w[name] as (...a: unknown[]) => unknown;
     const wrapped = function (this: unknown, ...args: unknown[]): unknown {
       const result = original.apply(this, args);
-      if (modal(args)) emit('modal', String(args[0] ?? ''));
+      const kind = messageKind(args);
+      if (kind) emit(kind, String(args[0] ?? ''));
       return result;
     };
     w[name] = wrapped;
