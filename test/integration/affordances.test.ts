@@ -35,7 +35,7 @@ import {
   waitFor,
   within,
 } from './index';
-import { promptMark, promptSince } from './prompts';
+import { promptMark, promptSince, WAITS_FOR_USER } from './prompts';
 
 /** One thing a user can click, with what the UI passes. */
 interface Action {
@@ -361,7 +361,11 @@ async function waitsForPrompt(a: Action): Promise<void> {
     (r) => ((result = r), (settled = true)),
     (e) => ((result = e), (settled = true)),
   );
-  const prompt = await within(promptSince(mark, done), 15_000, 'a prompt or the end of the command');
+  const prompt = await within(
+    promptSince(mark, done, WAITS_FOR_USER),
+    15_000,
+    'a prompt or the end of the command',
+  );
   assert.ok(
     prompt,
     `the command waits for the user (a prompt opened); it returned ${JSON.stringify(result)}`,

@@ -38,13 +38,15 @@ async function runBriefly(id: string, ...args: unknown[]): Promise<void> {
   const since = Date.now();
   const opened = new Set(api.details.open);
   let ended = false;
+  // The mark is taken before the command runs: it may prompt before its first await.
+  let mark = promptMark();
   const done = Promise.resolve(vscode.commands.executeCommand(id, ...args)).then(
     () => (ended = true),
     () => (ended = true),
   );
   for (let i = 0; i < 5 && !ended; i++) {
-    const mark = promptMark();
     if (!(await within(promptSince(mark, done), 60_000, `${id} to end or prompt`))) break;
+    mark = promptMark();
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('notifications.clearAll');
   }
@@ -100,11 +102,12 @@ async function restorePages(): Promise<void> {
   const api = await getTestApi();
   const since = Date.now();
   await vscode.commands.executeCommand('odin.showLog'); // any command loads the extension
-  for (const [viewType, id] of [
-    ['odin.hostDetails', FIXTURE_HOSTS.webServer],
-    ['odin.whoisDetails', FIXTURE_DOMAINS.corp],
+  // Side by side: a webview in a background tab does not load until it is shown.
+  for (const [viewType, id, column] of [
+    ['odin.hostDetails', FIXTURE_HOSTS.webServer, vscode.ViewColumn.One],
+    ['odin.whoisDetails', FIXTURE_DOMAINS.corp, vscode.ViewColumn.Two],
   ] as const) {
-    const panel = vscode.window.createWebviewPanel(viewType, id, vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(viewType, id, column, {
       enableScripts: true,
     });
     assert.ok(api.details.restore, 'the details serializer is registered');

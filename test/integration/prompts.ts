@@ -102,15 +102,25 @@ export function promptMark(): number {
   return promptCount;
 }
 
+/** Prompts a person must answer before the command goes on: inputs, dialogs, modals. */
+export const WAITS_FOR_USER = (p: Prompt): boolean => p.kind !== 'notification';
+
 /**
- * Resolves with the first prompt shown after `mark`, or with undefined when `settled` (the
- * command's own promise) ends first. Callers bound it with `within` (index.ts).
+ * Resolves with the first prompt shown after `mark` that `accept` takes (every kind by
+ * default), or with undefined when `settled` (the command's own promise) ends first. Callers
+ * bound it with `within` (index.ts).
  */
-export function promptSince(mark: number, settled: Promise<unknown>): Promise<Prompt | undefined> {
-  if (promptCount > mark)
-    return Promise.resolve(shownPrompts[Math.max(0, shownPrompts.length - (promptCount - mark))]);
+export function promptSince(
+  mark: number,
+  settled: Promise<unknown>,
+  accept: (p: Prompt) => boolean = () => true,
+): Promise<Prompt | undefined> {
+  const since = shownPrompts.slice(Math.max(0, shownPrompts.length - (promptCount - mark)));
+  const already = promptCount > mark ? since.find(accept) : undefined;
+  if (already) return Promise.resolve(already);
   return new Promise((resolve) => {
     const listener: Listener = (p) => {
+      if (!accept(p)) return;
       listeners.delete(listener);
       resolve(p);
     };
