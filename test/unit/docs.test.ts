@@ -65,3 +65,48 @@ test('the documents the guide requires are in the repository', () => {
     assert.ok(existsSync(join(root, f)), f);
   }
 });
+
+/** The README's section under `## <title>`, up to the next `## `. */
+function readmeSection(title: string): string {
+  const text = readFileSync(join(root, 'README.md'), 'utf8');
+  const start = text.indexOf(`\n## ${title}\n`);
+  assert.ok(start >= 0, `README has a "## ${title}" section`);
+  const end = text.indexOf('\n## ', start + 4);
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  contributes: { commands: { command: string }[]; configuration: { properties: Record<string, unknown> } };
+};
+
+test("the README's settings table has a row for each setting package.json contributes, and no other", () => {
+  const table = readmeSection('Settings');
+  const rows = [...table.matchAll(/^\|\s*`(odin\.[\w.]+)`/gm)].map((m) => m[1]);
+  const settings = Object.keys(manifest.contributes.configuration.properties);
+  assert.deepEqual(
+    settings.filter((s) => !rows.includes(s)),
+    [],
+    'settings without a README row',
+  );
+  assert.deepEqual(
+    rows.filter((r) => !settings.includes(r)),
+    [],
+    'README rows for settings that do not exist',
+  );
+});
+
+test("the README's commands table names each command package.json contributes, and no other", () => {
+  const table = readmeSection('Commands');
+  const named = new Set([...table.matchAll(/`(odin\.[A-Za-z]+)`/g)].map((m) => m[1]));
+  const commands = manifest.contributes.commands.map((c) => c.command);
+  assert.deepEqual(
+    commands.filter((c) => !named.has(c)),
+    [],
+    'commands the README does not name',
+  );
+  assert.deepEqual(
+    [...named].filter((n) => !commands.includes(n)),
+    [],
+    'README names commands that do not exist',
+  );
+});
