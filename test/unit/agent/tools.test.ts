@@ -256,6 +256,33 @@ void describe('agent tools', () => {
     assert.deepEqual(emu.requests, []);
   });
 
+  void it('Lucene escapes do not hide a private, internal or denied value in a query', async () => {
+    const ctx = toolContext(emu.url, emu.apiKey, { deny: ['mycompany.com'] });
+    emu.clearLog();
+    for (const [name, input, reason] of [
+      [
+        'odin_search_hosts',
+        { query: 'ip:10\\.0\\.0\\.1' },
+        /^10\.0\.0\.1 is Private-Use \(RFC 1918\): not sent to ODIN/,
+      ],
+      ['odin_count_hosts', { query: 'hostnames:db\\.corp' }, /^db\.corp is Internal name/],
+      [
+        'odin_count_hosts',
+        { query: 'vpn.mycompany\\.com' },
+        /^vpn\.mycompany\.com is not sent to ODIN: denied/,
+      ],
+      ['odin_search_buckets', { query: 'ip:10\\u002e0\\u002e0\\u002e7' }, /^10\.0\.0\.7 is Private-Use/],
+      ['odin_summarize_hosts', { field: 'services.port', query: 'ip:10.0.0.*' }, /^10\.0\.0\.0\/24 is/],
+    ] as const) {
+      await assert.rejects(invokeTool(findTool(name)!, input, ctx), (e: unknown) => {
+        assert.ok(e instanceof ToolRefusal, `${name} ${JSON.stringify(input)}: ${String(e)}`);
+        assert.match(toolErrorText(e), reason);
+        return true;
+      });
+    }
+    assert.deepEqual(emu.requests, []);
+  });
+
   void it('with lookups off nothing is sent, but local tools still work', async () => {
     const ctx = toolContext(emu.url, emu.apiKey, {
       blocked: () => 'ODIN lookups are off (setting odin.lookups.mode).',
