@@ -130,7 +130,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
         },
   );
   const server = createMcpServer({
-    ctx: { client: () => client, requests, gate, origin: () => origin },
+    ctx: { client: () => client, requests, gate, origin: () => origin, secrets },
     version: VERSION,
     secrets,
     log: debug ? log : undefined,

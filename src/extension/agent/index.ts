@@ -92,6 +92,10 @@ export function agentContext(ctx: Ctx, gate: AgentGate = agentGate(ctx)): ToolCo
     gate,
     origin: () => ctx.origin(),
     localText,
+    secrets: () => {
+      const key = ctx.keys.get();
+      return key ? [key] : [];
+    },
   };
 }
 

@@ -17,6 +17,7 @@ import { AGENT_TOOLS } from '../../../src/agent';
 import { lookupsFromEnv, writePolicyFile } from '../../../src/agent/mcp/policy';
 import type { GateSettings } from '../../../src/core/gate';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
+import { startHostileUpstream } from '../../../src/emulator/injection';
 import { startEmulator, type Emulator } from '../../../src/emulator/server';
 import { SAMPLE_CALLS } from './support';
 
@@ -261,6 +262,29 @@ void describe('MCP server over stdio (SDK client)', () => {
     } finally {
       await run.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  void it('a key echoed by the upstream reaches no MCP output, not even a prefix', async () => {
+    const echo = await startHostileUpstream(emu.url, { echoKey: true });
+    const run = await connect({ ODIN_API_KEY: KEY, ODIN_API_BASE_URL: echo.url });
+    try {
+      const outputs: string[] = [];
+      for (const t of AGENT_TOOLS.filter((x) => !x.local)) {
+        const r = await run.client.callTool({ name: t.name, arguments: SAMPLE_CALLS[t.name] });
+        outputs.push(text(r));
+      }
+      const all = outputs.join('\n');
+      seen.push(all);
+      assert.match(all, /‹redacted›/, 'the echoed key reached the server');
+      // "odin-mcp" alone is the server's name: the parts checked carry the key's own text.
+      for (const part of [KEY.slice(0, 12), ...[...KEY.slice(9)].map((_c, i) => KEY.slice(9 + i, 17 + i))]) {
+        if (part.length < 8) continue;
+        assert.ok(!all.includes(part), `a part of the key survived: ${part}`);
+      }
+    } finally {
+      await run.close();
+      await echo.close();
     }
   });
 
