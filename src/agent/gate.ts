@@ -7,9 +7,7 @@
  *
  * Pure Node: no `vscode` import.
  */
-import { detect } from '../core/detect';
 import { Gate, type LookupsMode } from '../core/gate';
-import { normalizeName, specialDomain } from '../core/privacy';
 
 export type ValueKind = 'ip' | 'domain' | 'cidr';
 
@@ -20,7 +18,10 @@ export interface AgentGate {
   blocked(): string | undefined;
   /** One value a tool would send, strictly parsed to its canonical form, then the policy. */
   value(raw: string, kind: ValueKind): GateResult;
-  /** A query: every indicator inside it passes the policy (the query itself is sent as written). */
+  /**
+   * A query: every IP, CIDR block and name inside it, escapes resolved, passes the policy
+   * (`Gate.query`, the same rule as the extension's searches); the query is sent as written.
+   */
   query(raw: string): GateResult;
 }
 
@@ -35,9 +36,6 @@ export interface GateSettings {
   /** Another reason nothing may be sent (e.g. no key), re-read per call. */
   blocked?: () => string | undefined;
 }
-
-/** Dotted tokens in a query, for names the detector does not report (internal suffixes). */
-const NAME_TOKEN = /[a-z0-9_-]+(?:\.[a-z0-9_-]+)+\.?/gi;
 
 const KIND_TEXT: Record<ValueKind, string> = {
   ip: 'an IP address',
@@ -99,20 +97,8 @@ export function createGate(settings: GateSettings | (() => GateSettings)): Agent
     query(raw) {
       const { gate } = current();
       const text = typeof raw === 'string' ? raw : '';
-      for (const d of detect(text)) {
-        const { target, decision } = gate.privacy(d.value);
-        if (!decision.allowed) return refusal(target?.value ?? d.value, decision.reason);
-      }
-      for (const m of text.matchAll(NAME_TOKEN)) {
-        const name = normalizeName(m[0]);
-        const special = specialDomain(name);
-        if (special) return refusal(name, special.reason);
-        const { decision } = gate.privacy(name);
-        if (!decision.allowed && (decision.source === 'user-deny' || decision.source === 'workspace-deny')) {
-          return refusal(name, decision.reason);
-        }
-      }
-      return { allowed: true, value: text };
+      const refused = gate.query(text);
+      return refused ? { allowed: false, reason: refused.reason } : { allowed: true, value: text };
     },
   };
 }

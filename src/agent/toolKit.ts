@@ -8,6 +8,7 @@
 import type { OdinClient } from '../api/client';
 import { OdinApiError } from '../api/errors';
 import { LocalRateLimitError } from '../core/limiter';
+import { redactDeep, redactSecrets } from '../core/redact';
 import { LookupsPausedError, type LookupResult, type RequestLayer } from '../core/requests';
 import type { AgentGate, ValueKind } from './gate';
 import { ToolInputError, validateInput, type Input, type ObjectSchema } from './schema';
@@ -25,6 +26,11 @@ export interface ToolContext {
    * selection or document in VS Code). Absent on surfaces that only take text.
    */
   localText?: (file: string | undefined, signal?: AbortSignal) => Promise<{ text: string; source: string }>;
+  /**
+   * Values never to appear in any output (the API key). Every answer a tool reads is
+   * redacted before a line is built or cut (`redactingContext`), so no prefix survives a cut.
+   */
+  secrets?: () => Iterable<string>;
 }
 
 /** The gate refused: nothing was sent. The message says why. */
@@ -109,6 +115,33 @@ export function gatedQuery(gate: AgentGate, raw: string): string {
   const r = gate.query(raw);
   if (!r.allowed) throw new ToolRefusal(r.reason);
   return raw;
+}
+
+/**
+ * The context a tool runs in, with every answer of the request layer (fresh, cached or
+ * peeked) redacted of the secrets before the tool reads it: a key echoed by the server is
+ * gone before any field is quoted and cut to length, so not even a prefix of it reaches the
+ * output. Also returns the redaction for the final text (a second line of defence).
+ */
+export function redactingContext(ctx: ToolContext): { ctx: ToolContext; clean: (text: string) => string } {
+  const secrets = [...(ctx.secrets?.() ?? [])].filter((s) => s.length > 0);
+  if (secrets.length === 0) return { ctx, clean: (t) => t };
+  const layer = ctx.requests;
+  const requests = new Proxy(layer, {
+    get(target, prop) {
+      const v: unknown = Reflect.get(target, prop, target);
+      if (typeof v !== 'function') return v;
+      const fn = v as (...args: unknown[]) => unknown;
+      if (prop === 'get' || prop === 'send')
+        return async (...args: unknown[]) => redactDeep(await fn.apply(target, args), secrets);
+      if (prop === 'peek') return (...args: unknown[]) => redactDeep(fn.apply(target, args), secrets);
+      return fn.bind(target);
+    },
+  });
+  return {
+    ctx: { ...ctx, requests },
+    clean: (t) => redactSecrets(t, secrets),
+  };
 }
 
 /** The confirmation sentence: exactly what leaves the machine, and where to. */

@@ -27,7 +27,7 @@ import {
   whois,
 } from './apiTools';
 import { listIndicatorsTool } from './indicatorTool';
-import type { AgentTool, ToolContext } from './toolKit';
+import { redactingContext, type AgentTool, type ToolContext } from './toolKit';
 import { triageFileTool } from './triageTool';
 
 export { ToolInputError } from './schema';
@@ -75,5 +75,7 @@ export async function invokeTool(
 ): Promise<string> {
   // `prepareLocal` only serves confirmations: a run scans for itself.
   const call = tool.prepare(input, ctx);
-  return call.run(ctx, signal);
+  // Answers are redacted as they come in, before any line is built or cut.
+  const safe = redactingContext(ctx);
+  return safe.clean(await call.run(safe.ctx, signal));
 }

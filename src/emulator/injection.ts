@@ -80,6 +80,34 @@ export function injectPayloads(body: unknown): unknown {
   return walk(body, undefined, 0);
 }
 
+/** Paddings before an echoed key: a field cut at 40, 60, 80, 120 or 200 characters lands inside it. */
+const ECHO_PADS = [100, 50, 112, 30, 70, 190, 0, 115, 55];
+
+/**
+ * The body with the request's API key echoed into every free-text string after a padding
+ * (as a careless upstream echoes what it was sent), for the tests that no prefix of the key
+ * survives a cut of the field.
+ */
+export function echoKey(body: unknown, key: string): unknown {
+  let n = 0;
+  const walk = (v: unknown, field: string | undefined, depth: number): unknown => {
+    if (depth > 12) return v;
+    if (typeof v === 'string') {
+      if (field === undefined || !FREE_TEXT.has(field)) return v;
+      const pad = ECHO_PADS[n++ % ECHO_PADS.length];
+      return `${'k'.repeat(pad)}${key} ${v}`;
+    }
+    if (Array.isArray(v)) return v.map((x) => walk(x, field, depth + 1));
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = walk(x, k, depth + 1);
+      return out;
+    }
+    return v;
+  };
+  return walk(body, undefined, 0);
+}
+
 export interface HostileUpstream {
   url: string;
   /** Requests forwarded (path only). */
@@ -87,8 +115,14 @@ export interface HostileUpstream {
   close(): Promise<void>;
 }
 
-/** Starts the hostile upstream on 127.0.0.1 in front of `upstreamUrl` (the emulator). */
-export async function startHostileUpstream(upstreamUrl: string): Promise<HostileUpstream> {
+/**
+ * Starts the hostile upstream on 127.0.0.1 in front of `upstreamUrl` (the emulator). With
+ * `echoKey`, it echoes the request's key into the free text instead of the payloads.
+ */
+export async function startHostileUpstream(
+  upstreamUrl: string,
+  opts: { echoKey?: boolean } = {},
+): Promise<HostileUpstream> {
   const upstream = new URL(upstreamUrl);
   if (upstream.hostname !== '127.0.0.1')
     throw new Error('the hostile upstream fronts a loopback emulator only');
@@ -110,7 +144,11 @@ export async function startHostileUpstream(upstreamUrl: string): Promise<Hostile
             let text = Buffer.concat(parts).toString('utf8');
             if (/json/i.test(String(up.headers['content-type'] ?? ''))) {
               try {
-                text = JSON.stringify(injectPayloads(JSON.parse(text)));
+                const body: unknown = JSON.parse(text);
+                const key = req.headers['x-api-key'];
+                text = JSON.stringify(
+                  opts.echoKey ? echoKey(body, typeof key === 'string' ? key : '') : injectPayloads(body),
+                );
               } catch {
                 // Not JSON after all: passed on as it came.
               }

@@ -3,9 +3,14 @@
  *
  *   ODIN_API_KEY           the API key (environment only: never a flag, never a file)
  *   --base-url <url>       or ODIN_API_BASE_URL; https, or http on loopback only
- *   ODIN_LOOKUPS=off       refuse every tool that would send something
+ *   ODIN_LOOKUPS=off       refuse every tool that would send something (anything but a known
+ *                          "on" spelling is off: `OFF`, ` off `, `false`, `0`, `disabled` ...)
  *   ODIN_PRIVACY_ALLOW     comma-separated IPs, CIDR blocks or domain suffixes that may be sent
  *   ODIN_PRIVACY_DENY      comma-separated entries never sent
+ *   ODIN_POLICY_FILE       set by the VS Code extension: a file with the window's lookups mode,
+ *                          trust and privacy lists, read on every call (policy.ts); when set,
+ *                          it alone decides (ODIN_LOOKUPS and the lists above are not read),
+ *                          and a missing or unreadable file sends nothing
  *
  * stdout carries the protocol only; log lines go to stderr, with the key redacted.
  */
@@ -16,7 +21,8 @@ import { ResultCache } from '../../core/cache';
 import { Limiter } from '../../core/limiter';
 import { redactSecrets } from '../../core/redact';
 import { RequestLayer } from '../../core/requests';
-import { createGate } from '../gate';
+import { createGate, type GateSettings } from '../gate';
+import { lookupsFromEnv, readPolicyFile } from './policy';
 import { createMcpServer } from './server';
 
 declare const ODIN_VERSION: string | undefined;
@@ -29,6 +35,26 @@ function list(v: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/**
+ * The agent gate's settings from the policy file the extension keeps (read per call: the
+ * user's current mode, trust and lists); when it cannot be read, nothing is sent.
+ */
+export function settingsFromFile(file: string): GateSettings {
+  const r = readPolicyFile(file);
+  if ('error' in r) {
+    const why = `The settings of the VS Code window that started this ODIN server cannot be read (${r.error}): nothing is sent.`;
+    return { blocked: () => why };
+  }
+  const s = r.settings;
+  return {
+    mode: s.mode,
+    trusted: s.trusted,
+    allow: s.userAllow,
+    deny: s.userDeny,
+    workspaceDeny: s.workspaceDeny,
+  };
 }
 
 /** The base URL from the flag or the environment, or why it is refused. */
@@ -93,13 +119,18 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
           : 'host',
     log: (level, message) => log(`odin-mcp ${level}: ${message}`),
   });
-  const gate = createGate({
-    allow: list(env.ODIN_PRIVACY_ALLOW),
-    deny: list(env.ODIN_PRIVACY_DENY),
-    mode: env.ODIN_LOOKUPS === 'off' ? 'off' : 'onCommand',
-  });
+  const policyFile = env.ODIN_POLICY_FILE?.trim() || undefined;
+  const gate = createGate(
+    policyFile
+      ? () => settingsFromFile(policyFile)
+      : {
+          allow: list(env.ODIN_PRIVACY_ALLOW),
+          deny: list(env.ODIN_PRIVACY_DENY),
+          mode: lookupsFromEnv(env.ODIN_LOOKUPS) === 'off' ? 'off' : 'onCommand',
+        },
+  );
   const server = createMcpServer({
-    ctx: { client: () => client, requests, gate, origin: () => origin },
+    ctx: { client: () => client, requests, gate, origin: () => origin, secrets },
     version: VERSION,
     secrets,
     log: debug ? log : undefined,

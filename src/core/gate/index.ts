@@ -24,8 +24,11 @@
 import { domainToASCII } from 'node:url';
 import { formatIPv4, formatIPv6, parseIPv4, parseIPv6, refang } from '../detect';
 import type { DetectionKind } from '../detect';
-import { PrivacyPolicy, type DecisionSource, type PolicyDecision } from '../privacy';
+import { PrivacyPolicy, specialDomain, type DecisionSource, type PolicyDecision } from '../privacy';
 import { formatBlock, parseCidr } from '../privacy/ip';
+import { queryValues } from './query';
+
+export { queryValues, unescapeLucene, type QueryValue } from './query';
 
 export type LookupsMode = 'onHover' | 'onCommand' | 'off';
 
@@ -86,6 +89,25 @@ export type Verdict =
       /** The privacy decision, when the input parsed (a card shows "Private-Use (RFC 1918)"). */
       privacy?: PolicyDecision;
     };
+
+/** A query the gate refuses: the first value in it that may not be sent, and why. */
+export interface QueryRefusal {
+  code: 'workspace-deny' | 'user-deny' | 'not-public';
+  /** The value in canonical form (`10.0.0.7`, `db.corp`). */
+  value: string;
+  /** User text naming the value and why: "10.0.0.7 is Private-Use (RFC 1918): not sent to ODIN." */
+  reason: string;
+  privacy: PolicyDecision;
+}
+
+/** What a search (src/core/savedSearches `SearchSpec`) sends that names a value. */
+export interface SearchValues {
+  ip?: string;
+  domain?: string;
+  query?: string;
+  field?: string;
+  keyword?: string;
+}
 
 const MAX_INPUT = 1024;
 
@@ -212,6 +234,60 @@ export class Gate {
     }
     const decision = this.policy.check({ kind: kindOf(target), value: target.value });
     return { target, decision };
+  }
+
+  /**
+   * The privacy decision for query text (a search, a summary, a saved search, a hunt, an
+   * agent's query), whatever the mode and trust: every IP address, CIDR block and host name
+   * in it, as the service reads it (`core/gate/query.ts`: Lucene parsed, escapes resolved),
+   * is decided by `privacy()` exactly as a hovered value is. Addresses and blocks are refused
+   * when `privacy()` refuses them; a dotted name when a deny list holds it or it is a
+   * special-use or internal name (`db.corp`, `nas.local`). Other dotted words that are no
+   * registrable name (`index.html`, `services.port`) are not hosts and pass. Returns the
+   * first refused value, or undefined when the query may be sent.
+   */
+  query(text: unknown): QueryRefusal | undefined {
+    if (typeof text !== 'string' || text.trim() === '') return undefined;
+    const seen = new Set<string>();
+    for (const { value } of queryValues(text)) {
+      if (seen.has(value)) continue;
+      seen.add(value);
+      const { target, decision } = this.privacy(value);
+      if (!target || decision.allowed) continue;
+      if (target.kind === 'domain') {
+        const internal = decision.source === 'classifier' && specialDomain(target.value) !== undefined;
+        const denied = decision.source === 'user-deny' || decision.source === 'workspace-deny';
+        if (!target.value.includes('.') || !(internal || denied)) continue;
+      }
+      const code =
+        decision.source === 'workspace-deny' || decision.source === 'user-deny'
+          ? decision.source
+          : 'not-public';
+      // Registry rows and special names read as what the value is; list entries as why.
+      const reason = /^[A-Z]/.test(decision.reason)
+        ? `${target.value} is ${decision.reason}: not sent to ODIN.`
+        : `${target.value} is not sent to ODIN: ${decision.reason.replace(/\.$/, '')}.`;
+      return { code, value: target.value, reason, privacy: decision };
+    }
+    return undefined;
+  }
+
+  /**
+   * The privacy decision for everything a search sends, whatever the mode and trust: its IP
+   * or domain as values (`privacy`), its query, field and keyword as query text (`query`).
+   * Returns why it is refused (naming the value), or undefined when it may be sent.
+   */
+  search(spec: SearchValues): string | undefined {
+    for (const value of [spec.ip, spec.domain]) {
+      if (value === undefined) continue;
+      const { target, decision } = this.privacy(value);
+      if (!decision.allowed) return `${target?.value ?? value} is not looked up: ${decision.reason}.`;
+    }
+    for (const text of [spec.query, spec.field, spec.keyword]) {
+      const refused = this.query(text);
+      if (refused) return refused.reason;
+    }
+    return undefined;
   }
 
   /** May `input` be sent for this request? The verdict carries the canonical value to send. */

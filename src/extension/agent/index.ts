@@ -24,22 +24,24 @@ import {
   type ToolContext,
 } from '../../agent';
 import { escapeMarkdown } from '../../core/text';
-import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { isCancellation } from '../shared/errors';
 import { toAbortSignal } from '../shared/abort';
 
-/** The agent gate over the one gate, with the user's privacy settings, lookups mode, trust and key. */
+/**
+ * The agent gate over the one gate, with this window's settings as `ctx.gate` reads them
+ * (privacy lists, lookups mode, trust), and the key.
+ */
 export function agentGate(ctx: Ctx): AgentGate {
   return createGate(() => {
-    const deny = config.privacyDeny();
+    const s = ctx.gate.current().settings;
     return {
-      allow: config.privacyAllow(),
-      deny: deny.user,
-      workspaceDeny: deny.workspace,
+      allow: s.userAllow,
+      deny: s.userDeny,
+      workspaceDeny: s.workspaceDeny,
       // An agent's call is confirmed by the user: it runs in onHover and onCommand modes.
-      mode: config.lookupMode() === 'off' ? 'off' : 'onCommand',
-      trusted: vscode.workspace.isTrusted,
+      mode: s.mode,
+      trusted: s.trusted,
       blocked: () =>
         ctx.keys.get()
           ? undefined
@@ -90,6 +92,10 @@ export function agentContext(ctx: Ctx, gate: AgentGate = agentGate(ctx)): ToolCo
     gate,
     origin: () => ctx.origin(),
     localText,
+    secrets: () => {
+      const key = ctx.keys.get();
+      return key ? [key] : [];
+    },
   };
 }
 

@@ -3,10 +3,18 @@
  * (1.100+; detected, never required). Registered at activation: it is a few lines and loads
  * nothing. The key comes from SecretStorage in `resolveMcpServerDefinition` (the environment
  * of the process VS Code starts), never in the cached definition, never in a file.
+ *
+ * The lookups mode, workspace trust and privacy lists are not in the environment: VS Code
+ * keeps a started server running, so its environment would keep the values of its start.
+ * The gate's settings of this window go to a policy file (src/agent/mcp/policy.ts) named in
+ * `ODIN_POLICY_FILE`, rewritten whenever the gate's settings change; the server reads it on
+ * every call, so turning lookups off or adding a deny entry holds for a running server.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { writePolicyFile } from '../../agent/mcp/policy';
 import type { Ctx } from '../ctx';
-import { config } from '../shared/config';
 import { MCP_PROVIDER_ID } from './ids';
 
 interface McpStdioDefinition {
@@ -26,10 +34,45 @@ type McpApi = {
       resolveMcpServerDefinition?(
         server: McpStdioDefinition,
         token: vscode.CancellationToken,
-      ): McpStdioDefinition | undefined;
+      ): Promise<McpStdioDefinition | undefined>;
     },
   ) => vscode.Disposable;
 };
+
+/**
+ * The policy file of this window: written now and after every change of the gate's
+ * settings (one write at a time, each with the settings of its moment), removed on dispose.
+ */
+class PolicyWriter implements vscode.Disposable {
+  private pending: Promise<void> = Promise.resolve();
+  private readonly sub: vscode.Disposable;
+
+  constructor(
+    readonly file: string,
+    private readonly ctx: Ctx,
+  ) {
+    this.sub = ctx.gate.onDidChange(() => void this.write());
+    void this.write();
+  }
+
+  /** Queues a write of the current settings; resolves when it (and those before it) ended. */
+  write(): Promise<void> {
+    this.pending = this.pending
+      .then(() => writePolicyFile(this.file, this.ctx.gate.current().settings))
+      .catch((err: unknown) =>
+        this.ctx.log.warn(
+          `The ODIN MCP server's settings could not be written (it sends nothing until they are): ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      );
+    return this.pending;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    // A server still running after this window closed reads no file: it sends nothing.
+    fs.rmSync(this.file, { force: true });
+  }
+}
 
 /** Registers the ODIN MCP server definition provider when this VS Code has the API. */
 export function registerMcp(ctx: Ctx): void {
@@ -52,15 +95,17 @@ export function registerMcp(ctx: Ctx): void {
   ctx.subscriptions.add(ctx.onDidChangeConnection(() => changed.fire()));
   const script = vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist', 'mcp.js').fsPath;
   const version = String(ctx.extension.extension.packageJSON.version ?? '0');
-  const settingsEnv = (): Record<string, string> => {
-    const deny = config.privacyDeny();
-    return {
-      ODIN_API_BASE_URL: ctx.baseUrl(),
-      ODIN_PRIVACY_ALLOW: config.privacyAllow().join(','),
-      ODIN_PRIVACY_DENY: [...deny.user, ...deny.workspace].join(','),
-      ODIN_LOOKUPS: !vscode.workspace.isTrusted || config.lookupMode() === 'off' ? 'off' : 'on',
-    };
-  };
+  // One file per window: trust and the workspace deny list differ between windows.
+  const session = vscode.env.sessionId.replace(/[^\w-]/g, '_').slice(0, 80);
+  const policy = new PolicyWriter(
+    path.join(ctx.extension.globalStorageUri.fsPath, 'mcp', `policy-${session}.json`),
+    ctx,
+  );
+  ctx.subscriptions.add(policy);
+  const settingsEnv = (): Record<string, string> => ({
+    ODIN_API_BASE_URL: ctx.baseUrl(),
+    ODIN_POLICY_FILE: policy.file,
+  });
   // Desktop VS Code's executable is Electron: run it as Node for the script.
   const define = (env: Record<string, string>): McpStdioDefinition =>
     new Definition('ODIN', process.execPath, [script], { ELECTRON_RUN_AS_NODE: '1', ...env }, version);
@@ -68,8 +113,10 @@ export function registerMcp(ctx: Ctx): void {
     onDidChangeMcpServerDefinitions: changed.event,
     // What VS Code may cache: no key.
     provideMcpServerDefinitions: () => [define(settingsEnv())],
-    // What VS Code starts: the key from SecretStorage, in the process environment only.
-    resolveMcpServerDefinition: (server: McpStdioDefinition) => {
+    // What VS Code starts: the key from SecretStorage, in the process environment only; the
+    // policy file written before the server can read it.
+    resolveMcpServerDefinition: async (server: McpStdioDefinition) => {
+      await policy.write();
       const key = ctx.keys.get();
       server.env = { ...server.env, ...settingsEnv(), ...(key ? { ODIN_API_KEY: key } : {}) };
       return server;
@@ -79,8 +126,7 @@ export function registerMcp(ctx: Ctx): void {
     ctx.subscriptions.add(api.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider));
     ctx.agentProbe.mcpRegistered = true;
     ctx.agentProbe.mcpDefinitions = () => provider.provideMcpServerDefinitions();
-    ctx.agentProbe.resolveMcp = () =>
-      Promise.resolve(provider.resolveMcpServerDefinition(define(settingsEnv())));
+    ctx.agentProbe.resolveMcp = () => provider.resolveMcpServerDefinition(define(settingsEnv()));
   } catch (err) {
     ctx.log.warn(
       `The ODIN MCP server could not be registered: ${err instanceof Error ? err.message : String(err)}`,

@@ -12,6 +12,20 @@ export interface PrivacyVerdict {
   why: string;
 }
 
+/**
+ * The indicator with its value in the gate's canonical form: what is sent, cached and named
+ * on the card. A zoned address (`2606:4700::1111%eth0`) is the address without its zone (a
+ * zone names a local interface; it is no part of what ODIN knows, and no valid path
+ * segment); `raw` keeps what was written. Unchanged when the gate reads it differently.
+ */
+export function canonicalIndicator(gate: Gate, ind: Indicator): Indicator {
+  const t = gate.privacy(ind.value).target;
+  if (!t || t.value === ind.value) return ind;
+  const kind =
+    t.kind === 'domain' ? 'domain' : t.kind === 'cidr' ? 'cidr' : t.version === 6 ? 'ipv6' : 'ipv4';
+  return kind === ind.kind ? { ...ind, value: t.value } : ind;
+}
+
 /** Whether `ind` may be sent to ODIN at all, whatever the mode. */
 export function checkPrivacy(gate: Gate, ind: Indicator): PrivacyVerdict {
   // The one gate: strict canonical parsing, then the lists and registries (shared/gate.ts).

@@ -4,6 +4,7 @@
  */
 import type { OdinClient } from '../../api/client';
 import type { Aggregation, HostCursor, OpaqueCursor } from '../../api/types';
+import type { Gate } from '../../core/gate';
 import type { ResultItem } from '../../core/resultItem';
 import type { SearchSpec } from '../../core/savedSearches';
 import type { PageFetcher, PageResult } from './results/resultSet';
@@ -172,5 +173,27 @@ export function gatedFetcher(fetch: PageFetcher, g: PageGate): PageFetcher {
     const why = g.refusal();
     if (why !== undefined) return Promise.reject(new PageBlockedError(why));
     return g.send((s) => fetch(cursor, limit, s), { signal, automatic: false });
+  };
+}
+
+/**
+ * The page gate of one search over the gate of the moment (`current`, read per page): the
+ * mode and trust (`mayRun`), then everything the spec sends (`Gate.search`: its IP or domain,
+ * and every value in its query text), so a page asked for after the user turned lookups off
+ * or added a deny entry sends nothing. Every search (palette, saved, Re-run All, hunts,
+ * narrowing, similar hosts) fetches its pages through this one check.
+ */
+export function searchPageGate(
+  spec: SearchSpec,
+  current: () => { gate: Gate; consented: boolean },
+  send: PageGate['send'],
+): PageGate {
+  return {
+    refusal: () => {
+      const { gate, consented } = current();
+      const r = gate.mayRun({ trigger: 'explicit', consented });
+      return r.ok ? gate.search(spec) : r.reason;
+    },
+    send,
   };
 }

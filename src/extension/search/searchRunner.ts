@@ -12,11 +12,9 @@ import {
   type SearchKind,
   type SearchSpec,
 } from '../../core/savedSearches';
-import type { Gate } from '../../core/gate';
 import { neutraliseUiText } from '../../core/text';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
-import type { Ctx } from '../ctx';
 import { isObj, isResultNode, isSavedNode } from './args';
 import type { SearchFeature } from './index';
 import {
@@ -32,7 +30,7 @@ import type { Node } from './results/resultNodes';
 import { getDomain } from '../lazy/pslLoader';
 import { setTitle } from './results/resultNodes';
 import type { ResultSet } from './results/resultSet';
-import { fetcherFor, gatedFetcher, type PageGate } from './pageFetchers';
+import { fetcherFor, gatedFetcher, searchPageGate } from './pageFetchers';
 
 /** What a search command returns (for tests and callers; no API data beyond counts). */
 export interface RunSummary {
@@ -123,7 +121,8 @@ export class SearchRunner {
         );
       return { status: 'blocked' };
     }
-    const refused = privacyRefusal(gate.current(), spec);
+    // The same check as every page's (searchPageGate): said here before a result set exists.
+    const refused = gate.current().search(spec);
     if (refused) {
       void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(refused, 300)}`);
       return { status: 'blocked', error: refused };
@@ -138,7 +137,11 @@ export class SearchRunner {
       spec,
       gatedFetcher(
         fetcherFor(() => this.f.ctx.client(), spec),
-        searchPageGate(this.f.ctx),
+        searchPageGate(
+          spec,
+          () => ({ gate: gate.current(), consented: gate.hasRestrictedConsent() }),
+          (fetcher, o) => this.f.ctx.requests.send(fetcher, o),
+        ),
       ),
       pageSize,
     );
@@ -304,38 +307,6 @@ export class SearchRunner {
       return this.run(spec, { interactive, pageSize: this.pageSizeArg(arg) });
     };
   }
-}
-
-/**
- * The privacy filter (SECURITY.md) for the IP or domain a search would send: addresses that
- * are not globally reachable and internal names are refused unless the user allowed them;
- * deny lists (user and workspace) always win. Returns the reason when refused.
- */
-export function privacyRefusal(g: Gate, spec: SearchSpec): string | undefined {
-  for (const value of [spec.ip, spec.domain]) {
-    if (value === undefined) continue;
-    const { target, decision } = g.privacy(value);
-    if (!decision.allowed) return `${target?.value ?? value} is not looked up: ${decision.reason}.`;
-  }
-  return undefined;
-}
-
-/**
- * The gate for each page of a search (a user action): asked again on every page load, so
- * "Load more", "Load all", export of all pages and retry send nothing once lookups are off,
- * or in Restricted Mode without the session's confirmation; pages go through the shared
- * request layer (limiter, pause, origin switch).
- */
-export function searchPageGate(ctx: Ctx): PageGate {
-  return {
-    refusal: () => {
-      const r = ctx.gate
-        .current()
-        .mayRun({ trigger: 'explicit', consented: ctx.gate.hasRestrictedConsent() });
-      return r.ok ? undefined : r.reason;
-    },
-    send: (fetcher, opts) => ctx.requests.send(fetcher, opts),
-  };
 }
 
 /**

@@ -17,14 +17,27 @@ export class SessionGate implements vscode.Disposable {
   private cached: Gate | undefined;
   private restrictedConsent = false;
   private readonly subs: vscode.Disposable[];
+  private readonly changed = new vscode.EventEmitter<void>();
+  /**
+   * Fires after what the gate decides on may have changed (an `odin.*` setting, workspace
+   * trust); `current()` then gives the new gate. For state kept outside this window's gate
+   * (the MCP server's policy file).
+   */
+  readonly onDidChange = this.changed.event;
 
   constructor() {
     // Rebuilds the gate on the next ask: any `odin.*` setting changed, or the workspace was trusted.
     this.subs = [
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('odin')) this.cached = undefined;
+        if (!e.affectsConfiguration('odin')) return;
+        this.cached = undefined;
+        this.changed.fire();
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => (this.cached = undefined)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.cached = undefined;
+        this.changed.fire();
+      }),
+      this.changed,
     ];
   }
 

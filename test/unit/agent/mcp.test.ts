@@ -7,12 +7,17 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_TOOLS } from '../../../src/agent';
+import { lookupsFromEnv, writePolicyFile } from '../../../src/agent/mcp/policy';
+import type { GateSettings } from '../../../src/core/gate';
+import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
+import { startHostileUpstream } from '../../../src/emulator/injection';
 import { startEmulator, type Emulator } from '../../../src/emulator/server';
 import { SAMPLE_CALLS } from './support';
 
@@ -148,6 +153,138 @@ void describe('MCP server over stdio (SDK client)', () => {
       assert.deepEqual(emu.requests, []);
     } finally {
       await off.close();
+    }
+  });
+
+  void it('ODIN_LOOKUPS is off for every spelling that is not a known "on" (fails closed)', async () => {
+    for (const v of [
+      'off',
+      'OFF',
+      ' off ',
+      'Off\n',
+      'false',
+      'FALSE',
+      '0',
+      'no',
+      'disabled',
+      '',
+      'of',
+      'onn',
+    ])
+      assert.equal(lookupsFromEnv(v), 'off', JSON.stringify(v));
+    for (const v of [undefined, 'on', 'ON', ' onHover ', 'oncommand', 'true', '1', 'yes'])
+      assert.equal(lookupsFromEnv(v), 'on', JSON.stringify(v));
+    // The server itself: ` OFF ` sends nothing.
+    const off = await connect({ ODIN_API_KEY: KEY, ODIN_API_BASE_URL: emu.url, ODIN_LOOKUPS: ' OFF ' });
+    emu.clearLog();
+    try {
+      const r = await off.client.callTool({ name: 'odin_lookup_host', arguments: { ip: '8.8.4.4' } });
+      assert.equal(r.isError, true, text(r));
+      assert.match(text(r), /lookups are off/);
+      assert.deepEqual(emu.requests, []);
+    } finally {
+      await off.close();
+    }
+  });
+
+  void it('a running server obeys the policy file on every call: lookups off, a deny entry, Restricted Mode, no file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-mcp-policy-'));
+    const file = path.join(dir, 'mcp', 'policy-window.json');
+    const policy: GateSettings = {
+      mode: 'onHover',
+      trusted: true,
+      userAllow: [],
+      userDeny: [],
+      workspaceDeny: [],
+    };
+    // As the extension writes it (src/extension/agent/mcp.ts), before VS Code starts the server.
+    await writePolicyFile(file, policy);
+    // Lists in the environment are not what decides once a policy file is named.
+    const run = await connect({
+      ODIN_API_KEY: KEY,
+      ODIN_API_BASE_URL: emu.url,
+      ODIN_POLICY_FILE: file,
+      ODIN_LOOKUPS: 'on',
+    });
+    const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+      const r = (await run.client.callTool({ name, arguments: args })) as CallToolResult;
+      seen.push(text(r));
+      return r;
+    };
+    try {
+      emu.clearLog();
+      const sent = await call('odin_lookup_host', { ip: FIXTURE_HOSTS.webServer });
+      assert.notEqual(sent.isError, true, text(sent));
+      assert.equal(emu.requests.length, 1, 'the first call sends');
+
+      // The user turns lookups off in VS Code: the extension rewrites the file.
+      await writePolicyFile(file, { ...policy, mode: 'off' });
+      emu.clearLog();
+      for (const [name, args] of [
+        ['odin_count_hosts', { query: 'services.port:443' }],
+        ['odin_whois', { domain: FIXTURE_DOMAINS.corp }],
+      ] as const) {
+        const r = await call(name, args);
+        assert.equal(r.isError, true, text(r));
+        assert.match(text(r), /lookups are off/);
+      }
+      assert.deepEqual(emu.requests, [], 'nothing is sent once lookups are off');
+
+      // On again, with a deny entry for the domain: that one is refused, others are sent.
+      await writePolicyFile(file, { ...policy, mode: 'onCommand', userDeny: [FIXTURE_DOMAINS.corp] });
+      emu.clearLog();
+      const denied = await call('odin_whois', { domain: FIXTURE_DOMAINS.corp });
+      assert.equal(denied.isError, true);
+      assert.match(text(denied), /denied by user setting/);
+      const query = await call('odin_count_hosts', { query: `hostnames:www.${FIXTURE_DOMAINS.corp}` });
+      assert.equal(query.isError, true);
+      assert.deepEqual(emu.requests, []);
+
+      // The window is in Restricted Mode: nothing is sent.
+      await writePolicyFile(file, { ...policy, trusted: false });
+      const restricted = await call('odin_count_hosts', { query: 'services.port:22' });
+      assert.match(text(restricted), /Restricted Mode/);
+
+      // The file is gone (the window closed) or broken: the server fails closed.
+      fs.rmSync(file);
+      const gone = await call('odin_count_hosts', { query: 'services.port:22' });
+      assert.equal(gone.isError, true);
+      assert.match(text(gone), /nothing is sent/);
+      fs.writeFileSync(file, '{"version":1,"mode":"onHover","trusted":true}');
+      const broken = await call('odin_count_hosts', { query: 'services.port:22' });
+      assert.equal(broken.isError, true);
+      assert.deepEqual(emu.requests, []);
+
+      await writePolicyFile(file, policy);
+      const back = await call('odin_count_hosts', { query: 'services.port:22' });
+      assert.notEqual(back.isError, true, text(back));
+      assert.equal(emu.requests.length, 1);
+    } finally {
+      await run.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  void it('a key echoed by the upstream reaches no MCP output, not even a prefix', async () => {
+    const echo = await startHostileUpstream(emu.url, { echoKey: true });
+    const run = await connect({ ODIN_API_KEY: KEY, ODIN_API_BASE_URL: echo.url });
+    try {
+      const outputs: string[] = [];
+      for (const t of AGENT_TOOLS.filter((x) => !x.local)) {
+        const r = await run.client.callTool({ name: t.name, arguments: SAMPLE_CALLS[t.name] });
+        outputs.push(text(r));
+      }
+      const all = outputs.join('\n');
+      seen.push(all);
+      assert.match(all, /‹redacted›/, 'the echoed key reached the server');
+      // "odin-mcp" alone is the server's name: the parts checked carry the key's own text.
+      for (const part of [KEY.slice(0, 12), ...[...KEY.slice(9)].map((_c, i) => KEY.slice(9 + i, 17 + i))]) {
+        if (part.length < 8) continue;
+        assert.ok(!all.includes(part), `a part of the key survived: ${part}`);
+      }
+    } finally {
+      await run.close();
+      await echo.close();
     }
   });
 

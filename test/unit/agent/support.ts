@@ -28,7 +28,14 @@ export function toolContext(
     limiter: new Limiter({ perMinute: 600, maxConcurrent: 4 }),
     origin: () => new URL(url).origin,
   });
-  return { client: () => client, requests, gate: createGate(gate), origin: () => new URL(url).origin, logs };
+  return {
+    client: () => client,
+    requests,
+    gate: createGate(gate),
+    origin: () => new URL(url).origin,
+    secrets: () => (apiKey ? [apiKey] : []),
+    logs,
+  };
 }
 
 /** One call per tool that finds data in the emulator's fixtures. */

@@ -256,6 +256,57 @@ void describe('agent tools', () => {
     assert.deepEqual(emu.requests, []);
   });
 
+  void it('a key echoed by the upstream reaches no tool output, not even a prefix (redacted before any cut)', async () => {
+    const key = 'odin-ECHOED-k3y-5e1f9a7b3c2d4e6f8a0b';
+    const own = await startEmulator({ seed: 3, hosts: 80, apiKey: key });
+    const echo = await startHostileUpstream(own.url, { echoKey: true });
+    try {
+      const ctx = toolContext(echo.url, key);
+      const outputs: string[] = [];
+      for (const t of AGENT_TOOLS.filter((x) => !x.local)) {
+        outputs.push(await invokeTool(t, HOSTILE_CALLS[t.name], ctx));
+        // Again from the cache: cached answers are redacted too.
+        outputs.push(await invokeTool(t, HOSTILE_CALLS[t.name], ctx));
+      }
+      const all = outputs.join('\n');
+      assert.match(all, /‹redacted›/, 'the echoed key reached the tools');
+      for (let i = 0; i + 8 <= key.length; i++) {
+        const part = key.slice(i, i + 8);
+        assert.ok(!all.includes(part), `a part of the key survived: ${part}`);
+      }
+    } finally {
+      await echo.close();
+      await own.close();
+    }
+  });
+
+  void it('Lucene escapes do not hide a private, internal or denied value in a query', async () => {
+    const ctx = toolContext(emu.url, emu.apiKey, { deny: ['mycompany.com'] });
+    emu.clearLog();
+    for (const [name, input, reason] of [
+      [
+        'odin_search_hosts',
+        { query: 'ip:10\\.0\\.0\\.1' },
+        /^10\.0\.0\.1 is Private-Use \(RFC 1918\): not sent to ODIN/,
+      ],
+      ['odin_count_hosts', { query: 'hostnames:db\\.corp' }, /^db\.corp is Internal name/],
+      [
+        'odin_count_hosts',
+        { query: 'vpn.mycompany\\.com' },
+        /^vpn\.mycompany\.com is not sent to ODIN: denied/,
+      ],
+      ['odin_search_buckets', { query: 'ip:10\\u002e0\\u002e0\\u002e7' }, /^10\.0\.0\.7 is Private-Use/],
+      ['odin_summarize_hosts', { field: 'services.port', query: 'ip:10.0.0.*' }, /^10\.0\.0\.0\/24 is/],
+    ] as const) {
+      await assert.rejects(invokeTool(findTool(name)!, input, ctx), (e: unknown) => {
+        assert.ok(e instanceof ToolRefusal, `${name} ${JSON.stringify(input)}: ${String(e)}`);
+        assert.match(toolErrorText(e), reason);
+        return true;
+      });
+    }
+    assert.deepEqual(emu.requests, []);
+  });
+
   void it('with lookups off nothing is sent, but local tools still work', async () => {
     const ctx = toolContext(emu.url, emu.apiKey, {
       blocked: () => 'ODIN lookups are off (setting odin.lookups.mode).',

@@ -7,7 +7,7 @@ import {
   showInvisibles,
   truncate,
 } from '../../../src/core/text';
-import { redactSecrets } from '../../../src/core/redact';
+import { redactDeep, redactSecrets } from '../../../src/core/redact';
 
 test('showInvisibles makes bidi, zero-width, NUL and ANSI escapes visible', () => {
   assert.equal(showInvisibles('a\u202Eb'), 'a<U+202E>b');
@@ -66,4 +66,27 @@ test('redactSecrets blanks the key and header-looking values', () => {
   assert.equal(redactSecrets(`failed with ${key}`, [key]), 'failed with ‹redacted›');
   assert.equal(redactSecrets('X-API-Key: abcdef123', []), 'X-API-Key: ‹redacted›');
   assert.equal(redactSecrets('{"x-api-key":"abcdef123"}', []), '{"x-api-key":"‹redacted›"}');
+});
+
+test('redactDeep redacts the key in every string and key, copies only what changed', () => {
+  const key = 'k3y-0123456789abcdef';
+  const clean = { ports: [22, 443], org: 'Example' };
+  const answer = {
+    clean,
+    banner: `welcome ${key}`,
+    list: ['a', `x${key}y`],
+    [`by-${key}`]: 1,
+    nested: { deep: [{ title: key }] },
+  };
+  const out = redactDeep(answer, [key]);
+  assert.ok(!JSON.stringify(out).includes(key.slice(0, 8)));
+  assert.equal(out.banner, 'welcome ‹redacted›');
+  assert.deepEqual(out.list, ['a', 'x‹redacted›y']);
+  assert.equal(out.clean, clean, 'an unchanged part is shared, not copied');
+  assert.equal(answer.banner, `welcome ${key}`, 'the input (a cached answer) is not changed');
+  assert.equal(redactDeep(clean, [key]), clean);
+  const proto = JSON.parse(`{"__proto__": {"polluted": "${key}"}}`) as Record<string, unknown>;
+  const p = redactDeep(proto, [key]);
+  assert.equal(Object.getPrototypeOf(p), Object.prototype);
+  assert.deepEqual(Object.keys(p), ['__proto__']);
 });

@@ -12,7 +12,12 @@ import { Gate } from '../../../src/core/gate';
 import { Limiter } from '../../../src/core/limiter';
 import { hostsInBlockQuery } from '../../../src/core/query';
 import { RequestLayer } from '../../../src/core/requests';
-import { gatedFetcher, PageBlockedError, type PageGate } from '../../../src/extension/search/pageFetchers';
+import {
+  gatedFetcher,
+  PageBlockedError,
+  searchPageGate,
+  type PageGate,
+} from '../../../src/extension/search/pageFetchers';
 import { ResultSet, type PageFetcher } from '../../../src/extension/search/results/resultSet';
 import { turns } from '../../support/wait';
 
@@ -102,6 +107,40 @@ describe('search pages pass the gate', () => {
     settings.consented = true;
     await fetch(undefined, 1, new AbortController().signal);
     assert.equal(raw.calls, 1);
+  });
+
+  it('query text is decided on every page: a private or denied value in it sends nothing', async () => {
+    const rl = layer();
+    const settings: { mode: 'onHover'; trusted: true; userDeny: string[] } = {
+      mode: 'onHover',
+      trusted: true,
+      userDeny: [],
+    };
+    const current = (): { gate: Gate; consented: boolean } => ({ gate: new Gate(settings), consented: true });
+    const send: PageGate['send'] = (fetcher, opts) => rl.send(fetcher, opts);
+    // Palette, saved search, hunt, Re-run All, narrowing and similar hosts all fetch through this gate.
+    for (const spec of [
+      { kind: 'hosts', query: 'ip:10\\.0\\.0\\.7 OR services.port:22' },
+      { kind: 'hostSummary', field: 'services.port', query: 'hostnames:db\\.corp' },
+      { kind: 'buckets', query: 'name:\'x\' AND ip:"172.16.0.1"' },
+    ] as const) {
+      const raw = pagesFetcher(2);
+      const set = new ResultSet(spec, gatedFetcher(raw, searchPageGate(spec, current, send)), 1);
+      assert.equal(await set.loadNext(), false);
+      assert.equal(raw.calls, 0, spec.query);
+      assert.equal(set.error?.kind, 'blocked');
+      assert.match(set.error?.message ?? '', /^(10\.0\.0\.7|db\.corp|172\.16\.0\.1) is .*not sent to ODIN/);
+    }
+    // A deny entry added while a result set is open: its next page is not sent.
+    const spec = { kind: 'hosts', query: 'hostnames:vpn.mycompany\\.com' } as const;
+    const raw = pagesFetcher(3);
+    const set = new ResultSet(spec, gatedFetcher(raw, searchPageGate(spec, current, send)), 1);
+    assert.equal(await set.loadNext(), true);
+    settings.userDeny = ['mycompany.com'];
+    assert.equal(await set.loadNext(), false);
+    assert.equal(raw.calls, 1);
+    assert.equal(rl.sent, 1);
+    assert.match(set.error?.message ?? '', /vpn\.mycompany\.com is not sent to ODIN: denied by user setting/);
   });
 
   it('a page waits for the shared limiter like any lookup', async () => {

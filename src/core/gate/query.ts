@@ -1,0 +1,99 @@
+/**
+ * Query text as values: what IP addresses, CIDR blocks and host names a Lucene query names,
+ * as the service reads them (escapes resolved: `10\.0\.0\.1` and `10\u002e0\u002e0\u002e1`
+ * are `10.0.0.1`), for the gate to classify each one like a hovered value (`Gate.query`).
+ *
+ * Two readings, both kept (a value found by either is classified):
+ *   1. the query parsed with the `lucene` package (ODIN's single quotes and quoted range
+ *      bounds adapted first, as the hunts' diagnostics do): every term, phrase and range
+ *      bound, escapes resolved;
+ *   2. the whole text, escapes resolved, with the field names the parse found blanked: the
+ *      hover's detector and a token split over it. This reading also covers a query the
+ *      parser refuses (the service's parser may still accept it), so nothing fails open.
+ *
+ * Field names are never values. Pure TypeScript: no `vscode` import.
+ */
+import type * as lucene from 'lucene';
+import { detect } from '../detect';
+import { parseLucene } from '../hunts/diagnostics';
+
+/** Resolves Lucene escapes as the service's parser does: `\x` is `x`, `\uXXXX` is that unit. */
+export function unescapeLucene(text: string): string {
+  return text.replace(/\\(?:u([0-9a-fA-F]{4})|([\s\S]))/g, (_m, hex: string | undefined, ch: string) =>
+    hex ? String.fromCharCode(parseInt(hex, 16)) : ch,
+  );
+}
+
+/** A value and how it was written: a whole term (or phrase word) or a detection inside text. */
+export interface QueryValue {
+  /** The value to classify (escapes resolved). */
+  value: string;
+  /** `term`: a whole term or token; `detected`: found by the detector inside longer text. */
+  from: 'term' | 'detected';
+}
+
+/** Characters that separate words in the text reading (Lucene syntax and phrase spacing). */
+const SEPARATORS = /[\s()[\]{}"'^~!+,;<>=|&]+/;
+
+/** `10.0.0.*`, `10.0.*`, `10.*`: the block a whole-octet IPv4 wildcard stands for. */
+function wildcardBlock(word: string): string | undefined {
+  const m = /^((?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){0,2})\.\*$/.exec(
+    word,
+  );
+  if (!m) return undefined;
+  const parts = m[1].split('.');
+  const bits = parts.length * 8;
+  while (parts.length < 4) parts.push('0');
+  return `${parts.join('.')}/${bits}`;
+}
+
+function addWords(text: string, out: QueryValue[]): void {
+  for (const raw of text.split(SEPARATORS)) {
+    const word = raw.replace(/^[*?]+/, '').replace(/[,:]+$/, '');
+    if (word === '') continue;
+    const block = wildcardBlock(word);
+    if (block) out.push({ value: block, from: 'term' });
+    // `db.corp*` names db.corp.
+    const bare = word.replace(/[*?]+$/, '');
+    if (bare !== '') out.push({ value: bare, from: 'term' });
+    // `field:value` where the parse did not split it (a query the parser refused).
+    const colon = /^[A-Za-z_][\w.]*:(.+)$/.exec(bare);
+    if (colon) out.push({ value: colon[1], from: 'term' });
+  }
+}
+
+function addText(text: string, out: QueryValue[]): void {
+  for (const d of detect(text)) out.push({ value: d.value, from: 'detected' });
+  addWords(text, out);
+}
+
+function walk(node: lucene.Node | undefined, visit: (text: string) => void): void {
+  if (!node) return;
+  if (typeof node.term === 'string') visit(node.term);
+  for (const bound of [node.term_min, node.term_max]) {
+    // A quoted bound was rewritten as `_bound_` for the parser.
+    if (typeof bound === 'string') visit(bound.replace(/^_|_$/g, ''));
+  }
+  walk(node.left, visit);
+  walk(node.right, visit);
+}
+
+/** Every candidate value in a query (duplicates possible), escapes resolved. */
+export function queryValues(query: string): QueryValue[] {
+  const out: QueryValue[] = [];
+  const parsed = parseLucene(query);
+  let text = query;
+  if (parsed.ast) {
+    walk(parsed.ast, (term) => {
+      const value = unescapeLucene(term);
+      out.push({ value: value.trim(), from: 'term' });
+      addText(value, out);
+    });
+    // Field names are not values: blanked (same length) before the text reading.
+    const chars = text.split('');
+    for (const f of parsed.fields) for (let i = f.start; i < f.end; i++) chars[i] = ' ';
+    text = chars.join('');
+  }
+  addText(unescapeLucene(text), out);
+  return out;
+}
