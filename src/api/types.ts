@@ -234,6 +234,10 @@ export interface Host {
   tags: HostTag[];
   whois?: HostWhois;
   whois_updated_at?: string;
+  /** Services the answer listed beyond the most a host keeps (MAX_LIST_ITEMS): not kept, counted. */
+  services_omitted?: number;
+  /** Other lists or protocol details were cut to bound the work per answer. */
+  details_cut?: boolean;
 }
 
 // ---------------------------------------------------------------- aggregations, counts, fields

@@ -206,7 +206,17 @@ export function hostView(host: Host): HostView {
   addDate('Location updated', host.location_updated_at);
   addDate('ASN updated', host.asn_updated_at);
   addDate('Whois updated', host.whois_updated_at);
+  const omitted = host.services_omitted ?? 0;
+  const notKept = [
+    omitted
+      ? `${omitted.toLocaleString('en-US')} of the ${(omitted + host.services.length).toLocaleString('en-US')} services the answer listed (those with CVEs are kept first)`
+      : '',
+    host.details_cut ? 'part of the other lists and protocol details' : '',
+  ]
+    .filter((x) => x)
+    .join('; ');
   return {
+    ...(notKept ? { notKept } : {}),
     ip: host.ip,
     isVuln: host.is_vuln,
     organization: cap(host.asn?.organization ?? host.whois?.organization, 500),
