@@ -4,6 +4,7 @@
  * `vscode` import below this folder.
  */
 export * from './tools';
+export { ConfirmedCalls } from './confirmed';
 export { createGate, type AgentGate, type GateResult, type GateSettings, type ValueKind } from './gate';
 export {
   framed,

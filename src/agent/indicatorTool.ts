@@ -10,8 +10,29 @@ import type { AgentGate } from './gate';
 import { ToolInputError, type Input } from './schema';
 import { int, str, tool, type ToolContext } from './toolKit';
 
-/** Most characters of text the indicator tool reads (a big log is fine; a disk image is not). */
-export const MAX_INDICATOR_TEXT = 20_000_000;
+/**
+ * The largest message the MCP stdio transport reads: the SDK's `ReadBuffer` ends the whole
+ * session on a line over 10 MiB (`STDIO_DEFAULT_MAX_BUFFER_SIZE`), so no argument the schemas
+ * accept may make a bigger one.
+ */
+export const MCP_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Bytes one character of a string argument can take in the JSON-RPC line: `\u0001` (a control
+ * character or a lone surrogate) is 6.
+ */
+export const JSON_BYTES_PER_CHAR = 6;
+
+/**
+ * Most characters of text the indicator and triage tools take inline: whatever the characters,
+ * the call (with its other arguments) stays at least 64 KiB under one MCP message; a test holds
+ * every tool's schema to that. A bigger log is triaged by `file` (in VS Code), which the
+ * transport does not carry.
+ */
+export const MAX_INDICATOR_TEXT = 1_700_000;
+
+/** Most characters of a workspace file the tools read (a big log is fine; a disk image is not). */
+export const MAX_FILE_TEXT = 20_000_000;
 
 export const listIndicatorsTool = tool({
   name: 'odin_list_indicators',
@@ -96,7 +117,7 @@ export async function localText(
     if (!c.localText) throw new ToolInputError(`Pass the text to ${verb} in "text".`);
     scan = await c.localText(str(input, 'file') || undefined, signal);
   }
-  if (scan.text.length > MAX_INDICATOR_TEXT)
+  if (scan.text.length > (text === undefined ? MAX_FILE_TEXT : MAX_INDICATOR_TEXT))
     throw new ToolInputError(`The text is too large to ${verb} here.`);
   return scan;
 }

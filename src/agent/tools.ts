@@ -40,7 +40,13 @@ export {
   type ToolContext,
 } from './toolKit';
 export * from './apiTools';
-export { indicatorsAnswer, listIndicatorsTool, MAX_INDICATOR_TEXT } from './indicatorTool';
+export {
+  indicatorsAnswer,
+  JSON_BYTES_PER_CHAR,
+  listIndicatorsTool,
+  MAX_INDICATOR_TEXT,
+  MCP_MESSAGE_BYTES,
+} from './indicatorTool';
 export { TRIAGE_DEFAULT_MAX_REQUESTS, TRIAGE_MAX_REQUESTS, triageFileTool } from './triageTool';
 
 /** Every tool, in the order both surfaces list them. */

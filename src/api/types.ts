@@ -151,7 +151,10 @@ export interface CertName {
 export interface TlsCertificate {
   subject: CertName;
   issuer: CertName;
-  /** DNS names (`subject_alt_name.dns_names`, else the extension's) and IP addresses of the SAN. */
+  /**
+   * DNS names (`subject_alt_name.dns_names` and the extension's) and IP addresses of the SAN,
+   * each checked (an address parses, a name is a DNS name) and listed once.
+   */
   names: string[];
   ips: string[];
   /** ISO 8601 in UTC (the wire writes them without a zone letter). */
@@ -166,6 +169,8 @@ export interface TlsCertificate {
   signatureAlgorithm?: string;
   keyAlgorithm?: string;
   keyBits?: number;
+  /** The curve of an EC key as zcrypto names it (`p256`). */
+  keyCurve?: string;
   jarm?: string;
   /** Scanner tags of the TLS module (`dv`, `trusted`, `self_signed`, `root`). */
   tags: string[];
@@ -234,6 +239,10 @@ export interface Host {
   tags: HostTag[];
   whois?: HostWhois;
   whois_updated_at?: string;
+  /** Services the answer listed beyond the most a host keeps (MAX_LIST_ITEMS): not kept, counted. */
+  services_omitted?: number;
+  /** Other lists or protocol details were cut to bound the work per answer. */
+  details_cut?: boolean;
 }
 
 // ---------------------------------------------------------------- aggregations, counts, fields

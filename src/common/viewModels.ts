@@ -100,6 +100,8 @@ export interface HostView {
   whois?: { organization?: string; network?: string; descr?: string; raw?: string };
   /** CVEs listed in the host record (services[].cve), before any endpoint page arrives. */
   cves: CveView[];
+  /** What a very big answer had that was not kept (bounded work per answer), in words. */
+  notKept?: string;
 }
 
 export interface WhoisChange {

@@ -180,8 +180,11 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
         const says = serviceSummary(s);
         return `${s.port}${proto}${what.length ? ` ${md(what.join(' '), 60)}` : ''}${says ? ` — ${md(says, 80)}` : ''}`;
       });
-    const more = host.services.length > MAX_PORTS ? ` · +${host.services.length - MAX_PORTS} more` : '';
-    exposed.push(`**Open ports (${host.services.length}):** ${ports.join(' · ')}${more}`);
+    // A host listing more services than normalisation keeps says how many it listed.
+    const listed = host.services.length + (host.services_omitted ?? 0);
+    const more = listed > MAX_PORTS ? ` · +${fmt(listed - MAX_PORTS)} more` : '';
+    const kept = host.services_omitted ? `, ${fmt(host.services.length)} kept` : '';
+    exposed.push(`**Open ports (${fmt(listed)}${kept}):** ${ports.join(' · ')}${more}`);
   } else {
     exposed.push('**Open ports:** none seen');
   }

@@ -41,15 +41,23 @@ export function neutraliseUiText(text: string, max = 500): string {
 }
 
 /**
+ * Backslash-escapes every ASCII punctuation character Markdown may read as syntax. That
+ * includes what starts or holds an autolink (`.` `:` `/` `@`): a renderer that linkifies
+ * (VS Code's Markdown preview, GitHub) sees `www\.x\.com`, `a\@b\.c`, `https\:\/\/` as text,
+ * since an escaped character ends the text run a link would be found in.
+ */
+export function escapeMarkdownSyntax(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&:"'=$@/]/g, (ch) => `\\${ch}`);
+}
+
+/**
  * Escapes text for Markdown so that it renders literally: no links, images, emphasis,
  * headings, HTML or autolinks. Use for every API string put into a MarkdownString.
  */
 export function escapeMarkdown(text: string, max = 2000): string {
   const visible = showInvisibles(truncate(text.replace(/\r\n?/g, '\n'), max));
   return (
-    visible
-      // Backslash-escape every ASCII punctuation character Markdown may treat as syntax.
-      .replace(/[\\`*_{}[\]()#+\-.!|<>~&:"'=$@]/g, (ch) => `\\${ch}`)
+    escapeMarkdownSyntax(visible)
       // Collapse newlines: hover cards lay out API text on one line each.
       .replace(/\n+/g, ' ')
   );

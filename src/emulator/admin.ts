@@ -1,5 +1,6 @@
 /**
- * The emulator's admin API (no key; for tests in another process):
+ * The emulator's admin API (no key; for tests in another process; only for requests whose
+ * `Host` is the emulator's loopback address and port, POSTs as `application/json`):
  *   GET    /__admin/health   → {ok, dialect, seed, hosts, notFound}
  *   GET    /__admin/log      → RequestLogEntry[] (oldest first)
  *   DELETE /__admin/log      → 204
@@ -31,13 +32,38 @@ export interface AdminState {
   resetChange(): void;
 }
 
+/**
+ * Why a request may not reach the admin API, or undefined. A web page can reach a loopback
+ * port: by DNS rebinding (its own name resolving to 127.0.0.1, so the browser sends that name
+ * as `Host` and lets the page read the answer) or by a cross-site form POST (`text/plain`,
+ * no preflight). So the `Host` must be the emulator's own loopback address and port, and a
+ * POST must say `application/json`, which a page can send cross-site only after a CORS
+ * preflight the emulator never grants.
+ */
+export function adminRefusal(req: http.IncomingMessage, port: number): string | undefined {
+  const host = (req.headers.host ?? '').toLowerCase();
+  if (!['127.0.0.1', 'localhost', '[::1]'].some((h) => host === `${h}:${port}`))
+    return "The admin API answers only Host 127.0.0.1, localhost or [::1] with the emulator's port";
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (req.method === 'POST' && type !== 'application/json')
+    return 'Admin POSTs must be Content-Type: application/json';
+  return undefined;
+}
+
 export async function handleAdmin(
   state: AdminState,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   path: string,
+  port: number,
 ): Promise<void> {
   const method = req.method ?? 'GET';
+  const refused = adminRefusal(req, port);
+  if (refused) {
+    req.resume();
+    sendJson(res, 403, { success: false, message: refused });
+    return;
+  }
   let body: unknown;
   if (method === 'POST') {
     try {

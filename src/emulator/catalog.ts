@@ -1474,6 +1474,15 @@ const AV_N_DOS = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H';
 const AV_N_READ = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N';
 
 export const CVES: Record<string, CveSpec> = {
+  // A low-severity CVE: real answers carry `severity: "low"` (ODIN-FACTS).
+  'CVE-2021-36368': {
+    id: 'CVE-2021-36368',
+    score: 3.7,
+    vector: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:N/I:L/A:N',
+    weakness: 'CWE-287',
+    summary:
+      "An issue was discovered in OpenSSH before 8.9. If a client is using public-key authentication with agent forwarding but without -oLogLevel=verbose, and an attacker has silently modified a server to support the None authentication option, then the user cannot determine whether FIDO authentication is going to confirm that the user wishes to connect to that server, or that the user wishes to allow that server to connect to a different server on the user's behalf.",
+  },
   'CVE-2021-23017': {
     id: 'CVE-2021-23017',
     score: 7.7,
@@ -2196,7 +2205,14 @@ export const PRODUCT_CVES: Record<string, Record<string, string[]>> = {
   lighttpd: { '1.4.59': ['CVE-2022-22707'] },
   openssh: {
     '7.4': ['CVE-2018-15473', 'CVE-2020-15778', 'CVE-2021-41617', 'CVE-2020-14145', 'CVE-2023-38408'],
-    '7.6p1': ['CVE-2018-15473', 'CVE-2020-15778', 'CVE-2021-41617', 'CVE-2020-14145', 'CVE-2023-38408'],
+    '7.6p1': [
+      'CVE-2018-15473',
+      'CVE-2020-15778',
+      'CVE-2021-41617',
+      'CVE-2020-14145',
+      'CVE-2023-38408',
+      'CVE-2021-36368',
+    ],
     '8.2p1': ['CVE-2020-15778', 'CVE-2021-41617', 'CVE-2020-14145', 'CVE-2023-38408', 'CVE-2023-48795'],
     '8.9p1': ['CVE-2023-38408', 'CVE-2023-48795', 'CVE-2024-6387'],
     '9.3p1': ['CVE-2023-38408', 'CVE-2023-48795', 'CVE-2024-6387'],

@@ -14,6 +14,7 @@
  * Every function builds new objects: the dataset is shared and never mutated.
  */
 import type { BucketRecord, CveRecord, HostRecord, ServiceRecord } from './records';
+import { FIXTURE_HOSTS } from './fixtures';
 import { hash32 } from './random';
 
 export type Dialect = 'spec' | 'live';
@@ -49,24 +50,67 @@ export function cveOut(c: CveRecord, dialect: Dialect): Record<string, unknown> 
   };
 }
 
-function liveService(s: ServiceRecord, hit: boolean): Record<string, unknown> {
+/**
+ * The variations of real answers (ODIN-FACTS "More real answers"), by a coin per host or
+ * service so that they are stable for a seed: in the one full capture 28 of 61 services have
+ * no `modules` and 5 no `softwares`, two of ten hosts an empty `banner`, and city, postal
+ * code and product can be `""`; a certificate's IP list can hold a cut-off IPv6 fragment next
+ * to a repeated address; a lookup's timestamps can carry 9 fractional digits. The named
+ * fixture hosts keep their full records: the tests and the demo describe them.
+ */
+const FULL_RECORDS: ReadonlySet<string> = new Set(Object.values(FIXTURE_HOSTS));
+
+/** `…:27.137Z` → `…:27.137961452Z`: nanoseconds, as the lookup of the documentation shows. */
+function nanoTime(t: string, coin: number): string {
+  const extra = String(coin % 1_000_000).padStart(6, '0');
+  return t.replace(
+    /(?:\.(\d{1,3}))?Z$/,
+    (_m, ms: string | undefined) => `.${(ms ?? '').padEnd(3, '0')}${extra}Z`,
+  );
+}
+
+/** A TLS module whose certificate lists its first IP twice and a cut-off IPv6 fragment after it. */
+function malformedSan(tls: Record<string, unknown>): Record<string, unknown> {
+  const cert = tls.certificate as Record<string, unknown> | undefined;
+  const ext = cert?.extensions as Record<string, unknown> | undefined;
+  const san = ext?.subject_alt_name as Record<string, unknown> | undefined;
+  const ips = san?.ip_address;
+  if (!cert || !ext || !san || !Array.isArray(ips) || ips.length === 0) return tls;
+  const first = ips[0] as string;
+  const fragment = first.includes(':') ? first.split(':')[0]! : '2605';
+  return {
+    ...tls,
+    certificate: {
+      ...cert,
+      extensions: { ...ext, subject_alt_name: { ...san, ip_address: [...ips, first, fragment] } },
+    },
+  };
+}
+
+function liveService(s: ServiceRecord, hit: boolean, ip: string): Record<string, unknown> {
+  const coin = FULL_RECORDS.has(ip) ? 99 : hash32(`${ip}:${s.port}`) % 100;
   const out: Record<string, unknown> = {
     port: s.port,
     protocol: s.protocol,
     name: s.name,
     version: s.version,
-    product: s.product,
+    product: coin >= 90 && coin < 94 ? '' : s.product,
     extra_info: s.extra_info,
     tunnel: s.tunnel,
   };
-  if (s.softwares.length)
+  if (s.softwares.length && !(coin >= 45 && coin < 53))
     out.softwares = s.softwares.map((sw) => ({
       ...sw,
       version: sw.version === 'ANY' ? 'ANY' : escapeRegex(sw.version),
     }));
-  if (Object.keys(s.modules).length) out.modules = { ...s.modules };
+  if (Object.keys(s.modules).length && coin >= 45) {
+    const modules: Record<string, unknown> = { ...s.modules };
+    if (modules.tls && coin % 3 === 0) modules.tls = malformedSan(modules.tls as Record<string, unknown>);
+    out.modules = modules;
+  }
   out._meta = { name: '', desc: '', category: '' };
-  out.last_updated_at = liveTime(s.last_updated_at);
+  out.last_updated_at =
+    !hit && coin % 4 === 1 ? nanoTime(s.last_updated_at, hash32(ip)) : liveTime(s.last_updated_at);
   if (s.cve.length)
     out.cve = hit
       ? s.cve.map((c) => ({ id: c.id, severity: c.severity.toLowerCase() }))
@@ -143,6 +187,8 @@ function specHost(h: HostRecord): Record<string, unknown> {
 
 function liveHost(h: HostRecord, hit: boolean): Record<string, unknown> {
   const coin = hash32(h.ip);
+  const full = FULL_RECORDS.has(h.ip);
+  const vary = (n: number): boolean => !full && Math.floor(coin / 1000) % n === 0;
   const time = (t: string | null): string => (t === null ? ZERO_TIME : liveTime(t));
   const { coordinates, ...place } = h.location;
   const out: Record<string, unknown> = {
@@ -152,6 +198,8 @@ function liveHost(h: HostRecord, hit: boolean): Record<string, unknown> {
     is_ipv6: h.is_ipv6,
     location: {
       ...place,
+      ...(vary(7) ? { city: '' } : {}),
+      ...(vary(4) ? { postal_code: '' } : {}),
       coordinates: { latitude: String(coordinates.latitude), longitude: String(coordinates.longitude) },
     },
     location_updated_at: time(h.location_updated_at),
@@ -167,11 +215,11 @@ function liveHost(h: HostRecord, hit: boolean): Record<string, unknown> {
     },
     whois_updated_at: time(h.whois_updated_at),
     tags: h.tags.map((t) => ({ ...t })),
-    services: h.services.map((s) => liveService(s, hit)),
+    services: h.services.map((s) => liveService(s, hit, h.ip)),
     services_hash: h.services_hash,
-    banner: h.banner.slice(),
+    banner: vary(5) ? [] : h.banner.slice(),
     is_vuln: h.is_vuln,
-    last_updated_at: liveTime(h.last_updated_at),
+    last_updated_at: !hit && vary(2) ? nanoTime(h.last_updated_at, coin) : liveTime(h.last_updated_at),
   };
   if (!hit) {
     // The lookup adds hostnames and domains (`null` or absent when there are none).

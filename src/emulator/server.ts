@@ -225,7 +225,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let path = url.pathname;
     while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    if (path === '/__admin' || path.startsWith('/__admin/')) return handleAdmin(admin, req, res, path);
+    if (path === '/__admin' || path.startsWith('/__admin/')) return handleAdmin(admin, req, res, path, port);
 
     const keyHeader = req.headers['x-api-key'];
     const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;

@@ -170,6 +170,7 @@ export class HostPage {
         ['Modules', chips(host.modules, 'chip chip-muted')],
         ['Vulnerable', host.isVuln === undefined ? undefined : host.isVuln ? 'yes' : 'no'],
         ...host.dates.map((d): [string, string] => [d.label, d.value]),
+        ['Not kept', host.notKept],
       ]),
     );
   }

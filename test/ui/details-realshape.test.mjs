@@ -115,7 +115,9 @@ describe('host page over the real shapes (loopback upstream serving test/fixture
     const f = await facts(cert.locator('dl.facts'));
     assert.equal(f.Subject, 'www.example-shapes.test, Example Shapes B.V., NL');
     assert.equal(f.Issuer, 'Example Issuing CA 7, Example Trust Services B.V., NL');
+    // The wire lists 93.184.215.14 twice and a cut-off fragment "2605": each address once, no fragment.
     assert.equal(f.Names, 'www.example-shapes.test, example-shapes.test, 93.184.215.14');
+    assert.equal(f.Key, 'EC P-256', 'Elliptic_curve_cryptography / p256 as people write it');
     assert.equal(f['Valid from'], '2026-09-01T09:02:11Z');
     assert.equal(f['Valid until'], '2027-09-01T09:02:10Z');
     assert.equal(f['Self-signed'], 'no');

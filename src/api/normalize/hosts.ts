@@ -1,6 +1,23 @@
 /** Host records: ASN, location, domains, hostnames, tags, whois and services. */
-import type { Asn, Host, HostDomain, HostLocation, HostName, HostTag, HostWhois } from '../types';
-import { isObj, str, nonEmpty, num, int, bool, strList, obj, time, mapList, compact, type Obj } from './json';
+import type { Asn, Host, HostDomain, HostLocation, HostName, HostTag, HostWhois, Service } from '../types';
+import {
+  isObj,
+  str,
+  nonEmpty,
+  num,
+  int,
+  bool,
+  strList,
+  obj,
+  time,
+  mapList,
+  compact,
+  list,
+  MAX_LIST_ITEMS,
+  MAX_MODULE_VALUES,
+  type CopyBudget,
+  type Obj,
+} from './json';
 import { normalizeService } from './services';
 
 function normalizeAsn(v: unknown): Asn | undefined {
@@ -99,29 +116,66 @@ function normalizeHostWhois(v: unknown): HostWhois | undefined {
   return Object.keys(w).length ? w : undefined;
 }
 
-/** A host record; `undefined` when it is not an object or carries no IP (and none is known). */
+/** Does a raw service list CVEs? (Such services are kept first when a host lists too many.) */
+function listsCves(s: unknown): boolean {
+  if (!isObj(s)) return false;
+  const c = s.cve;
+  return Array.isArray(c) ? c.length > 0 : isObj(c) && Object.keys(c).length > 0;
+}
+
+/**
+ * The services a host keeps: at most MAX_LIST_ITEMS, those listing CVEs first (so a cut never
+ * hides what makes a host vulnerable), then the others, each group in the answer's order.
+ */
+function keptServices(v: unknown, budget: CopyBudget): { services: Service[]; omitted: number } {
+  const raw = list(v);
+  if (raw.length <= MAX_LIST_ITEMS)
+    return { services: mapList(raw, (x) => normalizeService(x, budget)), omitted: 0 };
+  const picked: unknown[] = [];
+  for (const s of raw) if (picked.length < MAX_LIST_ITEMS && listsCves(s)) picked.push(s);
+  for (const s of raw) if (picked.length < MAX_LIST_ITEMS && !listsCves(s)) picked.push(s);
+  const services = mapList(picked, (x) => normalizeService(x, budget));
+  return { services, omitted: raw.length - picked.length };
+}
+
+/**
+ * A host record; `undefined` when it is not an object or carries no IP (and none is known).
+ * Bounded work: at most MAX_LIST_ITEMS of each list and MAX_MODULE_VALUES values of protocol
+ * modules are kept; `services_omitted` and `details_cut` say what was left out.
+ */
 export function normalizeHost(v: unknown, fallbackIp?: string): Host | undefined {
   if (!isObj(v)) return undefined;
   const ip = nonEmpty(v.ip) ?? fallbackIp;
   if (ip === undefined) return undefined;
-  return compact<Host>({
+  const budget: CopyBudget = { left: MAX_MODULE_VALUES, cut: false };
+  const kept = keptServices(v.services, budget);
+  const capped = <T>(x: unknown, f: (y: unknown) => T | undefined): T[] => {
+    if (list(x).length > MAX_LIST_ITEMS) budget.cut = true;
+    return mapList(x, f, MAX_LIST_ITEMS);
+  };
+  const banner = strList(v.banner);
+  if (banner.length > MAX_LIST_ITEMS) budget.cut = true;
+  const host = compact<Host>({
     ip,
     is_ipv4: bool(v.is_ipv4),
     is_ipv6: bool(v.is_ipv6),
     is_vuln: bool(v.is_vuln),
     scan_id: int(v.scan_id),
     last_updated_at: time(v.last_updated_at),
-    banner: strList(v.banner),
+    banner: banner.length > MAX_LIST_ITEMS ? banner.slice(0, MAX_LIST_ITEMS) : banner,
     services_hash: str(v.services_hash),
     asn: normalizeAsn(v.asn),
     asn_updated_at: time(v.asn_updated_at),
-    domains: mapList(v.domains, normalizeHostDomain),
-    hostnames: mapList(v.hostnames, normalizeHostName),
+    domains: capped(v.domains, normalizeHostDomain),
+    hostnames: capped(v.hostnames, normalizeHostName),
     location: normalizeLocation(v.location),
     location_updated_at: time(v.location_updated_at),
-    services: mapList(v.services, normalizeService),
-    tags: mapList(v.tags, normalizeTag),
+    services: kept.services,
+    tags: capped(v.tags, normalizeTag),
     whois: normalizeHostWhois(v.whois),
     whois_updated_at: time(v.whois_updated_at),
   });
+  if (kept.omitted > 0) host.services_omitted = kept.omitted;
+  if (budget.cut) host.details_cut = true;
+  return host;
 }

@@ -6,8 +6,9 @@
  * `modules.ssh` with its key and algorithm lists. Each field is read on its own: one of
  * the wrong type is left out, never replaced by a default.
  */
+import { isIP } from 'node:net';
 import type { CertName, HttpInfo, SshInfo, TlsCertificate } from '../types';
-import { bool, compact, FORBIDDEN_KEYS, int, isObj, nonEmpty, nonEmptyList, obj } from './json';
+import { bool, compact, FORBIDDEN_KEYS, int, isObj, list, nonEmpty, nonEmptyList, obj } from './json';
 
 /** A value that is a string or an array of strings (zcrypto names, HTTP headers), joined. */
 export function joined(v: unknown): string | undefined {
@@ -67,12 +68,39 @@ function certName(v: unknown): CertName {
   });
 }
 
+/** A DNS name as a certificate may hold it: LDH labels (and `_`), a leading `*.` wildcard, ≤ 253 characters. */
+const CERT_DNS_NAME = /^(\*\.)?(?!-)[a-z0-9_-]{1,63}(?<!-)(\.(?!-)[a-z0-9_-]{1,63}(?<!-))*$/;
+
+/**
+ * A certificate's SAN entries as they can be shown: IP addresses that parse as one (a real
+ * answer lists a cut-off IPv6 fragment, `"2605"`), names that are DNS names (lower case),
+ * each once; an address written as a DNS name is listed once, as an address.
+ */
+export function certificateEntries(
+  dnsNames: unknown[],
+  ipAddresses: unknown[],
+): { names: string[]; ips: string[] } {
+  const ips = new Set<string>();
+  const names = new Set<string>();
+  for (const v of ipAddresses) if (typeof v === 'string' && isIP(v.trim())) ips.add(v.trim().toLowerCase());
+  for (const v of dnsNames) {
+    if (typeof v !== 'string') continue;
+    const n = v.trim().toLowerCase().replace(/\.$/, '');
+    if (isIP(n)) ips.add(n);
+    else if (n.length <= 253 && CERT_DNS_NAME.test(n)) names.add(n);
+  }
+  return { names: [...names], ips: [...ips] };
+}
+
 export function readTls(m: unknown): TlsCertificate | undefined {
   if (!isObj(m) || !isObj(m.certificate)) return undefined;
   const c = m.certificate;
   const san = obj(c.subject_alt_name);
   const extSan = obj(obj(c.extensions).subject_alt_name);
-  const names = [...new Set([...nonEmptyList(san.dns_names), ...nonEmptyList(extSan.dns_names)])];
+  const { names, ips } = certificateEntries(
+    [...list(san.dns_names), ...list(extSan.dns_names)],
+    list(extSan.ip_address),
+  );
   const validity = obj(c.validity);
   const signature = obj(c.signature);
   const key = obj(c.subject_key_info);
@@ -81,7 +109,7 @@ export function readTls(m: unknown): TlsCertificate | undefined {
     subject: certName(c.subject),
     issuer: certName(c.issuer),
     names,
-    ips: nonEmptyList(extSan.ip_address),
+    ips,
     notBefore: certTime(validity.not_before ?? validity.start),
     notAfter: certTime(validity.not_after ?? validity.end),
     fingerprintSha256: nonEmpty(c.fingerprint_sha256) ?? nonEmpty(m.fingerprint_sha256),
@@ -92,6 +120,7 @@ export function readTls(m: unknown): TlsCertificate | undefined {
       nonEmpty(obj(signature.algorithm).name) ?? nonEmpty(obj(signature.signature_algorithm).name),
     keyAlgorithm: nonEmpty(key.key_algorithm),
     keyBits: bits,
+    keyCurve: nonEmpty(obj(key.ecdsa).curve),
     jarm: nonEmpty(c.jarm),
     tags: nonEmptyList(m.tags),
   });

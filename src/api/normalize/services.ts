@@ -1,7 +1,19 @@
 /** A host's services: software (CPE parts), protocol modules (read by `modules.ts`),
  * banner and CVEs. */
 import type { Service, ServiceMeta, ServiceModules, Software } from '../types';
-import { isObj, str, int, strList, time, mapList, safeCopy, FORBIDDEN_KEYS, compact } from './json';
+import {
+  isObj,
+  str,
+  int,
+  strList,
+  time,
+  mapList,
+  safeCopy,
+  FORBIDDEN_KEYS,
+  compact,
+  MAX_LIST_ITEMS,
+  type CopyBudget,
+} from './json';
 import { normalizeCveList } from './cves';
 import { readHttp, readSsh, readTls } from './modules';
 
@@ -41,11 +53,15 @@ function normalizeSoftware(v: unknown): Software | undefined {
   return Object.keys(s).length ? s : undefined;
 }
 
-function normalizeModules(v: unknown): ServiceModules {
+function normalizeModules(v: unknown, budget: CopyBudget | undefined): ServiceModules {
   const out: ServiceModules = {};
   if (!isObj(v)) return out;
-  for (const [k, x] of Object.entries(v)) {
-    if (isObj(x) && !FORBIDDEN_KEYS.has(k)) out[k] = safeCopy(x) as Record<string, unknown>;
+  for (const k of Object.keys(v)) {
+    const x = v[k];
+    if (!isObj(x) || FORBIDDEN_KEYS.has(k)) continue;
+    // Past the answer's budget a module is not copied at all (the budget says it was cut).
+    const copy = safeCopy(x, 0, budget);
+    if (isObj(copy)) out[k] = copy;
   }
   return out;
 }
@@ -60,11 +76,17 @@ function normalizeServiceMeta(v: unknown): ServiceMeta | undefined {
   });
 }
 
-export function normalizeService(v: unknown): Service | undefined {
+/** `budget`: what the host's answer may still copy of protocol modules (see MAX_MODULE_VALUES). */
+export function normalizeService(v: unknown, budget?: CopyBudget): Service | undefined {
   if (!isObj(v)) return undefined;
   const port = int(v.port);
   if (port === undefined || port < 0 || port > 65535) return undefined;
-  const modules = normalizeModules(v.modules);
+  const modules = normalizeModules(v.modules, budget);
+  let cve = v.cve;
+  if (Array.isArray(cve) && cve.length > MAX_LIST_ITEMS) {
+    cve = cve.slice(0, MAX_LIST_ITEMS);
+    if (budget) budget.cut = true;
+  }
   const name = str(v.name);
   let banner = str(v.banner);
   if (banner === undefined) {
@@ -88,8 +110,8 @@ export function normalizeService(v: unknown): Service | undefined {
     url: str(v.url),
     last_updated_at: time(v.last_updated_at),
     _meta: normalizeServiceMeta(v._meta),
-    cve: normalizeCveList(v.cve),
-    softwares: mapList(v.softwares, normalizeSoftware),
+    cve: normalizeCveList(cve),
+    softwares: mapList(v.softwares, normalizeSoftware, MAX_LIST_ITEMS),
     modules,
     banner,
     http: readHttp(modules.http),

@@ -3,6 +3,7 @@
  * input already uses (core/query/completion). Pure: no VS Code; offsets are into the file.
  */
 import { complete, ENUMERATIONS, tokenAt, type FieldInfo } from '../query/completion';
+import { escapeMarkdown } from '../text';
 import { DOMAIN_FIELDS } from './diagnostics';
 import { blankComments, HUNT_KINDS, HUNT_OPTIONS, queryAt, type HuntFile, type HuntKind } from './file';
 
@@ -145,6 +146,16 @@ export interface HoverInfo {
   markdown: string;
 }
 
+/**
+ * How the hover's MarkdownString must be built: catalogue text (category names come from the
+ * API) is escaped in `markdown`, and nothing in it may run, render an icon or load an image.
+ */
+export const HOVER_MARKDOWN_OPTIONS = {
+  isTrusted: false,
+  supportThemeIcons: false,
+  supportHtml: false,
+} as const;
+
 /** Hover text for the field name or header word at `offset`, if any. Field values from the API are never shown. */
 export function hoverAt(
   text: string,
@@ -169,12 +180,14 @@ export function hoverAt(
   const name = text.slice(s, e).replace(/^[-+]+/, '');
   if (q.kind === 'domains') {
     const doc = DOMAIN_FIELDS[name];
-    return doc ? { start: s, end: e, markdown: `**${name}** — ${doc}` } : undefined;
+    return doc ? { start: s, end: e, markdown: `**${escapeMarkdown(name, 200)}** — ${doc}` } : undefined;
   }
   const info = fields(q.kind).find((f) => f.name === name);
-  const lines = [`**${name}**${info?.category ? ` · ${info.category}` : ''}`];
+  const lines = [
+    `**${escapeMarkdown(name, 200)}**${info?.category ? ` · ${escapeMarkdown(info.category, 200)}` : ''}`,
+  ];
   if (FIELD_DOCS[name]) lines.push(FIELD_DOCS[name]);
-  if (info?.locked) lines.push('$(lock) Needs a higher ODIN plan.');
+  if (info?.locked) lines.push('Locked: needs a higher ODIN plan.');
   const values = ENUMERATIONS[name];
   if (values) lines.push(`Values: ${values.map((v) => `\`${v}\``).join(', ')}`);
   if (!info && !FIELD_DOCS[name]) lines.push(`Not in the ${q.kind} field catalogue.`);

@@ -92,9 +92,11 @@ export function stixBundle(
       continue;
     }
     if (v.kind === 'host') {
-      for (const cve of v.cveIds) {
-        let vulnId = vulnIds.get(cve);
-        if (!vulnId) vulnIds.set(cve, (vulnId = `vulnerability--${uuid()}`));
+      for (const raw of v.cveIds) {
+        const ref = vulnerabilityReference(raw);
+        if (!ref) continue;
+        let vulnId = vulnIds.get(ref.external_id);
+        if (!vulnId) vulnIds.set(ref.external_id, (vulnId = `vulnerability--${uuid()}`));
         refs.push(
           add({
             type: 'vulnerability',
@@ -103,8 +105,8 @@ export function stixBundle(
             created: now,
             modified: now,
             created_by_ref: identityId,
-            name: cve,
-            external_references: [{ source_name: 'cve', external_id: cve }],
+            name: ref.external_id,
+            external_references: [ref],
           }),
         );
       }
@@ -130,6 +132,27 @@ export function stixBundle(
     object_refs: allRefs.length ? [...new Set(allRefs)] : [identityId],
   });
   return { type: 'bundle', id: `bundle--${uuid()}`, objects };
+}
+
+/** The schema's pattern for `source_name: "cve"`: four-digit year, no leading zero past four digits. */
+const STRICT_CVE = /^CVE-\d{4}-(0\d{3}|[1-9]\d{3,})$/;
+const GHSA = /^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/i;
+
+/**
+ * An id from scan data as a STIX external reference the OASIS schema accepts: a CVE id in any
+ * case (`cve-2024-6387`) becomes `CVE-2024-6387` under `source_name: "cve"`; a GitHub advisory
+ * goes under `ghsa`; anything else (`CVE-2024-123`, vendor ids) under `odin`, whose `external_id`
+ * the schema allows as long as it is not a strict CVE id. Empty ids are dropped.
+ */
+export function vulnerabilityReference(
+  raw: string,
+): { source_name: string; external_id: string } | undefined {
+  const id = raw.trim().slice(0, 200);
+  if (!id) return undefined;
+  const upper = id.toUpperCase();
+  if (STRICT_CVE.test(upper)) return { source_name: 'cve', external_id: upper };
+  if (GHSA.test(id)) return { source_name: 'ghsa', external_id: `GHSA${id.slice(4).toLowerCase()}` };
+  return { source_name: 'odin', external_id: id };
 }
 
 function enrichmentText(r: TriageRow): string {

@@ -3,6 +3,7 @@
 // left out unless asked for (their number is still reported). API text (organisations, tags, registrars) is data:
 // escaped for Markdown, never a link. Pure: no `vscode` import.
 import { csvLine } from '../export';
+import { escapeMarkdownSyntax } from '../text';
 import { mispEvent, stixBundle } from './exchange';
 import type { Triage, TriageRow } from './model';
 import { rowsOf, statusText, type ReportOptions } from './reportRows';
@@ -33,11 +34,11 @@ export function defang(value: string): string {
     : value.replace(/\./g, '[.]');
 }
 
-/** Markdown for a table cell: no HTML, no links, no emphasis, one line. */
+/** Markdown for a table cell: no HTML, no links (autolinks of e-mail addresses and `www.` names included), no emphasis, one line. */
 export function mdText(s: string, max = 120): string {
   let t = s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ');
   if (t.length > max) t = `${t.slice(0, max - 1)}…`;
-  return t.replace(/[\\`*_{}[\]()<>#+!|~&]/g, (c) => `\\${c}`).replace(/:\/\//g, ':\\/\\/');
+  return escapeMarkdownSyntax(t);
 }
 
 /** A one-line code span (its fence longer than any backtick run inside): shown as written, never a link. */

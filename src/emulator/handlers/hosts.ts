@@ -23,7 +23,14 @@ import { HOST_SCHEMA } from './schemas';
 
 function hostCursor(ctx: Ctx, h: HostRecord): number[] {
   const ms = ctx.ds.hostTime.get(h) ?? 0;
-  if (ctx.dialect === 'live') return [ms, Math.round((1 + (hash32(h.ip) % 900) / 100) * 100) / 100 + 0.0017];
+  // The live relevance score is a float, and sometimes a whole number (`[1721808680130, 2]`).
+  if (ctx.dialect === 'live')
+    return [
+      ms,
+      hash32(h.ip) % 3 === 0
+        ? 1 + (hash32(h.ip) % 9)
+        : Math.round((1 + (hash32(h.ip) % 900) / 100) * 100) / 100 + 0.0017,
+    ];
   return [ms, h.scan_id];
 }
 

@@ -13,8 +13,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   AGENT_TOOLS,
+  ConfirmedCalls,
   createGate,
-  invokeTool,
   q,
   toolErrorText,
   ToolInputError,
@@ -79,7 +79,8 @@ async function localText(file: string | undefined): Promise<{ text: string; sour
 /** The language-model tools of this window by name (what lazy.ts's stand-ins call). */
 export function createAgentTools(ctx: Ctx): Map<string, OdinLmTool> {
   const tools = agentContext(ctx);
-  return new Map(AGENT_TOOLS.map((t) => [t.name, new OdinLmTool(t, ctx, tools)]));
+  const confirmed = new ConfirmedCalls();
+  return new Map(AGENT_TOOLS.map((t) => [t.name, new OdinLmTool(t, ctx, tools, confirmed)]));
 }
 
 /** The agent tool context of this window. */
@@ -104,6 +105,8 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     private readonly tool: AgentTool,
     private readonly ctx: Ctx,
     private readonly tools: ToolContext,
+    /** Binds a run to the text its confirmation was prepared on. */
+    private readonly confirmed: ConfirmedCalls,
   ) {}
 
   prepareInvocation(
@@ -111,8 +114,7 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     token?: vscode.CancellationToken,
   ): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> {
     if (this.tool.local) return { invocationMessage: `${this.tool.title} (local, nothing is sent)` };
-    if (this.tool.prepareLocal)
-      return this.prepareAfterScan(this.tool.prepareLocal.bind(this.tool), options.input, token);
+    if (this.tool.prepareLocal) return this.prepareAfterScan(options.input, token);
     let sends: string | undefined;
     try {
       sends = this.tool.prepare(options.input, this.tools).sends;
@@ -132,12 +134,13 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
 
   /** A tool whose cost is known after a local scan (the triage): the confirmation gives the request count. */
   private async prepareAfterScan(
-    prepare: NonNullable<AgentTool['prepareLocal']>,
     input: unknown,
     token: vscode.CancellationToken | undefined,
   ): Promise<vscode.PreparedToolInvocation> {
     try {
-      const call = await toAbortSignal(token, (signal) => prepare(input, this.tools, signal));
+      const call = await toAbortSignal(token, (signal) =>
+        this.confirmed.prepare(this.tool, input, this.tools, signal),
+      );
       if (!call.sends)
         return {
           invocationMessage: `${this.tool.title}: ${call.note ?? 'nothing is sent (all cached or local)'}`,
@@ -161,7 +164,7 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     try {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       const text = await toAbortSignal(token, (signal) =>
-        invokeTool(this.tool, options.input, this.tools, signal),
+        this.confirmed.run(this.tool, options.input, this.tools, signal),
       );
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
     } catch (err) {

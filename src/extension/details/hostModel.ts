@@ -5,6 +5,7 @@
  * of the values the page refers to by id.
  */
 import type { Cve, Exploit, Host, Service, TlsCertificate } from '../../api/types';
+import { keyName, softwareName } from '../../core/names';
 import {
   BANNER_MAX,
   type CertificateView,
@@ -51,25 +52,25 @@ function moduleNumber(s: Service, module: string, field: string): number | undef
 
 /**
  * `cpe:2.3:a:openbsd:openssh:8.2p1:*:…` and `cpe:/a:openbsd:openssh:8.2p1` (CPE 2.2, what
- * the live service sends) → `openbsd openssh 8.2p1`; unknown parts (`*`, `-`, `ANY`) left
- * out; other text unchanged.
+ * the live service sends) → `OpenSSH 8.2p1` (vendor and product named as people write them,
+ * `core/names.ts`); unknown parts (`*`, `-`, `ANY`) left out; other text unchanged.
  */
 export function cpeText(uri: string): string {
   const parts = uri.split(':');
   const fields =
     parts[1] === '2.3' ? parts.slice(3, 6) : /^\/[aho]$/.test(parts[1] ?? '') ? parts.slice(2, 5) : undefined;
   if (parts[0] !== 'cpe' || !fields || fields.length < 2) return uri;
-  return fields
-    .filter((p) => p !== '*' && p !== '-' && p !== '' && p.toUpperCase() !== 'ANY')
-    .map((p) => p.replace(/\\(.)/g, '$1').replace(/_/g, ' '))
-    .join(' ');
+  const [vendor, product, version] = fields.map((p) =>
+    p === '*' || p === '-' || p === '' || p.toUpperCase() === 'ANY' ? undefined : p.replace(/\\(.)/g, '$1'),
+  );
+  return [softwareName(vendor, product), version].filter((x) => x).join(' ');
 }
 
 function softwareText(s: Service): string[] {
   return (s.softwares ?? [])
     .map(
       (w) =>
-        [w.vendor, w.product, unescapeVersion(w.version)].filter((x) => x).join(' ') ||
+        [softwareName(w.vendor, w.product), unescapeVersion(w.version)].filter((x) => x).join(' ') ||
         (w.uri ? cpeText(w.uri) : ''),
     )
     .filter((x) => x !== '')
@@ -92,7 +93,7 @@ export function certificateView(c: TlsCertificate | undefined): CertificateView 
       c.fingerprintSha256 && /^[0-9a-fA-F]{64}$/.test(c.fingerprintSha256) ? c.fingerprintSha256 : undefined,
     selfSigned: c.selfSigned,
     validation: cap(c.validationLevel, 16),
-    key: cap([c.keyAlgorithm, c.keyBits ? `${c.keyBits} bits` : ''].filter((x) => x).join(' '), 64),
+    key: cap(keyName(c.keyAlgorithm, c.keyBits, c.keyCurve), 64),
   };
 }
 
@@ -206,7 +207,17 @@ export function hostView(host: Host): HostView {
   addDate('Location updated', host.location_updated_at);
   addDate('ASN updated', host.asn_updated_at);
   addDate('Whois updated', host.whois_updated_at);
+  const omitted = host.services_omitted ?? 0;
+  const notKept = [
+    omitted
+      ? `${omitted.toLocaleString('en-US')} of the ${(omitted + host.services.length).toLocaleString('en-US')} services the answer listed (those with CVEs are kept first)`
+      : '',
+    host.details_cut ? 'part of the other lists and protocol details' : '',
+  ]
+    .filter((x) => x)
+    .join('; ');
   return {
+    ...(notKept ? { notKept } : {}),
     ip: host.ip,
     isVuln: host.is_vuln,
     organization: cap(host.asn?.organization ?? host.whois?.organization, 500),

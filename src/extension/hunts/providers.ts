@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ACTIONS, completeAt, hoverAt, type HuntAction } from '../../core/hunts';
+import { ACTIONS, completeAt, hoverAt, HOVER_MARKDOWN_OPTIONS, type HuntAction } from '../../core/hunts';
 import { neutraliseUiText } from '../../core/text';
 import type { Ctx } from '../ctx';
 import type { Catalogues } from './catalogues';
@@ -118,9 +118,10 @@ export function registerHuntProviders(
         if (!docs.inQuery(file, doc, offset) || token.isCancellationRequested) return undefined;
         const h = hoverAt(doc.getText(), file, offset, (k) => catalogues.fields(k));
         if (!h) return undefined;
-        // Our own text only (field docs, catalogue names): never trusted, no command links.
-        const md = new vscode.MarkdownString(h.markdown, true);
-        md.isTrusted = false;
+        // Field docs and escaped catalogue text: never trusted, no icons, no HTML.
+        const md = new vscode.MarkdownString(h.markdown, HOVER_MARKDOWN_OPTIONS.supportThemeIcons);
+        md.isTrusted = HOVER_MARKDOWN_OPTIONS.isTrusted;
+        md.supportHtml = HOVER_MARKDOWN_OPTIONS.supportHtml;
         return new vscode.Hover(md, range(doc, h.start, h.end));
       },
     }),

@@ -13,7 +13,8 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AGENT_TOOLS } from '../../../src/agent';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { AGENT_TOOLS, JSON_BYTES_PER_CHAR, MAX_INDICATOR_TEXT, MCP_MESSAGE_BYTES } from '../../../src/agent';
 import { lookupsFromEnv, writePolicyFile } from '../../../src/agent/mcp/policy';
 import type { GateSettings } from '../../../src/core/gate';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
@@ -127,6 +128,35 @@ void describe('MCP server over stdio (SDK client)', () => {
         return true;
       });
     }
+  });
+
+  void it('no argument the schemas accept ends the stdio session: the longest text, in its costliest characters, is answered', async () => {
+    assert.equal(MCP_MESSAGE_BYTES, STDIO_DEFAULT_MAX_BUFFER_SIZE, 'the SDK transport limit we size for');
+    for (const t of AGENT_TOOLS) {
+      const props = Object.values(t.inputSchema.properties) as { type: string; maxLength?: number }[];
+      const chars = props.reduce((n, p) => n + (p.type === 'string' ? (p.maxLength ?? Infinity) : 0), 0);
+      assert.ok(
+        chars * JSON_BYTES_PER_CHAR + 64 * 1024 <= MCP_MESSAGE_BYTES,
+        `${t.name}: ${chars} characters`,
+      );
+    }
+    // \u0001 is written as 6 bytes in the JSON-RPC line: the largest message a schema allows.
+    const r = await s.client.callTool({
+      name: 'odin_list_indicators',
+      arguments: { text: `8.8.8.8 ${'\u0001'.repeat(MAX_INDICATOR_TEXT - 8)}` },
+    });
+    assert.notEqual(r.isError, true, text(r));
+    assert.match(text(r), /8\.8\.8\.8/);
+    await assert.rejects(
+      s.client.callTool({
+        name: 'odin_list_indicators',
+        arguments: { text: 'x'.repeat(MAX_INDICATOR_TEXT + 1) },
+      }),
+      (e: unknown) => e instanceof McpError && /longer than/.test(e.message),
+    );
+    // The session is still there.
+    const again = await s.client.callTool({ name: 'odin_list_indicators', arguments: { text: '1.1.1.1' } });
+    assert.match(text(again), /1\.1\.1\.1/);
   });
 
   void it('an API error is a short tool error without the key', async () => {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   AGENT_TOOLS,
+  ConfirmedCalls,
   DATA_NOTICE,
   findTool,
   INJECTION_WARNING,
@@ -97,6 +98,25 @@ void describe('agent tools', () => {
     assert.match(ind, /"evil\.example\.com" domain x1 \(defanged\)/);
     const missing = await invokeTool(findTool('odin_lookup_host')!, { ip: FIXTURE_UNKNOWN_IP }, ctx);
     assert.match(missing, /not found/);
+  });
+
+  void it('triage: the run uses the text its confirmation was prepared on, not the editor active by then', async () => {
+    const confirmedText = `GET / from ${FIXTURE_HOSTS.webServer}`;
+    let active = { text: confirmedText, source: '"confirmed.log"' };
+    const ctx = { ...toolContext(emu.url, emu.apiKey), localText: async () => active };
+    const tool = findTool('odin_triage')!;
+    const calls = new ConfirmedCalls();
+    const prepared = await calls.prepare(tool, {}, ctx);
+    assert.match(prepared.sends ?? '', /Triage of "confirmed\.log": 1 unique indicator/);
+    // The user switches editors before answering the confirmation.
+    active = { text: `other hosts 8.8.8.8 1.1.1.1 ${FIXTURE_HOSTS.scanner}`, source: '"other.log"' };
+    emu.clearLog();
+    const out = await calls.run(tool, {}, ctx);
+    assert.match(out, new RegExp(`"${FIXTURE_HOSTS.webServer.replace(/\./g, '\\.')}" ipv4`));
+    assert.ok(!out.includes('8.8.8.8') && !out.includes('other.log'), out);
+    assert.ok(!JSON.stringify(emu.requests).includes('8.8.8.8'), 'nothing of the other editor was sent');
+    // The kept text serves one run: the next call without a confirmation reads the editor again.
+    assert.match(await calls.run(tool, {}, ctx), /8\.8\.8\.8/);
   });
 
   void it('triage: the confirmation gives the request count after a local scan; verdicts worst first; private never sent; a cap sends nothing', async () => {

@@ -283,7 +283,7 @@ void describe('request layer: pause timers, origin switches, memory bound', () =
 
   void it('the memory cache is bounded in bytes as well as entries', () => {
     const cache = new ResultCache({ ttlMs: TTL, maxEntries: 5000, maxBytes: 32 * 1024 * 1024 });
-    const banner = 'x'.repeat(7 * 1024 * 1024); // 14 MiB held as UTF-16
+    const banner = '\u2603'.repeat(7 * 1024 * 1024); // 14 MiB: two bytes a character
     for (let i = 0; i < 20; i++) cache.set(`k${i}`, { ip: `8.8.8.${i}`, banner: [banner] }, 'host');
     assert.ok(cache.bytes <= 32 * 1024 * 1024, `${cache.bytes} bytes held`);
     assert.equal(cache.size, 2);

@@ -12,6 +12,8 @@ import {
   safeExternalUrl,
 } from '../../../src/extension/details/hostModel';
 import { parseDomain, parseIp } from '../../../src/extension/details/targets';
+import { normalizeHost } from '../../../src/api/normalize';
+import { keyName, softwareName } from '../../../src/core/names';
 import { whoisView } from '../../../src/extension/details/whoisModel';
 
 const host: Host = {
@@ -47,21 +49,88 @@ void test('host view carries no banner text, only lengths', () => {
   assert.equal(v.services[0].bannerLength, 'HTTP/1.1 200 OK\r\n'.length + 10_000);
   assert.equal(v.services[0].title, 'Welcome');
   assert.equal(v.services[0].statusCode, 200);
-  assert.deepEqual(v.services[0].software, ['nginx nginx 1.18.0']);
+  assert.deepEqual(v.services[0].software, ['nginx 1.18.0']);
   assert.ok(!JSON.stringify(v).includes('xxxxxxxxxx'));
   // The unset timestamp of the live service is not a date.
   assert.deepEqual(v.dates, []);
   assert.equal(v.asn, 'AS63949');
 });
 
-void test('CPE names read as vendor, product, version', () => {
-  assert.equal(cpeText('cpe:2.3:a:openbsd:openssh:8.2p1:*:*:*:*:*:*:*'), 'openbsd openssh 8.2p1');
-  assert.equal(cpeText('cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*'), 'apache http server 2.4.49');
+void test('CPE names read as people write them: vendor, product, version', () => {
+  assert.equal(cpeText('cpe:2.3:a:openbsd:openssh:8.2p1:*:*:*:*:*:*:*'), 'OpenSSH 8.2p1');
+  assert.equal(cpeText('cpe:2.3:a:apache:http_server:2.4.49:*:*:*:*:*:*:*'), 'Apache httpd 2.4.49');
   assert.equal(cpeText('nginx'), 'nginx');
   // CPE 2.2, as the live service sends it; unknown parts never read as a version.
-  assert.equal(cpeText('cpe:/a:openbsd:openssh:9.6p1'), 'openbsd openssh 9.6p1');
-  assert.equal(cpeText('cpe:/a:igor_sysoev:nginx'), 'igor sysoev nginx');
-  assert.equal(cpeText('cpe:/o:linux:linux_kernel:ANY'), 'linux linux kernel');
+  assert.equal(cpeText('cpe:/a:openbsd:openssh:9.6p1'), 'OpenSSH 9.6p1');
+  assert.equal(cpeText('cpe:/a:igor_sysoev:nginx'), 'nginx');
+  assert.equal(cpeText('cpe:/o:linux:linux_kernel:ANY'), 'Linux kernel');
+  assert.equal(cpeText('cpe:/a:acme_corp:widget_server:2.1'), 'acme corp widget server 2.1');
+});
+
+void test('real names: software vendors and key algorithms as a security engineer writes them', () => {
+  // The capture's vendors and products (../shared/real/hosts-search.capture.json).
+  assert.equal(softwareName('igor_sysoev', 'nginx'), 'nginx');
+  assert.equal(softwareName('openbsd', 'openssh'), 'OpenSSH');
+  assert.equal(softwareName('postfix', 'postfix'), 'Postfix');
+  assert.equal(softwareName('pureftpd', 'pure-ftpd'), 'Pure-FTPd');
+  assert.equal(softwareName('zimbra', 'zimbra_collaboration_suite'), 'Zimbra Collaboration Suite');
+  assert.equal(softwareName('apple', 'cups'), 'CUPS');
+  // The general rule: underscores are spaces; the vendor is left out when the product says it.
+  assert.equal(softwareName('samba_team', 'samba_team_server'), 'samba team server');
+  assert.equal(softwareName('acme_corp', 'widget'), 'acme corp widget');
+  assert.equal(softwareName(undefined, 'widget_db'), 'widget db');
+  assert.equal(keyName('Elliptic_curve_cryptography', 256, 'p256'), 'EC P-256');
+  assert.equal(keyName('Elliptic_curve_cryptography', 256), 'EC 256 bits');
+  assert.equal(keyName('RSA', 2048), 'RSA 2048 bits');
+  assert.equal(keyName('ECDSA', 384, 'secp384r1'), 'EC P-384');
+  assert.equal(keyName('Post_quantum_thing', 1024), 'Post quantum thing 1024 bits');
+  const v = hostView(
+    normalizeHost({
+      ip: '194.113.73.26',
+      services: [
+        {
+          port: 443,
+          softwares: [
+            {
+              vendor: 'igor_sysoev',
+              product: 'nginx',
+              version: '1\\.18\\.0',
+              uri: 'cpe:/a:igor_sysoev:nginx:1.18.0',
+            },
+          ],
+          modules: {
+            tls: {
+              certificate: {
+                subject_alt_name: {
+                  dns_names: [
+                    '194.113.73.26',
+                    'WWW.Example.com.',
+                    'www.example.com',
+                    'bad name',
+                    '-x-.example',
+                  ],
+                },
+                extensions: {
+                  subject_alt_name: {
+                    ip_address: ['194.113.73.26', '2605', '194.113.73.26', '2605:6400::1'],
+                  },
+                },
+                subject_key_info: {
+                  key_algorithm: 'Elliptic_curve_cryptography',
+                  ecdsa: { curve: 'p256', length: 256 },
+                },
+              },
+            },
+          },
+        },
+      ],
+    })!,
+  );
+  assert.deepEqual(v.services[0]!.software, ['nginx 1.18.0']);
+  const cert = v.services[0]!.certificate!;
+  // A real certificate's IP list: the address twice and a cut-off IPv6 fragment ("2605").
+  assert.deepEqual(cert.names, ['www.example.com', '194.113.73.26', '2605:6400::1']);
+  assert.equal(cert.key, 'EC P-256');
 });
 
 void test('banners: preview, then all', () => {

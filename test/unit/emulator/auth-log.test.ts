@@ -1,9 +1,12 @@
 /** Auth rules, the request log (never the key) and the HTTP admin API. */
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import type { Emulator, RequestLogEntry } from '../../../src/emulator/server';
 import { call, get, post, small } from './helpers';
+
+const JSON_TYPE = { 'content-type': 'application/json' };
 
 const KEYED: [string, string, unknown?][] = [
   ['POST', '/v1/domain/subdomain/count', { domain: FIXTURE_DOMAINS.corp }],
@@ -116,24 +119,28 @@ void describe('request log and admin API', () => {
 
     const add = await fetch(`${emu.url}/__admin/faults`, {
       method: 'POST',
+      headers: JSON_TYPE,
       body: JSON.stringify({ fault: { kind: 'status', status: 503 }, count: 1 }),
     });
     assert.equal(add.status, 200);
     assert.equal((await get(emu, `/v1/hosts/${FIXTURE_HOSTS.resolver}`)).status, 503);
     await fetch(`${emu.url}/__admin/faults`, {
       method: 'POST',
+      headers: JSON_TYPE,
       body: JSON.stringify({ fault: { kind: 'status', status: 500 }, count: -1 }),
     });
     assert.equal((await fetch(`${emu.url}/__admin/faults`, { method: 'DELETE' })).status, 204);
     assert.equal((await get(emu, `/v1/hosts/${FIXTURE_HOSTS.resolver}`)).status, 200);
     const badRule = await fetch(`${emu.url}/__admin/faults`, {
       method: 'POST',
+      headers: JSON_TYPE,
       body: JSON.stringify({ fault: { kind: 'explode' } }),
     });
     assert.equal(badRule.status, 400);
 
     const d = await fetch(`${emu.url}/__admin/dialect`, {
       method: 'POST',
+      headers: JSON_TYPE,
       body: JSON.stringify({ dialect: 'live' }),
     });
     assert.equal(d.status, 200);
@@ -141,10 +148,20 @@ void describe('request log and admin API', () => {
     const s = await post(emu, '/v1/hosts/search', { query: '*', limit: 1 });
     assert.ok(Array.isArray(s.json.data));
     assert.equal(
-      (await fetch(`${emu.url}/__admin/dialect`, { method: 'POST', body: '{"dialect":"x"}' })).status,
+      (
+        await fetch(`${emu.url}/__admin/dialect`, {
+          method: 'POST',
+          headers: JSON_TYPE,
+          body: '{"dialect":"x"}',
+        })
+      ).status,
       400,
     );
-    await fetch(`${emu.url}/__admin/dialect`, { method: 'POST', body: JSON.stringify({ dialect: 'spec' }) });
+    await fetch(`${emu.url}/__admin/dialect`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ dialect: 'spec' }),
+    });
 
     const h = (await (await fetch(`${emu.url}/__admin/health`)).json()) as { ok: boolean; dialect: string };
     assert.equal(h.ok, true);
@@ -154,6 +171,73 @@ void describe('request log and admin API', () => {
       0,
       'admin calls are not logged',
     );
+  });
+
+  void it('the admin API refuses a foreign Host (DNS rebinding) and POSTs that are not application/json (CSRF)', async () => {
+    const port = new URL(emu.url).port;
+    const raw = (method: string, path: string, headers: Record<string, string>, body = '') =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            method,
+            path,
+            headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    emu.clearLog();
+    await get(emu, `/v1/hosts/${FIXTURE_HOSTS.resolver}`);
+    for (const host of [
+      'attacker.example',
+      `attacker.example:${port}`,
+      '127.0.0.1',
+      `127.0.0.1:1`,
+      `localhost.attacker.example:${port}`,
+    ])
+      assert.equal(await raw('GET', '/__admin/log', { host }), 403, host);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`])
+      assert.equal(await raw('GET', '/__admin/health', { host }), 200, host);
+    const fault = JSON.stringify({ fault: { kind: 'status', status: 503 }, count: -1 });
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      '',
+    ])
+      assert.equal(
+        await raw(
+          'POST',
+          '/__admin/faults',
+          type ? { host: `127.0.0.1:${port}`, 'content-type': type } : { host: `127.0.0.1:${port}` },
+          fault,
+        ),
+        403,
+        type,
+      );
+    assert.equal(
+      (await get(emu, `/v1/hosts/${FIXTURE_HOSTS.resolver}`)).status,
+      200,
+      'no fault was injected',
+    );
+    assert.equal(
+      await raw(
+        'POST',
+        '/__admin/faults',
+        { host: `127.0.0.1:${port}`, 'content-type': 'application/json; charset=utf-8' },
+        fault,
+      ),
+      200,
+    );
+    assert.equal((await get(emu, `/v1/hosts/${FIXTURE_HOSTS.resolver}`)).status, 503);
+    emu.clearFaults();
   });
 
   void it('notFound: "null" answers unknown lookups with 200 and data null', async () => {

@@ -10,6 +10,7 @@
  * (no invented key, no other type) and everything it has (some host shows each field).
  */
 import assert from 'node:assert/strict';
+import { isIP } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import type { Emulator } from '../../../src/emulator/server';
@@ -56,6 +57,8 @@ const fixture = readRealShape();
 void describe('shape contract: live dialect = real service (test/fixtures/real-shape)', () => {
   let emu: Emulator;
   let search: Shape;
+  const hits: any[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const cursors: unknown[][] = [];
   before(async () => {
     emu = await small({ dialect: 'live', hosts: 400 });
     // Every host of the dataset (named fixtures included), page by page.
@@ -65,8 +68,17 @@ void describe('shape contract: live dialect = real service (test/fixtures/real-s
       const r = await post(emu, '/v1/hosts/search', { query: '*', limit: 100, start });
       assert.equal(r.status, 200);
       shapeOf(r.json, '', search);
+      hits.push(...(r.json.data ?? []));
       start = r.json.pagination.last;
       if (start === null) break;
+      cursors.push(start as unknown[]);
+    }
+    // The last host of each page of one gives a cursor per host.
+    for (let i = 0, s: unknown = null; i < 60; i++) {
+      const r = await post(emu, '/v1/hosts/search', { query: '*', limit: 1, start: s });
+      s = r.json.pagination.last;
+      if (s === null) break;
+      cursors.push(s as unknown[]);
     }
   });
   after(() => emu.close());
@@ -157,6 +169,80 @@ void describe('shape contract: live dialect = real service (test/fixtures/real-s
       h.services.flatMap((s: { softwares?: { version: string }[] }) => s.softwares ?? []),
     );
     assert.ok(versions.some((v) => v.version === 'ANY') && versions.some((v) => /\\\./.test(v.version)));
+  });
+
+  void it('values vary as real answers do (no modules or softwares, empty banner, "" city, postal code and product, low, whole-number scores, nanoseconds, domains null, malformed certificate IPs)', async () => {
+    // The named fixture hosts keep their full records (one lists 1,000 services): left out of the shares.
+    const named = new Set<string>(Object.values(FIXTURE_HOSTS));
+    const services = hits.filter((h) => !named.has(h.ip)).flatMap((h) => h.services as any[]); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const share = (n: number): number => n / services.length;
+    // The capture: 28 of 61 services without modules, 5 of 61 without softwares.
+    const noModules = share(services.filter((s) => s.modules === undefined).length);
+    assert.ok(noModules > 0.3 && noModules < 0.6, `services without modules: ${noModules}`);
+    assert.ok(
+      services.some((s) => s.softwares === undefined && s.modules !== undefined),
+      'no softwares',
+    );
+    assert.ok(
+      services.some((s) => s.product === ''),
+      'product ""',
+    );
+    assert.ok(
+      hits.some((h) => Array.isArray(h.banner) && h.banner.length === 0),
+      'empty banner',
+    );
+    assert.ok(
+      hits.some((h) => h.location.city === ''),
+      'city ""',
+    );
+    assert.ok(
+      hits.some((h) => h.location.postal_code === ''),
+      'postal code ""',
+    );
+    assert.ok(
+      hits.some((h) => h.location.city !== '' && h.location.postal_code !== ''),
+      'most keep them',
+    );
+    const severities = new Set(
+      services.flatMap((s) => (s.cve ?? []).map((c: { severity: string }) => c.severity)),
+    );
+    assert.ok(severities.has('low') && severities.has('critical'), [...severities].join());
+    const scores = cursors.map((c) => c[1] as number);
+    assert.ok(scores.some((x) => Number.isInteger(x)) && scores.some((x) => !Number.isInteger(x)), 'scores');
+    const ips = services.flatMap(
+      (s) =>
+        (s.modules?.tls?.certificate?.extensions?.subject_alt_name?.ip_address as string[] | undefined) ?? [],
+    );
+    assert.ok(
+      ips.some((ip) => isIP(ip) === 0),
+      'a cut-off address in a certificate',
+    );
+    assert.ok(
+      services.some((s) => {
+        const l = s.modules?.tls?.certificate?.extensions?.subject_alt_name?.ip_address as
+          string[] | undefined;
+        return l !== undefined && new Set(l).size < l.length;
+      }),
+      'a repeated address in a certificate',
+    );
+    // Lookups: nanoseconds and `domains: null`.
+    const lookups = [];
+    for (const h of hits.slice(0, 80)) lookups.push((await get(emu, `/v1/hosts/${h.ip}`)).json.data);
+    assert.ok(
+      lookups.some((d) => /\.\d{9}Z$/.test(d.last_updated_at)),
+      'nanoseconds',
+    );
+    assert.ok(
+      lookups.some((d) => /\.\d{1,3}Z$|:\d\dZ$/.test(d.last_updated_at)),
+      'and milliseconds',
+    );
+    assert.ok(
+      lookups.some((d) => d.domains === null),
+      'domains null',
+    );
+    // The named fixture hosts keep their full records.
+    const web = hits.find((h) => h.ip === FIXTURE_HOSTS.webServer);
+    assert.ok(web.services.every((s: { modules?: unknown }) => s.modules !== undefined));
   });
 
   void it('host lookups: the search shape plus hostnames, domains and whois.raw (base64)', async () => {

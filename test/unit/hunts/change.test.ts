@@ -4,6 +4,8 @@ import { after, before, test } from 'node:test';
 import { startEmulator, type Emulator } from '../../../src/emulator/server';
 import { FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 
+const JSON_TYPE = { 'content-type': 'application/json' };
+
 let emu: Emulator;
 before(async () => {
   emu = await startEmulator({ hosts: 400 });
@@ -22,7 +24,11 @@ async function hostIps(query: string): Promise<string[]> {
 
 test('a seeded change adds and removes hosts and buckets, deterministically, and resets', async () => {
   const base = emu.dataset.hosts.map((h) => h.ip);
-  const r = await fetch(`${emu.url}/__admin/change`, { method: 'POST', body: JSON.stringify({ seed: 7 }) });
+  const r = await fetch(`${emu.url}/__admin/change`, {
+    method: 'POST',
+    headers: JSON_TYPE,
+    body: JSON.stringify({ seed: 7 }),
+  });
   assert.equal(r.status, 200);
   const summary = (await r.json()) as {
     hostsAdded: string[];
@@ -51,6 +57,7 @@ test('a seeded change adds and removes hosts and buckets, deterministically, and
   emu.resetChange();
   const bad = await fetch(`${emu.url}/__admin/change`, {
     method: 'POST',
+    headers: JSON_TYPE,
     body: JSON.stringify({ seed: 'x' }),
   });
   assert.equal(bad.status, 400);

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { completeAt, hoverAt, parseHuntFile, type HuntKind } from '../../../src/core/hunts';
+import { createRequire } from 'node:module';
+import {
+  completeAt,
+  HOVER_MARKDOWN_OPTIONS,
+  hoverAt,
+  parseHuntFile,
+  type HuntKind,
+} from '../../../src/core/hunts';
 
 const catalogue = (kind: HuntKind) =>
   kind === 'hosts'
@@ -78,4 +85,35 @@ test('hover: field docs, category, lock and known values; the kind word', () => 
   assert.match(locked?.markdown ?? '', /higher ODIN plan/);
   assert.match(hoverAt(text, file, 3, catalogue)?.markdown ?? '', /Exposed storage buckets/);
   assert.equal(hoverAt(text, file, text.indexOf('aws') + 1, catalogue), undefined, 'values get no hover');
+});
+
+test('hover: catalogue text from the API is inert (no image, link, HTML or theme icon)', () => {
+  const hostile = (kind: HuntKind) =>
+    kind === 'hosts'
+      ? [
+          {
+            name: 'services.port',
+            locked: true,
+            category:
+              '![x](https://evil.example/p.png) [click](https://evil.example/) <img src=x> $(zap) www.evil.example',
+          },
+        ]
+      : [];
+  const text = '@hosts Y\nservices.port:22';
+  const h = hoverAt(text, parseHuntFile(text), text.indexOf('port'), hostile);
+  assert.ok(h);
+  // VS Code renders hovers with a Markdown renderer that links and loads images: markdown-it as a stand-in.
+  const MarkdownIt = createRequire(__filename)('markdown-it') as new (o: object) => {
+    render(s: string): string;
+  };
+  const html = new MarkdownIt({ linkify: true, html: true }).render(h.markdown);
+  assert.ok(!/<(a|img)\b/.test(html), html);
+  assert.ok(html.includes('https://evil.example/p.png'), 'the text is shown as text');
+  assert.ok(!/(^|[^\\])\$\(/.test(h.markdown), 'no theme icon syntax');
+  assert.match(h.markdown, /needs a higher ODIN plan/);
+  assert.deepEqual(HOVER_MARKDOWN_OPTIONS, {
+    isTrusted: false,
+    supportThemeIcons: false,
+    supportHtml: false,
+  });
 });

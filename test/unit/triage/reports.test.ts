@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
@@ -26,7 +27,10 @@ const LOG = [
   'accept 45.33.32.156 =cmd|calc 2606:4700::1111 and 192.168.1.20 +1.1.1.1',
 ].join('\n');
 
-async function triage(): Promise<Triage> {
+async function triage(
+  cveIds: readonly string[] = ['CVE-2024-6387', 'CVE-2023-48795'],
+  org = '[click](https://evil.example/) | Digital*Ocean*',
+): Promise<Triage> {
   const t = await buildTriage([{ uri: 'file:///logs/a.log', text: LOG }], (kind, value) =>
     policy.check({ kind, value }),
   );
@@ -47,9 +51,9 @@ async function triage(): Promise<Triage> {
               tags: ['=HYPERLINK("http://x")', 'Tor <b>exit</b>'],
               ports: [22, 443],
               asn: 'AS14061',
-              org: '[click](https://evil.example/) | Digital*Ocean*',
+              org,
               country: 'DE',
-              cveIds: ip === '185.220.101.34' ? ['CVE-2024-6387', 'CVE-2023-48795'] : [],
+              cveIds: ip === '185.220.101.34' ? [...cveIds] : [],
             },
           },
     lookupDomain: async () => ({
@@ -143,6 +147,35 @@ void describe('triage reports', () => {
     );
   });
 
+  void it('STIX: ids that are not strict CVE ids (lower case, GHSA, short) still validate; case is normalised', async () => {
+    const t = await triage([
+      'cve-2024-6387',
+      'CVE-2024-6387',
+      'GHSA-f9xv-q969-pqx4',
+      'CVE-2024-123',
+      'MS17-010',
+      ' ',
+    ]);
+    const bundle = JSON.parse(report(t, 'stix', { now: NOW, uuid })) as {
+      objects: {
+        type: string;
+        name?: string;
+        external_references?: { source_name: string; external_id: string }[];
+      }[];
+    };
+    const validate = stixValidator();
+    assert.ok(validate(bundle), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    const refs = bundle.objects
+      .filter((o) => o.type === 'vulnerability')
+      .map((o) => `${o.external_references![0]!.source_name}:${o.external_references![0]!.external_id}`);
+    assert.deepEqual(refs, [
+      'cve:CVE-2024-6387',
+      'ghsa:GHSA-f9xv-q969-pqx4',
+      'odin:CVE-2024-123',
+      'odin:MS17-010',
+    ]);
+  });
+
   void it('the STIX spec example of a deterministic id matches (UUIDv5)', () => {
     // RFC 4122 appendix: uuid5(NAMESPACE_DNS, "python.org") = 886313e1-3b8a-5372-9b90-0c9aee199e5d
     assert.equal(
@@ -159,12 +192,32 @@ void describe('triage reports', () => {
     assert.ok(!md.includes('10.0.0.5') && !md.includes('192.168.1.20'));
     assert.ok(!md.includes('](https'), 'no link survives');
     assert.ok(!md.includes('<b>'), 'no HTML survives');
-    assert.match(md, /\\\[click\\\]\\\(https:\\\/\\\/evil/);
+    assert.match(md, /\\\[click\\\]\\\(https\\:\\\/\\\/evil/);
     assert.match(md, /\| private or internal \(never sent, not listed\) \| 2 \|/);
     assert.match(md, /CVEs/);
     const plain = report(t, 'md', { now: NOW, defang: false, includePrivate: true });
     assert.ok(plain.includes('185.220.101.34') && plain.includes('10.0.0.5'));
     assert.equal(defang('2606:4700::1111'), '2606[:]4700[:][:]1111');
+  });
+
+  void it("Markdown: e-mail addresses, www. names and URLs in scan data are never autolinked (markdown-it with linkify, as in VS Code; GitHub's www. and e-mail rules)", async () => {
+    const org = 'admin@evil.example www.evil.example http://e.example //e.example';
+    const t = await triage(undefined, org);
+    const md = report(t, 'md', { now: NOW, defang: false });
+    assert.ok(md.includes('admin\\@evil\\.example'), md);
+    // VS Code's preview: markdown-it with linkify on (fuzzy links and e-mails as well).
+    const MarkdownIt = createRequire(__filename)('markdown-it') as new (o: object) => {
+      render(s: string): string;
+    };
+    const html = new MarkdownIt({ linkify: true }).render(md);
+    assert.ok(html.includes('admin@evil.example'), 'the address is shown');
+    assert.ok(!/<a\b/.test(html), html.match(/<a\b[^>]*>/)?.[0]);
+    // GitHub (cmark-gfm) links `www.` names and e-mail addresses found within one text run:
+    // the cell holding the scan text keeps no `www.` and no unescaped `@`, `:` or `.`.
+    const line = md.split('\n').find((l) => l.includes('admin'))!;
+    const cell = line.slice(line.indexOf('admin'), line.indexOf(' |', line.indexOf('admin')));
+    assert.ok(!/www\./i.test(cell), cell);
+    assert.ok(!/(^|[^\\])[@:.]/.test(cell), cell);
   });
 
   void it('CSV is formula-injection-safe', async () => {
