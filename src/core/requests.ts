@@ -15,6 +15,7 @@
  * Pure Node: no `vscode` import.
  */
 import { OdinApiError } from '../api/errors';
+import type { RequestBudget } from './budget';
 import { cacheKey, type ResultCache, type TtlClass } from './cache';
 import { LimiterAbortError, type Limiter } from './limiter';
 import { LookupPause, type PauseState, type StateListener } from './pause';
@@ -33,6 +34,12 @@ export interface GetOptions {
   refresh?: boolean;
   /** Which TTL applies; default from the kind. */
   ttlClass?: TtlClass;
+  /**
+   * The count a person or an agent agreed to (budget.ts): a request this call sends is
+   * charged to it as it leaves, and refused (`OverBudgetError`) once it is used up. A
+   * cached answer, or a request already in flight for the same target, costs nothing.
+   */
+  budget?: RequestBudget;
 }
 
 /** Thrown for an automatic lookup while lookups are paused and nothing is cached. */
@@ -147,7 +154,7 @@ export class RequestLayer {
       const started: Flight = {
         controller,
         waiters: 0,
-        promise: this.run(origin, key, ttlClass, fetcher, controller.signal, opts.automatic),
+        promise: this.run(origin, key, ttlClass, fetcher, controller.signal, opts.automatic, opts.budget),
       };
       flight = started;
       this.flights.set(key, started);
@@ -168,9 +175,10 @@ export class RequestLayer {
    */
   async send<T>(
     fetcher: (signal: AbortSignal) => Promise<T>,
-    opts: { signal?: AbortSignal; automatic: boolean },
+    opts: { signal?: AbortSignal; automatic: boolean; budget?: RequestBudget },
   ): Promise<T> {
     if (opts.signal?.aborted) throw cancelled();
+    opts.budget?.check();
     const origin = this.options.origin();
     if (origin !== this.lastOrigin) this.originChanged(origin);
     const controller = new AbortController();
@@ -185,6 +193,7 @@ export class RequestLayer {
         });
       try {
         if (controller.signal.aborted || this.options.origin() !== origin) throw cancelled();
+        opts.budget?.charge();
         this.sent++;
         const value = await fetcher(controller.signal);
         if (this.options.origin() !== origin) throw cancelled();
@@ -246,7 +255,9 @@ export class RequestLayer {
     fetcher: (signal: AbortSignal) => Promise<T>,
     signal: AbortSignal,
     automatic: boolean,
+    budget: RequestBudget | undefined,
   ): Promise<LookupResult<unknown>> {
+    budget?.check();
     const release = await this.options.limiter.acquire({ automatic, signal }).catch((e: unknown) => {
       throw e instanceof LimiterAbortError ? cancelled() : e;
     });
@@ -254,6 +265,8 @@ export class RequestLayer {
       if (signal.aborted) throw cancelled();
       // Queued under one origin, run after a switch: never sent (nor cached) under the old one.
       if (this.options.origin() !== origin) throw cancelled();
+      // Charged here, after the limiter let it through: a request it refused was never sent.
+      budget?.charge();
       this.sent++;
       const value = await fetcher(signal);
       if (this.options.origin() !== origin) throw cancelled();

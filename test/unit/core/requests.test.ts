@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OdinApiError } from '../../../src/api/errors';
 import { ResultCache } from '../../../src/core/cache';
-import { Limiter } from '../../../src/core/limiter';
+import { OverBudgetError, RequestBudget } from '../../../src/core/budget';
+import { Limiter, LocalRateLimitError } from '../../../src/core/limiter';
 import { LookupsPausedError, RequestLayer, type PauseState } from '../../../src/core/requests';
 
 const TTL = { host: 60_000, whois: 60_000, count: 60_000, notFound: 60_000 };
@@ -214,4 +215,36 @@ void test('an already aborted signal sends nothing', async () => {
     { kind: 'cancelled' },
   );
   assert.equal(calls, 0);
+});
+
+void test('a request budget is charged as requests leave and refuses once used up; cache hits and joined flights cost nothing', async () => {
+  const rl = layer();
+  const budget = new RequestBudget(2);
+  let calls = 0;
+  const fetcher = async (): Promise<string> => (calls++, 'data');
+  await rl.get('host', '1.1.1.1', fetcher, { automatic: false, budget });
+  await rl.get('host', '1.1.1.1', fetcher, { automatic: false, budget }); // from the cache
+  await rl.send(fetcher, { automatic: false, budget });
+  assert.equal(budget.spent, 2);
+  await assert.rejects(rl.get('host', '8.8.8.8', fetcher, { automatic: false, budget }), OverBudgetError);
+  await assert.rejects(rl.send(fetcher, { automatic: false, budget }), OverBudgetError);
+  assert.equal(calls, 2, 'nothing sent past the budget');
+  assert.equal(rl.sent, 2);
+  budget.extend(1);
+  await rl.get('host', '8.8.8.8', fetcher, { automatic: false, budget });
+  assert.equal(calls, 3);
+});
+
+void test('what the local limiter refuses is never charged to a budget', async () => {
+  const rl = new RequestLayer({
+    cache: new ResultCache({ ttlMs: TTL, maxEntries: 100 }),
+    limiter: new Limiter({ perMinute: 1, burst: 1, maxConcurrent: 4 }),
+    origin: () => 'https://api.odin.io',
+  });
+  const budget = new RequestBudget(10);
+  const fetcher = async (): Promise<string> => 'data';
+  await rl.get('host', '1.1.1.1', fetcher, { automatic: true, budget });
+  await assert.rejects(rl.get('host', '8.8.8.8', fetcher, { automatic: true, budget }), LocalRateLimitError);
+  assert.equal(budget.spent, 1);
+  assert.equal(rl.sent, 1);
 });
