@@ -14,6 +14,7 @@ import {
 } from '../../core/savedSearches';
 import type { Gate } from '../../core/gate';
 import { neutraliseUiText } from '../../core/text';
+import type { RequestBudget } from '../../core/budget';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
@@ -107,7 +108,14 @@ export class SearchRunner {
    */
   async run(
     spec: SearchSpec,
-    opts: { interactive?: boolean; pageSize?: number; reveal?: boolean; signal?: AbortSignal } = {},
+    opts: {
+      interactive?: boolean;
+      pageSize?: number;
+      reveal?: boolean;
+      signal?: AbortSignal;
+      /** The count a confirmation showed (Re-run All): the first page is charged to it. */
+      budget?: RequestBudget;
+    } = {},
   ): Promise<RunSummary> {
     const gate = this.f.ctx.gate;
     const g = gate.current().mayRun({ trigger: 'explicit', consented: gate.hasRestrictedConsent() });
@@ -134,11 +142,12 @@ export class SearchRunner {
     }
     const pageSize = opts.pageSize ?? config.searchPageSize();
     void this.updateDetailsAvailable();
+    let budget = opts.budget;
     const set = this.f.results.add(
       spec,
       gatedFetcher(
         fetcherFor(() => this.f.ctx.client(), spec),
-        searchPageGate(this.f.ctx),
+        searchPageGate(this.f.ctx, () => budget),
       ),
       pageSize,
     );
@@ -158,6 +167,8 @@ export class SearchRunner {
         },
         (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),
       );
+    // The budget was for this run's first page: "Load more" later is the user's own act.
+    budget = undefined;
     const target = QUERY_TARGET[spec.kind];
     if (set.status === 'error') {
       this.f.ctx.log.warn(
@@ -326,7 +337,10 @@ export function privacyRefusal(g: Gate, spec: SearchSpec): string | undefined {
  * or in Restricted Mode without the session's confirmation; pages go through the shared
  * request layer (limiter, pause, origin switch).
  */
-export function searchPageGate(ctx: Ctx): PageGate {
+export function searchPageGate(
+  ctx: Ctx,
+  budget: () => RequestBudget | undefined = () => undefined,
+): PageGate {
   return {
     refusal: () => {
       const r = ctx.gate
@@ -334,7 +348,7 @@ export function searchPageGate(ctx: Ctx): PageGate {
         .mayRun({ trigger: 'explicit', consented: ctx.gate.hasRestrictedConsent() });
       return r.ok ? undefined : r.reason;
     },
-    send: (fetcher, opts) => ctx.requests.send(fetcher, opts),
+    send: (fetcher, opts) => ctx.requests.send(fetcher, { ...opts, budget: budget() }),
   };
 }
 
