@@ -95,7 +95,9 @@ function triageLine(r: TriageRow): string {
     const bits = [
       v.vulnerable
         ? `VULNERABLE, ${num(v.cves)} CVE(s)${v.maxScore !== undefined ? ` max CVSS ${v.maxScore.toFixed(1)}` : ''}${v.maxSeverity ? ` ${v.maxSeverity}` : ''}`
-        : 'no known CVEs',
+        : v.cvesUnknown
+          ? `vulnerability unknown: ${q(v.cvesUnknown, 60)}`
+          : 'no known CVEs',
       v.exploits ? `${num(v.exploits)} exploit(s)` : '',
       v.cveIds.length ? `worst ${qList(v.cveIds, 3, 20)}` : '',
       v.ports.length

@@ -24,7 +24,18 @@ export { MAX_TIMER_MS, pauseMessage, type PauseReason, type PauseState, type Sta
 
 export type LookupResult<T> =
   | { status: 'ok'; value: T; fromCache: boolean; storedAt: number; stale: boolean }
-  | { status: 'notFound'; fromCache: boolean; storedAt: number; stale: boolean };
+  | {
+      status: 'notFound';
+      fromCache: boolean;
+      storedAt: number;
+      stale: boolean;
+      /**
+       * A fresh "not found" did not replace an answer the cache holds (a weaker answer never
+       * overwrites a stronger one silently): when that answer was stored. The cache keeps it;
+       * the caller says both.
+       */
+      contradicts?: { storedAt: number };
+    };
 
 export interface GetOptions {
   signal?: AbortSignal;
@@ -274,8 +285,21 @@ export class RequestLayer {
       return { status: 'ok', value, fromCache: false, storedAt: this.now(), stale: false };
     } catch (err) {
       if (err instanceof OdinApiError && err.kind === 'notFound' && this.options.origin() === origin) {
-        this.options.cache.setNotFound(key);
-        return { status: 'notFound', fromCache: false, storedAt: this.now(), stale: false };
+        // A "not found" (or an empty `{data:{}}`) never silently replaces an answer the cache
+        // holds (a "vulnerable" verdict read as "unknown host"): the answer stays, and the
+        // caller is told both.
+        // A stale answer gives way (it has expired), but the caller still hears of it.
+        const held = this.options.cache.get(key);
+        const contradicts = held && !held.notFound ? { contradicts: { storedAt: held.storedAt } } : {};
+        if (held && !held.notFound && held.fresh) {
+          this.options.log?.(
+            'warn',
+            'ODIN answered "not found" for a target it answered before: the earlier answer is kept.',
+          );
+        } else {
+          this.options.cache.setNotFound(key);
+        }
+        return { status: 'notFound', fromCache: false, storedAt: this.now(), stale: false, ...contradicts };
       }
       this.noteError(err);
       throw err;

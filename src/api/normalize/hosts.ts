@@ -1,5 +1,6 @@
 /** Host records: ASN, location, domains, hostnames, tags, whois and services. */
-import type { Asn, Host, HostDomain, HostLocation, HostName, HostTag, HostWhois } from '../types';
+import type { Asn, Host, HostDomain, HostLocation, HostName, HostTag, HostWhois, Service } from '../types';
+import { CVE_TOKEN, UNREADABLE_CVE_DATA } from './cves';
 import { isObj, str, nonEmpty, num, int, bool, strList, obj, time, mapList, compact, type Obj } from './json';
 import { normalizeService } from './services';
 
@@ -99,11 +100,50 @@ function normalizeHostWhois(v: unknown): HostWhois | undefined {
   return Object.keys(w).length ? w : undefined;
 }
 
+/** Most values `mentionsCve` looks at; a record larger than that is taken to mention one. */
+const MAX_SCANNED = 2_000_000;
+
+/** Whether a CVE id is written anywhere in `v` (values and keys, any depth). */
+function mentionsCve(v: unknown): boolean {
+  const stack: unknown[] = [v];
+  let seen = 0;
+  while (stack.length) {
+    if (++seen > MAX_SCANNED) return true;
+    const x = stack.pop();
+    if (typeof x === 'string') {
+      if (CVE_TOKEN.test(x)) return true;
+    } else if (Array.isArray(x)) {
+      for (const y of x) stack.push(y);
+    } else if (isObj(x)) {
+      for (const [k, y] of Object.entries(x)) {
+        if (CVE_TOKEN.test(k)) return true;
+        stack.push(y);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Why this record may not read as "no known CVEs" (see `Host.cve_unreadable`), or undefined.
+ * Never a false all-clear: CVE entries that could not be read, or, when nothing read says
+ * "vulnerable", a CVE id anywhere in the record or no vulnerability data at all.
+ */
+function cveUnreadable(raw: Obj, services: readonly Service[]): string | undefined {
+  if (services.some((s) => (s.cve_unreadable ?? 0) > 0)) return UNREADABLE_CVE_DATA;
+  if (raw.is_vuln === true || services.some((s) => s.cve.length > 0)) return undefined;
+  if (mentionsCve(raw)) return UNREADABLE_CVE_DATA;
+  if (typeof raw.is_vuln !== 'boolean' && !Array.isArray(raw.services))
+    return 'no vulnerability data in the answer';
+  return undefined;
+}
+
 /** A host record; `undefined` when it is not an object or carries no IP (and none is known). */
 export function normalizeHost(v: unknown, fallbackIp?: string): Host | undefined {
   if (!isObj(v)) return undefined;
   const ip = nonEmpty(v.ip) ?? fallbackIp;
   if (ip === undefined) return undefined;
+  const services = mapList(v.services, normalizeService);
   return compact<Host>({
     ip,
     is_ipv4: bool(v.is_ipv4),
@@ -119,9 +159,10 @@ export function normalizeHost(v: unknown, fallbackIp?: string): Host | undefined
     hostnames: mapList(v.hostnames, normalizeHostName),
     location: normalizeLocation(v.location),
     location_updated_at: time(v.location_updated_at),
-    services: mapList(v.services, normalizeService),
+    services,
     tags: mapList(v.tags, normalizeTag),
     whois: normalizeHostWhois(v.whois),
     whois_updated_at: time(v.whois_updated_at),
+    cve_unreadable: cveUnreadable(v, services),
   });
 }

@@ -2,7 +2,7 @@
  * banner and CVEs. */
 import type { Service, ServiceMeta, ServiceModules, Software } from '../types';
 import { isObj, str, int, strList, time, mapList, safeCopy, FORBIDDEN_KEYS, compact } from './json';
-import { normalizeCveList } from './cves';
+import { readCveList } from './cves';
 import { readHttp, readSsh, readTls } from './modules';
 
 /** Undoes the regex escaping of live software fields (`"8\\.2p1"` → `"8.2p1"`). */
@@ -77,6 +77,7 @@ export function normalizeService(v: unknown): Service | undefined {
       }
     }
   }
+  const cves = readCveList(v.cve);
   return compact<Service>({
     port,
     protocol: str(v.protocol),
@@ -88,7 +89,8 @@ export function normalizeService(v: unknown): Service | undefined {
     url: str(v.url),
     last_updated_at: time(v.last_updated_at),
     _meta: normalizeServiceMeta(v._meta),
-    cve: normalizeCveList(v.cve),
+    cve: cves.cves,
+    cve_unreadable: cves.unreadable > 0 ? cves.unreadable : undefined,
     softwares: mapList(v.softwares, normalizeSoftware),
     modules,
     banner,

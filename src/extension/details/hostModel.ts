@@ -5,6 +5,7 @@
  * of the values the page refers to by id.
  */
 import type { Cve, Exploit, Host, Service, TlsCertificate } from '../../api/types';
+import { vulnerability } from '../../core/vulnerability';
 import {
   BANNER_MAX,
   type CertificateView,
@@ -208,7 +209,10 @@ export function hostView(host: Host): HostView {
   addDate('Whois updated', host.whois_updated_at);
   return {
     ip: host.ip,
-    isVuln: host.is_vuln,
+    // Unknown when the answer's CVE data could not be read: the page then says neither yes nor no.
+    isVuln: ((v) => (v === 'vulnerable' ? true : v === 'clean' ? host.is_vuln : undefined))(
+      vulnerability(host).state,
+    ),
     organization: cap(host.asn?.organization ?? host.whois?.organization, 500),
     asn: cap(host.asn?.number, 64),
     asnCountry: cap(host.asn?.country_code, 16),

@@ -248,3 +248,25 @@ void test('what the local limiter refuses is never charged to a budget', async (
   assert.equal(budget.spent, 1);
   assert.equal(rl.sent, 1);
 });
+
+void test('a weaker answer never silently replaces a cached one: a refresh answered "not found" keeps the fresh verdict and says so', async () => {
+  let now = 1_000_000;
+  const rl = layer('https://api.odin.io', () => now);
+  const vulnerable = { ip: '1.1.1.1', is_vuln: true };
+  await rl.get('host', '1.1.1.1', async () => vulnerable, { automatic: false });
+  now += 1000;
+  const notFound = async (): Promise<never> => {
+    throw new OdinApiError({ kind: 'notFound', endpoint: 'GET /v1/hosts/{ip}' });
+  };
+  const r = await rl.get('host', '1.1.1.1', notFound, { automatic: false, refresh: true });
+  assert.equal(r.status, 'notFound');
+  assert.deepEqual(r.status === 'notFound' && r.contradicts, { storedAt: 1_000_000 });
+  const kept = rl.peek<typeof vulnerable>('host', '1.1.1.1');
+  assert.equal(kept?.status, 'ok');
+  assert.deepEqual(kept?.status === 'ok' && kept.value, vulnerable);
+  // Once the answer has expired, "not found" takes its place, and the caller still hears of it.
+  now += TTL.host + 1;
+  const later = await rl.get('host', '1.1.1.1', notFound, { automatic: false });
+  assert.deepEqual(later.status === 'notFound' && later.contradicts, { storedAt: 1_000_000 });
+  assert.equal(rl.peek('host', '1.1.1.1')?.status, 'notFound');
+});
