@@ -260,14 +260,17 @@ async function runTriage(
 /** The service refused the batched search: a new yes before one lookup per IP left. */
 async function confirmSingles(singles: number, budget: RequestBudget): Promise<boolean> {
   const SEND = `Send ${singles} Lookup${singles === 1 ? '' : 's'}`;
-  const choice = await vscode.window.showWarningMessage(
-    'ODIN: the batched search was refused',
-    {
-      modal: true,
-      detail: `ODIN refused the batched host search (a bad request). Looking up the ${singles} IP address${singles === 1 ? '' : 'es'} left one by one sends ${singles} more request${singles === 1 ? '' : 's'}; ${budget.spent} of the ${budget.agreed} you agreed to ${budget.spent === 1 ? 'was' : 'were'} sent. Without them those rows stay not enriched.`,
-    },
-    SEND,
-  );
+  // A dialog that cannot be shown is no yes.
+  const choice = await Promise.resolve(
+    vscode.window.showWarningMessage(
+      'ODIN: the batched search was refused',
+      {
+        modal: true,
+        detail: `ODIN refused the batched host search (a bad request). Looking up the ${singles} IP address${singles === 1 ? '' : 'es'} left one by one sends ${singles} more request${singles === 1 ? '' : 's'}; ${budget.spent} of the ${budget.agreed} you agreed to ${budget.spent === 1 ? 'was' : 'were'} sent. Without them those rows stay not enriched.`,
+      },
+      SEND,
+    ),
+  ).catch(() => undefined);
   return choice === SEND;
 }
 
