@@ -7,6 +7,7 @@
 import type { Aggregation, Bucket, DomainRecord, Host, Page, WhoisHistory, WhoisRecord } from '../api/types';
 import { topCves } from '../core/hoverCard';
 import type { LookupResult } from '../core/requests';
+import { vulnerability } from '../core/vulnerability';
 import { daysUntil, snapshotDate, whoisTimeline } from '../core/whoisDiff';
 import { day, num, q, qList } from './format';
 
@@ -56,10 +57,13 @@ export function hostLines(host: Host): string[] {
       }`,
     );
   const { top, total, exploits } = topCves(host, 8);
+  const vuln = vulnerability(host);
   lines.push(
-    host.is_vuln || total > 0
+    vuln.state === 'vulnerable'
       ? `vulnerable: yes, ${num(total)} CVE(s), ${num(exploits)} known exploit(s)`
-      : 'vulnerable: no known CVEs',
+      : vuln.state === 'unknown'
+        ? `vulnerable: unknown, ${q(vuln.why, 60)}`
+        : 'vulnerable: no known CVEs',
   );
   for (const c of top) {
     lines.push(
@@ -106,10 +110,15 @@ export function hostSummaryLine(h: Host): string {
   const ports = [...new Set(h.services.map((s) => s.port))].sort((a, b) => a - b);
   const portText =
     ports.length > 8 ? `${ports.slice(0, 8).join(',')},+${ports.length - 8}` : ports.join(',') || '-';
+  const state = vulnerability(h).state;
   const vuln =
     total > 0
       ? `${num(total)} CVE(s), worst ${q(top[0].id, 30)}${top[0].score !== undefined ? ` ${top[0].score.toFixed(1)}` : ''}`
-      : 'no known CVEs';
+      : state === 'vulnerable'
+        ? 'vulnerable'
+        : state === 'unknown'
+          ? 'vulnerability unknown (CVE data unreadable)'
+          : 'no known CVEs';
   const cc = h.location?.country_code ?? h.asn?.country_code;
   return `${q(h.ip, 45)} ${org ? q(org, 50) : '-'} ${cc ? q(cc, 4) : '-'} ports ${portText}; ${vuln}`;
 }

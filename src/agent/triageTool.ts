@@ -2,12 +2,16 @@
  * `odin_triage`: every indicator of a text scanned locally, the public ones enriched from
  * ODIN in few requests (IPs batched), one verdict line each, the most serious first. What it
  * sends is known after the local scan (`prepareLocal`), and it never sends more than
- * `maxRequests` requests.
+ * `maxRequests` requests, nor more than its confirmation said: the count is a request budget
+ * the request layer enforces (a refused batch is looked up singly only within it, else the
+ * answer says "over budget").
  *
  * Pure Node: no `vscode` import.
  */
+import { RequestBudget } from '../core/budget';
 import {
   account,
+  OVER_BUDGET,
   buildTriage,
   enrich,
   guardedSource,
@@ -91,7 +95,9 @@ function triageLine(r: TriageRow): string {
     const bits = [
       v.vulnerable
         ? `VULNERABLE, ${num(v.cves)} CVE(s)${v.maxScore !== undefined ? ` max CVSS ${v.maxScore.toFixed(1)}` : ''}${v.maxSeverity ? ` ${v.maxSeverity}` : ''}`
-        : 'no known CVEs',
+        : v.cvesUnknown
+          ? `vulnerability unknown: ${q(v.cvesUnknown, 60)}`
+          : 'no known CVEs',
       v.exploits ? `${num(v.exploits)} exploit(s)` : '',
       v.cveIds.length ? `worst ${qList(v.cveIds, 3, 20)}` : '',
       v.ports.length
@@ -186,12 +192,19 @@ triageFileTool.prepareLocal = async (raw, c, signal) => {
   const over = p.requests > cap ? ` That is more than maxRequests (${num(cap)}): nothing will be sent.` : '';
   return {
     sends: p.requests > 0 && !over ? previewSentence(p, c.origin(), source) : undefined,
-    run: (cc, s) => runTriageTool(input, cc, s),
+    // The count this confirmation shows is the most the run may send.
+    run: (cc, s) => runTriageTool(input, cc, s, p.requests),
     ...(over ? { note: previewSentence(p, c.origin(), source) + over } : {}),
   };
 };
 
-async function runTriageTool(input: Input, c: ToolContext, signal?: AbortSignal): Promise<string> {
+async function runTriageTool(
+  input: Input,
+  c: ToolContext,
+  signal?: AbortSignal,
+  /** The request count the confirmation showed, when it showed one. */
+  confirmed?: number,
+): Promise<string> {
   const blocked = c.gate.blocked();
   if (blocked) throw new ToolRefusal(blocked);
   const cap = int(input, 'maxRequests', TRIAGE_DEFAULT_MAX_REQUESTS);
@@ -200,15 +213,28 @@ async function runTriageTool(input: Input, c: ToolContext, signal?: AbortSignal)
   const notes: string[] = [];
   let summary: string;
   let requests = 0;
-  if (p.requests > cap) {
+  const limit = Math.min(cap, confirmed ?? cap);
+  if (p.requests > limit) {
     summary = `${account(t).summary}`;
     notes.push(
-      `Not enriched: this triage needs ${num(p.requests)} request(s), more than maxRequests (${num(cap)}). Nothing was sent; call again with maxRequests ${num(Math.min(p.requests, TRIAGE_MAX_REQUESTS))}${p.requests > TRIAGE_MAX_REQUESTS ? ' on a smaller part of the text' : ''}, or triage in VS Code ("ODIN: Triage Indicators in File").`,
+      p.requests > cap
+        ? `Not enriched: this triage needs ${num(p.requests)} request(s), more than maxRequests (${num(cap)}). Nothing was sent; call again with maxRequests ${num(Math.min(p.requests, TRIAGE_MAX_REQUESTS))}${p.requests > TRIAGE_MAX_REQUESTS ? ' on a smaller part of the text' : ''}, or triage in VS Code ("ODIN: Triage Indicators in File").`
+        : `Not enriched: this triage now needs ${num(p.requests)} request(s), more than the ${num(limit)} confirmed. Nothing was sent; call again to confirm the new count.`,
     );
   } else {
-    const acc = await enrich(t, agentTriageSource(c), { batching: true, signal });
+    const acc = await enrich(t, agentTriageSource(c), {
+      batching: true,
+      signal,
+      budget: new RequestBudget(limit),
+    });
     summary = acc.summary;
     requests = acc.requests;
+    if (acc.stoppedBecause === OVER_BUDGET) {
+      const left = t.rows.filter((r) => r.status === 'pending' && r.reason?.startsWith(OVER_BUDGET)).length;
+      notes.push(
+        `Over budget: ODIN refused the batched host search, and looking up the ${num(left)} IP address(es) left one by one would send more than the ${num(limit)} request(s) agreed to. Nothing more was sent. Triage in VS Code ("ODIN: Triage Indicators in File"), which asks before single lookups, or triage a smaller part of the text.`,
+      );
+    }
   }
   const rows = [...t.rows].sort(
     (a, b) =>
@@ -220,7 +246,7 @@ async function runTriageTool(input: Input, c: ToolContext, signal?: AbortSignal)
   const vulnerable = t.rows.filter((r) => r.verdict?.kind === 'host' && r.verdict.vulnerable).length;
   const lines = [
     `indicators: ${num(t.rows.length)} unique${t.truncated ? '+' : ''} in ${num(t.occurrences)} occurrence(s); ${num(p.private)} never sent (private or internal); ${num(vulnerable)} vulnerable host(s)`,
-    `enrichment: ${summary}; ${num(requests)} request(s) sent, ${num(p.cached)} answered from the cache`,
+    `enrichment: ${summary}${requests === 0 && p.requests > limit ? '; 0 requests sent' : ''}; ${num(p.cached)} answered from the cache`,
     ...rows.slice(0, max).map(triageLine),
   ];
   if (rows.length > max) lines.push(`… ${num(rows.length - max)} more indicator(s) not shown`);

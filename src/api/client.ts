@@ -19,7 +19,7 @@ import { defined, ENDPOINTS, FIRST_CVE_PAGE, ipSegment, type Op, segment, SHAPES
 import { normalizeAggregation, normalizeCount, normalizeFields } from './normalize/aggregations';
 import { normalizeBucket } from './normalize/buckets';
 import { normalizeCredits } from './normalize/credits';
-import { normalizeCveList, normalizeExploits } from './normalize/cves';
+import { readCveList, readExploits, UNREADABLE_CVE_DATA } from './normalize/cves';
 import { normalizeDomainRecord, normalizeWhois, normalizeWhoisHistory } from './normalize/domains';
 import { envelopeData, envelopeErrorText, envelopeMeta, envelopePagination } from './normalize/envelope';
 import { normalizeHost } from './normalize/hosts';
@@ -227,7 +227,7 @@ export class OdinClient {
     const path = `/v1/cves/all/${ipSegment('getHostCves', ip)}/${page}`;
     const body = await this.call('getHostCves', 'GET', path, opts);
     const data = envelopeData(body);
-    const items = normalizeCveList(data);
+    const items = this.readable('getHostCves', readCveList(data));
     return cvePage(items, page, { ...envelopePagination(body), ...(isObj(data) ? data : {}) }, body.message);
   }
 
@@ -238,7 +238,8 @@ export class OdinClient {
    */
   async getHostExploits(ip: string, opts?: CallOptions): Promise<Exploit[]> {
     const path = `/v1/hosts/exploits/${ipSegment('getHostExploits', ip)}`;
-    return normalizeExploits(envelopeData(await this.call('getHostExploits', 'GET', path, opts)));
+    const read = readExploits(envelopeData(await this.call('getHostExploits', 'GET', path, opts)));
+    return this.readable('getHostExploits', { cves: read.exploits, unreadable: read.unreadable });
   }
 
   /** 14. One CVE on a host. */
@@ -247,7 +248,7 @@ export class OdinClient {
     const body = await this.call('getHostCve', 'GET', path, opts);
     const data = envelopeData(body);
     if (data == null) throw this.error('getHostCve', 'notFound', 'data is null');
-    const cves = normalizeCveList(data);
+    const cves = this.readable('getHostCve', readCveList(data));
     const want = cveId.trim().toUpperCase();
     const cve = cves.find((c) => c.id.toUpperCase() === want) ?? (cves.length === 1 ? cves[0] : undefined);
     if (!cve) throw this.error('getHostCve', 'notFound', `no record of ${want} in the response`);
@@ -371,7 +372,26 @@ export class OdinClient {
   /** `GET /v1/hosts/cve/{ip}/` (official clients): every CVE of a host in one answer. */
   async getAllHostCves(ip: string, opts?: CallOptions): Promise<Cve[]> {
     const path = `/v1/hosts/cve/${segment('getAllHostCves', 'IP address', ip)}/`;
-    return normalizeCveList(envelopeData(await this.call('getAllHostCves', 'GET', path, opts)));
+    return this.readable(
+      'getAllHostCves',
+      readCveList(envelopeData(await this.call('getAllHostCves', 'GET', path, opts))),
+    );
+  }
+
+  /**
+   * What a CVE or exploit endpoint answered, or a `badResponse` when entries were there but
+   * could not be read: never "no known CVEs" or "0 exploits" because of an answer's shape.
+   */
+  private readable<T>(op: Op, read: { cves: T[]; unreadable: number }): T[] {
+    if (read.unreadable > 0) {
+      throw this.error(
+        op,
+        'badResponse',
+        `unexpected shape: ${read.unreadable} CVE or exploit entr${read.unreadable === 1 ? 'y' : 'ies'} could not be read`,
+        `ODIN sent ${UNREADABLE_CVE_DATA}. Details are in the ODIN log.`,
+      );
+    }
+    return read.cves;
   }
 
   /**

@@ -201,6 +201,8 @@ export interface Service {
   last_updated_at?: string;
   _meta?: ServiceMeta;
   cve: Cve[];
+  /** Entries of `cve` that were there but could not be read (normalize/cves.ts): CVEs hidden by their shape. */
+  cve_unreadable?: number;
   softwares: Software[];
   modules: ServiceModules;
   /**
@@ -243,6 +245,13 @@ export interface Host {
   services_omitted?: number;
   /** Other lists or protocol details were cut to bound the work per answer. */
   details_cut?: boolean;
+  /**
+   * Why this answer cannot say "no known CVEs" although no CVE was read from it: CVE data
+   * in an unexpected shape, a CVE id elsewhere in the record, or no vulnerability data at
+   * all (neither `services` nor `is_vuln`). Set by `normalizeHost`; read through
+   * `core/vulnerability.ts`.
+   */
+  cve_unreadable?: string;
 }
 
 // ---------------------------------------------------------------- aggregations, counts, fields

@@ -164,5 +164,6 @@ export function compactHost(host: Host, pool: CompactPool = new CompactPool()): 
       })),
     ),
     whois: whois?.network ? { network: pool.str(whois.network) } : undefined,
+    cve_unreadable: host.cve_unreadable,
   };
 }

@@ -11,6 +11,7 @@
 import { SEVERITY_RANK, type Cve, type Host, type WhoisRecord } from '../api/types';
 import { certSummary, cvesHaveDetails, serviceSummary } from './serviceText';
 import { escapeMarkdown } from './text';
+import { vulnerability } from './vulnerability';
 
 /** The commands hover cards may link to; the hover's MarkdownString enables exactly these. */
 export const HOVER_COMMANDS = {
@@ -197,7 +198,8 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
     exposed.push(`**Tags:** ${tags.join(' · ')}${more}`);
   }
   const { top, total, exploits } = topCves(host);
-  if (host.is_vuln || total > 0) {
+  const vuln = vulnerability(host);
+  if (vuln.state === 'vulnerable') {
     // Exploits are only known from full CVE records (a search hit's `{id, severity}` says nothing of them).
     const counts = cvesHaveDetails(host.services)
       ? `${fmt(total)} CVE${total === 1 ? '' : 's'} · ${fmt(exploits)} known exploit${exploits === 1 ? '' : 's'}`
@@ -209,6 +211,8 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
       );
       exposed.push(`**Top CVEs:** ${list.join(' · ')}`);
     }
+  } else if (vuln.state === 'unknown') {
+    exposed.push(`**Vulnerable:** unknown, ${md(vuln.why, 80)}`);
   } else {
     exposed.push('**Vulnerable:** no known CVEs');
   }

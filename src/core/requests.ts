@@ -15,6 +15,7 @@
  * Pure Node: no `vscode` import.
  */
 import { OdinApiError } from '../api/errors';
+import type { RequestBudget } from './budget';
 import { cacheKey, type ResultCache, type TtlClass } from './cache';
 import { LimiterAbortError, type Limiter } from './limiter';
 import { LookupPause, type PauseState, type StateListener } from './pause';
@@ -23,7 +24,18 @@ export { MAX_TIMER_MS, pauseMessage, type PauseReason, type PauseState, type Sta
 
 export type LookupResult<T> =
   | { status: 'ok'; value: T; fromCache: boolean; storedAt: number; stale: boolean }
-  | { status: 'notFound'; fromCache: boolean; storedAt: number; stale: boolean };
+  | {
+      status: 'notFound';
+      fromCache: boolean;
+      storedAt: number;
+      stale: boolean;
+      /**
+       * A fresh "not found" did not replace an answer the cache holds (a weaker answer never
+       * overwrites a stronger one silently): when that answer was stored. The cache keeps it;
+       * the caller says both.
+       */
+      contradicts?: { storedAt: number };
+    };
 
 export interface GetOptions {
   signal?: AbortSignal;
@@ -33,6 +45,12 @@ export interface GetOptions {
   refresh?: boolean;
   /** Which TTL applies; default from the kind. */
   ttlClass?: TtlClass;
+  /**
+   * The count a person or an agent agreed to (budget.ts): a request this call sends is
+   * charged to it as it leaves, and refused (`OverBudgetError`) once it is used up. A
+   * cached answer, or a request already in flight for the same target, costs nothing.
+   */
+  budget?: RequestBudget;
 }
 
 /** Thrown for an automatic lookup while lookups are paused and nothing is cached. */
@@ -147,7 +165,7 @@ export class RequestLayer {
       const started: Flight = {
         controller,
         waiters: 0,
-        promise: this.run(origin, key, ttlClass, fetcher, controller.signal, opts.automatic),
+        promise: this.run(origin, key, ttlClass, fetcher, controller.signal, opts.automatic, opts.budget),
       };
       flight = started;
       this.flights.set(key, started);
@@ -168,9 +186,10 @@ export class RequestLayer {
    */
   async send<T>(
     fetcher: (signal: AbortSignal) => Promise<T>,
-    opts: { signal?: AbortSignal; automatic: boolean },
+    opts: { signal?: AbortSignal; automatic: boolean; budget?: RequestBudget },
   ): Promise<T> {
     if (opts.signal?.aborted) throw cancelled();
+    opts.budget?.check();
     const origin = this.options.origin();
     if (origin !== this.lastOrigin) this.originChanged(origin);
     const controller = new AbortController();
@@ -185,6 +204,7 @@ export class RequestLayer {
         });
       try {
         if (controller.signal.aborted || this.options.origin() !== origin) throw cancelled();
+        opts.budget?.charge();
         this.sent++;
         const value = await fetcher(controller.signal);
         if (this.options.origin() !== origin) throw cancelled();
@@ -246,7 +266,9 @@ export class RequestLayer {
     fetcher: (signal: AbortSignal) => Promise<T>,
     signal: AbortSignal,
     automatic: boolean,
+    budget: RequestBudget | undefined,
   ): Promise<LookupResult<unknown>> {
+    budget?.check();
     const release = await this.options.limiter.acquire({ automatic, signal }).catch((e: unknown) => {
       throw e instanceof LimiterAbortError ? cancelled() : e;
     });
@@ -254,6 +276,8 @@ export class RequestLayer {
       if (signal.aborted) throw cancelled();
       // Queued under one origin, run after a switch: never sent (nor cached) under the old one.
       if (this.options.origin() !== origin) throw cancelled();
+      // Charged here, after the limiter let it through: a request it refused was never sent.
+      budget?.charge();
       this.sent++;
       const value = await fetcher(signal);
       if (this.options.origin() !== origin) throw cancelled();
@@ -261,8 +285,21 @@ export class RequestLayer {
       return { status: 'ok', value, fromCache: false, storedAt: this.now(), stale: false };
     } catch (err) {
       if (err instanceof OdinApiError && err.kind === 'notFound' && this.options.origin() === origin) {
-        this.options.cache.setNotFound(key);
-        return { status: 'notFound', fromCache: false, storedAt: this.now(), stale: false };
+        // A "not found" (or an empty `{data:{}}`) never silently replaces an answer the cache
+        // holds (a "vulnerable" verdict read as "unknown host"): the answer stays, and the
+        // caller is told both.
+        // A stale answer gives way (it has expired), but the caller still hears of it.
+        const held = this.options.cache.get(key);
+        const contradicts = held && !held.notFound ? { contradicts: { storedAt: held.storedAt } } : {};
+        if (held && !held.notFound && held.fresh) {
+          this.options.log?.(
+            'warn',
+            'ODIN answered "not found" for a target it answered before: the earlier answer is kept.',
+          );
+        } else {
+          this.options.cache.setNotFound(key);
+        }
+        return { status: 'notFound', fromCache: false, storedAt: this.now(), stale: false, ...contradicts };
       }
       this.noteError(err);
       throw err;

@@ -17,6 +17,7 @@ import type { RunSummary } from './search/searchRunner';
 import type { Node } from './search/results/resultNodes';
 import type { SavedToFile } from './search/saved/commands';
 import type { RerunAllSummary } from './search/saved/rerunAll';
+import type { RequestBudget } from '../core/budget';
 import type { SavedNode } from './search/saved/savedView';
 import type { TriageResult } from './triage/commands';
 
@@ -63,10 +64,11 @@ export interface OdinCommands {
   // hunts/: queries in .odinq files and ```odinq fences (uri as a string, query index)
   /** `opts.quiet`: no "+N new" message (Re-run All gives one summary). */
   /** `opts.signal`: the caller's cancel and progress (Re-run All), no notification of its own. */
+  /** `opts.budget`: the request count the caller's confirmation showed (Re-run All). */
   'odin.runHunt': (
     uri?: string,
     index?: number,
-    opts?: { quiet?: boolean; signal?: AbortSignal },
+    opts?: { quiet?: boolean; signal?: AbortSignal; budget?: RequestBudget },
   ) => Promise<unknown>;
   'odin.countHunt': (uri?: string, index?: number) => Promise<unknown>;
   'odin.summarizeHunt': (uri?: string, index?: number, field?: string) => Promise<unknown>;
@@ -120,7 +122,11 @@ export interface OdinCommands {
   /** Opens a workspace query's file at the query (a Saved Searches node, or `{ uri, index }`). */
   'odin.openHuntInFile': (arg?: SavedNode | { uri: string; index?: number }) => Promise<boolean>;
   /** Runs every saved search and workspace query again; one summary at the end. */
-  'odin.rerunAllSavedSearches': (arg?: { quiet?: boolean }) => Promise<RerunAllSummary>;
+  /**
+   * `arg.requests`: the request count the caller agreed to; with it, the run starts without
+   * the confirmation when it needs no more (and is refused when it needs more).
+   */
+  'odin.rerunAllSavedSearches': (arg?: { quiet?: boolean; requests?: number }) => Promise<RerunAllSummary>;
   'odin.runSavedSearch': (arg?: SavedSearchArg) => Promise<RunSummary | undefined>;
   'odin.renameSavedSearch': (arg?: SavedSearchArg, name?: string) => Promise<SavedSearch | undefined>;
   'odin.editSavedSearch': (

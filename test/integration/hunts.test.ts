@@ -10,7 +10,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { HuntRunSummary } from '../../src/extension/hunts';
-import { emulatorAdmin, testEnv, waitFor } from './index';
+import { emulatorAdmin, getTestApi, testEnv, waitFor } from './index';
+import { setUser } from './support';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/hunts');
 
@@ -264,6 +265,70 @@ describe('hunts: .odinq files and ```odinq fences', function () {
       );
       assert.match(d!.message, /ODIN rejected the query/);
       assert.ok(d!.range.start.line > 500, `placed at the reported position (line ${d!.range.start.line})`);
+    });
+
+    it("a query's size= may lower the page size, never raise it over odin.search.pageSize", async () => {
+      await setUser('search.pageSize', 10);
+      try {
+        const doc = await openFile('size.odinq', '@hosts Big  size=100\n*\n\n@hosts Small  size=5\n*\n');
+        const api = await getTestApi();
+        const pageSize = async (index: number): Promise<number | undefined> => {
+          const r = (await vscode.commands.executeCommand(
+            'odin.runHunt',
+            doc.uri.toString(),
+            index,
+          )) as HuntRunSummary;
+          assert.strictEqual(r.status, 'ready', r.error);
+          return api.search.feature?.results.get(r.setId!)?.pageSize;
+        };
+        assert.strictEqual(await pageSize(0), 10, "size=100 does not raise the user's 10");
+        assert.strictEqual(await pageSize(1), 5, 'size=5 lowers it');
+      } finally {
+        await setUser('search.pageSize', undefined);
+      }
+    });
+
+    it('in onCommand mode, opening a hunt file fetches no field catalogue: nothing uses the key without an act of the user', async () => {
+      const api = await getTestApi();
+      const requests = api.ctx.requests;
+      const asked: string[] = [];
+      const get = requests.get.bind(requests);
+      requests.get = ((kind, target, fetcher, opts) => {
+        asked.push(String(kind));
+        return get(kind, target, fetcher, opts);
+      }) as typeof requests.get;
+      await setUser('lookups.mode', 'onCommand');
+      try {
+        // Nothing cached: a catalogue fetch, if any, would start while the file is checked.
+        for (const kind of ['hosts', 'buckets', 'files']) requests.forget('fields', kind);
+        // A connection change drops the catalogues already loaded and checks open files again.
+        await setUser('requestTimeoutSeconds', 31);
+        const doc = await openFile(
+          'oncommand.odinq',
+          '@hosts A\nservices.port:"443\n\n@buckets B\nprovider:aws\n\n@files C\next:"sql\n',
+        );
+        // The checks ran (their diagnostics are there): a fetch would have been asked for by now.
+        await waitFor(
+          () => diagnosticsOf(doc).filter((d) => d.code === 'unclosedQuote').length === 2,
+          15_000,
+          'the file checked',
+        );
+        assert.deepStrictEqual(
+          asked.filter((k) => k === 'fields'),
+          [],
+          'no field catalogue asked for',
+        );
+        // With hovers on, the same check fetches them (the test would see a fetch).
+        await setUser('lookups.mode', undefined);
+        const edit = new vscode.WorkspaceEdit();
+        edit.insert(doc.uri, new vscode.Position(0, 0), '# again\n');
+        await vscode.workspace.applyEdit(edit);
+        await waitFor(() => asked.includes('fields'), 15_000, 'a catalogue fetch in onHover mode');
+      } finally {
+        requests.get = get;
+        await setUser('lookups.mode', undefined);
+        await setUser('requestTimeoutSeconds', undefined);
+      }
     });
 
     it('a second run after a seeded data change says what is new and what is gone', async () => {

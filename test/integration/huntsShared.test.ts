@@ -15,7 +15,7 @@ import type { SavedToFile } from '../../src/extension/search/saved/commands';
 import type { RerunAllSummary } from '../../src/extension/search/saved/rerunAll';
 import type { SavedNode } from '../../src/extension/search/saved/savedView';
 import type { RunSummary } from '../../src/extension/search/searchRunner';
-import { emulatorAdmin, getTestApi, testEnv, waitFor } from './index';
+import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
 
 async function feature(): Promise<SearchFeature> {
   const f = (await getTestApi()).search?.feature;
@@ -191,6 +191,7 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
       // Re-run All: the personal search and the workspace query, one summary.
       const all = (await vscode.commands.executeCommand('odin.rerunAllSavedSearches', {
         quiet: true,
+        requests: 100,
       })) as RerunAllSummary;
       assert.ok(all.ran >= 2, JSON.stringify(all));
       assert.strictEqual(all.cancelled, false);
@@ -208,6 +209,7 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
       await emulatorAdmin('DELETE', 'change');
       const back = (await vscode.commands.executeCommand('odin.rerunAllSavedSearches', {
         quiet: true,
+        requests: 100,
       })) as RerunAllSummary;
       assert.ok(back.removed > 0, back.message);
     });
@@ -259,6 +261,39 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
         query: 'services.port:443',
         field: 'services.port',
       });
+    });
+
+    it('Re-run All states its searches and requests first: workspace files need a yes that names the count, and it sends no more', async () => {
+      const f = await feature();
+      fs.writeFileSync(
+        path.join(dir(), 'budget.odinq'),
+        [80, 443, 8080].map((p) => `@hosts Port ${p}\nservices.port:${p}\n`).join('\n'),
+      );
+      await fileNode(f, `${DIR}/budget.odinq`, 3);
+      // A count too small: nothing runs, and the answer says how many it needs.
+      await clearEmulatorLog();
+      const short = (await vscode.commands.executeCommand('odin.rerunAllSavedSearches', {
+        quiet: true,
+        requests: 0,
+      })) as RerunAllSummary;
+      const needed = Number(/^not run: (\d+) requests needed, 0 agreed to\./.exec(short.message)?.[1]);
+      assert.ok(needed >= 3, short.message);
+      assert.match(short.message, /from \d+ workspace files? \(\.odinq/);
+      assert.strictEqual(short.ran, 0);
+      // No count: the confirmation (a modal; the test host dismisses it) and nothing is sent.
+      const asked = (await vscode.commands.executeCommand('odin.rerunAllSavedSearches', {
+        quiet: true,
+      })) as RerunAllSummary;
+      assert.strictEqual(asked.message, 'not run: nothing was sent.');
+      assert.deepStrictEqual(await lookupLog(), []);
+      // The count it named: exactly that many requests.
+      const ran = (await vscode.commands.executeCommand('odin.rerunAllSavedSearches', {
+        quiet: true,
+        requests: needed,
+      })) as RerunAllSummary;
+      assert.strictEqual(ran.ran, needed, ran.message);
+      assert.ok((await lookupLog()).length <= needed, `at most ${needed} requests`);
+      fs.rmSync(path.join(dir(), 'budget.odinq'));
     });
   });
 });

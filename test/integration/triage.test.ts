@@ -97,6 +97,33 @@ describe('triage', function () {
     assert.ok(md.includes('185[.]220[.]101[.]34'), 'Markdown is defanged');
   });
 
+  it('a refused batch (400) sends no single lookup without a new yes: the count of the preview is what reaches ODIN', async () => {
+    const api = await getTestApi();
+    api.ctx.requests.cache.clear();
+    api.triage().state.last = undefined;
+    await emulatorAdmin('POST', 'faults', {
+      path: '^/v1/hosts/search',
+      fault: { kind: 'status', status: 400 },
+      count: -1,
+    });
+    await clearEmulatorLog();
+    const r = await triage({ uris: LOGS, send: true });
+    const log = (await lookupLog()) as { path?: string }[];
+    assert.ok(r.preview.requests > 0);
+    assert.strictEqual(r.requests, log.length, 'the count is what reached the emulator');
+    assert.ok(
+      log.length <= r.preview.requests,
+      `${log.length} requests, the preview said ${r.preview.requests}`,
+    );
+    assert.ok(
+      !log.some((e) => /^\/v1\/hosts\/[0-9a-fA-F:.]+\/?$/.test(e.path ?? '')),
+      'no single host lookup',
+    );
+    assert.match(r.summary, /over budget \(batched search refused\); \d+ requests? sent$/);
+    api.ctx.requests.cache.clear();
+    api.triage().state.last = undefined;
+  });
+
   it('shows verdict decorations from the cache only, when turned on', async () => {
     const api = await getTestApi();
     const uri = workspaceFile('logs/auth.log');

@@ -155,6 +155,17 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
       await ui.runCommand('Notifications: Clear All Notifications');
       await fetch(new URL('/__admin/log', ui.info.emulatorUrl), { method: 'DELETE' });
       await ui.runCommand('ODIN: Re-run All Saved Searches');
+      // Searches from workspace files (or more than a handful) are confirmed first, with their count.
+      const run = ui.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', {
+        hasText: /^Run \d+ Searches$/,
+      });
+      if (
+        await run
+          .waitFor({ state: 'visible', timeout: 5000 })
+          .then(() => true)
+          .catch(() => false)
+      )
+        await run.click();
       // Read in the notification centre (a click on the bell), which lists every notification:
       // VS Code 1.139 under test did not always show this one as a toast, 1.100 did.
       const bell = ui.page.locator('[id="status.notifications"]');

@@ -18,6 +18,7 @@ import {
   type CopyBudget,
   type Obj,
 } from './json';
+import { CVE_TOKEN, UNREADABLE_CVE_DATA } from './cves';
 import { normalizeService } from './services';
 
 function normalizeAsn(v: unknown): Asn | undefined {
@@ -116,6 +117,44 @@ function normalizeHostWhois(v: unknown): HostWhois | undefined {
   return Object.keys(w).length ? w : undefined;
 }
 
+/** Most values `mentionsCve` looks at; a record larger than that is taken to mention one. */
+const MAX_SCANNED = 2_000_000;
+
+/** Whether a CVE id is written anywhere in `v` (values and keys, any depth). */
+function mentionsCve(v: unknown): boolean {
+  const stack: unknown[] = [v];
+  let seen = 0;
+  while (stack.length) {
+    if (++seen > MAX_SCANNED) return true;
+    const x = stack.pop();
+    if (typeof x === 'string') {
+      if (CVE_TOKEN.test(x)) return true;
+    } else if (Array.isArray(x)) {
+      for (const y of x) stack.push(y);
+    } else if (isObj(x)) {
+      for (const [k, y] of Object.entries(x)) {
+        if (CVE_TOKEN.test(k)) return true;
+        stack.push(y);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Why this record may not read as "no known CVEs" (see `Host.cve_unreadable`), or undefined.
+ * Never a false all-clear: CVE entries that could not be read, or, when nothing read says
+ * "vulnerable", a CVE id anywhere in the record or no vulnerability data at all.
+ */
+function cveUnreadable(raw: Obj, services: readonly Service[]): string | undefined {
+  if (services.some((s) => (s.cve_unreadable ?? 0) > 0)) return UNREADABLE_CVE_DATA;
+  if (raw.is_vuln === true || services.some((s) => s.cve.length > 0)) return undefined;
+  if (mentionsCve(raw)) return UNREADABLE_CVE_DATA;
+  if (typeof raw.is_vuln !== 'boolean' && !Array.isArray(raw.services))
+    return 'no vulnerability data in the answer';
+  return undefined;
+}
+
 /** Does a raw service list CVEs? (Such services are kept first when a host lists too many.) */
 function listsCves(s: unknown): boolean {
   if (!isObj(s)) return false;
@@ -174,6 +213,7 @@ export function normalizeHost(v: unknown, fallbackIp?: string): Host | undefined
     tags: capped(v.tags, normalizeTag),
     whois: normalizeHostWhois(v.whois),
     whois_updated_at: time(v.whois_updated_at),
+    cve_unreadable: cveUnreadable(v, kept.services),
   });
   if (kept.omitted > 0) host.services_omitted = kept.omitted;
   if (budget.cut) host.details_cut = true;

@@ -14,7 +14,7 @@ import {
   MAX_LIST_ITEMS,
   type CopyBudget,
 } from './json';
-import { normalizeCveList } from './cves';
+import { readCveList } from './cves';
 import { readHttp, readSsh, readTls } from './modules';
 
 /** Undoes the regex escaping of live software fields (`"8\\.2p1"` → `"8.2p1"`). */
@@ -99,6 +99,7 @@ export function normalizeService(v: unknown, budget?: CopyBudget): Service | und
       }
     }
   }
+  const cves = readCveList(v.cve);
   return compact<Service>({
     port,
     protocol: str(v.protocol),
@@ -110,7 +111,8 @@ export function normalizeService(v: unknown, budget?: CopyBudget): Service | und
     url: str(v.url),
     last_updated_at: time(v.last_updated_at),
     _meta: normalizeServiceMeta(v._meta),
-    cve: normalizeCveList(cve),
+    cve: cves.cves,
+    cve_unreadable: cves.unreadable > 0 ? cves.unreadable : undefined,
     softwares: mapList(v.softwares, normalizeSoftware, MAX_LIST_ITEMS),
     modules,
     banner,

@@ -160,7 +160,7 @@ function enrichmentText(r: TriageRow): string {
   const lines = [`${r.value} (${r.kind}), seen ${r.count} time${r.count === 1 ? '' : 's'}.`];
   if (v?.kind === 'host') {
     lines.push(
-      `Vulnerable: ${v.vulnerable ? 'yes' : 'no'}; CVEs: ${v.cves}${v.maxScore !== undefined ? `; highest CVSS ${v.maxScore}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}; exploits: ${v.exploits}.`,
+      `Vulnerable: ${v.vulnerable ? 'yes' : v.cvesUnknown ? `unknown (${v.cvesUnknown})` : 'no'}; CVEs: ${v.cves}${v.maxScore !== undefined ? `; highest CVSS ${v.maxScore}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}; exploits: ${v.exploits}.`,
     );
     if (v.ports.length) lines.push(`Open ports: ${v.ports.join(', ')}.`);
     if (v.tags.length) lines.push(`Tags: ${v.tags.join(', ')}.`);

@@ -35,6 +35,8 @@ export interface HostVerdict extends HostFacts {
   maxSeverity?: string;
   /** The CVE ids, highest score first (capped). */
   cveIds: string[];
+  /** Not vulnerable as far as read, but the answer's CVE data could not be read: why (never "no known CVEs"). */
+  cvesUnknown?: string;
 }
 
 export interface DomainVerdict {

@@ -56,25 +56,26 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
   const automatic = opts.automatic === true;
   const source: EnrichmentSource = {
     cached: (kind, value) => cachedAnswer(layer, kind, value, now()),
-    async lookupHost(ip, signal) {
+    async lookupHost(ip, signal, budget) {
       const r = await layer.get<Host>(TRIAGE_KINDS.host, ip, (s) => client().getHost(ip, { signal: s }), {
         signal,
         automatic,
+        budget,
       });
       return r.status === 'ok' ? { found: true, verdict: hostVerdict(r.value) } : { found: false };
     },
-    async lookupDomain(domain, signal) {
+    async lookupDomain(domain, signal, budget) {
       const r = await layer.get<WhoisRecord>(
         TRIAGE_KINDS.whois,
         domain,
         (s) => client().getWhois(domain, { signal: s }),
-        { signal, automatic },
+        { signal, automatic, budget },
       );
       return r.status === 'ok' ? { found: true, verdict: domainVerdict(r.value, now()) } : { found: false };
     },
   };
   if (opts.batching !== false) {
-    source.lookupHostsBatch = async (ips, signal) => {
+    source.lookupHostsBatch = async (ips, signal, budget) => {
       const wanted = new Set(ips);
       const query = batchQuery(ips);
       // Through the layer for its limits, pause and count; `refresh` so a batch is never
@@ -83,7 +84,7 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
         TRIAGE_KINDS.batch,
         query,
         (s) => client().searchHosts({ query, limit: Math.min(100, Math.max(ips.length, 1)) }, { signal: s }),
-        { signal, automatic, refresh: true },
+        { signal, automatic, refresh: true, budget },
       );
       layer.forget(TRIAGE_KINDS.batch, query);
       const found = new Map<string, HostVerdict>();

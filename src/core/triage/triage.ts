@@ -1,28 +1,40 @@
 // One triage, from the rows of the scan (./scan.ts) to the verdicts: preview (never sent /
-// cached / requests the chosen mode will send / credits) → enrichment (batched `ip:` host searches in chunks, or one lookup per target; a refused
-// batch falls back to single lookups) → partial/failed accounting. A re-run plans only the
-// rows still pending or failed. Pure: no `vscode` import; the caller supplies the privacy
-// decision and the lookups (through its request layer and cache).
+// cached / requests the chosen mode will send / credits) → enrichment (batched `ip:` host
+// searches in chunks, or one lookup per target) within the request budget the preview showed;
+// a refused batch is new cost: single lookups only after a new yes (`confirmFallback`), or
+// none, "over budget" → partial/failed accounting. A re-run plans only the rows still pending
+// or failed. Pure: no `vscode` import; the caller supplies the privacy decision and the
+// lookups (through its request layer and cache).
 import { OdinApiError } from '../../api/errors';
+import { OverBudgetError, RequestBudget } from '../budget';
 import type { DetectionKind } from '../detect';
+import { LocalRateLimitError } from '../limiter';
 import { LookupsPausedError } from '../requests';
 import { lookupKind, type Triage, type TriageRow, type Verdict, type HostVerdict } from './model';
 
 /** What a lookup answered: a verdict, or a definite "ODIN does not know it". */
 export type Answer = { found: true; verdict: Verdict } | { found: false };
 
-/** The lookups a triage uses; the extension implements it with its request layer and cache. */
+/**
+ * The lookups a triage uses; the extension implements it with its request layer and cache.
+ * Each lookup sends under `budget`, which the request layer charges as a request leaves (and
+ * refuses once it is used up): the triage's count is what reached the service.
+ */
 export interface EnrichmentSource {
   /** The cached answer, without a request (fresh or stale: a stale verdict is still a verdict). */
   cached(kind: 'host' | 'domain', value: string): Answer | undefined;
-  lookupHost(ip: string, signal: AbortSignal): Promise<Answer>;
-  lookupDomain(domain: string, signal: AbortSignal): Promise<Answer>;
+  lookupHost(ip: string, signal: AbortSignal, budget: RequestBudget): Promise<Answer>;
+  lookupDomain(domain: string, signal: AbortSignal, budget: RequestBudget): Promise<Answer>;
   /**
    * One host search for many IPs (`ip:a OR ip:b …`): the verdicts of the hosts found; an IP
    * missing from the map is unknown to ODIN. Throws a `badRequest` OdinApiError when the API
    * refuses the query (the triage then falls back to single lookups).
    */
-  lookupHostsBatch?(ips: readonly string[], signal: AbortSignal): Promise<Map<string, HostVerdict>>;
+  lookupHostsBatch?(
+    ips: readonly string[],
+    signal: AbortSignal,
+    budget: RequestBudget,
+  ): Promise<Map<string, HostVerdict>>;
 }
 
 /**
@@ -36,15 +48,16 @@ export function guardedSource(
 ): EnrichmentSource {
   const out: EnrichmentSource = {
     cached: (kind, value) => source.cached(kind, value),
-    lookupHost: (ip, signal) => source.lookupHost(pass(ip, 'ip'), signal),
-    lookupDomain: (domain, signal) => source.lookupDomain(pass(domain, 'domain'), signal),
+    lookupHost: (ip, signal, budget) => source.lookupHost(pass(ip, 'ip'), signal, budget),
+    lookupDomain: (domain, signal, budget) => source.lookupDomain(pass(domain, 'domain'), signal, budget),
   };
   const batch = source.lookupHostsBatch;
   if (batch)
-    out.lookupHostsBatch = (ips, signal) =>
+    out.lookupHostsBatch = (ips, signal, budget) =>
       batch(
         ips.map((ip) => pass(ip, 'ip')),
         signal,
+        budget,
       );
   return out;
 }
@@ -58,6 +71,17 @@ export interface EnrichOptions {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * The requests agreed to (the count the preview showed). Default: the plan's count. The
+   * request layer enforces it; `EnrichResult.requests` is what it charged.
+   */
+  budget?: RequestBudget;
+  /**
+   * The service refused the batched search: may `singles` lookups, one per IP left, be sent
+   * beyond what is left of the budget? (A person is asked in a modal.) Without it the run
+   * stops there, "over budget" (agents), and sends no single lookup.
+   */
+  confirmFallback?: (singles: number, budget: RequestBudget) => Promise<boolean>;
 }
 
 export type Mode = 'batched' | 'single';
@@ -172,7 +196,10 @@ export function planRequests(
 }
 
 export interface EnrichResult {
-  /** Requests sent by this run (a refused batch counts, and so do its fallbacks). */
+  /**
+   * Requests this run sent, as the request layer charged them: what reached the service (a
+   * refused batch counts, and so do its fallbacks; what the local limiter refused does not).
+   */
   requests: number;
   /** Rows that may be sent (public, with a lookup). */
   eligible: number;
@@ -185,14 +212,19 @@ export interface EnrichResult {
   stoppedBecause?: string;
   /** Batched searches were refused and the run fell back to single lookups. */
   batchRefused: boolean;
-  /** "412 of 530 enriched; 118 not: credits used up". */
+  /** "412 of 530 enriched; 118 not: credits used up; 413 requests sent". */
   summary: string;
 }
+
+/** Why a run stopped when a refused batch's single lookups were not agreed to. */
+export const OVER_BUDGET = 'over budget';
 
 /** Why an error ends the whole run (credits, key, rate limit, pause), or undefined for a per-item failure. */
 function stopReason(err: unknown): string | undefined {
   if (err instanceof LookupsPausedError)
     return err.pause.reason === 'quota' ? 'credits used up' : 'lookups paused';
+  if (err instanceof OverBudgetError) return OVER_BUDGET;
+  if (err instanceof LocalRateLimitError) return 'local limit of automatic lookups reached';
   if (!(err instanceof OdinApiError)) return undefined;
   switch (err.kind) {
     case 'quota':
@@ -232,7 +264,14 @@ function itemReason(err: unknown): string {
   return 'failed';
 }
 
-/** Enriches the rows still pending or failed. Resolves (never rejects) with the accounting. */
+/**
+ * Enriches the rows still pending or failed within the budget (default: the plan's count).
+ * A batched search the service refuses (400) is not retried one IP at a time on its own:
+ * the batches after it are not sent either, and once the rest of the plan has run the IPs
+ * left are looked up singly only within what is left of the budget or after
+ * `confirmFallback` said yes; else they stay "over budget". Resolves (never rejects) with
+ * the accounting.
+ */
 export async function enrich(
   triage: Triage,
   source: EnrichmentSource,
@@ -240,43 +279,36 @@ export async function enrich(
 ): Promise<EnrichResult> {
   applyCache(triage, source);
   const plan = planRequests(triage, source, opts);
+  const budget = opts.budget ?? new RequestBudget(plan.length);
+  const spentBefore = budget.spent;
   const byValue = new Map<string, TriageRow>();
   for (const r of triage.rows) if (r.status === 'pending' || r.status === 'failed') byValue.set(r.value, r);
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   if (opts.signal?.aborted) controller.abort();
-  let requests = 0;
   let stopped: string | undefined;
   let batchRefused = false;
+  /** IPs of refused batches, and of batches not sent after a refusal. */
+  const refusedIps: string[] = [];
   let done = 0;
-  const total = plan.length;
+  let total = plan.length;
 
   const single = async (ip: string): Promise<void> => {
-    const row = byValue.get(ip)!;
-    requests++;
-    settle(row, await source.lookupHost(ip, controller.signal), false);
+    settle(byValue.get(ip)!, await source.lookupHost(ip, controller.signal, budget), false);
   };
   const runOne = async (p: PlannedRequest): Promise<void> => {
     try {
       if (p.kind === 'domain') {
-        requests++;
-        settle(byValue.get(p.domain)!, await source.lookupDomain(p.domain, controller.signal), false);
+        settle(byValue.get(p.domain)!, await source.lookupDomain(p.domain, controller.signal, budget), false);
       } else if (p.kind === 'host') {
         await single(p.ip);
       } else if (batchRefused) {
-        for (const ip of p.ips) {
-          if (stopped) return;
-          try {
-            await single(ip);
-          } catch (err) {
-            fail(err, [ip]);
-          }
-        }
+        // The service refuses this query form: the next batch would be refused too.
+        refusedIps.push(...p.ips);
       } else {
         try {
-          requests++;
-          const found = await source.lookupHostsBatch!(p.ips, controller.signal);
+          const found = await source.lookupHostsBatch!(p.ips, controller.signal, budget);
           for (const ip of p.ips) {
             const v = found.get(ip);
             settle(byValue.get(ip)!, v ? { found: true, verdict: v } : { found: false }, false);
@@ -284,14 +316,7 @@ export async function enrich(
         } catch (err) {
           if (!(err instanceof OdinApiError && err.kind === 'badRequest')) throw err;
           batchRefused = true;
-          for (const ip of p.ips) {
-            if (stopped) return;
-            try {
-              await single(ip);
-            } catch (e) {
-              fail(e, [ip]);
-            }
-          }
+          refusedIps.push(...p.ips);
         }
       }
     } catch (err) {
@@ -312,21 +337,44 @@ export async function enrich(
     }
   };
 
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (!stopped && !controller.signal.aborted && next < plan.length) {
-      const p = plan[next++]!;
-      await runOne(p);
-      done++;
-      opts.onProgress?.(done, total);
-    }
+  const runAll = async (work: readonly PlannedRequest[]): Promise<void> => {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (!stopped && !controller.signal.aborted && next < work.length) {
+        const p = work[next++]!;
+        await runOne(p);
+        done++;
+        opts.onProgress?.(done, total);
+      }
+    };
+    const n = Math.max(1, Math.min(opts.concurrency ?? 4, 16));
+    await Promise.all(Array.from({ length: n }, worker));
   };
-  const n = Math.max(1, Math.min(opts.concurrency ?? 4, 16));
-  await Promise.all(Array.from({ length: n }, worker));
+
+  await runAll(plan);
+  if (refusedIps.length && !stopped && !controller.signal.aborted) {
+    // A fallback is new cost: within what is left of the budget, or after a new yes.
+    const singles = refusedIps.length;
+    const more = singles - budget.left;
+    const agreed =
+      more <= 0 || (opts.confirmFallback !== undefined && (await opts.confirmFallback(singles, budget)));
+    if (agreed && !controller.signal.aborted) {
+      if (more > 0) budget.extend(more);
+      total += singles;
+      await runAll(refusedIps.map((ip) => ({ kind: 'host', ip })));
+    } else if (!controller.signal.aborted) {
+      stopped = opts.confirmFallback ? 'single lookups not confirmed' : OVER_BUDGET;
+    }
+  }
   opts.signal?.removeEventListener('abort', onAbort);
   if (!stopped && opts.signal?.aborted) stopped = 'cancelled';
-  for (const r of byValue.values()) if (r.status === 'pending' && stopped) r.reason = stopped;
-  return account(triage, requests, stopped, batchRefused);
+  const refused = new Set(refusedIps);
+  for (const r of byValue.values()) {
+    if (r.status !== 'pending' || !stopped) continue;
+    r.reason =
+      refused.has(r.value) && stopped !== 'cancelled' ? `${stopped} (batched search refused)` : stopped;
+  }
+  return account(triage, budget.spent - spentBefore, stopped, batchRefused, true);
 }
 
 /** The accounting of a triage as it stands. */
@@ -335,6 +383,8 @@ export function account(
   requests = 0,
   stoppedBecause?: string,
   batchRefused = false,
+  /** Say in the summary how many requests reached the service (a run's own accounting). */
+  sayRequests = false,
 ): EnrichResult {
   let eligible = 0;
   let answered = 0;
@@ -358,6 +408,7 @@ export function account(
     const top = [...reasons.entries()].sort((a, b) => b[1] - a[1]);
     summary += `; ${eligible - answered} not: ${top.map(([why, n]) => (top.length > 1 ? `${why} (${n})` : why)).join(', ')}`;
   }
+  if (sayRequests) summary += `; ${requests} request${requests === 1 ? '' : 's'} sent`;
   const out: EnrichResult = { requests, eligible, answered, failed, pending, partial, batchRefused, summary };
   if (stoppedBecause) out.stoppedBecause = stoppedBecause;
   return out;

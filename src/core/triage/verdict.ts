@@ -1,5 +1,6 @@
 // The verdict of one indicator, from what ODIN answered. Pure: no `vscode` import.
 import { SEVERITY_RANK, type Host, type Severity, type WhoisRecord } from '../../api/types';
+import { vulnerability } from '../vulnerability';
 import type { DomainVerdict, HostVerdict } from './model';
 
 const MAX_IDS = 20;
@@ -41,15 +42,17 @@ export function hostVerdict(host: Host): HostVerdict {
     .filter((t) => t.value === true)
     .map((t) => t.pretty_name || t.name)
     .slice(0, MAX_TAGS);
+  const vuln = vulnerability(host);
   const v: HostVerdict = {
     kind: 'host',
-    vulnerable: host.is_vuln === true || cves.size > 0,
+    vulnerable: vuln.state === 'vulnerable',
     cves: cves.size,
     exploits: exploits.size,
     tags,
     ports: [...ports].sort((a, b) => a - b).slice(0, MAX_PORTS),
     cveIds,
   };
+  if (vuln.state === 'unknown') v.cvesUnknown = vuln.why;
   if (maxScore !== undefined) v.maxScore = maxScore;
   if (maxSeverity !== 'UNKNOWN') v.maxSeverity = maxSeverity.toLowerCase();
   const org = host.asn?.organization || host.whois?.organization;
@@ -99,6 +102,7 @@ export function verdictLine(v: HostVerdict | DomainVerdict | undefined): string 
       `⚠ ${v.cves} CVE${v.cves === 1 ? '' : 's'}${v.maxScore !== undefined ? ` (max ${v.maxScore})` : ''}`,
     );
   else if (v.vulnerable) bits.push('⚠ vulnerable');
+  else if (v.cvesUnknown) bits.push(`? ${v.cvesUnknown}`);
   if (v.exploits > 0) bits.push(`${v.exploits} exploit${v.exploits === 1 ? '' : 's'}`);
   if (v.asn) bits.push(v.asn);
   if (v.country) bits.push(v.country);

@@ -6,6 +6,7 @@
  */
 import type { Cve, Exploit, Host, Service, TlsCertificate } from '../../api/types';
 import { keyName, softwareName } from '../../core/names';
+import { vulnerability } from '../../core/vulnerability';
 import {
   BANNER_MAX,
   type CertificateView,
@@ -219,7 +220,10 @@ export function hostView(host: Host): HostView {
   return {
     ...(notKept ? { notKept } : {}),
     ip: host.ip,
-    isVuln: host.is_vuln,
+    // Unknown when the answer's CVE data could not be read: the page then says neither yes nor no.
+    isVuln: ((v) => (v === 'vulnerable' ? true : v === 'clean' ? host.is_vuln : undefined))(
+      vulnerability(host).state,
+    ),
     organization: cap(host.asn?.organization ?? host.whois?.organization, 500),
     asn: cap(host.asn?.number, 64),
     asnCountry: cap(host.asn?.country_code, 16),

@@ -113,6 +113,15 @@ export class HostPanel extends DetailsPanel {
         },
       );
       if (signal.aborted) return;
+      if (r.status === 'notFound' && r.contradicts) {
+        // A weaker answer does not replace the earlier one silently (the cache keeps it).
+        const when = new Date(r.contradicts.storedAt).toISOString().slice(0, 16).replace('T', ' ');
+        throw new OdinApiError({
+          kind: 'notFound',
+          endpoint: 'GET /v1/hosts/{ip}',
+          message: `ODIN now answers "not found" for ${this.id}, but answered with scan data on ${when} UTC: that answer is kept (the hover shows it).`,
+        });
+      }
       if (r.status === 'notFound')
         throw new OdinApiError({ kind: 'notFound', endpoint: 'GET /v1/hosts/{ip}' });
       const host = r.value;

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { OdinClient } from '../../api/client';
 import type { HuntKind } from '../../core/hunts';
 import { BUILTIN_FIELDS, type FieldInfo } from '../../core/query';
-import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 
 type CatalogueKind = 'hosts' | 'buckets' | 'files';
@@ -42,12 +41,15 @@ export class Catalogues {
   }
 
   /**
-   * Fetches in the background when sending is allowed: a trusted workspace, lookups not
-   * off, a key present (a keyless request would answer 401 and pause lookups).
+   * Fetches in the background only when the gate lets automatic requests go (a trusted
+   * workspace, lookups `onHover`): opening a hunt file is no act of the user, so in
+   * `onCommand` mode (and `off`, and Restricted Mode) nothing uses the key; the built-in
+   * field list serves. And only with a key (a keyless request would answer 401 and pause
+   * lookups).
    */
   private fetch(kind: CatalogueKind): void {
     const k = this.key(kind);
-    if (this.pending.has(k) || !vscode.workspace.isTrusted || config.lookupMode() === 'off') return;
+    if (this.pending.has(k) || !this.ctx.gate.current().mayRun({ trigger: 'automatic' }).ok) return;
     if (this.ctx.keys.get() === undefined) return;
     this.pending.add(k);
     const client = this.ctx.client();

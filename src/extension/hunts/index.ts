@@ -14,6 +14,7 @@
  */
 import * as vscode from 'vscode';
 import type { HuntFile } from '../../core/hunts';
+import type { RequestBudget } from '../../core/budget';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { SearchFeature } from '../search';
@@ -28,6 +29,11 @@ export interface HuntsFeature {
   commands(): CommandsOf<'hunts'>;
   /** The parse of a document (cached per version). */
   parse(doc: vscode.TextDocument): HuntFile;
+}
+
+function isBudget(v: unknown): v is RequestBudget {
+  const b = v as Partial<RequestBudget> | undefined;
+  return typeof b?.charge === 'function' && typeof b.check === 'function';
 }
 
 export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature {
@@ -61,6 +67,8 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
         runner.run(uri, index, 'run', undefined, {
           quiet: opts?.quiet === true,
           ...(opts?.signal instanceof AbortSignal ? { signal: opts.signal } : {}),
+          // Another bundle's object (Re-run All in dist/search.js): recognised by its shape.
+          ...(isBudget(opts?.budget) ? { budget: opts.budget } : {}),
         }),
       'odin.countHunt': (uri, index) => runner.run(uri, index, 'count'),
       'odin.summarizeHunt': (uri, index, field) => runner.run(uri, index, 'summarize', field),

@@ -4,6 +4,8 @@ import type { SearchSpec } from '../../core/savedSearches';
 import { neutraliseUiText } from '../../core/text';
 import type { RunSummary, SearchFeature } from '../search';
 import type { Change } from '../search/saved/snapshots';
+import type { RequestBudget } from '../../core/budget';
+import { config } from '../shared/config';
 import type { Catalogues } from './catalogues';
 import type { HuntDocuments } from './documents';
 
@@ -33,7 +35,7 @@ export class HuntRunner {
     index: unknown,
     action: HuntAction,
     fieldArg?: unknown,
-    opts: { quiet?: boolean; signal?: AbortSignal } = {},
+    opts: { quiet?: boolean; signal?: AbortSignal; budget?: RequestBudget } = {},
   ): Promise<HuntRunSummary> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
@@ -79,11 +81,13 @@ export class HuntRunner {
     const act = ACTIONS[q.kind].includes(action) ? action : ACTIONS[q.kind][0];
     const spec = specFor(q, act, field);
     if (!spec) return { status: 'dismissed', error: `${q.kind} queries have no ${action}` };
-    const pageSize = pageSizeOf(q);
+    // A query's `size=` is the workspace's: it may lower the page size, never raise it.
+    const pageSize = config.searchPageSize(pageSizeOf(q));
     const summary = await this.search().runner.run(spec, {
       interactive: false,
-      ...(pageSize ? { pageSize } : {}),
+      pageSize,
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.budget ? { budget: opts.budget } : {}),
     });
     if (summary.status === 'error' && summary.errorKind === 'badRequest' && summary.error) {
       this.docs.setApiError(doc, q, summary.error);

@@ -13,6 +13,7 @@ import {
   type SearchSpec,
 } from '../../core/savedSearches';
 import { neutraliseUiText } from '../../core/text';
+import type { RequestBudget } from '../../core/budget';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
 import { isObj, isResultNode, isSavedNode } from './args';
@@ -105,7 +106,14 @@ export class SearchRunner {
    */
   async run(
     spec: SearchSpec,
-    opts: { interactive?: boolean; pageSize?: number; reveal?: boolean; signal?: AbortSignal } = {},
+    opts: {
+      interactive?: boolean;
+      pageSize?: number;
+      reveal?: boolean;
+      signal?: AbortSignal;
+      /** The count a confirmation showed (Re-run All): the first page is charged to it. */
+      budget?: RequestBudget;
+    } = {},
   ): Promise<RunSummary> {
     const gate = this.f.ctx.gate;
     const g = gate.current().mayRun({ trigger: 'explicit', consented: gate.hasRestrictedConsent() });
@@ -133,6 +141,7 @@ export class SearchRunner {
     }
     const pageSize = opts.pageSize ?? config.searchPageSize();
     void this.updateDetailsAvailable();
+    let budget = opts.budget;
     const set = this.f.results.add(
       spec,
       gatedFetcher(
@@ -140,7 +149,7 @@ export class SearchRunner {
         searchPageGate(
           spec,
           () => ({ gate: gate.current(), consented: gate.hasRestrictedConsent() }),
-          (fetcher, o) => this.f.ctx.requests.send(fetcher, o),
+          (fetcher, o) => this.f.ctx.requests.send(fetcher, { ...o, budget }),
         ),
       ),
       pageSize,
@@ -161,6 +170,8 @@ export class SearchRunner {
         },
         (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),
       );
+    // The budget was for this run's first page: "Load more" later is the user's own act.
+    budget = undefined;
     const target = QUERY_TARGET[spec.kind];
     if (set.status === 'error') {
       this.f.ctx.log.warn(

@@ -25,14 +25,26 @@ function userValue<T>(key: string, fallback: T): T {
  * A number a workspace may lower (fewer credits, less read), never raise over the user's
  * value: the smallest valid value of the user (or default), workspace and folder levels.
  * Out-of-range values are ignored (the user's counts as `fallback`), so a workspace cannot
- * raise a limit by writing nonsense on either level.
+ * raise a limit by writing nonsense on either level. `fromWorkspaceFiles` are values the
+ * workspace asks for in its files (a `.odinq` option such as `size=100`): they count like a
+ * workspace setting, so they too may lower the limit, never raise it.
  */
-export function lowestOf(key: string, valid: (n: number) => boolean, fallback: number): number {
+export function lowestOf(
+  key: string,
+  valid: (n: number) => boolean,
+  fallback: number,
+  ...fromWorkspaceFiles: unknown[]
+): number {
   const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && valid(v);
   const info = section().inspect<number>(key);
   const user = info?.globalValue ?? info?.defaultValue;
   // An invalid user value counts as the fallback: a workspace still cannot go above it.
-  const values = [ok(user) ? user : fallback, info?.workspaceValue, info?.workspaceFolderValue].filter(ok);
+  const values = [
+    ok(user) ? user : fallback,
+    info?.workspaceValue,
+    info?.workspaceFolderValue,
+    ...fromWorkspaceFiles,
+  ].filter(ok);
   return Math.min(...values);
 }
 
@@ -95,9 +107,12 @@ export const config = {
   maxConcurrentRequests(): number {
     return Math.floor(positive(userValue('rateLimit.maxConcurrent', 4), 4));
   },
-  /** Results per page: a workspace may lower the user's value (fewer credits), never raise it. */
-  searchPageSize(): number {
-    return Math.floor(lowestOf('search.pageSize', (n) => n >= 1 && n <= 100, 25));
+  /**
+   * Results per page: a workspace may lower the user's value (fewer credits), never raise
+   * it, in its settings or in its files (`fromWorkspaceFile`: a `.odinq` query's `size=`).
+   */
+  searchPageSize(fromWorkspaceFile?: number): number {
+    return Math.floor(lowestOf('search.pageSize', (n) => n >= 1 && n <= 100, 25, fromWorkspaceFile));
   },
   /** The memory bound of the lookup cache, in bytes (user setting; default 64 MiB). */
   cacheMaxBytes(): number {

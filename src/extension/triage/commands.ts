@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { toAbortSignal } from '../shared/abort';
+import { RequestBudget } from '../../core/budget';
 import type { Gate } from '../../core/gate';
 import { neutraliseUiText } from '../../core/text';
 import {
@@ -235,9 +236,12 @@ async function runTriage(
         }
         progress.report({ message: `enriching ${p.toSend} indicators…` });
         let reported = 0;
+        // The count the preview showed is the most this run sends; more needs a new yes.
         const acc = await enrich(t, source, {
           ...opts,
           signal,
+          budget: new RequestBudget(p.requests),
+          ...(interactive ? { confirmFallback: (singles, budget) => confirmSingles(singles, budget) } : {}),
           onProgress: (done, all) => {
             const pct = Math.floor((100 * done) / Math.max(all, 1));
             progress.report({ increment: pct - reported, message: `${done} of ${all} requests` });
@@ -251,6 +255,23 @@ async function runTriage(
         return resultOf(t, p, acc);
       }),
   );
+}
+
+/** The service refused the batched search: a new yes before one lookup per IP left. */
+async function confirmSingles(singles: number, budget: RequestBudget): Promise<boolean> {
+  const SEND = `Send ${singles} Lookup${singles === 1 ? '' : 's'}`;
+  // A dialog that cannot be shown is no yes.
+  const choice = await Promise.resolve(
+    vscode.window.showWarningMessage(
+      'ODIN: the batched search was refused',
+      {
+        modal: true,
+        detail: `ODIN refused the batched host search (a bad request). Looking up the ${singles} IP address${singles === 1 ? '' : 'es'} left one by one sends ${singles} more request${singles === 1 ? '' : 's'}; ${budget.spent} of the ${budget.agreed} you agreed to ${budget.spent === 1 ? 'was' : 'were'} sent. Without them those rows stay not enriched.`,
+      },
+      SEND,
+    ),
+  ).catch(() => undefined);
+  return choice === SEND;
 }
 
 async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefined): Promise<void> {

@@ -142,12 +142,12 @@ void describe('agent tools', () => {
     assert.ok(lines.findIndex((l) => l.startsWith('"10.0.0.7"')) > first, 'vulnerable before private');
     assert.match(out, /"10\.0\.0\.7" ipv4 x1; never sent: "/);
     assert.match(out, new RegExp(`"${FIXTURE_DOMAINS.corp.replace(/\./g, '\\.')}" domain x1; registrar "`));
-    assert.match(out, /enrichment: 3 of 3 enriched; 2 request\(s\) sent/);
+    assert.match(out, /enrichment: 3 of 3 enriched; 2 requests sent/);
     // Again: all cached, nothing sent; the confirmation says so.
     emu.clearLog();
     assert.match(
       await invokeTool(tool, SAMPLE_CALLS.odin_triage, ctx),
-      /0 request\(s\) sent, 3 answered from the cache/,
+      /0 requests sent; 3 answered from the cache/,
     );
     assert.equal((await tool.prepareLocal!(SAMPLE_CALLS.odin_triage, ctx)).sends, undefined);
     assert.deepEqual(emu.requests, []);
@@ -164,6 +164,33 @@ void describe('agent tools', () => {
     // Long lists end with "N more".
     const long = await invokeTool(tool, { text: many, maxRequests: 500, max: 5 }, fresh);
     assert.match(long, /… \d+ more indicator\(s\) not shown/);
+  });
+
+  void it('triage: a refused batch is not looked up one by one past maxRequests or the confirmed count: "over budget"', async () => {
+    const tool = findTool('odin_triage')!;
+    const text = emu.dataset.hosts
+      .slice(0, 50)
+      .map((h) => h.ip)
+      .join('\n');
+    emu.injectFault({ path: '^/v1/hosts/search', fault: { kind: 'status', status: 400 }, count: -1 });
+    try {
+      // maxRequests: 1 (before: the batch and 50 single lookups, 51 requests).
+      emu.clearLog();
+      const out = await invokeTool(tool, { text, maxRequests: 1 }, toolContext(emu.url, emu.apiKey));
+      assert.equal(emu.requests.length, 1, JSON.stringify(emu.requests.map((q) => q.endpoint)));
+      assert.match(out, /over budget \(batched search refused\); 1 request sent/);
+      assert.match(out, /Over budget: ODIN refused the batched host search/);
+      // The confirmation's count ("in 1 request(s)") is the limit even under a larger maxRequests.
+      emu.clearLog();
+      const ctx = toolContext(emu.url, emu.apiKey);
+      const prepared = await tool.prepareLocal!({ text, maxRequests: 100 }, ctx);
+      assert.match(prepared.sends ?? '', /in 1 request\(s\)/);
+      const confirmed = await prepared.run(ctx);
+      assert.equal(emu.requests.length, 1);
+      assert.match(confirmed, /1 request sent/);
+    } finally {
+      emu.clearFaults();
+    }
   });
 
   void it('a second identical call is answered from the shared cache', async () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OdinApiError } from '../../../src/api/errors';
 import { ResultCache } from '../../../src/core/cache';
-import { Limiter } from '../../../src/core/limiter';
+import { OverBudgetError, RequestBudget } from '../../../src/core/budget';
+import { Limiter, LocalRateLimitError } from '../../../src/core/limiter';
 import { LookupsPausedError, RequestLayer, type PauseState } from '../../../src/core/requests';
 import { turns } from '../../support/wait';
 
@@ -216,4 +217,58 @@ void test('an already aborted signal sends nothing', async () => {
     { kind: 'cancelled' },
   );
   assert.equal(calls, 0);
+});
+
+void test('a request budget is charged as requests leave and refuses once used up; cache hits and joined flights cost nothing', async () => {
+  const rl = layer();
+  const budget = new RequestBudget(2);
+  let calls = 0;
+  const fetcher = async (): Promise<string> => (calls++, 'data');
+  await rl.get('host', '1.1.1.1', fetcher, { automatic: false, budget });
+  await rl.get('host', '1.1.1.1', fetcher, { automatic: false, budget }); // from the cache
+  await rl.send(fetcher, { automatic: false, budget });
+  assert.equal(budget.spent, 2);
+  await assert.rejects(rl.get('host', '8.8.8.8', fetcher, { automatic: false, budget }), OverBudgetError);
+  await assert.rejects(rl.send(fetcher, { automatic: false, budget }), OverBudgetError);
+  assert.equal(calls, 2, 'nothing sent past the budget');
+  assert.equal(rl.sent, 2);
+  budget.extend(1);
+  await rl.get('host', '8.8.8.8', fetcher, { automatic: false, budget });
+  assert.equal(calls, 3);
+});
+
+void test('what the local limiter refuses is never charged to a budget', async () => {
+  const rl = new RequestLayer({
+    cache: new ResultCache({ ttlMs: TTL, maxEntries: 100 }),
+    limiter: new Limiter({ perMinute: 1, burst: 1, maxConcurrent: 4 }),
+    origin: () => 'https://api.odin.io',
+  });
+  const budget = new RequestBudget(10);
+  const fetcher = async (): Promise<string> => 'data';
+  await rl.get('host', '1.1.1.1', fetcher, { automatic: true, budget });
+  await assert.rejects(rl.get('host', '8.8.8.8', fetcher, { automatic: true, budget }), LocalRateLimitError);
+  assert.equal(budget.spent, 1);
+  assert.equal(rl.sent, 1);
+});
+
+void test('a weaker answer never silently replaces a cached one: a refresh answered "not found" keeps the fresh verdict and says so', async () => {
+  let now = 1_000_000;
+  const rl = layer('https://api.odin.io', () => now);
+  const vulnerable = { ip: '1.1.1.1', is_vuln: true };
+  await rl.get('host', '1.1.1.1', async () => vulnerable, { automatic: false });
+  now += 1000;
+  const notFound = async (): Promise<never> => {
+    throw new OdinApiError({ kind: 'notFound', endpoint: 'GET /v1/hosts/{ip}' });
+  };
+  const r = await rl.get('host', '1.1.1.1', notFound, { automatic: false, refresh: true });
+  assert.equal(r.status, 'notFound');
+  assert.deepEqual(r.status === 'notFound' && r.contradicts, { storedAt: 1_000_000 });
+  const kept = rl.peek<typeof vulnerable>('host', '1.1.1.1');
+  assert.equal(kept?.status, 'ok');
+  assert.deepEqual(kept?.status === 'ok' && kept.value, vulnerable);
+  // Once the answer has expired, "not found" takes its place, and the caller still hears of it.
+  now += TTL.host + 1;
+  const later = await rl.get('host', '1.1.1.1', notFound, { automatic: false });
+  assert.deepEqual(later.status === 'notFound' && later.contradicts, { storedAt: 1_000_000 });
+  assert.equal(rl.peek('host', '1.1.1.1')?.status, 'notFound');
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OdinApiError } from '../../../src/api/errors';
+import { RequestBudget } from '../../../src/core/budget';
 import { PrivacyPolicy } from '../../../src/core/privacy';
 import {
   batchQuery,
@@ -62,14 +63,17 @@ function source(
   };
   const s: EnrichmentSource = {
     cached: (_k, v) => opts.cached?.get(v),
-    lookupHost: async (ip) => {
+    // Each lookup is charged to the budget as the request layer does when it sends one.
+    lookupHost: async (ip, _signal, budget) => {
+      budget.charge();
       asked.push(ip);
       maybeFail(ip);
       const a = answer(ip);
       opts.cached?.set(ip, a);
       return a;
     },
-    lookupDomain: async (d) => {
+    lookupDomain: async (d, _signal, budget) => {
+      budget.charge();
       asked.push(d);
       maybeFail(d);
       const a: Answer = {
@@ -90,7 +94,8 @@ function source(
     },
   };
   if (opts.batch !== false) {
-    s.lookupHostsBatch = async (ips) => {
+    s.lookupHostsBatch = async (ips, _signal, budget) => {
+      budget.charge();
       batches.push([...ips]);
       if (opts.refuseBatch)
         throw new OdinApiError({ kind: 'badRequest', endpoint: 'POST /v1/hosts/search', status: 400 });
@@ -169,22 +174,74 @@ void describe('triage core', () => {
     const sentValues = new Set([...batches.flat(), ...asked]);
     for (const row of t.rows) if (row.private) assert.equal(sentValues.has(row.value), false, row.value);
     assert.equal(r.partial, false);
-    assert.equal(r.summary, '6 of 6 enriched');
+    assert.equal(r.summary, '6 of 6 enriched; 3 requests sent');
     const by = new Map(t.rows.map((x) => [x.value, x]));
     assert.equal(by.get('45.33.32.156')?.status, 'unknown');
     assert.equal(by.get('1.1.1.1')?.status, 'enriched');
     assert.equal(by.get('evil-update.com')?.verdict?.kind, 'domain');
   });
 
-  void it('falls back to one lookup per IP when a batched query is refused', async () => {
+  void it('a refused batch falls back to one lookup per IP only after a new yes that names the count', async () => {
     const t = await buildTriage([{ uri: 'u', text: LOG }], check);
     const { s, asked, batches } = source({ refuseBatch: true });
-    const r = await enrich(t, s, { batchSize: 10, concurrency: 1 });
+    const askedFor: number[] = [];
+    const r = await enrich(t, s, {
+      batchSize: 10,
+      concurrency: 1,
+      confirmFallback: async (n) => {
+        askedFor.push(n);
+        return true;
+      },
+    });
+    assert.deepEqual(askedFor, [5], 'asked once, for the five IPs left');
     assert.equal(r.batchRefused, true);
     assert.equal(batches.length, 1);
     assert.equal(asked.filter((v) => v !== 'evil-update.com').length, 5);
     assert.equal(r.requests, 1 + 5 + 1);
     assert.equal(r.partial, false);
+  });
+
+  void it('a refused batch without a new yes sends no single lookup: "over budget", and the summary says what was sent', async () => {
+    // Fifty IPs in one batch of 50: the preview said 1 request (+1 for the domain).
+    const ips = Array.from({ length: 50 }, (_, i) => `45.3.${i}.9`);
+    const t = await buildTriage([{ uri: 'u', text: `${ips.join(' ')} evil-update.com` }], check);
+    const { s, asked, batches } = source({ refuseBatch: true });
+    const shown = preview(t, s).requests;
+    assert.equal(shown, 2);
+    const r = await enrich(t, s, { concurrency: 1 });
+    assert.equal(batches.length, 1);
+    assert.deepEqual(asked, ['evil-update.com'], 'no single host lookup');
+    assert.equal(r.requests, shown);
+    assert.equal(r.stoppedBecause, 'over budget');
+    assert.equal(
+      r.summary,
+      '1 of 51 enriched; 50 not: over budget (batched search refused); 2 requests sent',
+    );
+    // Declined in the modal: the same, said as such.
+    const t2 = await buildTriage([{ uri: 'u', text: ips.join(' ') }], check);
+    const declined = await enrich(t2, s, { confirmFallback: async () => false });
+    assert.equal(declined.requests, 1);
+    assert.match(
+      declined.summary,
+      /50 not: single lookups not confirmed \(batched search refused\); 1 request sent$/,
+    );
+    // Within what is left of a larger budget (an agent's maxRequests), no new yes is needed.
+    const t3 = await buildTriage([{ uri: 'u', text: ips.slice(0, 3).join(' ') }], check);
+    asked.length = 0;
+    const roomy = await enrich(t3, s, { budget: new RequestBudget(4) });
+    assert.equal(roomy.requests, 4);
+    assert.equal(asked.length, 3);
+    assert.equal(roomy.partial, false);
+  });
+
+  void it('batches after a refused one are not sent (they would be refused too)', async () => {
+    const ips = Array.from({ length: 30 }, (_, i) => `45.4.${i}.9`);
+    const t = await buildTriage([{ uri: 'u', text: ips.join(' ') }], check);
+    const { s, batches } = source({ refuseBatch: true });
+    const r = await enrich(t, s, { batchSize: 10, concurrency: 1 });
+    assert.equal(batches.length, 1);
+    assert.equal(r.requests, 1);
+    assert.equal(r.pending, 30);
   });
 
   void it('with batching off, plans one request per target', async () => {
@@ -212,7 +269,7 @@ void describe('triage core', () => {
     assert.equal(r.answered, 412);
     assert.equal(r.partial, true);
     assert.equal(r.stoppedBecause, 'credits used up');
-    assert.equal(r.summary, '412 of 530 enriched; 118 not: credits used up');
+    assert.equal(r.summary, '412 of 530 enriched; 118 not: credits used up; 413 requests sent');
     assert.equal(asked.length, 413, 'stops at the first 402');
     credits = 1000;
     asked.length = 0;
@@ -262,7 +319,7 @@ void describe('triage core', () => {
     assert.equal(r.stoppedBecause, 'cancelled');
     assert.ok(r.answered >= 39 && r.answered <= 41, String(r.answered));
     assert.equal(r.partial, true);
-    assert.match(r.summary, /not: cancelled$/);
+    assert.match(r.summary, /not: cancelled; \d+ requests sent$/);
   });
 
   void it('a per-item failure (reset, 5xx) fails that row only and the run goes on', async () => {
@@ -276,7 +333,7 @@ void describe('triage core', () => {
     });
     const r = await enrich(t, s);
     assert.equal(r.failed, 1);
-    assert.equal(r.summary, '5 of 6 enriched; 1 not: connection reset');
+    assert.equal(r.summary, '5 of 6 enriched; 1 not: connection reset; 6 requests sent');
     assert.equal(t.rows.find((x) => x.value === '1.1.1.1')?.status, 'failed');
   });
 

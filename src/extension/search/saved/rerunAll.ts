@@ -1,5 +1,6 @@
 /** "Re-run All Saved Searches": every personal saved search and workspace hunt, with one summary. */
 import * as vscode from 'vscode';
+import { RequestBudget } from '../../../core/budget';
 import type { SearchSpec } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text';
 import { toAbortSignal } from '../../shared/abort';
@@ -24,6 +25,29 @@ export interface RerunAllSummary {
 /** Kinds "Re-run All" skips: they open a details page rather than list results. */
 const NOT_RERUN = new Set(['host', 'whois']);
 
+/** More searches than this, or any from workspace files, are confirmed first. */
+export const RERUN_WITHOUT_ASKING = 5;
+
+/**
+ * What Re-run All will send, said before it sends it: each search is one request (its first
+ * page). `fromFiles` searches come from how many workspace files.
+ */
+export function rerunPlanText(plan: {
+  searches: number;
+  fromFiles: number;
+  files: number;
+  origin: string;
+}): string {
+  const mine = plan.searches - plan.fromFiles;
+  const parts: string[] = [];
+  if (mine) parts.push(`${mine} of your saved search${mine === 1 ? '' : 'es'}`);
+  if (plan.fromFiles)
+    parts.push(
+      `${plan.fromFiles} from ${plan.files} workspace file${plan.files === 1 ? '' : 's'} (.odinq, written by whoever wrote this workspace)`,
+    );
+  return `${parts.join(' and ')}. Each search sends one request to ODIN at ${plan.origin}: ${plan.searches} request${plan.searches === 1 ? '' : 's'}, each using API credits.`;
+}
+
 /** Keeps the snapshot of a finished run (hunts that remember); returns what changed. */
 export async function rememberRun(f: SearchFeature, spec: SearchSpec, summary: RunSummary): Promise<Change> {
   const set = summary.status === 'ready' && summary.setId ? f.results.get(summary.setId) : undefined;
@@ -38,30 +62,44 @@ export async function rememberRun(f: SearchFeature, spec: SearchSpec, summary: R
  */
 export async function rerunAllSaved(f: SearchFeature, arg?: unknown): Promise<RerunAllSummary> {
   const quiet = isObj(arg) && arg.quiet === true;
+  const agreed =
+    isObj(arg) && typeof arg.requests === 'number' && Number.isSafeInteger(arg.requests) && arg.requests >= 0
+      ? arg.requests
+      : undefined;
   // "All" is what is on disk now: the files are read again (a watcher event can go missing).
   await f.workspaceHunts.rescan();
-  type Job = { name: string; run: (signal: AbortSignal) => Promise<RunSummary & Change> };
+  type Job = {
+    name: string;
+    run: (signal: AbortSignal, budget: RequestBudget) => Promise<RunSummary & Change>;
+  };
   const jobs: Job[] = f.store
     .list()
     .filter((s) => !NOT_RERUN.has(s.spec.kind))
     .map((s) => ({
       name: s.name,
-      run: async (signal) => {
-        const summary = await f.runner.run(s.spec, { reveal: false, signal });
+      run: async (signal, budget) => {
+        const summary = await f.runner.run(s.spec, { reveal: false, signal, budget });
         return { ...summary, ...(await rememberRun(f, s.spec, summary)) };
       },
     }));
+  let fromFiles = 0;
+  let files = 0;
   if (vscode.workspace.isTrusted) {
-    for (const file of f.workspaceHunts.list())
-      for (const h of file.hunts.filter((x) => x.kind))
+    for (const file of f.workspaceHunts.list()) {
+      const hunts = file.hunts.filter((x) => x.kind);
+      if (hunts.length) files++;
+      fromFiles += hunts.length;
+      for (const h of hunts)
         jobs.push({
           name: h.name,
-          run: async (signal) =>
+          run: async (signal, budget) =>
             ((await vscode.commands.executeCommand('odin.runHunt', file.uri.toString(), h.index, {
               quiet: true,
               signal,
+              budget,
             })) as (RunSummary & Change) | undefined) ?? { status: 'dismissed' },
         });
+    }
   }
   const out: RerunAllSummary = {
     ran: 0,
@@ -78,6 +116,35 @@ export async function rerunAllSaved(f: SearchFeature, arg?: unknown): Promise<Re
     if (!quiet) void vscode.window.showInformationMessage(`ODIN: ${out.message}`);
     return out;
   }
+  // Said before it is sent: how many searches and requests, and from where. Searches from
+  // workspace files spend the user's credits, so they (and more than a handful) need a yes
+  // that states the count: the modal, or a caller's `requests` that covers it.
+  const plan = { searches: jobs.length, fromFiles, files, origin: f.ctx.origin() };
+  const text = rerunPlanText(plan);
+  if (agreed !== undefined && agreed < jobs.length) {
+    out.cancelled = true;
+    out.message = `not run: ${jobs.length} requests needed, ${agreed} agreed to. ${text}`;
+    if (!quiet) void vscode.window.showWarningMessage(`ODIN: Re-run All ${out.message}`);
+    return out;
+  }
+  if (agreed === undefined && (fromFiles > 0 || jobs.length > RERUN_WITHOUT_ASKING)) {
+    const RUN = `Run ${jobs.length} Searches`;
+    // A dialog that cannot be shown (a test host refuses them) is no yes.
+    const choice = await Promise.resolve(
+      vscode.window.showWarningMessage(
+        `ODIN: re-run ${jobs.length} saved searches (${jobs.length} requests)?`,
+        { modal: true, detail: text },
+        RUN,
+      ),
+    ).catch(() => undefined);
+    if (choice !== RUN) {
+      out.cancelled = true;
+      out.message = 'not run: nothing was sent.';
+      return out;
+    }
+  }
+  // The count just stated is the most this run sends (the request layer enforces it).
+  const budget = new RequestBudget(jobs.length);
   await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -94,7 +161,7 @@ export async function rerunAllSaved(f: SearchFeature, arg?: unknown): Promise<Re
           });
           let r: RunSummary & Change;
           try {
-            r = await job.run(signal);
+            r = await job.run(signal, budget);
           } catch (err) {
             r = { status: 'error', error: err instanceof Error ? err.message : String(err) };
           }
