@@ -139,7 +139,9 @@ export function redactingContext(ctx: ToolContext): { ctx: ToolContext; clean: (
     },
   });
   return {
-    ctx: { ...ctx, requests },
+    // Over `ctx` (not a copy of its own fields): a context made by another such wrapper
+    // (ConfirmedCalls' kept text) and the extension's getters are read through.
+    ctx: Object.create(ctx, { requests: { value: requests, enumerable: true } }) as ToolContext,
     clean: (t) => redactSecrets(t, secrets),
   };
 }
