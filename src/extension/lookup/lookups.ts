@@ -84,7 +84,7 @@ function describeError(err: unknown): string {
 export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
   const quick = quickCard(ctx, req);
   if (quick !== undefined) return quick;
-  const ind = singleAddress(canonicalIndicator(ctx.gate.current(), req.indicator));
+  const ind = canonicalIndicator(ctx.gate.current(), singleAddress(req.indicator));
   const opts: CardOptions = {
     now: Date.now(),
     commands: await ctx.hoverCommands.available(),
@@ -153,7 +153,7 @@ function linkedUntil(signal: AbortSignal | undefined, ms: number): AbortSignal |
 export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
   const commands = ctx.hoverCommands.now();
   if (!commands || req.explicit) return undefined;
-  const ind = singleAddress(canonicalIndicator(ctx.gate.current(), req.indicator));
+  const ind = canonicalIndicator(ctx.gate.current(), singleAddress(req.indicator));
   const opts: CardOptions = { now: Date.now(), commands, ...asWritten(ind) };
   const privacy = checkPrivacy(ctx.gate.current(), ind);
   if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
