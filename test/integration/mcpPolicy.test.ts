@@ -26,6 +26,8 @@ describe('MCP server started from the definition obeys the current settings', fu
   let policyFile = '';
 
   before(async function () {
+    // Trusted only: in Restricted Mode the tools send nothing (agent.test.ts proves that).
+    if (!vscode.workspace.isTrusted) this.skip();
     const api = await getTestApi();
     if (!api.agent.mcpRegistered) this.skip();
     const def = await api.agent.resolveMcp();
@@ -90,6 +92,10 @@ describe('MCP server started from the definition obeys the current settings', fu
 describe('hover of a zoned global IPv6 address', function () {
   this.timeout(60_000);
   lookUpFreely();
+  // Trusted only: in Restricted Mode a hover sends nothing (hover.test.ts proves that).
+  before(function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+  });
 
   it('shows the card of the address without its zone, and sends the address only', async () => {
     const doc = await vscode.workspace.openTextDocument({
