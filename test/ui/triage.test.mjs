@@ -258,12 +258,12 @@ describe('triage view', () => {
         .locator('.editor-group-container .tab', { hasText: /^Preview / })
         .first()
         .waitFor({ timeout: 15_000 });
-      // The preview is a webview: wait until it shows the report's heading and table.
+      // The preview is a webview: wait until it shows the report's heading (## ODIN triage) and a table.
       const preview = await frameWhere(
         ui.page,
         () =>
-          !!document.querySelector('.markdown-body h1, body.vscode-body h1') &&
-          !!document.querySelector('table'),
+          !!document.querySelector('body.vscode-body h2') &&
+          !!document.querySelector('body.vscode-body table'),
         undefined,
         { timeout: 30_000, what: 'the Markdown preview of the report' },
       );
