@@ -53,7 +53,7 @@ export default tseslint.config(
   {
     // Tests wait for the event or state they need, never for a time: a fixed wait fails on a
     // busy machine and slows every run. The bounded waits (test/support/wait.ts waitFor and
-    // within, test/ui/helpers.mjs waitUntil) are the only places with a timer, each marked.
+    // within; the UI tests' waitUntil calls waitFor) are the only places with a timer, each marked.
     files: ['test/**/*.ts', 'test/**/*.mjs'],
     rules: {
       'no-restricted-syntax': [

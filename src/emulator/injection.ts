@@ -56,19 +56,14 @@ const FREE_TEXT = new Set([
 const ROTATION = Object.values(INJECTIONS);
 
 /**
- * The body with a payload put in front of every free-text string, in turn (so each kind
- * shows within the first characters a formatter keeps); every fifth field gets the long one.
+ * `body` with `f(text, n)` in place of every free-text string (the n-th such string, counted
+ * from 0; other strings, numbers and keys as they were), at most 12 levels deep.
  */
-export function injectPayloads(body: unknown): unknown {
+function mapFreeText(body: unknown, f: (text: string, n: number) => string): unknown {
   let n = 0;
   const walk = (v: unknown, key: string | undefined, depth: number): unknown => {
     if (depth > 12) return v;
-    if (typeof v === 'string') {
-      if (key === undefined || !FREE_TEXT.has(key)) return v;
-      const payload = n % 5 === 4 ? LONG_INJECTION : ROTATION[n % ROTATION.length];
-      n++;
-      return `${payload} ${v}`;
-    }
+    if (typeof v === 'string') return key !== undefined && FREE_TEXT.has(key) ? f(v, n++) : v;
     if (Array.isArray(v)) return v.map((x) => walk(x, key, depth + 1));
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
@@ -80,6 +75,14 @@ export function injectPayloads(body: unknown): unknown {
   return walk(body, undefined, 0);
 }
 
+/**
+ * The body with a payload put in front of every free-text string, in turn (so each kind
+ * shows within the first characters a formatter keeps); every fifth field gets the long one.
+ */
+export function injectPayloads(body: unknown): unknown {
+  return mapFreeText(body, (v, n) => `${n % 5 === 4 ? LONG_INJECTION : ROTATION[n % ROTATION.length]} ${v}`);
+}
+
 /** Paddings before an echoed key: a field cut at 40, 60, 80, 120 or 200 characters lands inside it. */
 const ECHO_PADS = [100, 50, 112, 30, 70, 190, 0, 115, 55];
 
@@ -89,23 +92,7 @@ const ECHO_PADS = [100, 50, 112, 30, 70, 190, 0, 115, 55];
  * survives a cut of the field.
  */
 export function echoKey(body: unknown, key: string): unknown {
-  let n = 0;
-  const walk = (v: unknown, field: string | undefined, depth: number): unknown => {
-    if (depth > 12) return v;
-    if (typeof v === 'string') {
-      if (field === undefined || !FREE_TEXT.has(field)) return v;
-      const pad = ECHO_PADS[n++ % ECHO_PADS.length];
-      return `${'k'.repeat(pad)}${key} ${v}`;
-    }
-    if (Array.isArray(v)) return v.map((x) => walk(x, field, depth + 1));
-    if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = walk(x, k, depth + 1);
-      return out;
-    }
-    return v;
-  };
-  return walk(body, undefined, 0);
+  return mapFreeText(body, (v, n) => `${'k'.repeat(ECHO_PADS[n % ECHO_PADS.length])}${key} ${v}`);
 }
 
 export interface HostileUpstream {

@@ -2,7 +2,7 @@
  * The tests' one bounded wait, shared by the unit tests (plain Node) and the integration tests
  * (inside VS Code): a test waits for the event or state it needs, never for a time. The bound
  * only fails a test; `npm run lint` refuses `setTimeout` with a time elsewhere in test code.
- * (The UI tests, plain .mjs files, have theirs in test/ui/helpers.mjs: waitUntil.)
+ * (The UI tests, plain .mjs files, call this one through test/ui/helpers.mjs: waitUntil.)
  */
 
 /** How often a condition is asked again. */

@@ -17,7 +17,10 @@
 // Run only the UI tier against a live host while developing: `npm run test:host -- --only=ui`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
+
+const { waitFor } = createRequire(import.meta.url)('../../out/test/support/wait.js');
 
 /** What the harness wrote about the host this run drives. */
 export function hostInfo() {
@@ -42,29 +45,16 @@ function escapeRe(s) {
 }
 
 /**
- * The one bounded wait of the UI tests: polls `check` (sync or async; a throw counts as "not
- * yet") until it returns a truthy value, which it resolves with; fails naming `what` after
- * `timeout` ms. The bound only fails a test: nothing waits for a fixed time.
+ * The one bounded wait (test/support/wait.ts, compiled to out/ before any host run), as the UI
+ * tests call it: polls `check` (sync or async; a throw counts as "not yet") until it returns a
+ * truthy value, which it resolves with; fails naming `what` after `timeout` ms.
  * @template T
  * @param {() => T | Promise<T>} check
  * @param {{ timeout?: number, what?: string }} [o]
  * @returns {Promise<T>}
  */
-export async function waitUntil(check, { timeout = 15_000, what = 'the condition' } = {}) {
-  const deadline = Date.now() + timeout;
-  let last;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? `: ${last}` : ''}`);
-    // eslint-disable-next-line no-restricted-syntax -- the poll interval of the one bounded wait
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function waitUntil(check, { timeout = 15_000, what = 'the condition' } = {}) {
+  return waitFor(check, timeout, what);
 }
 
 /**
