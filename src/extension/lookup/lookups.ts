@@ -21,7 +21,7 @@ import { hostsInBlockQuery } from '../../core/query';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
-import { canonicalIndicator, checkPrivacy, type Indicator } from './policy';
+import { decideIndicator, type Indicator } from './policy';
 
 /** Why a hover shows local facts only; undefined when an automatic lookup may be sent. */
 export function automaticBlock(ctx: Ctx): { why: string; lookupLink: boolean } | undefined {
@@ -84,13 +84,12 @@ function describeError(err: unknown): string {
 export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
   const quick = quickCard(ctx, req);
   if (quick !== undefined) return quick;
-  const ind = canonicalIndicator(ctx.gate.current(), singleAddress(req.indicator));
+  const { indicator: ind, privacy } = decideIndicator(ctx.gate.current(), singleAddress(req.indicator));
   const opts: CardOptions = {
     now: Date.now(),
     commands: await ctx.hoverCommands.available(),
     ...asWritten(ind),
   };
-  const privacy = checkPrivacy(ctx.gate.current(), ind);
   if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
 
   if (!req.explicit) {
@@ -153,9 +152,8 @@ function linkedUntil(signal: AbortSignal | undefined, ms: number): AbortSignal |
 export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
   const commands = ctx.hoverCommands.now();
   if (!commands || req.explicit) return undefined;
-  const ind = canonicalIndicator(ctx.gate.current(), singleAddress(req.indicator));
+  const { indicator: ind, privacy } = decideIndicator(ctx.gate.current(), singleAddress(req.indicator));
   const opts: CardOptions = { now: Date.now(), commands, ...asWritten(ind) };
-  const privacy = checkPrivacy(ctx.gate.current(), ind);
   if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
   if (automaticBlock(ctx)) return undefined;
   return cachedCard(ctx, ind, opts, { freshOnly: true });
