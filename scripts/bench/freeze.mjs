@@ -69,8 +69,8 @@ export default async function run({ reps = 3 } = {}) {
   const { parseJson } = require(out('src/api/normalize/json.js'));
   const { normalizeHost } = require(out('src/api/normalize/hosts.js'));
   const { normalizeService } = require(out('src/api/normalize/services.js'));
-  const { entryBytes } = require(out('src/core/cache.js'));
-  const { hostCard } = require(out('src/core/hoverCard.js'));
+  const { entryBytes } = require(out('src/core/requests/cache.js'));
+  const { hostCard } = require(out('src/core/cards/hoverCard.js'));
   const cardOpts = { now: Date.UTC(2026, 10, 26) };
 
   const after = (a) => {

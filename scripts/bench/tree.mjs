@@ -137,7 +137,7 @@ export default async function run({ results = 10_000, pageSize = 100 } = {}) {
       value: Number(heldMb.toFixed(1)),
       unit: 'MB',
       target: '<= 50',
-      note: 'heap delta after GC: the result set with its compact host records (src/core/compactHost.ts; the whole records were 312.6 MB)',
+      note: 'heap delta after GC: the result set with its compact host records (src/core/hosts/compactHost.ts; the whole records were 312.6 MB)',
     },
     {
       name: `tree: wire JSON of ${hostCount.toLocaleString('en-US')} hosts`,

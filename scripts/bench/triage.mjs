@@ -57,9 +57,9 @@ ${makeLog.toString()}
 export default async function run() {
   const { buildTriage, preview, enrich, layerSource } = require(out('core/triage/index.js'));
   const { PrivacyPolicy } = require(out('core/privacy/index.js'));
-  const { ResultCache } = require(out('core/cache.js'));
-  const { Limiter } = require(out('core/limiter.js'));
-  const { RequestLayer } = require(out('core/requests.js'));
+  const { ResultCache } = require(out('core/requests/cache.js'));
+  const { Limiter } = require(out('core/requests/limiter.js'));
+  const { RequestLayer } = require(out('core/requests/layer.js'));
   const { OdinClient } = require(out('api/client.js'));
   const { startEmulator } = require(out('emulator/server.js'));
   const policy = new PrivacyPolicy();

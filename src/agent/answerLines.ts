@@ -5,10 +5,10 @@
  * Pure Node: no `vscode` import.
  */
 import type { Aggregation, Bucket, DomainRecord, Host, Page, WhoisHistory, WhoisRecord } from '../api/types';
-import { topCves } from '../core/hoverCard';
-import type { LookupResult } from '../core/requests';
-import { vulnerability } from '../core/vulnerability';
-import { daysUntil, snapshotDate, whoisTimeline } from '../core/whoisDiff';
+import { topCves } from '../core/cards/hoverCard';
+import type { LookupResult } from '../core/requests/layer';
+import { vulnerability } from '../core/hosts/vulnerability';
+import { daysUntil, snapshotDate, whoisTimeline } from '../core/whois/diff';
 import { day, num, q, qList } from './format';
 
 export function more(shown: number, total: number | undefined, what: string): string[] {

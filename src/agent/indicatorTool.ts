@@ -4,7 +4,7 @@
  *
  * Pure Node: no `vscode` import.
  */
-import { listIndicators } from '../core/indicators';
+import { listIndicators } from '../core/detect/indicators';
 import { num, plain, q } from './format';
 import type { AgentGate } from './gate';
 import { ToolInputError, type Input } from './schema';

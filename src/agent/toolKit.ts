@@ -7,9 +7,9 @@
  */
 import type { OdinClient } from '../api/client';
 import { OdinApiError } from '../api/errors';
-import { LocalRateLimitError } from '../core/limiter';
-import { redactDeep, redactSecrets } from '../core/redact';
-import { LookupsPausedError, type LookupResult, type RequestLayer } from '../core/requests';
+import { LocalRateLimitError } from '../core/requests/limiter';
+import { redactDeep, redactSecrets } from '../core/text/redact';
+import { LookupsPausedError, type LookupResult, type RequestLayer } from '../core/requests/layer';
 import type { AgentGate, ValueKind } from './gate';
 import { ToolInputError, validateInput, type Input, type ObjectSchema } from './schema';
 

@@ -8,7 +8,7 @@
  *
  * Pure Node: no `vscode` import.
  */
-import { RequestBudget } from '../core/budget';
+import { RequestBudget } from '../core/requests/budget';
 import {
   account,
   OVER_BUDGET,

@@ -249,7 +249,7 @@ export interface Host {
    * Why this answer cannot say "no known CVEs" although no CVE was read from it: CVE data
    * in an unexpected shape, a CVE id elsewhere in the record, or no vulnerability data at
    * all (neither `services` nor `is_vuln`). Set by `normalizeHost`; read through
-   * `core/vulnerability.ts`.
+   * `core/hosts/vulnerability.ts`.
    */
   cve_unreadable?: string;
 }

@@ -17,7 +17,7 @@ import type { RunSummary } from './search/searchRunner';
 import type { Node } from './search/results/resultNodes';
 import type { SavedToFile } from './search/saved/commands';
 import type { RerunAllSummary } from './search/saved/rerunAll';
-import type { RequestBudget } from '../core/budget';
+import type { RequestBudget } from '../core/requests/budget';
 import type { SavedNode } from './search/saved/savedView';
 import type { TriageResult } from './triage/commands';
 

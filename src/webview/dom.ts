@@ -52,7 +52,7 @@ export function append(el: Node, ...children: Child[]): void {
 /**
  * Bidi controls, zero-width characters, NUL and other C0/C1 controls (ANSI escapes start
  * with ESC), line/paragraph separators: shown as visible markers, never interpreted.
- * Same set as src/core/text.ts `showInvisibles`. Tabs and newlines are kept.
+ * Same set as src/core/text/inert.ts `showInvisibles`. Tabs and newlines are kept.
  */
 const INVISIBLE =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/;

@@ -20,7 +20,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { HOST_ACTIONS, WHOIS_ACTIONS } from '../../src/common/protocol';
-import { HOVER_COMMAND_IDS } from '../../src/core/hoverCard';
+import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary, SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';

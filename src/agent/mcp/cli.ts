@@ -17,10 +17,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { OdinClient } from '../../api/client';
 import { checkBaseUrl } from '../../api/http';
-import { ResultCache } from '../../core/cache';
-import { Limiter } from '../../core/limiter';
-import { redactSecrets } from '../../core/redact';
-import { RequestLayer } from '../../core/requests';
+import { ResultCache } from '../../core/requests/cache';
+import { Limiter } from '../../core/requests/limiter';
+import { redactSecrets } from '../../core/text/redact';
+import { RequestLayer } from '../../core/requests/layer';
 import { createGate, type GateSettings } from '../gate';
 import { lookupsFromEnv, readPolicyFile } from './policy';
 import { createMcpServer } from './server';

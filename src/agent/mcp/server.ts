@@ -13,7 +13,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { redactSecrets } from '../../core/redact';
+import { redactSecrets } from '../../core/text/redact';
 import { AGENT_TOOLS, findTool, invokeTool, ToolInputError, toolErrorText, type ToolContext } from '../tools';
 
 export const SERVER_NAME = 'odin';

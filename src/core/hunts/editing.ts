@@ -3,7 +3,7 @@
  * input already uses (core/query/completion). Pure: no VS Code; offsets are into the file.
  */
 import { complete, ENUMERATIONS, tokenAt, type FieldInfo } from '../query/completion';
-import { escapeMarkdown } from '../text';
+import { escapeMarkdown } from '../text/inert';
 import { DOMAIN_FIELDS } from './diagnostics';
 import { blankComments, HUNT_KINDS, HUNT_OPTIONS, queryAt, type HuntFile, type HuntKind } from './file';
 

@@ -2,8 +2,8 @@
 // here; a STIX 2.1 bundle and a MISP event in ./exchange.ts. Private and internal values are
 // left out unless asked for (their number is still reported). API text (organisations, tags, registrars) is data:
 // escaped for Markdown, never a link. Pure: no `vscode` import.
-import { csvLine } from '../export';
-import { escapeMarkdownSyntax } from '../text';
+import { csvLine } from '../results/export';
+import { escapeMarkdownSyntax } from '../text/inert';
 import { mispEvent, stixBundle } from './exchange';
 import type { Triage, TriageRow } from './model';
 import { rowsOf, statusText, type ReportOptions } from './reportRows';

@@ -2,7 +2,7 @@
 // unique value (counts, first location and line, what may never be sent), and carry the
 // answers of an earlier triage over. Pure: no `vscode` import.
 import type { DetectionKind } from '../detect';
-import { listIndicators } from '../indicators';
+import { listIndicators } from '../detect/indicators';
 import { lookupKind, type Triage, type TriageRow } from './model';
 
 export interface SourceText {

@@ -4,7 +4,7 @@
 import type { OdinClient } from '../../api/client';
 import type { Host, WhoisRecord } from '../../api/types';
 import { canonicalIp } from '../detect';
-import type { RequestLayer } from '../requests';
+import type { RequestLayer } from '../requests/layer';
 import type { HostVerdict } from './model';
 import { batchQuery, type Answer, type EnrichmentSource } from './triage';
 import { domainVerdict, hostVerdict } from './verdict';

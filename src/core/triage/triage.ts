@@ -6,10 +6,10 @@
 // or failed. Pure: no `vscode` import; the caller supplies the privacy decision and the
 // lookups (through its request layer and cache).
 import { OdinApiError } from '../../api/errors';
-import { OverBudgetError, RequestBudget } from '../budget';
+import { OverBudgetError, RequestBudget } from '../requests/budget';
 import type { DetectionKind } from '../detect';
-import { LocalRateLimitError } from '../limiter';
-import { LookupsPausedError } from '../requests';
+import { LocalRateLimitError } from '../requests/limiter';
+import { LookupsPausedError } from '../requests/layer';
 import { lookupKind, type Triage, type TriageRow, type Verdict, type HostVerdict } from './model';
 
 /** What a lookup answered: a verdict, or a definite "ODIN does not know it". */

@@ -1,6 +1,6 @@
 // The verdict of one indicator, from what ODIN answered. Pure: no `vscode` import.
 import { SEVERITY_RANK, type Host, type Severity, type WhoisRecord } from '../../api/types';
-import { vulnerability } from '../vulnerability';
+import { vulnerability } from '../hosts/vulnerability';
 import type { DomainVerdict, HostVerdict } from './model';
 
 const MAX_IDS = 20;

@@ -23,7 +23,7 @@ import {
   type AgentTool,
   type ToolContext,
 } from '../../agent';
-import { escapeMarkdown } from '../../core/text';
+import { escapeMarkdown } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
 import { isCancellation } from '../shared/errors';
 import { toAbortSignal } from '../shared/abort';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import { safeExternalUrl } from './hostModel';
 
 /** Actions both pages offer on their JSON: copy, open as an untitled document, save to a file. */

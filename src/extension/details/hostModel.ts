@@ -5,8 +5,8 @@
  * of the values the page refers to by id.
  */
 import type { Cve, Exploit, Host, Service, TlsCertificate } from '../../api/types';
-import { keyName, softwareName } from '../../core/names';
-import { vulnerability } from '../../core/vulnerability';
+import { keyName, softwareName } from '../../core/hosts/names';
+import { vulnerability } from '../../core/hosts/vulnerability';
 import {
   BANNER_MAX,
   type CertificateView,
@@ -54,7 +54,7 @@ function moduleNumber(s: Service, module: string, field: string): number | undef
 /**
  * `cpe:2.3:a:openbsd:openssh:8.2p1:*:…` and `cpe:/a:openbsd:openssh:8.2p1` (CPE 2.2, what
  * the live service sends) → `OpenSSH 8.2p1` (vendor and product named as people write them,
- * `core/names.ts`); unknown parts (`*`, `-`, `ANY`) left out; other text unchanged.
+ * `core/hosts/names.ts`); unknown parts (`*`, `-`, `ANY`) left out; other text unchanged.
  */
 export function cpeText(uri: string): string {
   const parts = uri.split(':');

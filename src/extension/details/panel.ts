@@ -8,7 +8,7 @@ import {
   type RequestMessage,
   type ToWebview,
 } from '../../common/protocol';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
 import { detailsHtml, webviewOptions } from './html';

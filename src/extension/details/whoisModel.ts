@@ -3,7 +3,7 @@
  */
 import type { WhoisContact, WhoisRecord } from '../../api/types';
 import type { WhoisContactView, WhoisView } from '../../common/protocol';
-import { daysUntil, snapshotDate, whoisTimeline } from '../../core/whoisDiff';
+import { daysUntil, snapshotDate, whoisTimeline } from '../../core/whois/diff';
 
 const cap = (s: string | undefined, max = 2000): string | undefined =>
   s === undefined || s === '' ? undefined : s.length > max ? `${s.slice(0, max)}…` : s;

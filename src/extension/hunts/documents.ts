@@ -9,7 +9,7 @@ import {
   type HuntQuery,
   type QueryFix,
 } from '../../core/hunts';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import type { Catalogues } from './catalogues';
 import { HUNT_LANGUAGE } from './ids';
 

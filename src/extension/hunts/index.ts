@@ -14,7 +14,7 @@
  */
 import * as vscode from 'vscode';
 import type { HuntFile } from '../../core/hunts';
-import type { RequestBudget } from '../../core/budget';
+import type { RequestBudget } from '../../core/requests/budget';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { SearchFeature } from '../search';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ACTIONS, completeAt, hoverAt, HOVER_MARKDOWN_OPTIONS, type HuntAction } from '../../core/hunts';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
 import type { Catalogues } from './catalogues';
 import { range, type HuntDocuments } from './documents';

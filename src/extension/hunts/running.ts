@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { ACTIONS, huntSubject, pageSizeOf, specFor, type HuntAction, type HuntQuery } from '../../core/hunts';
 import type { SearchSpec } from '../../core/savedSearches';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import type { RunSummary, SearchFeature } from '../search';
 import type { Change } from '../search/saved/snapshots';
-import type { RequestBudget } from '../../core/budget';
+import type { RequestBudget } from '../../core/requests/budget';
 import { config } from '../shared/config';
 import type { Catalogues } from './catalogues';
 import type { HuntDocuments } from './documents';

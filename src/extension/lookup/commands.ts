@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { detect, detectAt } from '../../core/detect';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import type { CommandsOf } from '../commands';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';

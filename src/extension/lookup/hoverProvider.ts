@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { detectAt, type DetectOptions } from '../../core/detect';
 import { isHostnameSyntax } from '../../core/detect/domain';
 import { specialDomain } from '../../core/privacy';
-import { HOVER_COMMAND_IDS } from '../../core/hoverCard';
+import { HOVER_COMMAND_IDS } from '../../core/cards/hoverCard';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { toAbortSignal } from '../shared/abort';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Gate } from '../../core/gate';
-import { type IndicatorList, type IndicatorSummary, listIndicators } from '../../core/indicators';
-import { neutraliseUiText } from '../../core/text';
+import { type IndicatorList, type IndicatorSummary, listIndicators } from '../../core/detect/indicators';
+import { neutraliseUiText } from '../../core/text/inert';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import { toAbortSignal } from '../shared/abort';

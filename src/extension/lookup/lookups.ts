@@ -13,10 +13,10 @@ import {
   pendingCard,
   type CardOptions,
   type Part,
-} from '../../core/hoverCard';
-import { NOT_YET, withinDeadline } from '../../core/deadline';
-import { LocalRateLimitError } from '../../core/limiter';
-import { LookupsPausedError, type LookupResult } from '../../core/requests';
+} from '../../core/cards/hoverCard';
+import { NOT_YET, withinDeadline } from '../../core/requests/deadline';
+import { LocalRateLimitError } from '../../core/requests/limiter';
+import { LookupsPausedError, type LookupResult } from '../../core/requests/layer';
 import { hostsInBlockQuery } from '../../core/query';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';

@@ -5,7 +5,7 @@
 import type { OdinClient } from '../../api/client';
 import type { Aggregation, HostCursor, OpaqueCursor } from '../../api/types';
 import type { Gate } from '../../core/gate';
-import type { ResultItem } from '../../core/resultItem';
+import type { ResultItem } from '../../core/results/resultItem';
 import type { SearchSpec } from '../../core/savedSearches';
 import type { PageFetcher, PageResult } from './results/resultSet';
 

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { EXAMPLES, complete, querySyntaxWarning, type FieldInfo, type QueryTarget } from '../../core/query';
 import { cveError, domainError, ipError, refang } from '../../core/query';
 import { BUCKET_SORT_FIELDS, dateError } from '../../core/savedSearches';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import type { FieldCatalogue } from './fieldCatalogue';
 
 export interface QueryPromptOptions {

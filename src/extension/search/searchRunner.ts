@@ -12,8 +12,8 @@ import {
   type SearchKind,
   type SearchSpec,
 } from '../../core/savedSearches';
-import { neutraliseUiText } from '../../core/text';
-import type { RequestBudget } from '../../core/budget';
+import { neutraliseUiText } from '../../core/text/inert';
+import type { RequestBudget } from '../../core/requests/budget';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
 import { isObj, isResultNode, isSavedNode } from './args';

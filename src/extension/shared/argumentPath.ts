@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 
 /** What the modal showed, and the answer to give instead of showing it (tests only). */
 export interface PathPrompts {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { OdinApiError } from '../../api/errors';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
 
 const SHOW_LOG = 'Show Log';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Gate, type GateRequest, type GateSource, type Target, type Verdict } from '../../core/gate';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import { config } from './config';
 
 /**

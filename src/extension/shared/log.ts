@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { redactSecrets } from '../../core/redact';
+import { redactSecrets } from '../../core/text/redact';
 
 /**
  * The extension's log: a LogOutputChannel ("ODIN") whose lines pass through the same

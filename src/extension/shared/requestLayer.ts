@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { ResultCache, type CacheTtls, type TtlClass } from '../../core/cache';
-import { Limiter } from '../../core/limiter';
-import { RequestLayer } from '../../core/requests';
+import { ResultCache, type CacheTtls, type TtlClass } from '../../core/requests/cache';
+import { Limiter } from '../../core/requests/limiter';
+import { RequestLayer } from '../../core/requests/layer';
 import { config, onConfigChange } from './config';
 import { ContextKeys } from './contextKeys';
 import type { Ctx } from '../ctx';

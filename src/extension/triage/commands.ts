@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { toAbortSignal } from '../shared/abort';
-import { RequestBudget } from '../../core/budget';
+import { RequestBudget } from '../../core/requests/budget';
 import type { Gate } from '../../core/gate';
-import { neutraliseUiText } from '../../core/text';
+import { neutraliseUiText } from '../../core/text/inert';
 import {
   account,
   applyCache,

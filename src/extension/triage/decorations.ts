@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { detectInRange } from '../../core/detect';
-import { showInvisibles, truncate } from '../../core/text';
+import { showInvisibles, truncate } from '../../core/text/inert';
 import { cachedAnswer, verdictLine } from '../../core/triage';
 import type { Ctx } from '../ctx';
 import type { Gate } from '../../core/gate';

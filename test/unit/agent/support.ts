@@ -1,9 +1,9 @@
 /** A ToolContext over a real loopback emulator: client, in-memory request layer, gate. */
 import { createGate, type GateSettings, type ToolContext } from '../../../src/agent';
 import { OdinClient } from '../../../src/api/client';
-import { ResultCache } from '../../../src/core/cache';
-import { Limiter } from '../../../src/core/limiter';
-import { RequestLayer } from '../../../src/core/requests';
+import { ResultCache } from '../../../src/core/requests/cache';
+import { Limiter } from '../../../src/core/requests/limiter';
+import { RequestLayer } from '../../../src/core/requests/layer';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 
 export function toolContext(

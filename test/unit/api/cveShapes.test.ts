@@ -15,10 +15,10 @@ import { hostLines, hostSummaryLine } from '../../../src/agent/answerLines';
 import { normalizeHost } from '../../../src/api/normalize';
 import { shapeProblems } from '../../../src/api/shape';
 import type { Host } from '../../../src/api/types';
-import { ResultCache } from '../../../src/core/cache';
-import { hostCard } from '../../../src/core/hoverCard';
-import { Limiter } from '../../../src/core/limiter';
-import { RequestLayer } from '../../../src/core/requests';
+import { ResultCache } from '../../../src/core/requests/cache';
+import { hostCard } from '../../../src/core/cards/hoverCard';
+import { Limiter } from '../../../src/core/requests/limiter';
+import { RequestLayer } from '../../../src/core/requests/layer';
 import { hostVerdict, verdictLine } from '../../../src/core/triage/verdict';
 import { expectKind, makeClient } from './support';
 

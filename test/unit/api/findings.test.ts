@@ -19,9 +19,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { OdinApiError } from '../../../src/api/errors';
 import { shapeProblems, UNEXPECTED_SHAPE_MESSAGE } from '../../../src/api/shape';
-import { ResultCache } from '../../../src/core/cache';
-import { Limiter } from '../../../src/core/limiter';
-import { LookupsPausedError, MAX_TIMER_MS, RequestLayer } from '../../../src/core/requests';
+import { ResultCache } from '../../../src/core/requests/cache';
+import { Limiter } from '../../../src/core/requests/limiter';
+import { LookupsPausedError, MAX_TIMER_MS, RequestLayer } from '../../../src/core/requests/layer';
 import { expectKind, makeClient } from './support';
 import { turns, waitFor } from '../../support/wait';
 

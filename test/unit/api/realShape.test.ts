@@ -60,7 +60,7 @@ void describe('the real shapes, read', () => {
     assert.match(cert.fingerprintSha256 ?? '', /^[0-9A-F]{64}$/);
     assert.equal(cert.selfSigned, false);
     assert.equal(cert.validationLevel, 'OV');
-    // As the capture writes them; shown as "EC P-256" (core/names.ts).
+    // As the capture writes them; shown as "EC P-256" (core/hosts/names.ts).
     assert.equal(cert.keyAlgorithm, 'Elliptic_curve_cryptography');
     assert.equal(cert.keyCurve, 'p256');
     assert.equal(cert.keyBits, 256);

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { cacheKey, ResultCache, type CacheTtls } from '../../../src/core/cache';
+import { cacheKey, ResultCache, type CacheTtls } from '../../../src/core/requests/cache';
 import { waitFor } from '../../support/wait';
 
 const TTL: CacheTtls = { host: 1000, whois: 5000, count: 2000, notFound: 300 };

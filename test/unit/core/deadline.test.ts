@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { NOT_YET, withinDeadline } from '../../../src/core/deadline';
+import { NOT_YET, withinDeadline } from '../../../src/core/requests/deadline';
 import { turns } from '../../support/wait';
 
 void test('withinDeadline: the value in time, NOT_YET after, and the work goes on', async () => {

@@ -13,7 +13,7 @@ import {
   hostNotFoundCard,
   localCard,
   topCves,
-} from '../../../src/core/hoverCard';
+} from '../../../src/core/cards/hoverCard';
 
 const NOW = Date.parse('2026-01-15T00:00:00Z');
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detect } from '../../../src/core/detect';
-import { listIndicators } from '../../../src/core/indicators';
+import { listIndicators } from '../../../src/core/detect/indicators';
 
 const REPORT = [
   'Mail from acme-logistics[.]com led to secure-login-paypa1[.]com; the panel is on 193.42.33[.]7.',

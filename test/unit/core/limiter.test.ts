@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Limiter, LocalRateLimitError } from '../../../src/core/limiter';
+import { Limiter, LocalRateLimitError } from '../../../src/core/requests/limiter';
 import { turns } from '../../support/wait';
 
 void test('automatic requests spend tokens; an empty bucket beyond maxWait fails fast', async () => {

@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { detect, detectTable } from '../../../src/core/detect';
-import { cacheKey, ResultCache } from '../../../src/core/cache';
-import { listIndicators } from '../../../src/core/indicators';
+import { cacheKey, ResultCache } from '../../../src/core/requests/cache';
+import { listIndicators } from '../../../src/core/detect/indicators';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;

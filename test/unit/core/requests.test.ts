@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OdinApiError } from '../../../src/api/errors';
-import { ResultCache } from '../../../src/core/cache';
-import { OverBudgetError, RequestBudget } from '../../../src/core/budget';
-import { Limiter, LocalRateLimitError } from '../../../src/core/limiter';
-import { LookupsPausedError, RequestLayer, type PauseState } from '../../../src/core/requests';
+import { ResultCache } from '../../../src/core/requests/cache';
+import { OverBudgetError, RequestBudget } from '../../../src/core/requests/budget';
+import { Limiter, LocalRateLimitError } from '../../../src/core/requests/limiter';
+import { LookupsPausedError, RequestLayer, type PauseState } from '../../../src/core/requests/layer';
 import { turns } from '../../support/wait';
 
 const TTL = { host: 60_000, whois: 60_000, count: 60_000, notFound: 60_000 };

@@ -6,8 +6,8 @@ import {
   neutraliseUiText,
   showInvisibles,
   truncate,
-} from '../../../src/core/text';
-import { redactDeep, redactSecrets } from '../../../src/core/redact';
+} from '../../../src/core/text/inert';
+import { redactDeep, redactSecrets } from '../../../src/core/text/redact';
 
 test('showInvisibles makes bidi, zero-width, NUL and ANSI escapes visible', () => {
   assert.equal(showInvisibles('a\u202Eb'), 'a<U+202E>b');

@@ -13,7 +13,7 @@ import {
 } from '../../../src/extension/details/hostModel';
 import { parseDomain, parseIp } from '../../../src/extension/details/targets';
 import { normalizeHost } from '../../../src/api/normalize';
-import { keyName, softwareName } from '../../../src/core/names';
+import { keyName, softwareName } from '../../../src/core/hosts/names';
 import { whoisView } from '../../../src/extension/details/whoisModel';
 
 const host: Host = {

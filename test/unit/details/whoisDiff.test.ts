@@ -8,7 +8,7 @@ import {
   sortSnapshots,
   whoisSnapshotText,
   whoisTimeline,
-} from '../../../src/core/whoisDiff';
+} from '../../../src/core/whois/diff';
 
 const base: WhoisRecord = {
   domain_name: 'acme-logistics.com',

@@ -1,5 +1,5 @@
 /**
- * Result sets hold compact host records (src/core/compactHost.ts): everything the results
+ * Result sets hold compact host records (src/core/hosts/compactHost.ts): everything the results
  * tree, the CSV export and "Search Similar Hosts" read must be the same as from the full
  * record, on the emulator's hosts and on the real service's shapes.
  */
@@ -9,10 +9,10 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { normalizeHost, parseJson } from '../../../src/api/normalize';
 import type { Host } from '../../../src/api/types';
-import { CompactPool, compactHost } from '../../../src/core/compactHost';
-import { toTable } from '../../../src/core/export';
+import { CompactPool, compactHost } from '../../../src/core/hosts/compactHost';
+import { toTable } from '../../../src/core/results/export';
 import { similarHostsQuery } from '../../../src/core/query';
-import type { ResultItem } from '../../../src/core/resultItem';
+import type { ResultItem } from '../../../src/core/results/resultItem';
 import { generateDataset } from '../../../src/emulator/dataset';
 import { view } from '../../../src/extension/search/results/nodeViews';
 import { children, type Node } from '../../../src/extension/search/results/resultNodes';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { csvCell, toCsv, toJson, toTable } from '../../../src/core/export';
-import type { ResultItem } from '../../../src/core/resultItem';
+import { csvCell, toCsv, toJson, toTable } from '../../../src/core/results/export';
+import type { ResultItem } from '../../../src/core/results/resultItem';
 import type { Host } from '../../../src/api/types';
 
 void test('CSV cells that a spreadsheet would run as formulas get a leading quote', () => {

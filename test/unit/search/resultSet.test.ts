@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Host } from '../../../src/api/types';
-import type { ResultItem } from '../../../src/core/resultItem';
+import type { ResultItem } from '../../../src/core/results/resultItem';
 import { serializeSearches } from '../../../src/core/savedSearches';
 import { view } from '../../../src/extension/search/results/nodeViews';
 import { children, setChildren, type Node } from '../../../src/extension/search/results/resultNodes';

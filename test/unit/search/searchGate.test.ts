@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OdinApiError } from '../../../src/api/errors';
-import { ResultCache } from '../../../src/core/cache';
+import { ResultCache } from '../../../src/core/requests/cache';
 import { Gate } from '../../../src/core/gate';
-import { Limiter } from '../../../src/core/limiter';
+import { Limiter } from '../../../src/core/requests/limiter';
 import { hostsInBlockQuery } from '../../../src/core/query';
-import { RequestLayer } from '../../../src/core/requests';
+import { RequestLayer } from '../../../src/core/requests/layer';
 import {
   gatedFetcher,
   PageBlockedError,

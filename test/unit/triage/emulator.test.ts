@@ -3,10 +3,10 @@
 // client, request layer and cache.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ResultCache } from '../../../src/core/cache';
-import { Limiter } from '../../../src/core/limiter';
+import { ResultCache } from '../../../src/core/requests/cache';
+import { Limiter } from '../../../src/core/requests/limiter';
 import { PrivacyPolicy } from '../../../src/core/privacy';
-import { RequestLayer } from '../../../src/core/requests';
+import { RequestLayer } from '../../../src/core/requests/layer';
 import { buildTriage, enrich, layerSource, preview, type SendCheck } from '../../../src/core/triage';
 import { FIXTURE_HOSTS, FIXTURE_UNKNOWN_IP } from '../../../src/emulator/fixtures';
 import { startEmulator, type Emulator } from '../../../src/emulator/server';

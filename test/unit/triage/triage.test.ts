@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OdinApiError } from '../../../src/api/errors';
-import { RequestBudget } from '../../../src/core/budget';
+import { RequestBudget } from '../../../src/core/requests/budget';
 import { PrivacyPolicy } from '../../../src/core/privacy';
 import {
   batchQuery,

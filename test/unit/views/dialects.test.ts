@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Host, WhoisRecord } from '../../../src/api/types';
-import { toCsv, toTable } from '../../../src/core/export';
-import { domainCard, hostCard } from '../../../src/core/hoverCard';
+import { toCsv, toTable } from '../../../src/core/results/export';
+import { domainCard, hostCard } from '../../../src/core/cards/hoverCard';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import { type Emulator, startEmulator } from '../../../src/emulator/server';
 import { hostView } from '../../../src/extension/details/hostModel';

@@ -8,9 +8,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseFromWebview } from '../../../src/common/protocol';
-import { toCsv, toTable } from '../../../src/core/export';
-import { hostCard } from '../../../src/core/hoverCard';
-import { certSummary, serviceSummary } from '../../../src/core/serviceText';
+import { toCsv, toTable } from '../../../src/core/results/export';
+import { hostCard } from '../../../src/core/cards/hoverCard';
+import { certSummary, serviceSummary } from '../../../src/core/hosts/serviceText';
 import { certificateQuery, hostView } from '../../../src/extension/details/hostModel';
 import { realShapeHosts } from '../../support/realShape';
 

@@ -1,11 +1,11 @@
 /** The commands on a result set: load more or all, retry, refresh, export, copy, similar hosts, narrow by a facet. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { exportText, type ExportFormat } from '../../../core/export';
+import { exportText, type ExportFormat } from '../../../core/results/export';
 import type { Host } from '../../../api/types';
 import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core/query';
 import type { SearchKind } from '../../../core/savedSearches';
-import { neutraliseUiText } from '../../../core/text';
+import { neutraliseUiText } from '../../../core/text/inert';
 import { toAbortSignal } from '../../shared/abort';
 import { userMessage } from '../../shared/errors';
 import { defaultDir, isObj, isResultNode } from '../args';
@@ -320,7 +320,7 @@ export class ResultCommands {
       ...(set.total !== undefined ? { total: set.total } : {}),
       exportedAt: new Date().toISOString(),
       complete,
-      // Result sets hold compact hosts (src/core/compactHost.ts); the host page has the rest.
+      // Result sets hold compact hosts (src/core/hosts/compactHost.ts); the host page has the rest.
       ...(set.items[0]?.t === 'host'
         ? {
             records:

@@ -5,9 +5,9 @@
  * render as an icon in a tree label).
  */
 import type { Cve, DomainRecord, Host } from '../../../api/types';
-import type { ResultItem } from '../../../core/resultItem';
+import type { ResultItem } from '../../../core/results/resultItem';
 import { describeSpec, type SearchKind } from '../../../core/savedSearches';
-import { neutraliseUiText } from '../../../core/text';
+import { neutraliseUiText } from '../../../core/text/inert';
 import { fmt, rank, setTitle, type Node } from './resultNodes';
 import type { ResultSet } from './resultSet';
 

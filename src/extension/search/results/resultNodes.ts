@@ -13,8 +13,8 @@ import {
   type Severity,
   type WhoisRecord,
 } from '../../../api/types';
-import type { ResultItem } from '../../../core/resultItem';
-import { certSummary, httpSummary } from '../../../core/serviceText';
+import type { ResultItem } from '../../../core/results/resultItem';
+import { certSummary, httpSummary } from '../../../core/hosts/serviceText';
 import { KINDS, describeSpec } from '../../../core/savedSearches';
 import type { ResultSet } from './resultSet';
 

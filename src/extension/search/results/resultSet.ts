@@ -6,8 +6,8 @@
  * A failed or cancelled load keeps everything already loaded: the error sits beside the
  * items and "Retry" loads the same page again.
  */
-import { CompactPool, compactHost } from '../../../core/compactHost';
-import type { ResultItem } from '../../../core/resultItem';
+import { CompactPool, compactHost } from '../../../core/hosts/compactHost';
+import type { ResultItem } from '../../../core/results/resultItem';
 import type { SearchSpec } from '../../../core/savedSearches';
 import type { NodeView } from './nodeViews';
 
@@ -130,7 +130,7 @@ export class ResultSet {
         const sent = cursorKey(this.cursor);
         const page = await this.fetcher(this.cursor, limit, controller.signal);
         if (controller.signal.aborted) throw abortError();
-        // Hosts are held as compact records (src/core/compactHost.ts); the details page
+        // Hosts are held as compact records (src/core/hosts/compactHost.ts); the details page
         // fetches the full one.
         for (const item of page.items)
           this.items.push(item.t === 'host' ? { t: 'host', v: compactHost(item.v, this.pool) } : item);

@@ -18,7 +18,7 @@ import {
   type SearchSpec,
 } from '../../../core/savedSearches';
 import { formatHunt, huntOf, parseHuntFile } from '../../../core/hunts/file';
-import { neutraliseUiText } from '../../../core/text';
+import { neutraliseUiText } from '../../../core/text/inert';
 import { isObj, isResultNode, isSavedNode } from '../args';
 import type { SearchFeature } from '../index';
 import type { RunSummary } from '../searchRunner';

@@ -1,8 +1,8 @@
 /** "Re-run All Saved Searches": every personal saved search and workspace hunt, with one summary. */
 import * as vscode from 'vscode';
-import { RequestBudget } from '../../../core/budget';
+import { RequestBudget } from '../../../core/requests/budget';
 import type { SearchSpec } from '../../../core/savedSearches';
-import { neutraliseUiText } from '../../../core/text';
+import { neutraliseUiText } from '../../../core/text/inert';
 import { toAbortSignal } from '../../shared/abort';
 import { isObj } from '../args';
 import type { SearchFeature } from '../index';

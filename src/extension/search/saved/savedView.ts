@@ -16,7 +16,7 @@ import {
   type SearchGroup,
 } from '../../../core/savedSearches';
 import { huntSubject } from '../../../core/hunts/snapshot';
-import { neutraliseUiText } from '../../../core/text';
+import { neutraliseUiText } from '../../../core/text/inert';
 import { ContextKeys, type ContextKeyValues } from '../../shared/contextKeys';
 import type { SavedSearchStore } from './savedStore';
 import type { News, SnapshotStore } from './snapshots';

@@ -14,7 +14,7 @@ import {
   takeSnapshot,
   type Snapshot,
 } from '../../../core/hunts/snapshot';
-import type { ResultItem } from '../../../core/resultItem';
+import type { ResultItem } from '../../../core/results/resultItem';
 import type { ResultSet } from '../results/resultSet';
 
 const SLOT = 'odin.hunts.snapshots';

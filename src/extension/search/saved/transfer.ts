@@ -8,7 +8,7 @@ import {
   parseSearchesFile,
   serializeSearches,
 } from '../../../core/savedSearches';
-import { neutraliseUiText } from '../../../core/text';
+import { neutraliseUiText } from '../../../core/text/inert';
 import { defaultDir, isObj } from '../args';
 import type { SearchFeature } from '../index';
 

@@ -5,7 +5,7 @@
  * its banner, a TLS certificate by its subject, issuer, expiry and whether it signed
  * itself. Nothing is said that the data does not say.
  */
-import type { Service, TlsCertificate } from '../api/types';
+import type { Service, TlsCertificate } from '../../api/types';
 
 /** `200 "Welcome" (nginx/1.24.0)`, or undefined when the HTTP module says nothing. */
 export function httpSummary(s: Service): string | undefined {

@@ -7,7 +7,7 @@
  * (OWASP "CSV injection"). Cells are quoted per RFC 4180 when needed; lines end in CRLF.
  */
 import type { ResultItem } from './resultItem';
-import { certSummary, serviceSummary } from './serviceText';
+import { certSummary, serviceSummary } from '../hosts/serviceText';
 
 export type ExportFormat = 'json' | 'csv';
 

@@ -13,7 +13,7 @@
  * organisations, issuers) and one empty list or map for all the empty ones (frozen: records
  * are never changed after they are read).
  */
-import type { CertName, Cve, Host, HttpInfo, Service, TlsCertificate } from '../api/types';
+import type { CertName, Cve, Host, HttpInfo, Service, TlsCertificate } from '../../api/types';
 
 /** Longest banner kept (the tree's tooltip shows at most 2,000 characters of it; the CSV its first line). */
 export const COMPACT_BANNER_CHARS = 2000;

@@ -5,8 +5,8 @@
 // line end, and a chunk that starts after a newline reads exactly as the whole text does), so
 // a 50 MB log neither allocates an object per hit nor blocks the extension host: the caller
 // gets control back between chunks and can cancel.
-import { detectTable, type DetectionKind, type DetectOptions } from './detect';
-import { detached } from './text';
+import { detectTable, type DetectionKind, type DetectOptions } from './index';
+import { detached } from '../text/inert';
 
 export interface IndicatorSummary {
   /** Refanged, canonical (what a lookup sends). */

@@ -28,7 +28,7 @@ import {
   writeFileAtomicSync,
 } from './cacheFile';
 import { heapBytes } from './heapBytes';
-import { detached } from './text';
+import { detached } from '../text/inert';
 
 export { parseCacheFile } from './cacheFile';
 

@@ -3,7 +3,7 @@
  * record (registrar, dates, status, name servers, the four contacts), and a canonical
  * text form of one snapshot for VS Code's side-by-side diff editor. Pure: no `vscode`.
  */
-import type { WhoisContact, WhoisRecord } from '../api/types';
+import type { WhoisContact, WhoisRecord } from '../../api/types';
 
 export interface FieldChange {
   field: string;

@@ -14,7 +14,7 @@
  *
  * Pure Node: no `vscode` import.
  */
-import { OdinApiError } from '../api/errors';
+import { OdinApiError } from '../../api/errors';
 import type { RequestBudget } from './budget';
 import { cacheKey, type ResultCache, type TtlClass } from './cache';
 import { LimiterAbortError, type Limiter } from './limiter';

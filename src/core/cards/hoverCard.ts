@@ -8,10 +8,10 @@
  * built here with JSON arguments percent-encoded so no `)` or space can end them early;
  * no HTML, no theme icons, no code spans around untrusted text.
  */
-import { SEVERITY_RANK, type Cve, type Host, type WhoisRecord } from '../api/types';
-import { certSummary, cvesHaveDetails, serviceSummary } from './serviceText';
-import { escapeMarkdown } from './text';
-import { vulnerability } from './vulnerability';
+import { SEVERITY_RANK, type Cve, type Host, type WhoisRecord } from '../../api/types';
+import { certSummary, cvesHaveDetails, serviceSummary } from '../hosts/serviceText';
+import { escapeMarkdown } from '../text/inert';
+import { vulnerability } from '../hosts/vulnerability';
 
 /** The commands hover cards may link to; the hover's MarkdownString enables exactly these. */
 export const HOVER_COMMANDS = {

@@ -4,7 +4,7 @@
  * Retry-After time has passed. The request layer (`requests.ts`) consults it; explicit
  * lookups still go through.
  */
-import { OdinApiError } from '../api/errors';
+import { OdinApiError } from '../../api/errors';
 
 export type PauseReason = 'auth' | 'quota' | 'forbidden' | 'rateLimited' | 'unavailable';
 

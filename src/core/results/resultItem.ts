@@ -1,5 +1,13 @@
 /** A result set's rows, shared by the search runner, the result trees and the exporters. Pure: no VS Code. */
-import type { AggregationBucket, Bucket, Cve, DomainRecord, Exploit, Host, WhoisRecord } from '../api/types';
+import type {
+  AggregationBucket,
+  Bucket,
+  Cve,
+  DomainRecord,
+  Exploit,
+  Host,
+  WhoisRecord,
+} from '../../api/types';
 
 /** One row of a result set, tagged by what it is. */
 export type ResultItem =
