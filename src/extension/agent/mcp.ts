@@ -1,6 +1,6 @@
 /**
  * The ODIN MCP server as a server definition, where the running VS Code offers the API
- * (1.100+; detected, never required). Registered at activation: it is a few lines and loads
+ * (1.103+; detected, never required). Registered at activation: it is a few lines and loads
  * nothing. The key comes from SecretStorage in `resolveMcpServerDefinition` (the environment
  * of the process VS Code starts), never in the cached definition, never in a file.
  *
