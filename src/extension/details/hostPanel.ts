@@ -19,6 +19,7 @@ import {
 import { webviewOptions } from './html';
 import { HOST_VIEW_TYPE } from './ids';
 import { DetailsPanel, type OpenPanels } from './panel';
+import { runCommand } from '../shared/runCommand';
 
 const FIRST_CVE_PAGE = 1;
 
@@ -259,7 +260,7 @@ export class HostPanel extends DetailsPanel {
               );
               return;
             }
-            await vscode.commands.executeCommand('odin.searchSimilar', this.id);
+            await runCommand('odin.searchSimilar', this.id);
             return;
           }
           case 'copyJson':
@@ -286,7 +287,7 @@ export class HostPanel extends DetailsPanel {
       case 'searchCertificate': {
         // The fingerprint comes from the host record the extension holds, never from the page.
         const query = certificateQuery(host?.services[message.serviceIndex]);
-        if (query) await vscode.commands.executeCommand('odin.searchHosts', { query });
+        if (query) await runCommand('odin.searchHosts', { query });
         return;
       }
       case 'copyCve': {
