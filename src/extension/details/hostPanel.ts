@@ -24,10 +24,10 @@ import {
 } from './hostModel';
 import { HOST_VIEW_TYPE } from './ids';
 import { DetailsPanel, type OpenPanels } from './panel';
-import { WebviewPage, type PageKind, type PageMessageOf } from '../webviewKit/page';
+import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';
 
 /** The host page for the webview kit: its script, its message schema, its data messages. */
-const HOST_PAGE: PageKind<FromHostPage, ToWebview> & { page: 'host' } = {
+const HOST_PAGE: PageSpec<FromHostPage, ToWebview> & { page: 'host' } = {
   page: 'host',
   title: 'ODIN host',
   script: 'webview.js',

@@ -1,13 +1,7 @@
 import * as vscode from 'vscode';
-import type {
-  FromWebview,
-  PageKind as PageKind_,
-  RequestHandlers,
-  Requests,
-  ToWebview,
-} from '../../common/protocol';
+import type { FromWebview, PageKind, RequestHandlers, Requests, ToWebview } from '../../common/protocol';
 import type { Ctx } from '../ctx';
-import { WebviewPage, type PageKind, type PageMessageOf, type PageOwner } from '../webviewKit/page';
+import { WebviewPage, type PageMessageOf, type PageSpec, type PageOwner } from '../webviewKit/page';
 
 /**
  * The open panels of one page, by id: one panel per host or domain, and opening it again
@@ -67,14 +61,14 @@ export abstract class DetailsPanel<In extends FromWebview> implements vscode.Dis
   protected constructor(
     protected readonly ctx: Ctx,
     panel: vscode.WebviewPanel,
-    private readonly kind: PageKind<In, ToWebview> & { page: PageKind_ },
+    private readonly spec: PageSpec<In, ToWebview> & { page: PageKind },
     readonly id: string,
     private readonly openPanels: OpenPanels<DetailsPanel<In>>,
     restored: boolean,
   ) {
     const owner: PageOwner<In, Requests> = {
       onReady: () => {
-        this.post({ type: 'loading', page: kind.page, id });
+        this.post({ type: 'loading', page: spec.page, id });
         this.onReady();
         if (this.notice) this.postNotice();
       },
@@ -82,7 +76,7 @@ export abstract class DetailsPanel<In extends FromWebview> implements vscode.Dis
       requests: () => this.requestHandlers(),
       onDispose: () => this.dispose(),
     };
-    this.page = new WebviewPage(ctx, panel, kind, id, owner, restored);
+    this.page = new WebviewPage(ctx, panel, spec, id, owner, restored);
     openPanels.add(this);
   }
 
@@ -108,7 +102,7 @@ export abstract class DetailsPanel<In extends FromWebview> implements vscode.Dis
   protected async mayLoad(): Promise<boolean> {
     const t = await this.ctx.gate.explicit(this.id, {
       source: 'restoredPage',
-      accept: [this.kind.page === 'host' ? 'ip' : 'domain'],
+      accept: [this.spec.page === 'host' ? 'ip' : 'domain'],
     });
     if (t) this.notice = undefined;
     return t !== undefined;

@@ -10,7 +10,7 @@ import { isCancellation, userMessage } from '../shared/errors';
 import { copyJson, copyText, exportJson, openJson } from './actions';
 import { WHOIS_VIEW_TYPE } from './ids';
 import { DetailsPanel, type OpenPanels } from './panel';
-import { WebviewPage, type PageKind, type PageMessageOf } from '../webviewKit/page';
+import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';
 import type { WhoisSnapshotDocs } from './whoisDocs';
 import { whoisView } from './whoisModel';
 
@@ -23,7 +23,7 @@ interface WhoisState {
 }
 
 /** The whois page for the webview kit: its script, its message schema, its data messages. */
-const WHOIS_PAGE: PageKind<FromWhoisPage, ToWebview> & { page: 'whois' } = {
+const WHOIS_PAGE: PageSpec<FromWhoisPage, ToWebview> & { page: 'whois' } = {
   page: 'whois',
   title: 'ODIN whois',
   script: 'webview.js',

@@ -3,14 +3,14 @@ import { fromTriageView, type FromTriageView, type ToTriageView } from '../../co
 import { account, rowViews, type TriageRow } from '../../core/triage';
 import type { Ctx } from '../ctx';
 import { runCommand } from '../shared/runCommand';
-import { WebviewPage, type PageKind, type PageMessageOf } from '../webviewKit/page';
+import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';
 import { openMarkdownReport } from './reportUi';
 import type { TriageState } from './state';
 
 export const TRIAGE_VIEW_TYPE = 'odin.triageView';
 
 /** The triage page for the webview kit: its script, its message schema, its data messages. */
-const TRIAGE_PAGE: PageKind<FromTriageView, ToTriageView> = {
+const TRIAGE_PAGE: PageSpec<FromTriageView, ToTriageView> = {
   page: 'triage',
   title: 'ODIN Triage',
   script: 'triage-view.js',

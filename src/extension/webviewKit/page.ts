@@ -18,11 +18,11 @@ type KitType = 'ready' | 'rendered' | 'request';
 export type PageMessageOf<In extends { type: string }> = Exclude<In, { type: KitType }>;
 
 /**
- * A kind of page: what the kit needs to serve it. `fromPage` is the page's message schema
+ * What the kit needs to serve a page. `fromPage` is the page's message schema
  * (src/common/): it must accept `{ type: 'ready' }` and `{ type: 'rendered', ms, ... }`
  * (with any fields of the page's own), and `request` messages when the page has requests.
  */
-export interface PageKind<In extends { type: string }, Out extends { type: string }> {
+export interface PageSpec<In extends { type: string }, Out extends { type: string }> {
   /** Name in events and the log, and the body's `data-page` (the script reads it). */
   page: string;
   /** The document title. */
@@ -86,7 +86,7 @@ export class WebviewPage<
   constructor(
     private readonly ctx: Ctx,
     readonly panel: vscode.WebviewPanel,
-    private readonly kind: PageKind<In, Out>,
+    private readonly spec: PageSpec<In, Out>,
     /** The page's id among pages of its kind: the IP, the domain, `triage`. */
     readonly id: string,
     private readonly owner: PageOwner<In, R>,
@@ -95,19 +95,19 @@ export class WebviewPage<
   ) {
     const extUri = ctx.extension.extensionUri;
     if (restored) panel.webview.options = webviewOptions(extUri);
-    panel.webview.html = pageHtml(panel.webview, extUri, kind.page, kind.title, kind.script);
+    panel.webview.html = pageHtml(panel.webview, extUri, spec.page, spec.title, spec.script);
     panel.iconPath = vscode.Uri.joinPath(extUri, 'media', 'odin.svg');
     this.subs.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => this.dispose()),
     );
-    this.opened = { page: kind.page, id, deliver: (raw) => this.receive(raw) };
+    this.opened = { page: spec.page, id, deliver: (raw) => this.receive(raw) };
     ctx.pages.noteOpened(this.opened);
     ctx.pages.notePhase(this.ref, 'created');
   }
 
   private get ref(): { page: string; id: string } {
-    return { page: this.kind.page, id: this.id };
+    return { page: this.spec.page, id: this.id };
   }
 
   get isReady(): boolean {
@@ -121,7 +121,7 @@ export class WebviewPage<
   /** Posts to the page once it has said `ready` (before that it is dropped: `ready` resends all). */
   post(message: Out): void {
     if (!this.isReady) return;
-    if (this.kind.dataTypes?.includes(message.type)) this.ctx.pages.notePhase(this.ref, 'data');
+    if (this.spec.dataTypes?.includes(message.type)) this.ctx.pages.notePhase(this.ref, 'data');
     void this.panel.webview.postMessage(message).then(undefined, () => undefined);
   }
 
@@ -131,7 +131,7 @@ export class WebviewPage<
 
   private receive(raw: unknown): void {
     if (this.disposed) return;
-    const message = this.kind.fromPage(raw);
+    const message = this.spec.fromPage(raw);
     if (!message) {
       const type =
         typeof raw === 'object' && raw !== null
@@ -139,7 +139,7 @@ export class WebviewPage<
           : typeof raw;
       this.ctx.pages.noteMessage(this.ref, type, false);
       this.ctx.log.warn(
-        `The ${this.kind.page} page sent a message that was refused (type ${JSON.stringify(type)}).`,
+        `The ${this.spec.page} page sent a message that was refused (type ${JSON.stringify(type)}).`,
       );
       return;
     }
@@ -152,7 +152,7 @@ export class WebviewPage<
         return;
       case 'rendered': {
         const { type: _type, ...report } = message as unknown as { type: 'rendered'; ms: number };
-        this.ctx.log.debug(`The ${this.kind.page} page ${this.id} rendered in ${report.ms.toFixed(1)} ms`);
+        this.ctx.log.debug(`The ${this.spec.page} page ${this.id} rendered in ${report.ms.toFixed(1)} ms`);
         this.ctx.pages.noteRendered(this.ref, report);
         return;
       }
@@ -176,7 +176,7 @@ export class WebviewPage<
       (err) => {
         if (!isCancellation(err))
           this.ctx.log.warn(
-            `The ${this.kind.page} page's request ${message.method} failed: ${userMessage(err)}`,
+            `The ${this.spec.page} page's request ${message.method} failed: ${userMessage(err)}`,
           );
         return userMessage(err);
       },
@@ -186,7 +186,7 @@ export class WebviewPage<
   /** A failed action: short text to the user, the detail in the log. */
   report(err: unknown): void {
     if (isCancellation(err)) return;
-    this.ctx.log.error(`The ${this.kind.page} page ${this.id}: ${userMessage(err)}`);
+    this.ctx.log.error(`The ${this.spec.page} page ${this.id}: ${userMessage(err)}`);
     void vscode.window.showErrorMessage(`ODIN: ${neutraliseUiText(userMessage(err))}`);
   }
 
