@@ -95,8 +95,7 @@ export class WebviewPage<
   ) {
     const extUri = ctx.extension.extensionUri;
     if (restored) panel.webview.options = webviewOptions(extUri);
-    panel.webview.html = pageHtml(panel.webview, extUri, spec.page, spec.title, spec.script);
-    panel.iconPath = vscode.Uri.joinPath(extUri, 'media', 'odin.svg');
+    // Listening before the page exists: its `ready` can never be missed.
     this.subs.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => this.dispose()),
@@ -104,6 +103,8 @@ export class WebviewPage<
     this.opened = { page: spec.page, id, deliver: (raw) => this.receive(raw) };
     ctx.pages.noteOpened(this.opened);
     ctx.pages.notePhase(this.ref, 'created');
+    panel.iconPath = vscode.Uri.joinPath(extUri, 'media', 'odin.svg');
+    panel.webview.html = pageHtml(panel.webview, extUri, spec.page, spec.title, spec.script);
   }
 
   private get ref(): { page: string; id: string } {
