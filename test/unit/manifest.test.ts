@@ -217,3 +217,32 @@ test('every command title that prompts ends with "…", and only those', () => {
     assert.equal(c.title.endsWith('…'), PROMPTING.includes(c.command), `${c.command}: "${c.title}"`);
   }
 });
+
+// Our commands are run through `runCommand` (shared/runCommand.ts), typed by the map: an
+// untyped `executeCommand('odin.…')` would compile with any arguments. Built-in commands
+// (`setContext`, a view's `.focus`) stay as they are. The search feature's calls are being
+// moved by its own change (issue 26, the search catalogue): listed here until then.
+const UNTYPED_CALLS_ALLOWED = new Set([
+  join('shared', 'runCommand.ts'), // the one typed call
+  join('search', 'saved', 'commands.ts'),
+  join('search', 'saved', 'rerunAll.ts'),
+  join('search', 'searchRunner.ts'),
+]);
+
+test('code runs our commands through runCommand, never an untyped executeCommand', () => {
+  const dir = join(root, 'src', 'extension');
+  // A string id of ours (views' `.focus` commands are VS Code's) or an id in a variable.
+  const untyped =
+    /executeCommand\s*(<.*>)?\s*\(\s*(['"`]odin\.(?!results\.focus|savedSearches\.focus)|\w+\s*[,)])/;
+  const found = sourceFiles(dir)
+    .filter((f) => !UNTYPED_CALLS_ALLOWED.has(f.slice(dir.length + 1)))
+    .filter((f) =>
+      untyped.test(
+        readFileSync(f, 'utf8')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/^\s*\/\/.*$/gm, ''),
+      ),
+    )
+    .map((f) => f.slice(dir.length + 1));
+  assert.deepEqual(found, []);
+});

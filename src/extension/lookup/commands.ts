@@ -8,6 +8,7 @@ import type { Ctx } from '../ctx';
 import { indicatorAt } from './hoverProvider';
 import { buildCard } from './lookups';
 import { checkPrivacy, type Indicator } from './policy';
+import { runCommand } from '../shared/runCommand';
 
 const MAX_ARG_CHARS = 300;
 
@@ -86,8 +87,8 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
           'Set API Key',
           'Try with Demo Data',
         );
-        if (choice === 'Set API Key') await vscode.commands.executeCommand('odin.setApiKey');
-        if (choice === 'Try with Demo Data') await vscode.commands.executeCommand('odin.useDemoData');
+        if (choice === 'Set API Key') await runCommand('odin.setApiKey');
+        if (choice === 'Try with Demo Data') await runCommand('odin.useDemoData');
         return;
       }
       // Restricted Mode: the one value named is sent after a confirmation (once a session).
@@ -96,7 +97,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
       const all = await vscode.commands.getCommands(true);
       const isIp = ind.kind === 'ipv4' || ind.kind === 'ipv6';
       if (isIp && all.includes('odin.openHostDetails')) {
-        await vscode.commands.executeCommand('odin.openHostDetails', value);
+        await runCommand('odin.openHostDetails', value);
         return;
       }
 
@@ -122,7 +123,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         return;
       }
       if (ind.kind === 'domain' && all.includes('odin.openWhoisDetails') && vscode.workspace.isTrusted) {
-        await vscode.commands.executeCommand('odin.openWhoisDetails', value);
+        await runCommand('odin.openWhoisDetails', value);
         return;
       }
       void vscode.window.showInformationMessage(summaryLine(card));
