@@ -19,21 +19,30 @@ import {
 } from '../../../core/savedSearches';
 import { formatHunt, huntOf, parseHuntFile } from '../../../core/hunts/file';
 import { neutraliseUiText } from '../../../core/text/inert';
+import type { RunSummary, SavedToFile } from '../../commands';
+import type { Ctx } from '../../ctx';
 import { isObj, isResultNode, isSavedNode } from '../args';
-import type { SearchFeature } from '../index';
-import type { RunSummary } from '../searchRunner';
-import { rememberRun } from './rerunAll';
+import type { ResultSet } from '../results/resultSet';
+import type { SearchRunner } from '../searchRunner';
+import { rememberRun, type RunMemory } from './rerunAll';
+import type { SavedSearchStore } from './savedStore';
+import type { SavedNode } from './savedView';
 import type { Change } from './snapshots';
+import type { WorkspaceHunts } from './workspaceHunts';
 
-/** A saved search written into a workspace `.odinq` file. */
-export interface SavedToFile {
-  file: string;
-  name: string;
-  index: number;
+/** What the saved-search commands work with. */
+export interface SavedParts extends RunMemory {
+  ctx: Ctx;
+  store: SavedSearchStore;
+  runner: SearchRunner;
+  savedView: vscode.TreeView<SavedNode>;
+  workspaceHunts: WorkspaceHunts;
+  /** The result set a command argument names (a node, an id), or the newest. */
+  setOf(arg: unknown): ResultSet | undefined;
 }
 
 export class SavedSearchCommands {
-  constructor(private readonly f: SearchFeature) {}
+  constructor(private readonly f: SavedParts) {}
   // ---------------------------------------------------------------- saved searches
 
   private savedOf(arg: unknown): SavedSearch | undefined {
@@ -74,7 +83,7 @@ export class SavedSearchCommands {
       if ('error' in r) throw new Error(`Invalid search: it ${r.error}.`);
       spec = r.spec;
     } else {
-      spec = this.f.resultCommands.setOf(arg)?.spec;
+      spec = this.f.setOf(arg)?.spec;
     }
     if (!spec) {
       void vscode.window.showInformationMessage('ODIN: run a search first, then save it.');
