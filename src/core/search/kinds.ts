@@ -54,6 +54,15 @@ export interface KindInfo {
   summary?: SearchKind;
   /** A summary's kind: the search a facet value narrows to (Narrow by facet). */
   narrowsTo?: SearchKind;
+  /** The API answers it in pages ("Load more", "Load all"). */
+  paged?: true;
+  /**
+   * It opens a details page (host or whois) when that page exists, rather than a result set
+   * (so Re-run All skips it).
+   */
+  page?: 'host' | 'whois';
+  /** Its domain is the registrable domain of what was named (whois is kept per domain). */
+  registrable?: true;
   /** One line of what it searches for ("services.port:443", "example.com, after 2024-01-01"). */
   describe(spec: SearchSpec): string;
 }
@@ -84,6 +93,7 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     target: 'hosts',
     icon: 'server-environment',
     summary: 'hostSummary',
+    paged: true,
     describe: queryText,
   },
   hostSummary: {
@@ -107,6 +117,7 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     title: 'ODIN: Look Up Host',
     prompt: 'ip',
     icon: 'server',
+    page: 'host',
     describe: ipText,
   },
   hostCves: {
@@ -117,6 +128,7 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     title: 'ODIN: CVEs of a Host',
     prompt: 'ip',
     icon: 'bug',
+    paged: true,
     describe: ipText,
   },
   hostExploits: {
@@ -147,6 +159,7 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     title: 'ODIN: Search Domains',
     prompt: 'domainFilter',
     icon: 'globe',
+    paged: true,
     describe: filterText,
   },
   domainCount: {
@@ -177,6 +190,8 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     title: 'ODIN: Whois',
     prompt: 'domain',
     icon: 'book',
+    page: 'whois',
+    registrable: true,
     describe: domainText,
   },
   whoisHistory: {
@@ -187,6 +202,7 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     title: 'ODIN: Whois History',
     prompt: 'domain',
     icon: 'history',
+    registrable: true,
     describe: domainText,
   },
   buckets: {
@@ -198,6 +214,7 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     prompt: 'querySort',
     target: 'buckets',
     icon: 'database',
+    paged: true,
     describe: (spec) =>
       `${queryText(spec)}${spec.sortBy ? ` (by ${spec.sortBy} ${spec.sortDir ?? 'desc'})` : ''}`,
   },

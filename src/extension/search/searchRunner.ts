@@ -264,7 +264,7 @@ export class SearchRunner {
       } else if (isResultNode(arg)) {
         const target = nodeTarget(arg);
         // Whois is kept per registrable domain: a subdomain's node asks for its domain's.
-        if ((kind === 'whois' || kind === 'whoisHistory') && target.domain)
+        if (KINDS[kind].registrable && target.domain)
           target.domain = getDomain(target.domain, { allowPrivateDomains: false }) ?? target.domain;
         spec = this.specFromArgs(kind, target);
       } else {
@@ -275,10 +275,11 @@ export class SearchRunner {
       if (!spec) return { status: 'dismissed' };
       // Host and whois lookups open the details page when it exists (unless asked for the tree).
       const wantTree = isObj(arg) && arg.view === 'results';
-      if ((kind === 'host' || kind === 'whois') && !wantTree && (await this.updateDetailsAvailable())) {
+      const page = KINDS[kind].page;
+      if (page && !wantTree && (await this.updateDetailsAvailable())) {
         await vscode.commands.executeCommand(
-          kind === 'host' ? 'odin.openHostDetails' : 'odin.openWhoisDetails',
-          kind === 'host' ? spec.ip : spec.domain,
+          page === 'host' ? 'odin.openHostDetails' : 'odin.openWhoisDetails',
+          page === 'host' ? spec.ip : spec.domain,
         );
         return { status: 'details' };
       }

@@ -222,8 +222,7 @@ export class SavedSearchCommands {
     const s =
       this.savedOf(arg) ?? (arg === undefined ? await this.pickSaved('Saved search to run') : undefined);
     if (!s) return undefined;
-    if (s.spec.kind === 'host' || s.spec.kind === 'whois')
-      return this.f.runner.searchCommand(s.spec.kind)({ ...s.spec });
+    if (KINDS[s.spec.kind].page) return this.f.runner.searchCommand(s.spec.kind)({ ...s.spec });
     const summary = await this.f.runner.run(s.spec, { interactive: true });
     return { ...summary, ...(await rememberRun(this.f, s.spec, summary)) };
   }

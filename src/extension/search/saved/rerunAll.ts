@@ -1,7 +1,7 @@
 /** "Re-run All Saved Searches": every personal saved search and workspace hunt, with one summary. */
 import * as vscode from 'vscode';
 import { RequestBudget } from '../../../core/requests/budget';
-import type { SearchSpec } from '../../../core/savedSearches';
+import { KINDS, type SearchSpec } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { toAbortSignal } from '../../shared/abort';
 import type { RerunAllSummary, RunSummary } from '../../commands';
@@ -26,9 +26,6 @@ export interface RerunParts extends RunMemory {
   store: SavedSearchStore;
   workspaceHunts: WorkspaceHunts;
 }
-
-/** Kinds "Re-run All" skips: they open a details page rather than list results. */
-const NOT_RERUN = new Set(['host', 'whois']);
 
 /** More searches than this, or any from workspace files, are confirmed first. */
 export const RERUN_WITHOUT_ASKING = 5;
@@ -79,7 +76,8 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   };
   const jobs: Job[] = f.store
     .list()
-    .filter((s) => !NOT_RERUN.has(s.spec.kind))
+    // Kinds that open a details page (host, whois) list no results: skipped.
+    .filter((s) => !KINDS[s.spec.kind].page)
     .map((s) => ({
       name: s.name,
       run: async (signal, budget) => {
