@@ -32,7 +32,7 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** A request the user did not ask for by hand (a hover, an agent): the automatic limits apply. */
   automatic: boolean;
-  /** The page asked for (paged kinds); default the first page of the API's default size. */
+  /** The page asked for: its cursor and size (a paged kind needs it; the others ignore it). */
   page?: PageRequest;
   /**
    * `true`: a page of a result set, always asked afresh and not kept in the cache (a result
@@ -53,7 +53,7 @@ export async function searchVia<K extends CatalogueKind>(
   opts: SearchOptions,
 ): Promise<LookupResult<Answers[K]>> {
   const entry = CATALOGUE[spec.kind] as CatalogueEntry<Answers[K]>;
-  const page = opts.page ?? { limit: 0 };
+  const page = opts.page ?? { limit: 1 };
   const fetcher = (signal: AbortSignal): Promise<Answers[K]> => entry.call(env.client(), spec, page, signal);
   if (opts.fresh) {
     const value = await env.requests.send(fetcher, {
