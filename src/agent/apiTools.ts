@@ -5,7 +5,7 @@
  *
  * Pure Node: no `vscode` import.
  */
-import type { Bucket, DomainRecord, Host, Page } from '../api/types';
+import type { DomainRecord, Page } from '../api/types';
 import {
   bucketLine,
   countLine,
@@ -59,16 +59,15 @@ export const lookupHost = tool({
   },
 });
 
-export const searchHosts = searchTool<Host>({
+export const searchHosts = searchTool({
   name: 'odin_search_hosts',
   title: 'ODIN: search hosts',
   description:
     'Searches ODIN internet scan data for hosts matching a query and lists them compactly (IP, network owner, country, open ports, worst CVE), with the total number of matches. Use odin_count_hosts when only the number matters, and odin_summarize_hosts to see the top values of a field.',
   example: 'Example: services.software.product:"nginx" AND is_vuln:true',
   endpoint: 'POST /v1/hosts/search',
-  kind: 'agent.searchHosts',
+  search: 'hosts',
   heading: 'ODIN host search ',
-  search: (client, req, signal) => client.searchHosts(req, { signal }),
   line: hostSummaryLine,
   what: 'host(s)',
 });
@@ -79,11 +78,9 @@ export const countHosts = countTool({
   description:
     'Counts the hosts in ODIN internet scan data that match a query (one cheap request; no host details). Use it to size an exposure, e.g. how many hosts in a network or country run a vulnerable product.',
   example: 'Example: ip:"203.0.113.0/24" or services.port:3389',
-  endpoint: 'POST /v1/hosts/search, 1 result',
-  kind: 'agent.countHosts',
+  endpoint: 'POST /v1/hosts/count',
+  search: 'hostCount',
   heading: 'ODIN host count ',
-  count: async (client, query, signal) =>
-    (await client.searchHosts({ query, limit: 1 }, { signal })).total ?? 0,
   label: 'hosts',
 });
 
@@ -95,9 +92,8 @@ export const summarizeHosts = summaryTool({
   fields: 'e.g. services.port, services.software.product, location.country_code, asn.organization.',
   example: 'Example: services.port:22',
   endpoint: 'POST /v1/hosts/summary',
-  kind: 'agent.summarizeHosts',
+  search: 'hostSummary',
   heading: 'ODIN hosts ',
-  summarize: (client, req, signal) => client.summarizeHosts(req, { signal }),
 });
 
 export const whois = tool({
@@ -229,16 +225,15 @@ export const searchSubdomains = tool({
   },
 });
 
-export const searchBuckets = searchTool<Bucket>({
+export const searchBuckets = searchTool({
   name: 'odin_search_buckets',
   title: 'ODIN: search exposed buckets',
   description:
     'Searches the cloud storage buckets ODIN found open to the internet (AWS, GCP, DigitalOcean, Linode) and lists them with provider, file counts and sensitivity labels. Use it to check whether an organisation leaks files.',
   example: 'Example: name:"acme" or labels:credential AND provider:aws',
   endpoint: 'POST /v1/exposed/buckets/search',
-  kind: 'agent.searchBuckets',
+  search: 'buckets',
   heading: 'ODIN exposed buckets ',
-  search: (client, req, signal) => client.searchBuckets(req, { signal }),
   line: bucketLine,
   what: 'bucket(s)',
 });
@@ -250,9 +245,8 @@ export const countFiles = countTool({
     'Counts the files in exposed cloud storage buckets that match a query (e.g. by extension, bucket name or sensitivity).',
   example: 'Example: ext:sql or bucket:"acme-backups"',
   endpoint: 'POST /v1/exposed/files/count',
-  kind: 'agent.countFiles',
+  search: 'fileCount',
   heading: 'ODIN exposed file count ',
-  count: (client, query, signal) => client.countFiles({ query }, { signal }),
   label: 'files',
 });
 
@@ -264,7 +258,6 @@ export const summarizeFiles = summaryTool({
   fields: 'e.g. ext, bucket, category.',
   example: 'Example: bucket:"acme-backups"',
   endpoint: 'POST /v1/exposed/files/summary',
-  kind: 'agent.summarizeFiles',
+  search: 'fileSummary',
   heading: 'ODIN exposed files ',
-  summarize: (client, req, signal) => client.summarizeFiles(req, { signal }),
 });

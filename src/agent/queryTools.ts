@@ -1,19 +1,20 @@
 /**
  * The three shapes of a tool over an ODIN query (search, count, summary by a field): the
  * schema, the gate, what it sends and the answer are the same for hosts, buckets and files;
- * each tool in apiTools.ts names only its endpoint, request and lines.
+ * each tool in apiTools.ts names only its kind of search in the catalogue (core/search), its
+ * endpoint and lines. What is asked, how and under which cache key is the catalogue's: the
+ * same call the palette, the hunts and the hover make (`searchVia`), so a host count the
+ * hover already asked for is answered from the cache.
  *
  * Pure Node: no `vscode` import.
  */
-import type { OdinClient } from '../api/client';
-import type { Aggregation, Page } from '../api/types';
+import { searchVia, type Answers } from '../core/search';
 import { aggregationLines, countLine, listed } from './answerLines';
 import { framed, q } from './format';
 import type { ObjectSchema } from './schema';
 import {
   cacheNote,
   DEFAULT_RESULTS,
-  fetchVia,
   field,
   gatedQuery,
   int,
@@ -34,8 +35,6 @@ export interface QueryToolDef {
   example: string;
   /** What the confirmation names as the request. */
   endpoint: string;
-  /** The request layer's kind (the cache key's first part). */
-  kind: string;
   /** The answer's title, before the quoted query. */
   heading: string;
 }
@@ -55,15 +54,16 @@ function header(
   };
 }
 
+/** The searches that list records, and the record each lists. */
+type ListingKind = 'hosts' | 'buckets';
+type RecordOf<K extends ListingKind> = Answers[K]['items'][number];
+
 /** A tool that lists the records matching a query (up to `limit`). */
-export function searchTool<T>(
+export function searchTool<K extends ListingKind>(
   def: QueryToolDef & {
-    search: (
-      client: OdinClient,
-      q: { query: string; limit: number },
-      signal: AbortSignal,
-    ) => Promise<Page<T>>;
-    line: (item: T) => string;
+    /** The catalogue's kind of search. */
+    search: K;
+    line: (item: RecordOf<K>) => string;
     what: string;
   },
 ): AgentTool {
@@ -75,12 +75,11 @@ export function searchTool<T>(
       return {
         sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)} (up to ${n} results)`, def.endpoint),
         async run(c, signal) {
-          const r = await fetchVia<Page<T>>(
+          // Agents are not the user's own hand: the automatic-lookup limits and pauses apply.
+          const r = await searchVia(
             c,
-            def.kind,
-            JSON.stringify([qy, n]),
-            (s) => def.search(c.client(), { query: qy, limit: n }, s),
-            signal,
+            { kind: def.search, query: qy },
+            { page: { limit: n }, signal, automatic: true },
           );
           const lines = listed(r, def.line, def.what);
           return framed({ title: `${def.heading}${q(qy, 200)}`, lines, notes: cacheNote(r, c) });
@@ -93,7 +92,8 @@ export function searchTool<T>(
 /** A tool that counts what matches a query (one cheap request). */
 export function countTool(
   def: QueryToolDef & {
-    count: (client: OdinClient, query: string, signal: AbortSignal) => Promise<number>;
+    /** The catalogue's kind of count. */
+    search: 'hostCount' | 'fileCount';
     /** The answer line's label, e.g. `hosts`. */
     label: string;
   },
@@ -105,7 +105,7 @@ export function countTool(
       return {
         sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)}`, def.endpoint),
         async run(c, signal) {
-          const r = await fetchVia(c, def.kind, qy, (s) => def.count(c.client(), qy, s), signal);
+          const r = await searchVia(c, { kind: def.search, query: qy }, { signal, automatic: true });
           const n = r.status === 'ok' ? r.value : 0;
           return framed({
             title: `${def.heading}${q(qy, 200)}`,
@@ -121,13 +121,10 @@ export function countTool(
 /** A tool that groups what matches a query by one field (the top values with counts). */
 export function summaryTool(
   def: QueryToolDef & {
+    /** The catalogue's kind of summary. */
+    search: 'hostSummary' | 'fileSummary';
     /** The field's examples in the schema's description. */
     fields: string;
-    summarize: (
-      client: OdinClient,
-      q: { field: string; query: string; limit: number },
-      signal: AbortSignal,
-    ) => Promise<Aggregation>;
   },
 ): AgentTool {
   return tool({
@@ -143,12 +140,10 @@ export function summaryTool(
           def.endpoint,
         ),
         async run(c, signal) {
-          const r = await fetchVia(
+          const r = await searchVia(
             c,
-            def.kind,
-            JSON.stringify([f, qy, n]),
-            (s) => def.summarize(c.client(), { field: f, query: qy, limit: n }, s),
-            signal,
+            { kind: def.search, field: f, query: qy, limit: n },
+            { signal, automatic: true },
           );
           const lines = r.status === 'ok' ? aggregationLines(r.value) : ['no values'];
           return framed({

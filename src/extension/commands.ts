@@ -11,15 +11,72 @@
  * still checks its argument at run time (anything else is refused or ignored).
  */
 import type { Uri } from 'vscode';
-import type { SearchSpec, SavedSearch } from '../core/savedSearches';
-import type { ListedIndicators } from './lookup/listIndicators';
-import type { RunSummary } from './search/searchRunner';
-import type { Node } from './search/results/resultNodes';
-import type { SavedToFile } from './search/saved/commands';
-import type { RerunAllSummary } from './search/saved/rerunAll';
+import type { IndicatorList } from '../core/detect/indicators';
 import type { RequestBudget } from '../core/requests/budget';
+import type { SearchSpec, SavedSearch } from '../core/search';
+import type { Preview, Verdict } from '../core/triage';
+import type { Node } from './search/results/resultNodes';
 import type { SavedNode } from './search/saved/savedView';
-import type { TriageResult } from './triage/commands';
+
+// ---------------------------------------------------------------- what commands return
+// (declared here, beside the map, so the map needs no feature module beyond tree-node types)
+
+/** What a search command returns (for tests and callers; no API data beyond counts). */
+export interface RunSummary {
+  setId?: string;
+  status: 'ready' | 'error' | 'cancelled' | 'dismissed' | 'details' | 'blocked';
+  count?: number;
+  total?: number;
+  error?: string;
+  errorKind?: string;
+}
+
+/** A saved search written into a workspace `.odinq` file. */
+export interface SavedToFile {
+  file: string;
+  name: string;
+  index: number;
+}
+
+/** What "Re-run All Saved Searches" did (its one summary). */
+export interface RerunAllSummary {
+  ran: number;
+  failed: number;
+  /** Searches whose results changed since their previous run. */
+  changed: number;
+  added: number;
+  removed: number;
+  cancelled: boolean;
+  message: string;
+  results: { name: string; status: string; change?: string }[];
+}
+
+/** What `odin.listIndicators` returns (tests read it; the picker stays open for the person). */
+export interface ListedIndicators extends IndicatorList {
+  uri: string;
+  /** Values the privacy policy keeps on this machine. */
+  local: string[];
+}
+
+/** What `odin.triage` returns (tasks, keybindings, tests). */
+export interface TriageResult {
+  indicators: {
+    value: string;
+    kind: string;
+    count: number;
+    sent: boolean;
+    status: string;
+    verdict: Verdict | null;
+  }[];
+  partial: boolean;
+  failed: number;
+  /** Requests this run sent. */
+  requests: number;
+  summary: string;
+  preview: Preview & { creditsLeft?: number };
+  /** Why nothing was sent, when nothing could be (Restricted Mode, lookups off, no key, preview only). */
+  local?: string;
+}
 
 /** The features, each registering its own commands (search and details through stand-ins). */
 export type Feature = 'keys' | 'lookup' | 'search' | 'details' | 'triage' | 'hunts';

@@ -22,7 +22,8 @@ import * as vscode from 'vscode';
 import { HOST_ACTIONS, WHOIS_ACTIONS } from '../../src/common/protocol';
 import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary, SearchFeature } from '../../src/extension/search';
+import type { RunSummary } from '../../src/extension/commands';
+import type { SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';
 import type { SavedNode } from '../../src/extension/search/saved/savedView';
 import {

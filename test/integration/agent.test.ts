@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../src/emulator/injection';
 import { clearEmulatorLog, getTestApi, lookupLog, testEnv } from './index';
-import { lookUpFreely, setUser } from './support';
+import { lookUpFreely, odinHover, setUser } from './support';
 
 const CALLS: Record<string, Record<string, unknown>> = {
   odin_lookup_host: { ip: FIXTURE_HOSTS.webServer },
@@ -63,6 +63,23 @@ describe('agent tools', function () {
   describe('trusted workspace', function () {
     before(function () {
       if (!vscode.workspace.isTrusted) this.skip();
+    });
+
+    it("the agent's host count is answered from the cache the CIDR hover filled (one count, one key)", async () => {
+      const api = await getTestApi();
+      api.ctx.requests.cache.clear();
+      const doc = await vscode.workspace.openTextDocument({
+        content: 'allow 45.33.32.0/24;',
+        language: 'plaintext',
+      });
+      const card = await odinHover(doc.uri, new vscode.Position(0, 8));
+      const known = /Known hosts in this block:\*\* ([\d,]+)/.exec(card ?? '')?.[1];
+      assert.ok(known, `the hover's count: ${card}`);
+      await clearEmulatorLog();
+      const out = await invoke('odin_count_hosts', { query: 'ip:"45.33.32.0/24"' });
+      assert.match(out, new RegExp(`hosts: ${known}\\b`));
+      assert.match(out, /answered from the local cache/);
+      assert.deepStrictEqual(await lookupLog(), [], 'the agent sent nothing');
     });
 
     it('every tool answers through vscode.lm.invokeTool against the emulator', async () => {

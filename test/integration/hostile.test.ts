@@ -8,7 +8,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { RunSummary } from '../../src/extension/search';
+import type { RunSummary } from '../../src/extension/commands';
 import { clearEmulatorLog, emulatorLog, getTestApi, testEnv, waitFor } from './index';
 
 type Entry = { method: string; path: string; body?: { limit?: number } };

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { detect } from '../../src/core/detect';
-import type { ListedIndicators } from '../../src/extension/lookup/listIndicators';
+import type { ListedIndicators } from '../../src/extension/commands';
 import {
   clearEmulatorLog,
   emulatorAdmin,

@@ -11,10 +11,10 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SavedSearch } from '../../src/core/savedSearches';
 import type { SearchFeature } from '../../src/extension/search';
-import type { SavedToFile } from '../../src/extension/search/saved/commands';
-import type { RerunAllSummary } from '../../src/extension/search/saved/rerunAll';
+import type { SavedToFile } from '../../src/extension/commands';
+import type { RerunAllSummary } from '../../src/extension/commands';
 import type { SavedNode } from '../../src/extension/search/saved/savedView';
-import type { RunSummary } from '../../src/extension/search/searchRunner';
+import type { RunSummary } from '../../src/extension/commands';
 import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
 
 async function feature(): Promise<SearchFeature> {

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary } from '../../src/extension/search';
+import type { RunSummary } from '../../src/extension/commands';
 import { emulatorAdmin, getTestApi, testEnv } from './index';
 import { lookUpFreely, odinHover } from './support';
 

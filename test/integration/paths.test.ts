@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { RunSummary } from '../../src/extension/search';
+import type { RunSummary } from '../../src/extension/commands';
 import { getTestApi, testEnv } from './index';
 
 const tmpFile = (name: string): string =>

@@ -11,7 +11,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary, SearchFeature } from '../../src/extension/search';
+import type { RunSummary } from '../../src/extension/commands';
+import type { SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';
 import {
   clearEmulatorLog,

@@ -4,7 +4,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { RunSummary } from '../../src/extension/search';
+import type { RunSummary } from '../../src/extension/commands';
 import { getTestApi, testEnv } from './index';
 
 describe('summaries: Change Facet Count…', function () {

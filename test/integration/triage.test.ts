@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { TriageResult } from '../../src/extension/triage/commands';
+import type { TriageResult } from '../../src/extension/commands';
 import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
 
 function workspaceFile(rel: string): vscode.Uri {

@@ -220,13 +220,9 @@ test('every command title that prompts ends with "…", and only those', () => {
 
 // Our commands are run through `runCommand` (shared/runCommand.ts), typed by the map: an
 // untyped `executeCommand('odin.…')` would compile with any arguments. Built-in commands
-// (`setContext`, a view's `.focus`) stay as they are. The search feature's calls are being
-// moved by its own change (issue 26, the search catalogue): listed here until then.
+// (`setContext`, a view's `.focus`) stay as they are.
 const UNTYPED_CALLS_ALLOWED = new Set([
   join('shared', 'runCommand.ts'), // the one typed call
-  join('search', 'saved', 'commands.ts'),
-  join('search', 'saved', 'rerunAll.ts'),
-  join('search', 'searchRunner.ts'),
 ]);
 
 test('code runs our commands through runCommand, never an untyped executeCommand', () => {

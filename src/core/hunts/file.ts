@@ -17,7 +17,7 @@
  * domains. Every offset here is a UTF-16 offset into the whole file text, so an editor maps
  * it to a position directly.
  */
-import type { SearchSpec } from '../savedSearches/kinds';
+import type { SearchSpec } from '../search/kinds';
 
 export type HuntKind = 'hosts' | 'buckets' | 'files' | 'domains';
 export const HUNT_KINDS: readonly HuntKind[] = ['hosts', 'buckets', 'files', 'domains'];

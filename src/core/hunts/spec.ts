@@ -2,7 +2,7 @@
  * From a query of a `.odinq` file to the SearchSpec the extension already knows how to run
  * (the same specs saved searches use). Pure: no VS Code.
  */
-import type { SearchSpec } from '../savedSearches/kinds';
+import type { SearchSpec } from '../search/kinds';
 import { domainFilterOf } from './diagnostics';
 import { optionValue, type HuntKind, type HuntQuery } from './file';
 

@@ -4,7 +4,7 @@
  * returned beside the good ones (with a per-entry reason) so the caller can keep them aside
  * and report them.
  */
-import type { SavedSearch } from './kinds';
+import type { SavedSearch } from '../search/kinds';
 import { canonical, isObj, newId, validateSpec } from './spec';
 
 export const FORMAT_VERSION = 1;

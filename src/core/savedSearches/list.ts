@@ -1,6 +1,6 @@
 /** Operations on a list of saved searches: immutable, each returns a new list. */
 import { MAX_NAME_LENGTH } from './file';
-import { KINDS, type SavedSearch } from './kinds';
+import { KINDS, type SavedSearch } from '../search/kinds';
 import { newId, sameSpec } from './spec';
 
 /** `base`, or `base (2)`, `base (3)`, ... whichever is not taken. */

@@ -1,8 +1,8 @@
 /**
- * Validation of a search specification (from a file, a command argument or the store), its
- * one-line description, equality and fresh ids.
+ * Validation of a search specification (from a file, a command argument or the store),
+ * equality and fresh ids. Its one-line description is the kind's (core/search/kinds.ts).
  */
-import { KINDS, type SearchKind, type SearchSpec } from './kinds';
+import { KINDS, type SearchKind, type SearchSpec } from '../search/kinds';
 
 export const MAX_TEXT_LENGTH = 4000;
 
@@ -77,39 +77,6 @@ export function validateSpec(raw: unknown): { spec: SearchSpec } | { error: stri
     return { error: '"publishedAfter" is later than "publishedBefore"' };
   }
   return { spec };
-}
-
-/** A one-line summary of what a spec searches for ("services.port:443", "example.com after 2024-01-01"). */
-export function describeSpec(spec: SearchSpec): string {
-  switch (spec.kind) {
-    case 'hosts':
-    case 'fileCount':
-      return spec.query?.trim() ? spec.query : '*';
-    case 'buckets':
-      return `${spec.query?.trim() ? spec.query : '*'}${spec.sortBy ? ` (by ${spec.sortBy} ${spec.sortDir ?? 'desc'})` : ''}`;
-    case 'hostSummary':
-    case 'fileSummary':
-      return `${spec.field ?? ''} over ${spec.query?.trim() ? spec.query : '*'}`;
-    case 'host':
-    case 'hostCves':
-    case 'hostExploits':
-      return spec.ip ?? '';
-    case 'hostCve':
-      return `${spec.cve ?? ''} on ${spec.ip ?? ''}`;
-    case 'whois':
-    case 'whoisHistory':
-      return spec.domain ?? '';
-    case 'domains':
-    case 'domainCount':
-    case 'subdomainCount': {
-      const parts: string[] = [];
-      if (spec.domain) parts.push(spec.domain);
-      if (spec.keyword) parts.push(`keyword ${spec.keyword}`);
-      if (spec.publishedAfter) parts.push(`after ${spec.publishedAfter}`);
-      if (spec.publishedBefore) parts.push(`before ${spec.publishedBefore}`);
-      return parts.length ? parts.join(', ') : 'all';
-    }
-  }
 }
 
 /** Equality of two specs (same kind and same parameters). */

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { ACTIONS, huntSubject, pageSizeOf, specFor, type HuntAction, type HuntQuery } from '../../core/hunts';
-import type { SearchSpec } from '../../core/savedSearches';
+import type { SearchSpec } from '../../core/search';
 import { neutraliseUiText } from '../../core/text/inert';
-import type { RunSummary, SearchFeature } from '../search';
+import type { RunSummary } from '../commands';
+import type { RunMemory } from '../search/saved/rerunAll';
 import type { Change } from '../search/saved/snapshots';
+import type { SearchRunner } from '../search/searchRunner';
 import type { RequestBudget } from '../../core/requests/budget';
 import { config } from '../shared/config';
 import type { Catalogues } from './catalogues';
@@ -18,6 +20,11 @@ export interface HuntRunSummary extends RunSummary {
   removed?: number;
 }
 
+/** What a hunt runs through: the search runner and where its runs are remembered. */
+export interface HuntSearch extends RunMemory {
+  runner: Pick<SearchRunner, 'run'>;
+}
+
 /**
  * What the CodeLens and the hunt commands run: a query of a document (by uri and index, a
  * node of the Saved Searches view, or the one under the cursor) through the search feature,
@@ -28,7 +35,7 @@ export class HuntRunner {
   constructor(
     private readonly docs: HuntDocuments,
     private readonly catalogues: Catalogues,
-    private readonly search: () => SearchFeature,
+    private readonly search: () => HuntSearch,
   ) {}
 
   async run(

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Gate } from '../../core/gate';
 import { type IndicatorList, type IndicatorSummary, listIndicators } from '../../core/detect/indicators';
 import { neutraliseUiText } from '../../core/text/inert';
-import type { CommandsOf } from '../commands';
+import type { CommandsOf, ListedIndicators } from '../commands';
 import type { Ctx } from '../ctx';
 import { toAbortSignal } from '../shared/abort';
 import { TEXT_LANGUAGES } from './hoverProvider';
@@ -33,13 +33,6 @@ const COPY_ALL: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('copy'),
   tooltip: 'Copy All Public Values (refanged, one per line; private and internal ones left out)',
 };
-
-/** What the command returns (tests read it; the picker stays open for the person). */
-export interface ListedIndicators extends IndicatorList {
-  uri: string;
-  /** Values the privacy policy keeps on this machine. */
-  local: string[];
-}
 
 /**
  * `odin.listIndicators`: every IP address, CIDR block and domain in the active editor (or its

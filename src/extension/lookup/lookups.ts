@@ -18,6 +18,7 @@ import { NOT_YET, withinDeadline } from '../../core/requests/deadline';
 import { LocalRateLimitError } from '../../core/requests/limiter';
 import { LookupsPausedError, type LookupResult } from '../../core/requests/layer';
 import { hostsInBlockQuery } from '../../core/query';
+import { peekSearch, searchVia, type SpecOf } from '../../core/search';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
@@ -176,7 +177,7 @@ export function cachedCard(
     return hit.status === 'ok' ? hostCard(ind.value, hit.value, o) : hostNotFoundCard(ind.value, o);
   }
   if (ind.kind === 'cidr') {
-    const hit = rl.peek<number>('cidrHosts', ind.value);
+    const hit = peekSearch(ctx, blockCount(ind.value));
     if (!usable(hit)) return undefined;
     return cidrCard(ind.value, hit.status === 'ok' ? { ok: hit.value } : { notFound: true }, {
       ...opts,
@@ -207,22 +208,11 @@ export function cachedCard(
   );
 }
 
-/**
- * How many hosts ODIN knows in a block: `POST /v1/hosts/count`, the cheap call every
- * official client makes. Where it is refused (an older service answers 404/405, a plan
- * 403, or an answer without a count), a one-result search's total stands in.
- */
-async function hostsInBlock(ctx: Ctx, cidr: string, signal: AbortSignal | undefined): Promise<number> {
-  const query = hostsInBlockQuery(cidr);
-  try {
-    return await ctx.client().countHosts({ query }, { signal });
-  } catch (e) {
-    const refused =
-      e instanceof OdinApiError && ['notFound', 'badRequest', 'forbidden', 'badResponse'].includes(e.kind);
-    if (!refused || signal?.aborted) throw e;
-    return (await ctx.client().searchHosts({ query, limit: 1 }, { signal })).total ?? 0;
-  }
-}
+/** How many hosts ODIN knows in a block: the catalogue's host count of the block's query. */
+const blockCount = (cidr: string): SpecOf<'hostCount'> => ({
+  kind: 'hostCount',
+  query: hostsInBlockQuery(cidr),
+});
 
 async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardOptions): Promise<string> {
   const rl = ctx.requests;
@@ -233,7 +223,8 @@ async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardO
     return r.status === 'ok' ? hostCard(ind.value, r.value, o) : hostNotFoundCard(ind.value, o);
   }
   if (ind.kind === 'cidr') {
-    const r = await rl.get('cidrHosts', ind.value, (signal) => hostsInBlock(ctx, ind.value, signal), get);
+    // The catalogue's host count (core/search): one call and one cache key, the agent's too.
+    const r = await searchVia(ctx, blockCount(ind.value), get);
     const o = r.fromCache ? { ...opts, cachedAt: r.storedAt, stale: r.stale } : opts;
     return cidrCard(ind.value, r.status === 'ok' ? { ok: r.value } : { notFound: true }, o);
   }

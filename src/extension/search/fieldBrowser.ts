@@ -5,14 +5,20 @@
  */
 import * as vscode from 'vscode';
 import type { QueryTarget } from '../../core/query';
-import type { SearchKind } from '../../core/savedSearches';
+import { KINDS, type SearchKind } from '../../core/search';
 import { toAbortSignal } from '../shared/abort';
 import { isObj } from './args';
-import type { SearchFeature } from './index';
+import type { FieldCatalogue } from './fieldCatalogue';
 import { fieldItem, promptQuery } from './prompts';
-import { TITLES } from './searchRunner';
+import type { SearchRunner } from './searchRunner';
 
-export async function browseFields(f: SearchFeature, arg?: unknown): Promise<unknown> {
+/** What the field browser works with. */
+export interface BrowseParts {
+  catalogue: FieldCatalogue;
+  runner: SearchRunner;
+}
+
+export async function browseFields(f: BrowseParts, arg?: unknown): Promise<unknown> {
   const a = isObj(arg) ? arg : {};
   let which: QueryTarget | undefined =
     a.catalogue === 'hosts' || a.catalogue === 'buckets' || a.catalogue === 'files' ? a.catalogue : undefined;
@@ -48,7 +54,7 @@ export async function browseFields(f: SearchFeature, arg?: unknown): Promise<unk
   if (!picked) return undefined;
   const kind: SearchKind = which === 'hosts' ? 'hosts' : which === 'buckets' ? 'buckets' : 'fileCount';
   const query = await promptQuery({
-    title: TITLES[kind],
+    title: KINDS[kind].title,
     target: which,
     value: `${picked.name}:`,
     recent: f.runner.recent(which),

@@ -29,8 +29,6 @@ import { SnapshotStore } from './saved/snapshots';
 import { WorkspaceHunts } from './saved/workspaceHunts';
 import { SearchRunner } from './searchRunner';
 
-export type { RunSummary } from './searchRunner';
-
 /** The results and saved searches tree views. */
 export interface SearchViews {
   results: vscode.TreeView<Node>;
@@ -49,9 +47,9 @@ export class SearchFeature implements vscode.Disposable {
   readonly resultsView: vscode.TreeView<Node>;
   readonly savedView: vscode.TreeView<SavedNode>;
   private readonly reported = new Set<string>();
-  readonly runner = new SearchRunner(this);
-  readonly resultCommands = new ResultCommands(this);
-  readonly savedCommands = new SavedSearchCommands(this);
+  readonly runner: SearchRunner;
+  readonly resultCommands: ResultCommands;
+  readonly savedCommands: SavedSearchCommands;
 
   /**
    * `views` are the two tree views, created at activation (lazy.ts) over stand-in
@@ -85,6 +83,21 @@ export class SearchFeature implements vscode.Disposable {
     ctx.subscriptions.add(this.store);
     // A new origin or key: field catalogues are per origin (the results stay: they are data already shown).
     ctx.subscriptions.add(ctx.onDidChangeConnection(() => this.catalogue.clear()));
+    // Each part gets the collaborators it uses, not the feature.
+    const { results, catalogue, store, snapshots, workspaceHunts } = this;
+    this.runner = new SearchRunner({ ctx, results, catalogue });
+    const runner = this.runner;
+    this.resultCommands = new ResultCommands({ ctx, results, runner, catalogue });
+    this.savedCommands = new SavedSearchCommands({
+      ctx,
+      store,
+      runner,
+      results,
+      snapshots,
+      workspaceHunts,
+      savedView: this.savedView,
+      setOf: (arg) => this.resultCommands.setOf(arg),
+    });
     // Another window may have changed the file while this one was in the background.
     ctx.subscriptions.add(
       vscode.window.onDidChangeWindowState((s) => {
@@ -119,6 +132,8 @@ export class SearchFeature implements vscode.Disposable {
   // ---------------------------------------------------------------- command map
 
   commands(): CommandsOf<'search'> {
+    const { ctx, results, runner, catalogue, store, snapshots, workspaceHunts } = this;
+    const transfer = { ctx, store };
     return {
       'odin.searchHosts': this.runner.searchCommand('hosts'),
       'odin.lookupHost': this.runner.searchCommand('host'),
@@ -134,7 +149,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.searchBuckets': this.runner.searchCommand('buckets'),
       'odin.countFiles': this.runner.searchCommand('fileCount'),
       'odin.summarizeFiles': this.runner.searchCommand('fileSummary'),
-      'odin.browseFields': (arg) => browseFields(this, arg),
+      'odin.browseFields': (arg) => browseFields({ catalogue, runner }, arg),
       'odin.saveSearch': (arg) => this.savedCommands.saveSearch(arg),
       'odin.runSavedSearch': (arg) => this.savedCommands.runSaved(arg),
       'odin.renameSavedSearch': (arg, name) => this.savedCommands.renameSaved(arg, name),
@@ -143,8 +158,8 @@ export class SearchFeature implements vscode.Disposable {
       'odin.duplicateSavedSearch': (arg) => this.savedCommands.duplicateSaved(arg),
       'odin.moveSavedSearchUp': (arg) => this.savedCommands.moveSaved(arg, -1),
       'odin.moveSavedSearchDown': (arg) => this.savedCommands.moveSaved(arg, 1),
-      'odin.exportSavedSearches': (arg) => exportSavedSearches(this, arg),
-      'odin.importSavedSearches': (arg) => importSavedSearches(this, arg),
+      'odin.exportSavedSearches': (arg) => exportSavedSearches(transfer, arg),
+      'odin.importSavedSearches': (arg) => importSavedSearches(transfer, arg),
       'odin.loadMore': (arg) => this.resultCommands.loadMore(arg),
       'odin.loadAll': (arg, opts) => this.resultCommands.loadAll(arg, opts),
       'odin.retry': (arg) => this.resultCommands.retry(arg),
@@ -161,7 +176,8 @@ export class SearchFeature implements vscode.Disposable {
       'odin.changeFacetCount': (arg) => this.resultCommands.changeFacetCount(arg),
       'odin.summarizeResultsBy': (arg, field) => this.resultCommands.summarizeBy(arg, field),
       'odin.openHuntInFile': (arg) => this.savedCommands.openHunt(arg),
-      'odin.rerunAllSavedSearches': (arg) => rerunAllSaved(this, arg),
+      'odin.rerunAllSavedSearches': (arg) =>
+        rerunAllSaved({ ctx, runner, results, snapshots, store, workspaceHunts }, arg),
     };
   }
 }

@@ -5,19 +5,23 @@
  */
 import * as vscode from 'vscode';
 import { pushRecent, readRecent, type QueryTarget } from '../../core/query';
+import { validateSpec } from '../../core/savedSearches';
 import {
   KINDS,
   describeSpec,
-  validateSpec,
+  gateTargets,
+  searchPages,
   type SearchKind,
   type SearchSpec,
-} from '../../core/savedSearches';
+} from '../../core/search';
 import { neutraliseUiText } from '../../core/text/inert';
 import type { RequestBudget } from '../../core/requests/budget';
+import type { RunSummary } from '../commands';
+import type { Ctx } from '../ctx';
 import { toAbortSignal } from '../shared/abort';
 import { config } from '../shared/config';
 import { isObj, isResultNode, isSavedNode } from './args';
-import type { SearchFeature } from './index';
+import type { FieldCatalogue } from './fieldCatalogue';
 import {
   promptBucketSort,
   promptCve,
@@ -31,45 +35,18 @@ import type { Node } from './results/resultNodes';
 import { getDomain } from '../lazy/pslLoader';
 import { setTitle } from './results/resultNodes';
 import type { ResultSet } from './results/resultSet';
-import { fetcherFor, gatedFetcher, searchPageGate } from './pageFetchers';
+import type { ResultsProvider } from './results/resultsView';
+import { runCommand } from '../shared/runCommand';
 
-/** What a search command returns (for tests and callers; no API data beyond counts). */
-export interface RunSummary {
-  setId?: string;
-  status: 'ready' | 'error' | 'cancelled' | 'dismissed' | 'details' | 'blocked';
-  count?: number;
-  total?: number;
-  error?: string;
-  errorKind?: string;
+/** What the runner works with: the context, the Results view's sets and the field catalogue. */
+export interface RunnerParts {
+  ctx: Ctx;
+  results: ResultsProvider;
+  catalogue: FieldCatalogue;
 }
 
-const QUERY_TARGET: Partial<Record<SearchKind, QueryTarget>> = {
-  hosts: 'hosts',
-  hostSummary: 'hosts',
-  buckets: 'buckets',
-  fileCount: 'files',
-  fileSummary: 'files',
-};
-
-export const TITLES: Record<SearchKind, string> = {
-  hosts: 'ODIN: Search Hosts',
-  hostSummary: 'ODIN: Summarize Hosts',
-  host: 'ODIN: Look Up Host',
-  hostCves: 'ODIN: CVEs of a Host',
-  hostExploits: 'ODIN: Exploits of a Host',
-  hostCve: 'ODIN: CVE on a Host',
-  domains: 'ODIN: Search Domains',
-  domainCount: 'ODIN: Count Domains',
-  subdomainCount: 'ODIN: Count Subdomains',
-  whois: 'ODIN: Whois',
-  whoisHistory: 'ODIN: Whois History',
-  buckets: 'ODIN: Search Exposed Buckets',
-  fileCount: 'ODIN: Count Exposed Files',
-  fileSummary: 'ODIN: Summarize Exposed Files',
-};
-
 export class SearchRunner {
-  constructor(private readonly f: SearchFeature) {}
+  constructor(private readonly f: RunnerParts) {}
 
   async updateDetailsAvailable(): Promise<boolean> {
     const all = await vscode.commands.getCommands(true);
@@ -129,8 +106,8 @@ export class SearchRunner {
         );
       return { status: 'blocked' };
     }
-    // The same check as every page's (searchPageGate): said here before a result set exists.
-    const refused = gate.current().search(spec);
+    // The same check as every page's (core/search pageRefusal): said here before a result set exists.
+    const refused = gate.current().search(gateTargets(spec));
     if (refused) {
       void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(refused, 300)}`);
       return { status: 'blocked', error: refused };
@@ -142,15 +119,14 @@ export class SearchRunner {
     const pageSize = opts.pageSize ?? config.searchPageSize();
     void this.updateDetailsAvailable();
     let budget = opts.budget;
+    const ctx = this.f.ctx;
     const set = this.f.results.add(
       spec,
-      gatedFetcher(
-        fetcherFor(() => this.f.ctx.client(), spec),
-        searchPageGate(
-          spec,
-          () => ({ gate: gate.current(), consented: gate.hasRestrictedConsent() }),
-          (fetcher, o) => this.f.ctx.requests.send(fetcher, { ...o, budget }),
-        ),
+      searchPages(
+        { client: () => ctx.client(), requests: ctx.requests },
+        spec,
+        () => ({ gate: gate.current(), consented: gate.hasRestrictedConsent() }),
+        () => budget,
       ),
       pageSize,
     );
@@ -172,7 +148,7 @@ export class SearchRunner {
       );
     // The budget was for this run's first page: "Load more" later is the user's own act.
     budget = undefined;
-    const target = QUERY_TARGET[spec.kind];
+    const target = KINDS[spec.kind].target;
     if (set.status === 'error') {
       this.f.ctx.log.warn(
         `${setTitle(set)}: ${set.error?.message ?? 'failed'} (${set.error?.kind ?? ''} ${set.error?.status ?? ''})`,
@@ -180,7 +156,7 @@ export class SearchRunner {
       if (opts.interactive && target && set.error?.kind === 'badRequest') {
         this.f.results.remove(set);
         const fixed = await promptQuery({
-          title: TITLES[spec.kind],
+          title: KINDS[spec.kind].title,
           target,
           value: spec.query ?? '',
           error: set.error.message,
@@ -232,8 +208,7 @@ export class SearchRunner {
 
   /** Asks for the inputs of `kind` (prefilled from `base` when editing). */
   async prompt(kind: SearchKind, base?: SearchSpec): Promise<SearchSpec | undefined> {
-    const title = TITLES[kind];
-    const target = QUERY_TARGET[kind];
+    const { title, target, prompt } = KINDS[kind];
     const ask = (t: QueryTarget): Promise<string | undefined> =>
       promptQuery({
         title,
@@ -242,45 +217,38 @@ export class SearchRunner {
         recent: this.recent(t),
         catalogue: this.f.catalogue,
       });
-    switch (kind) {
-      case 'hosts':
-      case 'fileCount': {
+    switch (prompt) {
+      case 'query': {
         const query = await ask(target!);
         return query === undefined ? undefined : { kind, query };
       }
-      case 'buckets': {
-        const query = await ask('buckets');
+      case 'querySort': {
+        const query = await ask(target!);
         if (query === undefined) return undefined;
         const sort = await promptBucketSort();
         return sort === undefined ? undefined : { kind, query, ...sort };
       }
-      case 'hostSummary':
-      case 'fileSummary': {
+      case 'fieldQuery': {
         const field = await promptField(`${title}: field`, target!, this.f.catalogue);
         if (!field) return undefined;
         const query = await ask(target!);
         return query === undefined ? undefined : { kind, field, query };
       }
-      case 'host':
-      case 'hostCves':
-      case 'hostExploits': {
+      case 'ip': {
         const ip = await promptIp(title, base?.ip);
         return ip ? { kind, ip } : undefined;
       }
-      case 'hostCve': {
+      case 'ipCve': {
         const ip = await promptIp(title, base?.ip);
         if (!ip) return undefined;
         const cve = await promptCve(title);
         return cve ? { kind, ip, cve } : undefined;
       }
-      case 'whois':
-      case 'whoisHistory': {
+      case 'domain': {
         const domain = await promptDomain(title, { value: base?.domain });
         return domain ? { kind, domain } : undefined;
       }
-      case 'domains':
-      case 'domainCount':
-      case 'subdomainCount': {
+      case 'domainFilter': {
         const f = await promptDomainFilter(title);
         return f ? { kind, ...f } : undefined;
       }
@@ -297,7 +265,7 @@ export class SearchRunner {
       } else if (isResultNode(arg)) {
         const target = nodeTarget(arg);
         // Whois is kept per registrable domain: a subdomain's node asks for its domain's.
-        if ((kind === 'whois' || kind === 'whoisHistory') && target.domain)
+        if (KINDS[kind].registrable && target.domain)
           target.domain = getDomain(target.domain, { allowPrivateDomains: false }) ?? target.domain;
         spec = this.specFromArgs(kind, target);
       } else {
@@ -308,11 +276,10 @@ export class SearchRunner {
       if (!spec) return { status: 'dismissed' };
       // Host and whois lookups open the details page when it exists (unless asked for the tree).
       const wantTree = isObj(arg) && arg.view === 'results';
-      if ((kind === 'host' || kind === 'whois') && !wantTree && (await this.updateDetailsAvailable())) {
-        await vscode.commands.executeCommand(
-          kind === 'host' ? 'odin.openHostDetails' : 'odin.openWhoisDetails',
-          kind === 'host' ? spec.ip : spec.domain,
-        );
+      const page = KINDS[kind].page;
+      if (page && !wantTree && (await this.updateDetailsAvailable())) {
+        if (page === 'host') await runCommand('odin.openHostDetails', spec.ip);
+        else await runCommand('odin.openWhoisDetails', spec.domain);
         return { status: 'details' };
       }
       return this.run(spec, { interactive, pageSize: this.pageSizeArg(arg) });

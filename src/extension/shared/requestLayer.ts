@@ -6,12 +6,14 @@ import { config, onConfigChange } from './config';
 import { ContextKeys } from './contextKeys';
 import type { Ctx } from '../ctx';
 
-/** Lookup kinds of the shared layer and the TTL class each one uses. */
+/**
+ * Lookup kinds of the shared layer and the TTL class each one uses (the search catalogue's
+ * kinds, core/search, name their own TTL class per call).
+ */
 export const LOOKUP_KINDS = {
   host: 'host',
   whois: 'whois',
   subdomains: 'count',
-  cidrHosts: 'count',
 } as const satisfies Record<string, TtlClass>;
 export type LookupKind = keyof typeof LOOKUP_KINDS;
 

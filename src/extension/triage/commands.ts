@@ -13,13 +13,11 @@ import {
   preview,
   REPORT_FORMATS,
   type EnrichResult,
-  type Preview,
   type ReportFormat,
   type SourceText,
   type Triage,
-  type Verdict,
 } from '../../core/triage';
-import type { CommandsOf } from '../commands';
+import type { CommandsOf, TriageResult } from '../commands';
 import type { Ctx } from '../ctx';
 import { gated, triageCheck } from './privacy';
 import { askFormat, openMarkdownReport, reportText, saveReport } from './reportUi';
@@ -28,26 +26,6 @@ import { TriageState } from './state';
 import { TriageView } from './view';
 
 type CommandMap = Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
-
-/** What `odin.triage` returns (tasks, keybindings, tests). */
-export interface TriageResult {
-  indicators: {
-    value: string;
-    kind: string;
-    count: number;
-    sent: boolean;
-    status: string;
-    verdict: Verdict | null;
-  }[];
-  partial: boolean;
-  failed: number;
-  /** Requests this run sent. */
-  requests: number;
-  summary: string;
-  preview: Preview & { creditsLeft?: number };
-  /** Why nothing was sent, when nothing could be (Restricted Mode, lookups off, no key, preview only). */
-  local?: string;
-}
 
 export interface TriageArgs {
   uris?: string[];

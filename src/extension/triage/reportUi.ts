@@ -1,8 +1,10 @@
 // The triage reports from the UI: the format picker, the save dialog, and the Markdown report
 // opened beside (files named relative to the workspace).
 import * as vscode from 'vscode';
-import { report, REPORT_FORMATS, type ReportFormat } from '../../core/triage';
-import type { TriageState } from './state';
+import { report, REPORT_FORMATS, type ReportFormat, type Triage } from '../../core/triage';
+
+/** What a report is made from: the last triage of the window (TriageState has it). */
+type TriageState = { readonly last: Triage | undefined };
 
 /** The report of the last triage in `format`, its files named relative to the workspace. */
 export function reportText(state: TriageState, format: ReportFormat): string | undefined {

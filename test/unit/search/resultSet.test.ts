@@ -13,8 +13,8 @@ import {
   loadAllText,
   MAX_PAGE_SIZE,
   ResultSet,
-  type PageFetcher,
 } from '../../../src/extension/search/results/resultSet';
+import type { PageFetcher } from '../../../src/core/search';
 import { SavedSearchStore } from '../../../src/extension/search/saved/savedStore';
 import { turns } from '../../support/wait';
 

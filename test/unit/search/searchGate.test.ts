@@ -2,10 +2,13 @@
  * The search side of the one gate (issue #15, item 1): every page of a result set (the first,
  * "Load more", "Load all", export of all pages, retry) asks the gate when it is fetched and goes
  * through the shared request layer (its limiter, its origin switch, its pause); the CIDR
- * hover's "Search hosts in it" searches the block the gate wrote.
+ * hover's "Search hosts in it" searches the block the gate wrote. The pages come from the
+ * search catalogue (core/search `searchPages`), as the palette, saved searches, hunts,
+ * Re-run All and narrowing fetch them.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { OdinClient } from '../../../src/api/client';
 import { OdinApiError } from '../../../src/api/errors';
 import { ResultCache } from '../../../src/core/requests/cache';
 import { Gate } from '../../../src/core/gate';
@@ -13,12 +16,12 @@ import { Limiter } from '../../../src/core/requests/limiter';
 import { hostsInBlockQuery } from '../../../src/core/query';
 import { RequestLayer } from '../../../src/core/requests/layer';
 import {
-  gatedFetcher,
   PageBlockedError,
-  searchPageGate,
-  type PageGate,
-} from '../../../src/extension/search/pageFetchers';
-import { ResultSet, type PageFetcher } from '../../../src/extension/search/results/resultSet';
+  searchPages,
+  type CatalogueSpec,
+  type CurrentGate,
+} from '../../../src/core/search';
+import { ResultSet } from '../../../src/extension/search/results/resultSet';
 import { turns } from '../../support/wait';
 
 const TTL = { host: 60_000, whois: 60_000, count: 60_000, notFound: 60_000 };
@@ -31,44 +34,44 @@ function layer(origin: () => string = () => 'https://api.example', maxConcurrent
   });
 }
 
-/** A fetcher of `pages` pages of one host each, counting its calls. */
-function pagesFetcher(pages: number): PageFetcher & { calls: number } {
-  const f = (async (cursor: unknown) => {
-    f.calls++;
-    const i = typeof cursor === 'number' ? cursor : 0;
-    return {
-      items: [{ t: 'host', v: { ip: `8.8.8.${i}` } }],
-      total: pages,
-      ...(i + 1 < pages ? { next: i + 1 } : {}),
-    };
-  }) as unknown as PageFetcher & { calls: number };
-  f.calls = 0;
-  return f;
+/**
+ * A client whose every method answers pages of one host each (`pages` in all), counting its
+ * calls: what the catalogue asks of it is what a page costs.
+ */
+function pagesClient(pages: number): { client: () => OdinClient; calls: number } {
+  const state = { calls: 0, client: (): OdinClient => fake };
+  const page = async (params: { start?: unknown }): Promise<unknown> => {
+    state.calls++;
+    const i = typeof params.start === 'number' ? params.start : 0;
+    return { items: [{ ip: `8.8.8.${i}` }], total: pages, ...(i + 1 < pages ? { next: i + 1 } : {}) };
+  };
+  const fake = new Proxy({}, { get: () => page }) as unknown as OdinClient;
+  return state;
 }
 
-/** The extension's page gate over a core Gate whose settings the test changes. */
-function pageGate(
-  settings: { mode: 'onHover' | 'onCommand' | 'off'; trusted: boolean; consented?: boolean },
-  rl: RequestLayer,
-): PageGate {
-  return {
-    refusal: () => {
-      const r = new Gate(settings).mayRun({ trigger: 'explicit', consented: settings.consented ?? false });
-      return r.ok ? undefined : r.reason;
-    },
-    send: (fetcher, opts) => rl.send(fetcher, opts),
-  };
+type Settings = {
+  mode: 'onHover' | 'onCommand' | 'off';
+  trusted: boolean;
+  consented?: boolean;
+  userDeny?: string[];
+};
+
+/** The gate of the moment over settings the test changes. */
+const gateOf =
+  (settings: Settings): CurrentGate =>
+  () => ({ gate: new Gate(settings), consented: settings.consented ?? false });
+
+/** The pages of `spec` as the palette, saved searches, hunts, Re-run All and narrowing fetch them. */
+function pagesOf(spec: CatalogueSpec, settings: Settings, rl: RequestLayer, c: { client: () => OdinClient }) {
+  return searchPages({ client: c.client, requests: rl }, spec, gateOf(settings));
 }
 
 describe('search pages pass the gate', () => {
   it('first page, "Load more" and "Load all" send through the request layer while allowed', async () => {
     const rl = layer();
-    const raw = pagesFetcher(4);
-    const set = new ResultSet(
-      { kind: 'hosts', query: '*' },
-      gatedFetcher(raw, pageGate({ mode: 'onCommand', trusted: true }, rl)),
-      1,
-    );
+    const raw = pagesClient(4);
+    const spec = { kind: 'hosts', query: '*' } as const;
+    const set = new ResultSet(spec, pagesOf(spec, { mode: 'onCommand', trusted: true }, rl, raw), 1);
     assert.equal(await set.loadNext(), true);
     assert.equal(await set.loadNext(), true);
     await set.loadAll();
@@ -79,12 +82,10 @@ describe('search pages pass the gate', () => {
 
   it('once lookups are off, "Load more" and "Load all" send nothing and say why', async () => {
     const rl = layer();
-    const raw = pagesFetcher(4);
-    const settings: { mode: 'onHover' | 'onCommand' | 'off'; trusted: boolean } = {
-      mode: 'onHover',
-      trusted: true,
-    };
-    const set = new ResultSet({ kind: 'hosts', query: '*' }, gatedFetcher(raw, pageGate(settings, rl)), 1);
+    const raw = pagesClient(4);
+    const settings: Settings = { mode: 'onHover', trusted: true };
+    const spec = { kind: 'hosts', query: '*' } as const;
+    const set = new ResultSet(spec, pagesOf(spec, settings, rl, raw), 1);
     assert.equal(await set.loadNext(), true);
     settings.mode = 'off';
     assert.equal(await set.loadNext(), false);
@@ -99,9 +100,9 @@ describe('search pages pass the gate', () => {
 
   it('in Restricted Mode a page is sent only after the session confirmation', async () => {
     const rl = layer();
-    const raw = pagesFetcher(2);
-    const settings = { mode: 'onHover' as const, trusted: false, consented: false };
-    const fetch = gatedFetcher(raw, pageGate(settings, rl));
+    const raw = pagesClient(2);
+    const settings: Settings = { mode: 'onHover', trusted: false, consented: false };
+    const fetch = pagesOf({ kind: 'hosts', query: '*' }, settings, rl, raw);
     await assert.rejects(fetch(undefined, 1, new AbortController().signal), PageBlockedError);
     assert.equal(raw.calls, 0);
     settings.consented = true;
@@ -111,21 +112,15 @@ describe('search pages pass the gate', () => {
 
   it('query text is decided on every page: a private or denied value in it sends nothing', async () => {
     const rl = layer();
-    const settings: { mode: 'onHover'; trusted: true; userDeny: string[] } = {
-      mode: 'onHover',
-      trusted: true,
-      userDeny: [],
-    };
-    const current = (): { gate: Gate; consented: boolean } => ({ gate: new Gate(settings), consented: true });
-    const send: PageGate['send'] = (fetcher, opts) => rl.send(fetcher, opts);
+    const settings: Settings = { mode: 'onHover', trusted: true, consented: true, userDeny: [] };
     // Palette, saved search, hunt, Re-run All, narrowing and similar hosts all fetch through this gate.
     for (const spec of [
       { kind: 'hosts', query: 'ip:10\\.0\\.0\\.7 OR services.port:22' },
       { kind: 'hostSummary', field: 'services.port', query: 'hostnames:db\\.corp' },
       { kind: 'buckets', query: 'name:\'x\' AND ip:"172.16.0.1"' },
     ] as const) {
-      const raw = pagesFetcher(2);
-      const set = new ResultSet(spec, gatedFetcher(raw, searchPageGate(spec, current, send)), 1);
+      const raw = pagesClient(2);
+      const set = new ResultSet(spec, pagesOf(spec, settings, rl, raw), 1);
       assert.equal(await set.loadNext(), false);
       assert.equal(raw.calls, 0, spec.query);
       assert.equal(set.error?.kind, 'blocked');
@@ -133,8 +128,8 @@ describe('search pages pass the gate', () => {
     }
     // A deny entry added while a result set is open: its next page is not sent.
     const spec = { kind: 'hosts', query: 'hostnames:vpn.mycompany\\.com' } as const;
-    const raw = pagesFetcher(3);
-    const set = new ResultSet(spec, gatedFetcher(raw, searchPageGate(spec, current, send)), 1);
+    const raw = pagesClient(3);
+    const set = new ResultSet(spec, pagesOf(spec, settings, rl, raw), 1);
     assert.equal(await set.loadNext(), true);
     settings.userDeny = ['mycompany.com'];
     assert.equal(await set.loadNext(), false);
@@ -149,12 +144,13 @@ describe('search pages pass the gate', () => {
     const held = rl.get('host', '8.8.8.8', () => new Promise<string>((r) => (release = () => r('x'))), {
       automatic: false,
     });
-    const raw = pagesFetcher(1);
-    const page = gatedFetcher(raw, pageGate({ mode: 'onHover', trusted: true }, rl))(
-      undefined,
-      1,
-      new AbortController().signal,
-    );
+    const raw = pagesClient(1);
+    const page = pagesOf(
+      { kind: 'hosts', query: '*' },
+      { mode: 'onHover', trusted: true },
+      rl,
+      raw,
+    )(undefined, 1, new AbortController().signal);
     await turns();
     assert.equal(raw.calls, 0, 'the page waits for the one slot');
     release();

@@ -4,28 +4,30 @@ import * as vscode from 'vscode';
 import { exportText, type ExportFormat } from '../../../core/results/export';
 import type { Host } from '../../../api/types';
 import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core/query';
-import type { SearchKind } from '../../../core/savedSearches';
+import { DEFAULT_FACETS, isSummary, KINDS } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { toAbortSignal } from '../../shared/abort';
 import { userMessage } from '../../shared/errors';
 import { defaultDir, isObj, isResultNode } from '../args';
-import { DEFAULT_FACETS } from '../pageFetchers';
-import type { SearchFeature } from '../index';
+import type { RunSummary } from '../../commands';
+import type { Ctx } from '../../ctx';
+import type { FieldCatalogue } from '../fieldCatalogue';
 import { promptField } from '../prompts';
-import type { RunSummary } from '../searchRunner';
+import type { SearchRunner } from '../searchRunner';
 import { copyText, setTitle } from './resultNodes';
 import { LOAD_ALL_MAX_PAGES, loadAllText, type ResultSet } from './resultSet';
+import type { ResultsProvider } from './resultsView';
 
-/** The summary a result set of each kind can be summarised by again. */
-const SUMMARY_OF: Partial<Record<SearchKind, 'hostSummary' | 'fileSummary'>> = {
-  hosts: 'hostSummary',
-  hostSummary: 'hostSummary',
-  fileCount: 'fileSummary',
-  fileSummary: 'fileSummary',
-};
+/** What the result-set commands work with. */
+export interface ResultParts {
+  ctx: Ctx;
+  results: ResultsProvider;
+  runner: SearchRunner;
+  catalogue: FieldCatalogue;
+}
 
 export class ResultCommands {
-  constructor(private readonly f: SearchFeature) {}
+  constructor(private readonly f: ResultParts) {}
   // ---------------------------------------------------------------- result-set commands
 
   setOf(arg: unknown): ResultSet | undefined {
@@ -115,7 +117,7 @@ export class ResultCommands {
    */
   async changeFacetCount(arg?: unknown): Promise<RunSummary | undefined> {
     const set = this.setOf(arg);
-    if (!set || (set.spec.kind !== 'hostSummary' && set.spec.kind !== 'fileSummary')) {
+    if (!set || !isSummary(set.spec.kind)) {
       void vscode.window.showInformationMessage('ODIN: only a summary has a facet count.');
       return undefined;
     }
@@ -215,7 +217,8 @@ export class ResultCommands {
     )
       return undefined;
     const query = narrowQuery(set.spec.query ?? '', field, key);
-    const kind: SearchKind = set.spec.kind === 'fileSummary' ? 'fileCount' : 'hosts';
+    // A summary's facet narrows to its search (a file summary's to a file count).
+    const kind = KINDS[set.spec.kind].narrowsTo ?? 'hosts';
     return this.f.runner.run({ kind, query });
   }
 
@@ -235,7 +238,7 @@ export class ResultCommands {
       query = set?.spec.query;
     }
     if (!set) return undefined;
-    const target = SUMMARY_OF[set.spec.kind];
+    const target = KINDS[set.spec.kind].summary;
     if (!target) {
       void vscode.window.showInformationMessage(
         `ODIN: ${neutraliseUiText(setTitle(set), 100)} cannot be summarised (hosts and exposed files can).`,
@@ -245,7 +248,7 @@ export class ResultCommands {
     let field = typeof args[1] === 'string' && /^[A-Za-z0-9_.]+$/.test(args[1]) ? args[1] : undefined;
     field ??= await promptField(
       `ODIN: Summarize ${neutraliseUiText(query ?? '*', 80)} by`,
-      target === 'hostSummary' ? 'hosts' : 'files',
+      KINDS[target].target ?? 'hosts',
       this.f.catalogue,
     );
     if (!field) return { status: 'dismissed' };

@@ -6,33 +6,11 @@
  */
 import type { Cve, DomainRecord, Host } from '../../../api/types';
 import type { ResultItem } from '../../../core/results/resultItem';
-import { describeSpec, type SearchKind } from '../../../core/savedSearches';
+import { describeSpec, isSummary, KINDS } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { fmt, rank, setTitle, type Node } from './resultNodes';
 import type { ResultSet } from './resultSet';
-
-export interface IconView {
-  id: string;
-  /** A theme colour id (`errorForeground`, `charts.orange`, ...). */
-  color?: string;
-}
-
-export interface CommandView {
-  command: string;
-  title: string;
-  arguments: unknown[];
-}
-
-export interface NodeView {
-  label: string;
-  description?: string;
-  tooltip?: string;
-  icon?: IconView;
-  collapsible: 'none' | 'collapsed' | 'expanded';
-  contextValue?: string;
-  command?: CommandView;
-  id?: string;
-}
+import type { IconView, NodeView } from './viewTypes';
 
 export interface ViewOptions {
   /** The set shown expanded (the current one). */
@@ -67,23 +45,6 @@ function worstSeverity(host: Host): string | undefined {
   return best;
 }
 
-const KIND_ICON: Record<SearchKind, string> = {
-  hosts: 'server-environment',
-  hostSummary: 'graph',
-  host: 'server',
-  hostCves: 'bug',
-  hostExploits: 'flame',
-  hostCve: 'bug',
-  domains: 'globe',
-  domainCount: 'symbol-number',
-  subdomainCount: 'symbol-number',
-  whois: 'book',
-  whoisHistory: 'history',
-  buckets: 'database',
-  fileCount: 'symbol-number',
-  fileSummary: 'graph',
-};
-
 // ---------------------------------------------------------------- views
 
 export function view(node: Node, opts: ViewOptions = {}): NodeView {
@@ -101,13 +62,10 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         label: t(setTitle(set)),
         description: stateText,
         tooltip: `${t(setTitle(set), 1000)}\n${stateText}`,
-        icon: { id: KIND_ICON[set.spec.kind] },
+        icon: { id: KINDS[set.spec.kind].icon },
         collapsible: set.id === opts.currentId ? 'expanded' : 'collapsed',
         // A summary's node also offers "Change Facet Count…".
-        contextValue:
-          set.spec.kind === 'hostSummary' || set.spec.kind === 'fileSummary'
-            ? 'odin.summarySet'
-            : 'odin.resultSet',
+        contextValue: isSummary(set.spec.kind) ? 'odin.summarySet' : 'odin.resultSet',
       };
     }
     case 'item':

@@ -95,12 +95,7 @@ export function itemNode(set: ResultSet, item: ResultItem, index: number): Node 
 }
 
 function isPaged(set: ResultSet): boolean {
-  return (
-    set.spec.kind === 'hosts' ||
-    set.spec.kind === 'buckets' ||
-    set.spec.kind === 'domains' ||
-    set.spec.kind === 'hostCves'
-  );
+  return KINDS[set.spec.kind].paged === true;
 }
 
 export function children(node: Node): Node[] {

@@ -9,20 +9,8 @@
 import { mapInSlices } from '../../../api/slices';
 import { CompactPool, compactHost } from '../../../core/hosts/compactHost';
 import type { ResultItem } from '../../../core/results/resultItem';
-import type { SearchSpec } from '../../../core/savedSearches';
-import type { NodeView } from './nodeViews';
-
-export interface PageResult {
-  items: ResultItem[];
-  /** Total matches the service reports (may be capped, e.g. 10,000 on host search). */
-  total?: number;
-  /** Cursor of the next page; `undefined` when this was the last one. */
-  next?: unknown;
-  /** Facts about what is not listed (e.g. "5,462 more documents in other values"). */
-  notes?: string[];
-}
-
-export type PageFetcher = (cursor: unknown, limit: number, signal: AbortSignal) => Promise<PageResult>;
+import type { PageFetcher, SearchSpec } from '../../../core/search';
+import type { NodeView } from './viewTypes';
 
 export interface SetError {
   message: string;

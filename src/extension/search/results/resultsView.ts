@@ -7,9 +7,11 @@
 import * as vscode from 'vscode';
 import type { SearchSpec } from '../../../core/savedSearches';
 import { ContextKeys, type ContextKeyValues } from '../../shared/contextKeys';
-import { countDescription, view, type NodeView } from './nodeViews';
+import { countDescription, view } from './nodeViews';
+import type { NodeView } from './viewTypes';
 import { children, setTitle, type Node } from './resultNodes';
-import { ResultSet, type PageFetcher } from './resultSet';
+import type { PageFetcher } from '../../../core/search';
+import { ResultSet } from './resultSet';
 
 /** How many result sets are kept (the current one and the history below it). */
 export const MAX_SETS = 8;

@@ -19,21 +19,31 @@ import {
 } from '../../../core/savedSearches';
 import { formatHunt, huntOf, parseHuntFile } from '../../../core/hunts/file';
 import { neutraliseUiText } from '../../../core/text/inert';
+import type { RunSummary, SavedToFile } from '../../commands';
+import type { Ctx } from '../../ctx';
 import { isObj, isResultNode, isSavedNode } from '../args';
-import type { SearchFeature } from '../index';
-import type { RunSummary } from '../searchRunner';
-import { rememberRun } from './rerunAll';
+import type { ResultSet } from '../results/resultSet';
+import type { SearchRunner } from '../searchRunner';
+import { rememberRun, type RunMemory } from './rerunAll';
+import type { SavedSearchStore } from './savedStore';
+import type { SavedNode } from './savedView';
 import type { Change } from './snapshots';
+import type { WorkspaceHunts } from './workspaceHunts';
+import { runCommand } from '../../shared/runCommand';
 
-/** A saved search written into a workspace `.odinq` file. */
-export interface SavedToFile {
-  file: string;
-  name: string;
-  index: number;
+/** What the saved-search commands work with. */
+export interface SavedParts extends RunMemory {
+  ctx: Ctx;
+  store: SavedSearchStore;
+  runner: SearchRunner;
+  savedView: vscode.TreeView<SavedNode>;
+  workspaceHunts: WorkspaceHunts;
+  /** The result set a command argument names (a node, an id), or the newest. */
+  setOf(arg: unknown): ResultSet | undefined;
 }
 
 export class SavedSearchCommands {
-  constructor(private readonly f: SearchFeature) {}
+  constructor(private readonly f: SavedParts) {}
   // ---------------------------------------------------------------- saved searches
 
   private savedOf(arg: unknown): SavedSearch | undefined {
@@ -74,7 +84,7 @@ export class SavedSearchCommands {
       if ('error' in r) throw new Error(`Invalid search: it ${r.error}.`);
       spec = r.spec;
     } else {
-      spec = this.f.resultCommands.setOf(arg)?.spec;
+      spec = this.f.setOf(arg)?.spec;
     }
     if (!spec) {
       void vscode.window.showInformationMessage('ODIN: run a search first, then save it.');
@@ -209,12 +219,13 @@ export class SavedSearchCommands {
 
   async runSaved(arg?: unknown): Promise<(RunSummary & Change) | undefined> {
     if (isSavedNode(arg) && arg.type === 'hunt')
-      return vscode.commands.executeCommand('odin.runHunt', arg.file.uri.toString(), arg.hunt.index);
+      // The map types a hunt's run as `unknown` (its Change type is this feature's).
+      return (await runCommand('odin.runHunt', arg.file.uri.toString(), arg.hunt.index)) as
+        (RunSummary & Change) | undefined;
     const s =
       this.savedOf(arg) ?? (arg === undefined ? await this.pickSaved('Saved search to run') : undefined);
     if (!s) return undefined;
-    if (s.spec.kind === 'host' || s.spec.kind === 'whois')
-      return this.f.runner.searchCommand(s.spec.kind)({ ...s.spec });
+    if (KINDS[s.spec.kind].page) return this.f.runner.searchCommand(s.spec.kind)({ ...s.spec });
     const summary = await this.f.runner.run(s.spec, { interactive: true });
     return { ...summary, ...(await rememberRun(this.f, s.spec, summary)) };
   }

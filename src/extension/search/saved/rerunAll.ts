@@ -1,29 +1,32 @@
 /** "Re-run All Saved Searches": every personal saved search and workspace hunt, with one summary. */
 import * as vscode from 'vscode';
 import { RequestBudget } from '../../../core/requests/budget';
-import type { SearchSpec } from '../../../core/savedSearches';
+import { KINDS, type SearchSpec } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { toAbortSignal } from '../../shared/abort';
+import type { RerunAllSummary, RunSummary } from '../../commands';
+import type { Ctx } from '../../ctx';
 import { isObj } from '../args';
-import type { SearchFeature } from '../index';
-import type { RunSummary } from '../searchRunner';
-import type { Change } from './snapshots';
+import type { ResultsProvider } from '../results/resultsView';
+import type { SearchRunner } from '../searchRunner';
+import type { SavedSearchStore } from './savedStore';
+import type { Change, SnapshotStore } from './snapshots';
+import type { WorkspaceHunts } from './workspaceHunts';
+import { runCommand } from '../../shared/runCommand';
 
-/** What "Re-run All Saved Searches" did (its one summary). */
-export interface RerunAllSummary {
-  ran: number;
-  failed: number;
-  /** Searches whose results changed since their previous run. */
-  changed: number;
-  added: number;
-  removed: number;
-  cancelled: boolean;
-  message: string;
-  results: { name: string; status: string; change?: string }[];
+/** Where a finished run is remembered: its result set, and the snapshots of earlier runs. */
+export interface RunMemory {
+  results: Pick<ResultsProvider, 'get'>;
+  snapshots: Pick<SnapshotStore, 'record'>;
 }
 
-/** Kinds "Re-run All" skips: they open a details page rather than list results. */
-const NOT_RERUN = new Set(['host', 'whois']);
+/** What "Re-run All" works with. */
+export interface RerunParts extends RunMemory {
+  ctx: Ctx;
+  runner: SearchRunner;
+  store: SavedSearchStore;
+  workspaceHunts: WorkspaceHunts;
+}
 
 /** More searches than this, or any from workspace files, are confirmed first. */
 export const RERUN_WITHOUT_ASKING = 5;
@@ -49,7 +52,7 @@ export function rerunPlanText(plan: {
 }
 
 /** Keeps the snapshot of a finished run (hunts that remember); returns what changed. */
-export async function rememberRun(f: SearchFeature, spec: SearchSpec, summary: RunSummary): Promise<Change> {
+export async function rememberRun(f: RunMemory, spec: SearchSpec, summary: RunSummary): Promise<Change> {
   const set = summary.status === 'ready' && summary.setId ? f.results.get(summary.setId) : undefined;
   return set ? f.snapshots.record(spec, set) : {};
 }
@@ -60,7 +63,7 @@ export async function rememberRun(f: SearchFeature, spec: SearchSpec, summary: R
  * running, and ends with one summary of what is new.
  * `{ quiet: true }` skips the closing message (tests).
  */
-export async function rerunAllSaved(f: SearchFeature, arg?: unknown): Promise<RerunAllSummary> {
+export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<RerunAllSummary> {
   const quiet = isObj(arg) && arg.quiet === true;
   const agreed =
     isObj(arg) && typeof arg.requests === 'number' && Number.isSafeInteger(arg.requests) && arg.requests >= 0
@@ -74,7 +77,8 @@ export async function rerunAllSaved(f: SearchFeature, arg?: unknown): Promise<Re
   };
   const jobs: Job[] = f.store
     .list()
-    .filter((s) => !NOT_RERUN.has(s.spec.kind))
+    // Kinds that open a details page (host, whois) list no results: skipped.
+    .filter((s) => !KINDS[s.spec.kind].page)
     .map((s) => ({
       name: s.name,
       run: async (signal, budget) => {
@@ -93,7 +97,7 @@ export async function rerunAllSaved(f: SearchFeature, arg?: unknown): Promise<Re
         jobs.push({
           name: h.name,
           run: async (signal, budget) =>
-            ((await vscode.commands.executeCommand('odin.runHunt', file.uri.toString(), h.index, {
+            ((await runCommand('odin.runHunt', file.uri.toString(), h.index, {
               quiet: true,
               signal,
               budget,

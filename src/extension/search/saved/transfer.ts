@@ -9,8 +9,15 @@ import {
   serializeSearches,
 } from '../../../core/savedSearches';
 import { neutraliseUiText } from '../../../core/text/inert';
+import type { Ctx } from '../../ctx';
 import { defaultDir, isObj } from '../args';
-import type { SearchFeature } from '../index';
+import type { SavedSearchStore } from './savedStore';
+
+/** What export and import work with. */
+export interface TransferParts {
+  ctx: Pick<Ctx, 'argumentPaths' | 'log'>;
+  store: SavedSearchStore;
+}
 
 /** The file a command argument names (`{ path }` or a Uri), if any. */
 function fileArgument(arg: unknown): vscode.Uri | undefined {
@@ -19,7 +26,7 @@ function fileArgument(arg: unknown): vscode.Uri | undefined {
 }
 
 export async function exportSavedSearches(
-  f: SearchFeature,
+  f: TransferParts,
   arg?: unknown,
 ): Promise<{ path: string; count: number } | undefined> {
   const list = f.store.list();
@@ -49,7 +56,7 @@ export async function exportSavedSearches(
  * that cannot be read changes nothing.
  */
 export async function importSavedSearches(
-  f: SearchFeature,
+  f: TransferParts,
   arg?: unknown,
 ): Promise<{ added: number; skipped: number; errors: string[]; fatal?: string } | undefined> {
   let uri = fileArgument(arg);

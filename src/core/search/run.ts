@@ -1,0 +1,133 @@
+/**
+ * The one call every search goes through (`searchVia`): the catalogue's client call for the
+ * kind, sent through the shared request layer (its limiter, origin switch, pause and budget),
+ * either as a cached lookup (one request per target at a time; the hover, the agent tools)
+ * or as a fresh page of a result set (the palette, saved searches, hunts, Re-run All,
+ * narrowing: `searchPages`, which asks the gate before every page). Pure: no VS Code.
+ */
+import type { OdinClient } from '../../api/client';
+import type { Gate } from '../gate';
+import type { RequestBudget } from '../requests/budget';
+import type { LookupResult, RequestLayer } from '../requests/layer';
+import {
+  CATALOGUE,
+  cacheTarget,
+  gateTargets,
+  type Answers,
+  type CatalogueEntry,
+  type CatalogueKind,
+  type CatalogueSpec,
+  type PageFetcher,
+  type PageRequest,
+  type PageResult,
+} from './catalogue';
+
+/** What a search needs: the client of the moment (origin and key may change) and the request layer. */
+export interface SearchEnv {
+  client(): OdinClient;
+  requests: Pick<RequestLayer, 'get' | 'send' | 'peek'>;
+}
+
+export interface SearchOptions {
+  signal?: AbortSignal;
+  /** A request the user did not ask for by hand (a hover, an agent): the automatic limits apply. */
+  automatic: boolean;
+  /** The page asked for: its cursor and size (a paged kind needs it; the others ignore it). */
+  page?: PageRequest;
+  /**
+   * `true`: a page of a result set, always asked afresh and not kept in the cache (a result
+   * set keeps its own pages); `false`: a lookup answered from the cache when fresh.
+   */
+  fresh?: boolean;
+  /** The count a confirmation showed: each request sent is charged to it. */
+  budget?: RequestBudget;
+}
+
+/** A spec of kind `K`. */
+export type SpecOf<K extends CatalogueKind> = CatalogueSpec & { kind: K };
+
+/** The one call: the kind's client call through the request layer. */
+export async function searchVia<K extends CatalogueKind>(
+  env: SearchEnv,
+  spec: SpecOf<K>,
+  opts: SearchOptions,
+): Promise<LookupResult<Answers[K]>> {
+  const entry = CATALOGUE[spec.kind] as CatalogueEntry<Answers[K]>;
+  const page = opts.page ?? { limit: 1 };
+  const fetcher = (signal: AbortSignal): Promise<Answers[K]> => entry.call(env.client(), spec, page, signal);
+  if (opts.fresh) {
+    const value = await env.requests.send(fetcher, {
+      signal: opts.signal,
+      automatic: opts.automatic,
+      budget: opts.budget,
+    });
+    return { status: 'ok', value, fromCache: false, storedAt: Date.now(), stale: false };
+  }
+  return env.requests.get(entry.cacheKind, cacheTarget(spec, opts.page), fetcher, {
+    signal: opts.signal,
+    automatic: opts.automatic,
+    ttlClass: entry.ttl,
+    budget: opts.budget,
+  });
+}
+
+/** What the cache holds for a request, without sending anything (the hover's quick card). */
+export function peekSearch<K extends CatalogueKind>(
+  env: Pick<SearchEnv, 'requests'>,
+  spec: SpecOf<K>,
+  page?: PageRequest,
+): LookupResult<Answers[K]> | undefined {
+  return env.requests.peek<Answers[K]>(CATALOGUE[spec.kind].cacheKind, cacheTarget(spec, page));
+}
+
+/** An answer as the rows of a result set. */
+export function rowsOf<K extends CatalogueKind>(spec: SpecOf<K>, answer: Answers[K]): PageResult {
+  return (CATALOGUE[spec.kind] as CatalogueEntry<Answers[K]>).rows(answer, spec);
+}
+
+/** A page load the gate refused (lookups off, Restricted Mode without the confirmation). */
+export class PageBlockedError extends Error {
+  override readonly name = 'PageBlockedError';
+  readonly kind = 'blocked';
+}
+
+/** The gate of the moment (read per page) and whether the user confirmed Restricted Mode. */
+export type CurrentGate = () => { gate: Gate; consented: boolean };
+
+/**
+ * Why a page of `spec` may not be sent now, or undefined: the mode and trust (`mayRun`), then
+ * everything the spec sends (`Gate.search` over the kind's gate targets).
+ */
+export function pageRefusal(spec: CatalogueSpec, current: CurrentGate): string | undefined {
+  const { gate, consented } = current();
+  const r = gate.mayRun({ trigger: 'explicit', consented });
+  return r.ok ? gate.search(gateTargets(spec)) : r.reason;
+}
+
+/**
+ * The pages of a result set of `spec`. Every page (the first, "Load more", "Load all", export
+ * of all pages, retry) asks the gate when it is fetched (`pageRefusal`), so nothing is sent
+ * once lookups are off (or in Restricted Mode without the user's confirmation) or a deny
+ * entry names a value of the spec, and goes through `searchVia` as a fresh page. `budget` is
+ * read per page (a confirmation's count covers the first page only).
+ */
+export function searchPages(
+  env: SearchEnv,
+  spec: CatalogueSpec,
+  current: CurrentGate,
+  budget: () => RequestBudget | undefined = () => undefined,
+): PageFetcher {
+  return async (cursor, limit, signal) => {
+    const why = pageRefusal(spec, current);
+    if (why !== undefined) throw new PageBlockedError(why);
+    const r = await searchVia(env, spec, {
+      page: { cursor, limit },
+      signal,
+      automatic: false,
+      fresh: true,
+      budget: budget(),
+    });
+    if (r.status !== 'ok') throw new Error('unreachable: a fresh page is never "not found"');
+    return rowsOf(spec, r.value);
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The import graph of `src/` has no circle longer than two files: a longer circle means a
+ * part receives more than it uses (a whole feature instead of its collaborators), and the
+ * next engineer cannot move or test one file without the others. Every relative import
+ * counts, type-only ones and `require('./…')` included. Two files that name each other
+ * (a pair) are allowed; anything larger fails with the files that form it.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+
+const root = join(__dirname, '..', '..', '..');
+const src = join(root, 'src');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return tsFiles(p);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]*)['"]/gm;
+
+/** The file a relative specifier names (`./x` → `x.ts` or `x/index.ts`), if it is in src/. */
+function resolveImport(from: string, spec: string): string | undefined {
+  const base = resolve(dirname(from), spec);
+  for (const p of [`${base}.ts`, join(base, 'index.ts'), base]) {
+    if (p.endsWith('.ts') && existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** Each file of src/ and the files of src/ it imports. */
+export function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of tsFiles(src)) {
+    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+    const deps = new Set<string>();
+    for (const m of text.matchAll(SPECIFIER)) {
+      const to = resolveImport(file, m[1]);
+      if (to && to !== file) deps.add(to);
+    }
+    graph.set(file, [...deps]);
+  }
+  return graph;
+}
+
+/** The strongly connected components (Tarjan): every circle lies inside one. */
+export function components(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const c: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        c.push(w);
+      } while (w !== v);
+      out.push(c);
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+test('the import graph finds imports of every form, type-only and require included', () => {
+  const graph = importGraph();
+  const deps = (f: string): string[] => (graph.get(join(src, f)) ?? []).map((p) => relative(src, p));
+  assert.ok(deps('extension/search/lazy.ts').includes('extension/search/index.ts'), 'require(./index)');
+  assert.ok(deps('core/savedSearches/spec.ts').length > 0);
+  assert.ok(graph.size > 100);
+});
+
+test('a circle of three files is found (the check itself)', () => {
+  const g = new Map([
+    ['a', ['b']],
+    ['b', ['c']],
+    ['c', ['a']],
+    ['d', ['e']],
+    ['e', ['d']],
+  ]);
+  const sizes = components(g)
+    .map((c) => c.length)
+    .sort();
+  assert.deepEqual(sizes, [2, 3]);
+});
+
+test('the import graph of src/ has no circle longer than two files', () => {
+  const long = components(importGraph())
+    .filter((c) => c.length > 2)
+    .map((c) => c.map((f) => relative(src, f)).sort());
+  assert.deepEqual(long, [], `import circles longer than two files:\n${JSON.stringify(long, null, 2)}`);
+});
+
+test('the command map imports no feature module beyond tree-node types', () => {
+  const deps = (importGraph().get(join(src, 'extension', 'commands.ts')) ?? [])
+    .map((p) => relative(src, p).split('\\').join('/'))
+    .filter((p) => p.startsWith('extension/'))
+    .sort();
+  assert.deepEqual(deps, ['extension/search/results/resultNodes.ts', 'extension/search/saved/savedView.ts']);
+});
