@@ -1,11 +1,13 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,triage,hunts,agent,psl,emulator,mcp,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--analyze] [--only=extension,search,details,triage,hunts,agent,psl,emulator,mcp,webview]
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 
 const args = process.argv.slice(2);
 const watch = args.includes('--watch');
 const production = args.includes('--production');
+// --analyze: print what each bundle is made of (esbuild's metafile), largest first.
+const analyze = args.includes('--analyze');
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 
@@ -36,6 +38,45 @@ const lazyParts = {
   },
 };
 
+/**
+ * What the MCP server bundle leaves out of the SDK (issue 28; sizes in docs/benchmarks.md).
+ * The server uses the SDK's low-level `Server` with JSON Schemas of its own, over stdio, so:
+ * - `zod/v3` and `zod-to-json-schema`: the SDK's support for tools declared with zod 3
+ *   schemas (McpServer); the SDK's own schemas are zod 4, and `isZ4Schema` sends every parse
+ *   there. Both become a module that throws if it is ever called.
+ * - `ajv`: the SDK validates elicitation answers with it; the server elicits nothing and
+ *   passes its own refusing validator (src/agent/mcp/server.ts), so the SDK's ajv provider
+ *   becomes a module that throws.
+ * - `zod/v4-mini` → `zod/v4` (the classic API has the same `object` and `safeParse`), and
+ *   zod's 50 error-message locales → English only (the SDK never sets another).
+ */
+const mcpSlim = {
+  name: 'odin-mcp-slim',
+  setup(build) {
+    const stub = (what) => ({ path: what, namespace: 'odin-mcp-stub' });
+    build.onResolve({ filter: /^(zod\/v3|zod-to-json-schema)$/ }, (a) => stub(a.path));
+    build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, () => stub('ajv-provider'));
+    build.onLoad({ filter: /.*/, namespace: 'odin-mcp-stub' }, (a) => ({
+      loader: 'js',
+      contents: `const no = () => { throw new Error(${JSON.stringify(`odin-mcp is built without ${a.path}`)}); };
+module.exports = new Proxy({}, { get: (_, k) => (k === '__esModule' ? false : no) });`,
+    }));
+    build.onResolve({ filter: /^zod\/v4-mini$/ }, (a) =>
+      build.resolve('zod/v4', { kind: a.kind, resolveDir: a.resolveDir }),
+    );
+    build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (a) =>
+      /[\\/]zod[\\/]/.test(a.importer)
+        ? { path: path.join(a.resolveDir, '../locales/en-only.cjs'), namespace: 'odin-zod-en' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'odin-zod-en' }, (a) => ({
+      loader: 'js',
+      resolveDir: path.dirname(a.path),
+      contents: `exports.en = require('./en.cjs').default;`,
+    }));
+  },
+};
+
 // `vscode` is provided by the host at run time.
 const extensionHost = {
   ...node,
@@ -57,9 +98,11 @@ const targets = {
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
-  // The MCP server (`odin-mcp`, `npm run mcp`): the agent tools over stdio, SDK bundled in.
+  // The MCP server (`odin-mcp`, `npm run mcp`): the agent tools over stdio, SDK bundled in,
+  // with one schema library (zod 4): see mcpSlim.
   mcp: {
     ...node,
+    plugins: [mcpSlim],
     entryPoints: { mcp: 'src/agent/mcp/cli.ts' },
     banner: { js: '#!/usr/bin/env node' },
     define: {
@@ -199,5 +242,8 @@ if (watch) {
   }
   console.log('[esbuild] watching', selected.map(([n]) => n).join(', '));
 } else {
-  await Promise.all(selected.map(([, opts]) => esbuild.build({ ...common, ...opts, metafile: true })));
+  const results = await Promise.all(
+    selected.map(([, opts]) => esbuild.build({ ...common, ...opts, metafile: true })),
+  );
+  if (analyze) for (const r of results) console.log(await esbuild.analyzeMetafile(r.metafile));
 }
