@@ -77,6 +77,19 @@ module.exports = new Proxy({}, { get: (_, k) => (k === '__esModule' ? false : no
   },
 };
 
+/** The emulator bundle gets the demo's plain labels in place of the tests' attacker payloads. */
+const HOSTILE = path.resolve('src/emulator/hostile.ts');
+const noTestPayloads = {
+  name: 'odin-no-test-payloads',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/hostile$/ }, (a) =>
+      path.join(a.resolveDir, 'hostile.ts') === HOSTILE
+        ? { path: path.resolve('src/emulator/hostileShipped.ts') }
+        : undefined,
+    );
+  },
+};
+
 // `vscode` is provided by the host at run time.
 const extensionHost = {
   ...node,
@@ -96,8 +109,9 @@ const targets = {
   hunts: { ...extensionHost, entryPoints: { hunts: 'src/extension/hunts/index.ts' } },
   agent: { ...extensionHost, entryPoints: { agent: 'src/extension/agent/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
-  // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
-  emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
+  // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`; without
+  // the tests' attacker payloads (src/emulator/hostileShipped.ts).
+  emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' }, plugins: [noTestPayloads] },
   // The MCP server (`odin-mcp`, `npm run mcp`): the agent tools over stdio, SDK bundled in,
   // with one schema library (zod 4): see mcpSlim.
   mcp: {
