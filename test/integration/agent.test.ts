@@ -3,14 +3,15 @@
  * `vscode.lm.invokeTool` against the emulator (answers), against a hostile upstream whose
  * free-text fields carry prompt-injection payloads (framed and bounded), with private
  * inputs (refused, no request) and with lookups off (no request); the confirmation says
- * what is sent; the MCP server definition carries the key only when resolved. In
+ * what is sent; the tools that send are hidden while they cannot work (no key, lookups off);
+ * the MCP server definition is offered only when asked for and carries the key only when resolved. In
  * Restricted Mode every sending tool refuses and nothing reaches any server.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../src/emulator/injection';
-import { clearEmulatorLog, getTestApi, lookupLog, testEnv } from './index';
+import { clearEmulatorLog, getTestApi, lookupLog, testEnv, waitFor } from './index';
 import { lookUpFreely, setUser } from './support';
 
 const CALLS: Record<string, Record<string, unknown>> = {
@@ -119,6 +120,55 @@ describe('agent tools', function () {
       } finally {
         await setUser('lookups.mode', undefined);
       }
+    });
+
+    it('hides the tools that send while lookups are off or no key is set, and shows them again', async () => {
+      const api = await getTestApi();
+      const shown = (): string[] => vscode.lm.tools.map((t) => t.name).filter((n) => n in CALLS);
+      const all = Object.keys(CALLS).sort();
+      const localOnly = ['odin_list_indicators'];
+      assert.deepStrictEqual(shown().sort(), all);
+      await setUser('lookups.mode', 'off');
+      try {
+        await waitFor(
+          () => shown().join() === localOnly.join(),
+          10_000,
+          'only the local tool with lookups off',
+        );
+      } finally {
+        await setUser('lookups.mode', undefined);
+      }
+      await waitFor(() => shown().length === all.length, 10_000, 'every tool with lookups back on');
+      // No key: the context key the extension sets from its key store (keys.test.ts holds the
+      // store to it); an environment key cannot be cleared, so this run sets the key alone.
+      const noKey = async (): Promise<void> => {
+        if (testEnv.keyVia === 'testApi') await api.ctx.keys.clear();
+        else await vscode.commands.executeCommand('setContext', 'odin.hasApiKey', false);
+      };
+      const keyBack = async (): Promise<void> => {
+        if (testEnv.keyVia === 'testApi') await api.ctx.keys.store(testEnv.apiKey);
+        else await vscode.commands.executeCommand('setContext', 'odin.hasApiKey', true);
+      };
+      await noKey();
+      try {
+        await waitFor(() => shown().join() === localOnly.join(), 10_000, 'only the local tool without a key');
+      } finally {
+        await keyBack();
+      }
+      await waitFor(() => shown().length === all.length, 10_000, 'every tool with the key back');
+    });
+
+    it('offers the MCP server definition only when odin.agent.offerMcpServer is on (no tool twice)', async function () {
+      const api = await getTestApi();
+      if (!api.agent.mcpRegistered) this.skip();
+      assert.deepStrictEqual(api.agent.mcpDefinitions(), []);
+      await setUser('agent.offerMcpServer', true);
+      try {
+        await waitFor(() => api.agent.mcpDefinitions().length === 1, 10_000, 'the definition offered');
+      } finally {
+        await setUser('agent.offerMcpServer', undefined);
+      }
+      await waitFor(() => api.agent.mcpDefinitions().length === 0, 10_000, 'the definition withdrawn');
     });
 
     it('a hostile upstream: prompt-injection payloads stay quoted inside the frame and bounded', async () => {
