@@ -8,6 +8,7 @@ const watch = args.includes('--watch');
 const production = args.includes('--production');
 // --analyze: print what each bundle is made of (esbuild's metafile), largest first.
 const analyze = args.includes('--analyze');
+const mcpOut = args.find((a) => a.startsWith('--mcp-out='))?.slice('--mcp-out='.length);
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 
@@ -113,11 +114,14 @@ const targets = {
   // the tests' attacker payloads (src/emulator/hostileShipped.ts).
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' }, plugins: [noTestPayloads] },
   // The MCP server (`odin-mcp`, `npm run mcp`): the agent tools over stdio, SDK bundled in,
-  // with one schema library (zod 4): see mcpSlim.
+  // with one schema library (zod 4): see mcpSlim. `--mcp-out=FILE` writes it elsewhere
+  // (scripts/package-mcp.mjs: packages/odin-mcp/dist/odin-mcp.js).
   mcp: {
     ...node,
     plugins: [mcpSlim],
-    entryPoints: { mcp: 'src/agent/mcp/cli.ts' },
+    ...(mcpOut
+      ? { entryPoints: ['src/agent/mcp/cli.ts'], outdir: undefined, outfile: mcpOut }
+      : { entryPoints: { mcp: 'src/agent/mcp/cli.ts' } }),
     banner: { js: '#!/usr/bin/env node' },
     define: {
       ODIN_VERSION: JSON.stringify(
