@@ -44,3 +44,19 @@ test('no repository, homepage or bugs link in the manifest (none is public yet; 
 test('vscode:prepublish builds for production, so a bare `vsce publish` never packs a stale dist/', () => {
   assert.match(pkg.scripts['vscode:prepublish'], /esbuild\.mjs --production/);
 });
+
+test('the walkthrough: five steps, each with a contributed command and an SVG in theme colours', () => {
+  const [w] = pkg.contributes.walkthroughs;
+  const commands = new Set(pkg.contributes.commands.map((c: { command: string }) => c.command));
+  assert.equal(w.steps.length, 5);
+  for (const s of w.steps) {
+    const linked = [...String(s.description).matchAll(/\]\(command:([\w.]+)\)/g)].map((m) => m[1]);
+    assert.ok(linked.length > 0, `${s.id}: a command link`);
+    for (const c of linked) assert.ok(commands.has(c), `${s.id}: ${c} is a contributed command`);
+    assert.ok(s.completionEvents?.length, `${s.id}: completion events`);
+    const svg = readFileSync(join(root, s.media.svg), 'utf8');
+    assert.match(svg, /var\(--vscode-/, `${s.id}: theme colours`);
+    // Every colour follows the theme: no fixed fill or stroke.
+    assert.doesNotMatch(svg, /(fill|stroke)="(#|rgb|[a-z]+")/i, `${s.id}: a fixed colour`);
+  }
+});
