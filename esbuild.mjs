@@ -115,7 +115,7 @@ const targets = {
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' }, plugins: [noTestPayloads] },
   // The MCP server (`odin-mcp`, `npm run mcp`): the agent tools over stdio, SDK bundled in,
   // with one schema library (zod 4): see mcpSlim. `--mcp-out=FILE` writes it elsewhere
-  // (scripts/package-mcp.mjs: packages/odin-mcp/dist/odin-mcp.js).
+  // (scripts/package-mcp.mjs: the npm package of packages/odin-mcp/).
   mcp: {
     ...node,
     plugins: [mcpSlim],
