@@ -122,8 +122,16 @@ describe('agent tools', function () {
       }
     });
 
-    it('hides the tools that send while lookups are off or no key is set, and shows them again', async () => {
+    it('hides the tools that send while lookups are off or no key is set, and shows them again', async function () {
       const api = await getTestApi();
+      // VS Code 1.100 lists in vscode.lm.tools only the tools whose `when` clause holds, as
+      // the chat's tool picker shows them; later versions list every tool there (the picker
+      // still filters), so the hiding is observable from an extension on 1.100 only (the
+      // oldest host runs this file). The clauses themselves: unit agent/manifest.test.ts.
+      if (!vscode.version.startsWith('1.100.')) {
+        assert.strictEqual(api.contextValue('odin.hasApiKey'), true, 'the context key the clauses read');
+        this.skip();
+      }
       const shown = (): string[] => vscode.lm.tools.map((t) => t.name).filter((n) => n in CALLS);
       const all = Object.keys(CALLS).sort();
       const localOnly = ['odin_list_indicators'];

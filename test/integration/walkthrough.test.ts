@@ -31,14 +31,15 @@ function stepCommands(step: Step): string[] {
 async function runAsClicked(command: string): Promise<unknown> {
   let ended = false;
   let error: unknown;
+  let mark = promptMark(); // before the command: it may prompt before executeCommand returns
   const done = Promise.resolve(vscode.commands.executeCommand(command)).then(
     () => (ended = true),
     (e: unknown) => ((error = e), (ended = true)),
   );
   for (let round = 0; round < 5 && !ended; round++) {
-    const mark = promptMark();
     const prompt = await within(promptSince(mark, done), 30_000, `${command}: a prompt or its end`);
     if (!prompt) break;
+    mark = promptMark();
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await vscode.commands.executeCommand('notifications.clearAll');
   }
