@@ -3,7 +3,7 @@
 // shown in the walkthrough's own frame). Screenshot: walkthrough.png.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connectUi, frameWhere } from './helpers.mjs';
+import { connectUi, frameWhere, painted } from './helpers.mjs';
 
 describe('walkthrough', () => {
   /** @type {import('./helpers.mjs').Ui} */
@@ -32,6 +32,15 @@ describe('walkthrough', () => {
       'or, without an account',
       { timeout: 20_000, what: "the first step's SVG" },
     );
+    // The step's picture shows beside the steps when the editor is wide enough: without the
+    // side bar (opened again after the screenshot, for the next test file).
+    await ui.runCommand('View: Close Primary Side Bar');
+    await ui.page
+      .locator('.gettingStartedContainer .getting-started-media')
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await painted(ui.page);
     await ui.screenshot('walkthrough');
+    await ui.runCommand('View: Toggle Primary Side Bar Visibility');
   });
 });
