@@ -1,5 +1,5 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,triage,hunts,agent,psl,emulator,mcp,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--analyze] [--only=extension,search,details,triage,hunts,agent,psl,emulator,mcp,webview]
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -7,6 +7,9 @@ import * as path from 'node:path';
 const args = process.argv.slice(2);
 const watch = args.includes('--watch');
 const production = args.includes('--production');
+// --analyze: print what each bundle is made of (esbuild's metafile), largest first.
+const analyze = args.includes('--analyze');
+const mcpOut = args.find((a) => a.startsWith('--mcp-out='))?.slice('--mcp-out='.length);
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 
@@ -37,6 +40,58 @@ const lazyParts = {
   },
 };
 
+/**
+ * What the MCP server bundle leaves out of the SDK (issue 28; sizes in docs/benchmarks.md).
+ * The server uses the SDK's low-level `Server` with JSON Schemas of its own, over stdio, so:
+ * - `zod/v3` and `zod-to-json-schema`: the SDK's support for tools declared with zod 3
+ *   schemas (McpServer); the SDK's own schemas are zod 4, and `isZ4Schema` sends every parse
+ *   there. Both become a module that throws if it is ever called.
+ * - `ajv`: the SDK validates elicitation answers with it; the server elicits nothing and
+ *   passes its own refusing validator (src/agent/mcp/server.ts), so the SDK's ajv provider
+ *   becomes a module that throws.
+ * - `zod/v4-mini` → `zod/v4` (the classic API has the same `object` and `safeParse`), and
+ *   zod's 50 error-message locales → English only (the SDK never sets another).
+ */
+const mcpSlim = {
+  name: 'odin-mcp-slim',
+  setup(build) {
+    const stub = (what) => ({ path: what, namespace: 'odin-mcp-stub' });
+    build.onResolve({ filter: /^(zod\/v3|zod-to-json-schema)$/ }, (a) => stub(a.path));
+    build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, () => stub('ajv-provider'));
+    build.onLoad({ filter: /.*/, namespace: 'odin-mcp-stub' }, (a) => ({
+      loader: 'js',
+      contents: `const no = () => { throw new Error(${JSON.stringify(`odin-mcp is built without ${a.path}`)}); };
+module.exports = new Proxy({}, { get: (_, k) => (k === '__esModule' ? false : no) });`,
+    }));
+    build.onResolve({ filter: /^zod\/v4-mini$/ }, (a) =>
+      build.resolve('zod/v4', { kind: a.kind, resolveDir: a.resolveDir }),
+    );
+    build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (a) =>
+      /[\\/]zod[\\/]/.test(a.importer)
+        ? { path: path.join(a.resolveDir, '../locales/en-only.cjs'), namespace: 'odin-zod-en' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'odin-zod-en' }, (a) => ({
+      loader: 'js',
+      resolveDir: path.dirname(a.path),
+      contents: `exports.en = require('./en.cjs').default;`,
+    }));
+  },
+};
+
+/** The emulator bundle gets the demo's plain labels in place of the tests' attacker payloads. */
+const HOSTILE = path.resolve('src/emulator/hostile.ts');
+const noTestPayloads = {
+  name: 'odin-no-test-payloads',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/hostile$/ }, (a) =>
+      path.join(a.resolveDir, 'hostile.ts') === HOSTILE
+        ? { path: path.resolve('src/emulator/hostileShipped.ts') }
+        : undefined,
+    );
+  },
+};
+
 // `vscode` is provided by the host at run time.
 const extensionHost = {
   ...node,
@@ -56,12 +111,18 @@ const targets = {
   hunts: { ...extensionHost, entryPoints: { hunts: 'src/extension/hunts/index.ts' } },
   agent: { ...extensionHost, entryPoints: { agent: 'src/extension/agent/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
-  // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`.
-  emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' } },
-  // The MCP server (`odin-mcp`, `npm run mcp`): the agent tools over stdio, SDK bundled in.
+  // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`; without
+  // the tests' attacker payloads (src/emulator/hostileShipped.ts).
+  emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' }, plugins: [noTestPayloads] },
+  // The MCP server (`odin-mcp`, `npm run mcp`): the agent tools over stdio, SDK bundled in,
+  // with one schema library (zod 4): see mcpSlim. `--mcp-out=FILE` writes it elsewhere
+  // (scripts/package-mcp.mjs: the npm package of packages/odin-mcp/).
   mcp: {
     ...node,
-    entryPoints: { mcp: 'src/agent/mcp/cli.ts' },
+    plugins: [mcpSlim],
+    ...(mcpOut
+      ? { entryPoints: ['src/agent/mcp/cli.ts'], outdir: undefined, outfile: mcpOut }
+      : { entryPoints: { mcp: 'src/agent/mcp/cli.ts' } }),
     banner: { js: '#!/usr/bin/env node' },
     define: {
       ODIN_VERSION: JSON.stringify(
@@ -208,4 +269,5 @@ if (watch) {
         path.join(process.env.ODIN_METAFILE_DIR, `${name}.json`),
         JSON.stringify(results[i].metafile),
       );
+  if (analyze) for (const r of results) console.log(await esbuild.analyzeMetafile(r.metafile));
 }

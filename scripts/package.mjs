@@ -1,14 +1,21 @@
 // `npm run package`: production build, then `vsce package` into <name>-<version>.vsix.
 // Dependencies are bundled by esbuild, hence --no-dependencies; .vscodeignore keeps the
 // package to dist/, media/, package.json, README, CHANGELOG and LICENSE, and this script
-// checks that nothing else slipped in.
+// checks that nothing else slipped in. scripts/publish-check.mjs (`npm run package:check`)
+// checks the result further (docs/publishing.md).
 //
-// The production build and packaging happen in a staging copy (src, manifest, media, docs;
+// The build and packaging happen in a staging copy (src, manifest, media, docs;
 // node_modules linked), so the development build in dist/ is left alone and a test run
-// that is using it is not disturbed.
+// that is using it is not disturbed. vsce runs the manifest's `vscode:prepublish` (the
+// production build) there.
 //
-// Usage: node scripts/package.mjs [--out-dir DIR] [--in-place]
-//   --in-place  package the repository as it is (no build): dist/ must already hold a build
+// The manifest names no repository (there is no public one yet). ODIN_REPOSITORY_URL (an
+// https URL of the public repository, set when publishing) puts `repository`, `homepage` and
+// `bugs` into the staged manifest, and vsce then turns the README's relative links into
+// links to that repository; without it the links stay relative (right for a .vsix installed
+// by hand, broken on a registry's page).
+//
+// Usage: node scripts/package.mjs [--out-dir DIR] [--pre-release]
 // Prints "VSIX <absolute path>" on success.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -87,41 +94,58 @@ export function stageProductionBuild() {
   return dir;
 }
 
-export function packageExtension({ outDir = root, inPlace = false } = {}) {
+/** The repository links for the staged manifest, from ODIN_REPOSITORY_URL; throws on a bad one. */
+export function repositoryFields(url = process.env.ODIN_REPOSITORY_URL?.trim()) {
+  if (!url) return undefined;
+  if (!/^https:\/\/[\w.-]+\/[\w.-]+\/[\w.-]+$/.test(url))
+    throw new Error(`ODIN_REPOSITORY_URL must be https://<host>/<owner>/<repository>, got ${url}`);
+  return { repository: { type: 'git', url }, homepage: `${url}#readme`, bugs: { url: `${url}/issues` } };
+}
+
+export function packageExtension({ outDir = root, preRelease = false } = {}) {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const dir = inPlace ? root : stage();
+  const links = repositoryFields();
+  const dir = stage();
   try {
-    if (!inPlace) {
-      const b = run(process.execPath, ['esbuild.mjs', '--production'], {
-        cwd: dir,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      if (b.status !== 0) throw new Error(`production build failed:\n${b.stdout}\n${b.stderr}`);
+    if (links) {
+      const staged = { ...pkg, ...links };
+      fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
     }
+    fs.mkdirSync(outDir, { recursive: true });
+    const out = path.resolve(outDir, `${pkg.name}-${pkg.version}.vsix`);
+    const flags = [
+      ...(links ? [] : ['--allow-missing-repository', '--no-rewrite-relative-links']),
+      ...(preRelease ? ['--pre-release'] : []),
+    ];
+    // vsce runs `vscode:prepublish` (the production build) first. stdin closed: vsce must
+    // never wait for a y/N answer (CI has no terminal).
+    const r = run(process.execPath, [vsceBin, 'package', '--no-dependencies', ...flags, '--out', out], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    if (r.status !== 0 || !fs.existsSync(out))
+      throw new Error(`vsce package failed:\n${r.stdout}\n${r.stderr}`);
     const files = listPackageFiles(dir);
     const unexpected = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
     if (unexpected.length)
       throw new Error(`unexpected files in the package (fix .vscodeignore): ${unexpected.join(', ')}`);
     const main = (pkg.main ?? '').replace(/^\.\//, '');
     if (main && !files.includes(main)) throw new Error(`package.json main ${main} is not in the package`);
-
-    fs.mkdirSync(outDir, { recursive: true });
-    const out = path.resolve(outDir, `${pkg.name}-${pkg.version}.vsix`);
-    // stdin closed: vsce must never wait for a y/N answer (CI has no terminal).
-    const r = run(process.execPath, [vsceBin, 'package', '--no-dependencies', '--out', out], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    if (r.status !== 0 || !fs.existsSync(out))
-      throw new Error(`vsce package failed:\n${r.stdout}\n${r.stderr}`);
     const warnings = `${r.stdout}\n${r.stderr}`
       .split('\n')
       .filter((l) => /WARNING|warn/i.test(l))
       .map((l) => l.trim());
     const sizes = Object.fromEntries(files.map((f) => [f, fs.statSync(path.join(dir, f)).size]));
-    return { file: out, bytes: fs.statSync(out).size, files, sizes, warnings };
+    return {
+      file: out,
+      bytes: fs.statSync(out).size,
+      files,
+      sizes,
+      warnings,
+      repository: links?.repository.url,
+    };
   } finally {
-    if (!inPlace) fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -131,7 +155,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const outDir = outIdx >= 0 ? path.resolve(args[outIdx + 1]) : root;
   try {
     const t0 = Date.now();
-    const r = packageExtension({ outDir, inPlace: args.includes('--in-place') });
+    const r = packageExtension({ outDir, preRelease: args.includes('--pre-release') });
     for (const w of r.warnings) console.log(`[package] ${w}`);
     console.log(
       `[package] ${r.files.length} files, ${(r.bytes / 1024).toFixed(1)} KB packed, ${Date.now() - t0} ms:`,

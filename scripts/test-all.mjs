@@ -258,8 +258,9 @@ async function hostTier(hostName) {
     vsix: !flag('--no-vsix'),
     only,
     scope,
-    // media/screenshots come from the host with the full run only, so they don't flip between versions.
-    updateScreenshots: updateScreenshots && scope.name === 'full',
+    // media/screenshots come from the host with the full run only (or the files of it named with
+    // --files), so they don't flip between versions.
+    updateScreenshots: updateScreenshots && /^full(, files)?$/.test(scope.name),
     verbose: flag('--verbose'),
   });
   for (const x of r) {

@@ -19,6 +19,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { checkVsix } from '../publish-check.mjs';
 import { demoApiKey, loadEmulator } from './emulator.mjs';
 import { freePort, installVsix, startHost, waitForWorkbench } from './host.mjs';
 import { FULL, QUARANTINE } from './plan.mjs';
@@ -454,6 +455,16 @@ export async function runHostTier(o) {
         );
       } else {
         results.push(single('package: vsce builds a .vsix', true, '', Date.now() - t0, vsixFile));
+        // What the registries check (scripts/publish-check.mjs): warnings, size, files, fixtures, manifest.
+        const warnings = (pkg.stdout ?? '').split('\n').filter((l) => /^\[package\] (?!\d+ files)/.test(l));
+        const registry = checkVsix(vsixFile, { warnings });
+        results.push(
+          single(
+            'package: registry checks (publish-check)',
+            registry.failed.length === 0,
+            registry.failed.join('\n'),
+          ),
+        );
         const extDir = path.join(work, 'vsix-extensions');
         fs.mkdirSync(extDir, { recursive: true });
         try {

@@ -2,6 +2,7 @@
 import { ASNS, type AsnSpec, CITIES, PRODUCTS } from './catalog';
 import { DAY } from './clock';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from './fixtures';
+import { scripted } from './hostile';
 import { type HostPlan, buildHost, product } from './hosts';
 import { Rng } from './random';
 import type { HostRecord } from './records';
@@ -41,7 +42,7 @@ export function fixtureHosts(anchor: number): HostPlan[] {
   };
   const bullet: AsnSpec = {
     number: 'AS204957',
-    org: '<script>window.__pwned=1</script> Bulletproof Hosting Ltd',
+    org: scripted('Bulletproof Hosting Ltd'),
     cc: 'NL',
     prefixes: ['193.42'],
     cities: ['ams'],

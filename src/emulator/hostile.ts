@@ -3,6 +3,9 @@
  * domain owner controls. Each one targets a rendering surface of the extension: webview
  * HTML, Markdown hovers, command links in notifications, theme icons in the status bar,
  * code fences, and terminal-style control characters.
+ *
+ * For the tests only: the shipped emulator bundle (demo data) gets hostileShipped.ts in this
+ * module's place (esbuild.mjs), which keeps the labels and drops the payloads.
  */
 export const PAYLOADS = {
   script: '<script>window.__pwned=1</script>',
@@ -20,6 +23,11 @@ export const PAYLOADS = {
 } as const;
 
 export const ALL_PAYLOADS = Object.values(PAYLOADS).join(' ');
+
+/** `label` after the `<script>` payload alone (the hostile host's network owner). */
+export function scripted(label: string): string {
+  return `${PAYLOADS.script} ${label}`;
+}
 
 /** `label` followed by every payload. */
 export function hostile(label: string): string {

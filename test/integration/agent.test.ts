@@ -3,14 +3,14 @@
  * `vscode.lm.invokeTool` against the emulator (answers), against a hostile upstream whose
  * free-text fields carry prompt-injection payloads (framed and bounded), with private
  * inputs (refused, no request) and with lookups off (no request); the confirmation says
- * what is sent; the MCP server definition carries the key only when resolved. In
+ * what is sent; the MCP server definition is offered only when asked for and carries the key only when resolved. In
  * Restricted Mode every sending tool refuses and nothing reaches any server.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../src/emulator/injection';
-import { clearEmulatorLog, getTestApi, lookupLog, testEnv } from './index';
+import { clearEmulatorLog, getTestApi, lookupLog, testEnv, waitFor } from './index';
 import { lookUpFreely, odinHover, setUser } from './support';
 
 const CALLS: Record<string, Record<string, unknown>> = {
@@ -136,6 +136,19 @@ describe('agent tools', function () {
       } finally {
         await setUser('lookups.mode', undefined);
       }
+    });
+
+    it('offers the MCP server definition only when odin.agent.offerMcpServer is on (no tool twice)', async function () {
+      const api = await getTestApi();
+      if (!api.agent.mcpRegistered) this.skip();
+      assert.deepStrictEqual(api.agent.mcpDefinitions(), []);
+      await setUser('agent.offerMcpServer', true);
+      try {
+        await waitFor(() => api.agent.mcpDefinitions().length === 1, 10_000, 'the definition offered');
+      } finally {
+        await setUser('agent.offerMcpServer', undefined);
+      }
+      await waitFor(() => api.agent.mcpDefinitions().length === 0, 10_000, 'the definition withdrawn');
     });
 
     it('a hostile upstream: prompt-injection payloads stay quoted inside the frame and bounded', async () => {

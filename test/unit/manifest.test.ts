@@ -79,7 +79,12 @@ test('every setting declares a scope; settings that could redirect the key are a
   for (const [name, p] of Object.entries(props) as [string, { scope?: string }][]) {
     assert.ok(p.scope, `${name} has no explicit scope`);
   }
-  for (const name of ['odin.apiBaseUrl', 'odin.privacy.allow', 'odin.requestTimeoutSeconds']) {
+  for (const name of [
+    'odin.apiBaseUrl',
+    'odin.privacy.allow',
+    'odin.requestTimeoutSeconds',
+    'odin.agent.offerMcpServer',
+  ]) {
     assert.equal(props[name].scope, 'application', name);
   }
 });

@@ -9,12 +9,16 @@
  * The gate's settings of this window go to a policy file (src/agent/mcp/policy.ts) named in
  * `ODIN_POLICY_FILE`, rewritten whenever the gate's settings change; the server reads it on
  * every call, so turning lookups off or adding a deny entry holds for a running server.
+ *
+ * The definition is offered only with `odin.agent.offerMcpServer` on: VS Code's agents have
+ * the same tools as language-model tools, and with both they would see each ODIN tool twice.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { writePolicyFile } from '../../agent/mcp/policy';
 import type { Ctx } from '../ctx';
+import { config, onConfigChange } from '../shared/config';
 import { MCP_PROVIDER_ID } from './ids';
 import type { RegisteredAgent } from './registered';
 
@@ -94,6 +98,11 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
   const changed = new vscode.EventEmitter<void>();
   ctx.subscriptions.add(changed);
   ctx.subscriptions.add(ctx.onDidChangeConnection(() => changed.fire()));
+  ctx.subscriptions.add(
+    onConfigChange((e) => {
+      if (e.affectsConfiguration('odin.agent.offerMcpServer')) changed.fire();
+    }),
+  );
   const script = vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist', 'mcp.js').fsPath;
   const version = String(ctx.extension.extension.packageJSON.version ?? '0');
   // One file per window: trust and the workspace deny list differ between windows.
@@ -112,8 +121,9 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
     new Definition('ODIN', process.execPath, [script], { ELECTRON_RUN_AS_NODE: '1', ...env }, version);
   const provider = {
     onDidChangeMcpServerDefinitions: changed.event,
-    // What VS Code may cache: no key.
-    provideMcpServerDefinitions: () => [define(settingsEnv())],
+    // What VS Code may cache: no key. Offered only when the user asks for it: the same tools
+    // are VS Code's language-model tools already (odin.agent.offerMcpServer).
+    provideMcpServerDefinitions: () => (config.offerMcpServer() ? [define(settingsEnv())] : []),
     // What VS Code starts: the key from SecretStorage, in the process environment only; the
     // policy file written before the server can read it.
     resolveMcpServerDefinition: async (server: McpStdioDefinition) => {

@@ -118,6 +118,13 @@ export const config = {
   cacheMaxBytes(): number {
     return Math.floor(positive(userValue('cache.maxMegabytes', 64), 64) * 1024 * 1024);
   },
+  /**
+   * Whether VS Code is offered the ODIN MCP server too (user level only: it starts a process
+   * with the key). Off by default: its tools are the language-model tools VS Code already has.
+   */
+  offerMcpServer(): boolean {
+    return userValue<unknown>('agent.offerMcpServer', false) === true;
+  },
   expiryWarningDays(): number {
     return positive(section().get<number>('whois.expiryWarningDays', 30), 30);
   },
