@@ -79,7 +79,14 @@ test('every setting declares a scope; settings that could redirect the key are a
   for (const [name, p] of Object.entries(props) as [string, { scope?: string }][]) {
     assert.ok(p.scope, `${name} has no explicit scope`);
   }
-  for (const name of ['odin.apiBaseUrl', 'odin.privacy.allow', 'odin.requestTimeoutSeconds']) {
+  for (const name of [
+    'odin.apiBaseUrl',
+    'odin.privacy.allow',
+    'odin.requestTimeoutSeconds',
+    'odin.feeds.enabled',
+    'odin.feeds.kevUrl',
+    'odin.feeds.epssUrl',
+  ]) {
     assert.equal(props[name].scope, 'application', name);
   }
 });
@@ -87,7 +94,13 @@ test('every setting declares a scope; settings that could redirect the key are a
 test('untrusted workspaces: limited support, endpoint settings restricted', () => {
   const untrusted = pkg.capabilities.untrustedWorkspaces;
   assert.equal(untrusted.supported, 'limited');
-  for (const name of ['odin.apiBaseUrl', 'odin.privacy.allow', 'odin.lookups.mode']) {
+  for (const name of [
+    'odin.apiBaseUrl',
+    'odin.privacy.allow',
+    'odin.lookups.mode',
+    'odin.feeds.kevUrl',
+    'odin.feeds.epssUrl',
+  ]) {
     assert.ok(untrusted.restrictedConfigurations.includes(name), name);
   }
 });
