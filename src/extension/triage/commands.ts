@@ -206,11 +206,19 @@ async function runTriage(
         progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
         const gate = ctx.gate.current();
         const t = await buildTriage(texts, triageCheck(gate), { signal });
+        // KEV and EPSS order the verdicts; a feed that cannot load is said by the store, never fatal.
+        progress.report({ message: 'reading the exploitation feeds…' });
+        await ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
         if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
         state.set(t, ctx.origin());
         const source = gated(
           gate,
-          layerSource({ layer: ctx.requests, client: () => ctx.client(), batching: opts.batching }),
+          layerSource({
+            layer: ctx.requests,
+            client: () => ctx.client(),
+            batching: opts.batching,
+            exploitation: () => ctx.feeds.store,
+          }),
         );
         const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx, gate);
         const p: TriageResult['preview'] = preview(t, source, opts);
