@@ -2,7 +2,8 @@
 // here; a STIX 2.1 bundle and a MISP event in ./exchange.ts. Private and internal values are
 // left out unless asked for (their number is still reported). API text (organisations, tags, registrars) is data:
 // escaped for Markdown, never a link. Pure: no `vscode` import.
-import { compareRisk, type Risk } from '../exploitation/order';
+import { compareRisk } from '../exploitation/order';
+import { verdictRisk } from './verdict';
 import { csvLine } from '../results/export';
 import { escapeMarkdownSyntax } from '../text/inert';
 import { mispEvent, stixBundle } from './exchange';
@@ -52,15 +53,8 @@ export function mdCode(s: string, max = 200): string {
   return `${fence}${run ? ' ' : ''}${t.replace(/\|/g, '\\|')}${run ? ' ' : ''}${fence}`;
 }
 
-/** A row's place in the one ordering rule (KEV, then EPSS, then CVSS); non-hosts last. */
-function riskOf(r: TriageRow): Risk {
-  const v = r.verdict;
-  if (!v || v.kind !== 'host') return { kev: false };
-  const out: Risk = { kev: (v.kev ?? 0) > 0 };
-  if (v.ransomware) out.ransomware = true;
-  if (v.epss !== undefined) out.epss = v.epss;
-  out.cvss = v.maxScore ?? (v.vulnerable ? 0 : -0.5);
-  return out;
+function isVulnerable(r: TriageRow): boolean {
+  return r.verdict?.kind === 'host' && r.verdict.vulnerable;
 }
 
 export function markdownReport(triage: Triage, opts: ReportOptions = {}): string {
@@ -94,7 +88,12 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
     lines.push('> More unique values than the triage lists; the rest are counted only.', '');
   const notable = rows
     .filter((r) => r.verdict?.kind === 'host' && (r.verdict.vulnerable || r.verdict.tags.length > 0))
-    .sort((a, b) => compareRisk(riskOf(a), riskOf(b)) || b.count - a.count)
+    .sort(
+      (a, b) =>
+        compareRisk(verdictRisk(a.verdict), verdictRisk(b.verdict)) ||
+        Number(isVulnerable(b)) - Number(isVulnerable(a)) ||
+        b.count - a.count,
+    )
     .slice(0, 50);
   if (notable.length) {
     lines.push(

@@ -9,6 +9,7 @@ import {
   hostExploitation,
   kevText,
   type ExploitationView,
+  type Risk,
 } from '../exploitation';
 import type { CveSignal, DomainVerdict, HostVerdict } from './model';
 
@@ -101,6 +102,16 @@ export function hostVerdict(host: Host, x?: ExploitationView): HostVerdict {
   const country = host.location?.country_code || host.asn?.country_code;
   if (country) v.country = country;
   return v;
+}
+
+/** A row's place in the one ordering rule (core/exploitation/order.ts); domains and unanswered rows have none. */
+export function verdictRisk(v: HostVerdict | DomainVerdict | undefined): Risk {
+  if (v?.kind !== 'host') return { kev: false };
+  const out: Risk = { kev: (v.kev ?? 0) > 0 };
+  if (v.ransomware) out.ransomware = true;
+  if (v.epss !== undefined) out.epss = v.epss;
+  if (v.maxScore !== undefined) out.cvss = v.maxScore;
+  return out;
 }
 
 /** The verdict for a domain from its whois record. */

@@ -15,6 +15,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { writePolicyFile } from '../../agent/mcp/policy';
 import type { Ctx } from '../ctx';
+import { config } from '../shared/config';
+import { feedsDir } from '../shared/feeds';
 import { MCP_PROVIDER_ID } from './ids';
 
 interface McpStdioDefinition {
@@ -105,6 +107,8 @@ export function registerMcp(ctx: Ctx): void {
   const settingsEnv = (): Record<string, string> => ({
     ODIN_API_BASE_URL: ctx.baseUrl(),
     ODIN_POLICY_FILE: policy.file,
+    // The KEV and EPSS copies this window keeps (read only by the server; off: none).
+    ...(config.feeds().enabled ? { ODIN_FEEDS_DIR: feedsDir(ctx) } : {}),
   });
   // Desktop VS Code's executable is Electron: run it as Node for the script.
   const define = (env: Record<string, string>): McpStdioDefinition =>

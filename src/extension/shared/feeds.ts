@@ -12,7 +12,7 @@ import { config } from './config';
  * proxy settings apply) with no ODIN header and no key.
  */
 export function createFeeds(ctx: Ctx): Feeds {
-  const dir = path.join(ctx.extension.globalStorageUri.fsPath, 'feeds');
+  const dir = feedsDir(ctx);
   const feeds = new Feeds(
     new FeedFiles({
       dir,
@@ -33,4 +33,9 @@ export function createFeeds(ctx: Ctx): Feeds {
   ctx.subscriptions.add(ctx.gate.onDidChange(() => feeds.invalidate()));
   ctx.subscriptions.add(ctx.onDidChangeConnection(() => feeds.invalidate()));
   return feeds;
+}
+
+/** Where the copies live (the MCP server reads them from here, never downloading itself). */
+export function feedsDir(ctx: Pick<Ctx, 'extension'>): string {
+  return path.join(ctx.extension.globalStorageUri.fsPath, 'feeds');
 }
