@@ -228,7 +228,7 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
     if (x) {
       // The verdict leads with the worst exploitation signal, then the CVSS (issue 29).
       const signal = hostSignalText(hostExploitation(allCves(host), x));
-      exposed.push(`**Vulnerable:** ${signal ? `${signal} · ` : 'yes · '}${counts}`);
+      exposed.push(`**Vulnerable:** yes · ${signal ? `${signal} · ` : ''}${counts}`);
       feedFooter.push(feedNotes(x));
     } else exposed.push(`**Vulnerable:** yes · ${counts}`);
     if (top.length && x) {
