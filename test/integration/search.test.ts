@@ -16,7 +16,6 @@ import type { Node } from '../../src/extension/search/results/resultNodes';
 import {
   clearEmulatorLog,
   emulatorAdmin,
-  emulatorLog,
   getTestApi,
   lookupLog,
   testEnv,
@@ -317,7 +316,7 @@ describe('search commands and the results view', function () {
     const similar = await run('odin.searchSimilar', ip);
     assert.strictEqual(similar.status, 'ready', similar.error);
     assert.ok(similar.count! >= 1, 'at least the host itself');
-    let log = (await emulatorLog()) as Entry[];
+    let log = (await lookupLog()) as Entry[];
     assert.ok(
       log.some((e) => e.path === `/v1/hosts/${ip}`),
       'one host lookup',
@@ -329,7 +328,7 @@ describe('search commands and the results view', function () {
     // A second time the host comes from the shared cache: only the search is sent.
     await clearEmulatorLog();
     assert.strictEqual((await run('odin.searchSimilar', ip)).status, 'ready');
-    log = (await emulatorLog()) as Entry[];
+    log = (await lookupLog()) as Entry[];
     assert.deepStrictEqual(
       log.map((e) => e.path),
       ['/v1/hosts/search'],
@@ -337,7 +336,7 @@ describe('search commands and the results view', function () {
     await clearEmulatorLog();
     const block = await run('odin.searchSimilar', '45.33.32.0/24');
     assert.strictEqual(block.status, 'ready', block.error);
-    log = (await emulatorLog()) as Entry[];
+    log = (await lookupLog()) as Entry[];
     assert.strictEqual(log.length, 1, JSON.stringify(log));
     assert.strictEqual(log[0].body?.query, 'ip:"45.33.32.0/24"');
     // The gate holds for strings too: a private address, a name, nothing sent.

@@ -206,9 +206,6 @@ async function runTriage(
         progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
         const gate = ctx.gate.current();
         const t = await buildTriage(texts, triageCheck(gate), { signal });
-        // KEV and EPSS order the verdicts; a feed that cannot load is said by the store, never fatal.
-        progress.report({ message: 'reading the exploitation feeds…' });
-        await ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
         if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
         state.set(t, ctx.origin());
         const source = gated(
@@ -242,6 +239,10 @@ async function runTriage(
           );
           if (choice !== SEND) return resultOf(t, p, account(t), 'Not confirmed: nothing was sent.');
         }
+        // KEV and EPSS order the verdicts (a feed that cannot load is said by the store, never
+        // fatal); loaded after the yes, so nothing at all leaves before the confirmation.
+        progress.report({ message: 'reading the exploitation feeds…' });
+        await ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
         progress.report({ message: `enriching ${p.toSend} indicators…` });
         let reported = 0;
         // The count the preview showed is the most this run sends; more needs a new yes.
