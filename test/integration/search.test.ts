@@ -13,14 +13,7 @@ import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary, SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';
-import {
-  clearEmulatorLog,
-  emulatorAdmin,
-  getTestApi,
-  lookupLog,
-  testEnv,
-  waitFor,
-} from './index';
+import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
 
 async function feature(): Promise<SearchFeature> {
   const api = await getTestApi();
