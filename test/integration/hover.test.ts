@@ -122,7 +122,7 @@ describe('hover', function () {
       // Apache 2.4.49: CVE-2021-42013 is in the emulator's KEV (ransomware "Known").
       assert.match(
         card,
-        /Vulnerable:\*\* yes · Known exploited \(KEV, added 2021-11-03; used by ransomware\) · CVSS 9\.8/,
+        /Vulnerable:\*\* yes · Known exploited \(KEV, added 2021-11-03; used by ransomware\) · CVSS 10\.0/,
       );
       assert.match(
         card,
