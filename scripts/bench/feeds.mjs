@@ -65,7 +65,7 @@ function kevJson() {
   });
 }
 
-export async function run() {
+export default async function run() {
   const x = require(path.join(root, 'out/src/core/exploitation/index.js'));
   const gz = gzipSync(Buffer.from(epssCsv()));
   const kevText = kevJson();
