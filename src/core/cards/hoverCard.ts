@@ -15,11 +15,10 @@ import { vulnerability } from '../hosts/vulnerability';
 import {
   byRisk,
   cveRisk,
-  epssText,
   feedNotes,
   hostExploitation,
   hostSignalText,
-  kevText,
+  shortSignals,
   type ExploitationView,
 } from '../exploitation';
 
@@ -231,19 +230,13 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
       exposed.push(`**Vulnerable:** yes · ${signal ? `${signal} · ` : ''}${counts}`);
       feedFooter.push(feedNotes(x));
     } else exposed.push(`**Vulnerable:** yes · ${counts}`);
-    if (top.length && x) {
-      exposed.push('**Top CVEs:**');
-      for (const c of top) {
-        const e = x.lookup(c.id);
-        const signals = [e.kev ? kevText(e.kev) : '', e.epss ? epssText(e.epss) : ''].filter(Boolean);
-        exposed.push(
-          `${md(c.id, 40)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}${signals.length ? ` · ${signals.join(' · ')}` : ''}`,
-        );
-      }
-    } else if (top.length) {
-      const list = top.map(
-        (c) => `${md(c.id, 40)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}`,
-      );
+    if (top.length) {
+      // One line, so the links stay visible without scrolling: the worst signal is in words
+      // on the verdict line above, each CVE's in short here ("KEV, ransomware; EPSS 66.4%").
+      const list = top.map((c) => {
+        const signals = x ? shortSignals(x.lookup(c.id)) : '';
+        return `${md(c.id, 40)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}${signals ? ` (${signals})` : ''}`;
+      });
       exposed.push(`**Top CVEs:** ${list.join(' · ')}`);
     }
   } else if (vuln.state === 'unknown') {
