@@ -128,7 +128,7 @@ describe('hover', function () {
         card,
         /\*\*Top CVEs:\*\* CVE\\-2021\\-42013 [A-Z]+ 9\.8 \(KEV, ransomware; EPSS [\d.]+%\) · /,
       );
-      assert.match(card, new RegExp(`_KEV from ${today} · EPSS from ${today}`));
+      assert.doesNotMatch(card, /KEV from|EPSS from/, 'fresh feeds go unsaid on a hover');
       assertInert(card);
       const feedRequests = ((await emulatorLog()) as { path: string; hadKey: boolean }[]).filter((e) =>
         e.path.startsWith('/feeds/'),

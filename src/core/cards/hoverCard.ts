@@ -15,7 +15,8 @@ import { vulnerability } from '../hosts/vulnerability';
 import {
   byRisk,
   cveRisk,
-  feedNotes,
+  feedNeedsNote,
+  feedNote,
   hostExploitation,
   hostSignalText,
   shortSignals,
@@ -228,7 +229,9 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
       // The verdict leads with the worst exploitation signal, then the CVSS (issue 29).
       const signal = hostSignalText(hostExploitation(allCves(host), x));
       exposed.push(`**Vulnerable:** yes · ${signal ? `${signal} · ` : ''}${counts}`);
-      feedFooter.push(feedNotes(x));
+      // A hover is small: a feed is named only when it is stale or unusable (never a silent
+      // "not exploited"); fresh feeds' dates are on the host page and in the reports.
+      for (const s of [x.kevStatus(), x.epssStatus()]) if (feedNeedsNote(s)) feedFooter.push(feedNote(s));
     } else exposed.push(`**Vulnerable:** yes · ${counts}`);
     if (top.length) {
       // One line, so the links stay visible without scrolling: the worst signal is in words
