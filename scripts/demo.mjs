@@ -5,7 +5,8 @@
 //   2. builds and packages the .vsix, installs it with `code-server --install-extension`
 //   3. starts the API emulator (5,000 generated hosts + the named fixtures)
 //   4. starts code-server on 127.0.0.1 with the sample workspace (trusted), the user
-//      setting odin.apiBaseUrl pointing at the emulator and ODIN_API_KEY = the demo key
+//      setting odin.apiBaseUrl (and the KEV/EPSS feed URLs) pointing at the emulator and
+//      ODIN_API_KEY = the demo key
 //   5. prints the URL to open, and stays up until Ctrl-C (then cleans everything up)
 //
 // Usage: node scripts/demo.mjs [--port 8080] [--emulator-port 8787] [--dev]
@@ -113,7 +114,13 @@ async function main() {
     extensionsDir,
     ...(dev ? { extensionDevelopmentPath: root } : {}),
     env: { ODIN_API_KEY: emu.apiKey },
-    userSettings: { 'odin.apiBaseUrl': emu.url, 'workbench.colorTheme': 'Default Dark Modern' },
+    userSettings: {
+      'odin.apiBaseUrl': emu.url,
+      // KEV and EPSS from the emulator's generated copies (consistent with its CVEs).
+      'odin.feeds.kevUrl': `${emu.url}/feeds/kev.json`,
+      'odin.feeds.epssUrl': `${emu.url}/feeds/epss.csv.gz`,
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
     timeoutMs: 7 * 24 * 3600_000,
   });
   cleanups.push(() => host.stop('demo ended'));

@@ -242,7 +242,12 @@ export async function runHostTier(o) {
       ...(process.env.ODIN_TEST_GREP ? { ODIN_TEST_GREP: process.env.ODIN_TEST_GREP } : {}),
       ...(process.env.ODIN_AFFORDANCES_RUN ? { ODIN_AFFORDANCES_RUN: process.env.ODIN_AFFORDANCES_RUN } : {}),
     };
-    const userSettings = { 'odin.apiBaseUrl': emulatorUrl };
+    // The exploitation feeds come from the emulator too (no test reaches the internet).
+    const userSettings = {
+      'odin.apiBaseUrl': emulatorUrl,
+      'odin.feeds.kevUrl': `${emulatorUrl}/feeds/kev.json`,
+      'odin.feeds.epssUrl': `${emulatorUrl}/feeds/epss.csv.gz`,
+    };
     const onLog = (name) => (level, msg) => {
       if (verbose || /^ODIN-TEST fail/.test(msg)) log(`[${name}] ${level}: ${msg.slice(0, 2000)}`);
     };

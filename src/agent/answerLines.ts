@@ -6,6 +6,14 @@
  */
 import type { Aggregation, Bucket, DomainRecord, Host, Page, WhoisHistory, WhoisRecord } from '../api/types';
 import { topCves } from '../core/cards/hoverCard';
+import {
+  epssText,
+  feedNotes,
+  hostExploitation,
+  hostSignalText,
+  kevText,
+  type ExploitationView,
+} from '../core/exploitation';
 import type { LookupResult } from '../core/requests/layer';
 import { vulnerability } from '../core/hosts/vulnerability';
 import { daysUntil, snapshotDate, whoisTimeline } from '../core/whois/diff';
@@ -39,7 +47,8 @@ export function countLine(n: number): string {
   return n >= 10_000 ? `${num(n)} (the service caps counts at 10,000: at least this many)` : num(n);
 }
 
-export function hostLines(host: Host): string[] {
+/** One host's lines; with the feeds, its CVEs worst first by the one rule, each with KEV and EPSS. */
+export function hostLines(host: Host, x?: ExploitationView): string[] {
   const lines: string[] = [];
   const asn = host.asn;
   const org = asn?.organization ?? host.whois?.organization;
@@ -56,20 +65,22 @@ export function hostLines(host: Host): string[] {
           .join(', ') || '-'
       }`,
     );
-  const { top, total, exploits } = topCves(host, 8);
+  const { top, total, exploits } = topCves(host, 8, x);
   const vuln = vulnerability(host);
+  const signal = x && vuln.state === 'vulnerable' ? hostSignalText(hostExploitation(top, x)) : '';
   lines.push(
     vuln.state === 'vulnerable'
-      ? `vulnerable: yes, ${num(total)} CVE(s), ${num(exploits)} known exploit(s)`
+      ? `vulnerable: yes, ${signal ? `${signal}, ` : ''}${num(total)} CVE(s), ${num(exploits)} known exploit(s)`
       : vuln.state === 'unknown'
         ? `vulnerable: unknown, ${q(vuln.why, 60)}`
         : 'vulnerable: no known CVEs',
   );
   for (const c of top) {
     lines.push(
-      `  ${q(c.id, 30)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}${c.exploit.length ? ' (exploit known)' : ''}`,
+      `  ${q(c.id, 30)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}${c.exploit.length ? ' (exploit known)' : ''}${x ? signals(x, c.id) : ''}`,
     );
   }
+  if (x && vuln.state === 'vulnerable') lines.push(`exploitation data: ${feedNotes(x)}`);
   lines.push(...more(top.length, total, 'CVE(s)'));
   const services = [...host.services].sort((a, b) => a.port - b.port);
   lines.push(`open ports (${num(services.length)}):`);
@@ -102,6 +113,12 @@ export function hostLines(host: Host): string[] {
       )}`,
     );
   return lines;
+}
+
+function signals(x: ExploitationView, id: string): string {
+  const e = x.lookup(id);
+  const bits = [e.kev ? kevText(e.kev) : '', e.epss ? epssText(e.epss) : ''].filter(Boolean);
+  return bits.length ? ` · ${bits.join(' · ')}` : '';
 }
 
 export function hostSummaryLine(h: Host): string {

@@ -53,7 +53,8 @@ export const lookupHost = tool({
             notes: cacheNote(r, c),
           });
         }
-        return framed({ title: `ODIN host ${ip}`, lines: hostLines(r.value), notes: cacheNote(r, c) });
+        const x = await c.exploitation?.().catch(() => undefined);
+        return framed({ title: `ODIN host ${ip}`, lines: hostLines(r.value, x), notes: cacheNote(r, c) });
       },
     };
   },

@@ -6,6 +6,7 @@
  * Pure Node: no `vscode` import.
  */
 import type { OdinClient } from '../api/client';
+import type { ExploitationView } from '../core/exploitation';
 import { OdinApiError } from '../api/errors';
 import { LocalRateLimitError } from '../core/requests/limiter';
 import { redactDeep, redactSecrets } from '../core/text/redact';
@@ -31,6 +32,11 @@ export interface ToolContext {
    * redacted before a line is built or cut (`redactingContext`), so no prefix survives a cut.
    */
   secrets?: () => Iterable<string>;
+  /**
+   * The KEV and EPSS feeds (local copies; never a request about a CVE). Absent where the
+   * surface has none: answers then say so, never "not exploited".
+   */
+  exploitation?: () => Promise<ExploitationView | undefined>;
 }
 
 /** The gate refused: nothing was sent. The message says why. */

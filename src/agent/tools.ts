@@ -11,6 +11,7 @@
  *   queryTools.ts     the three shapes of a tool over a query: search, count, summary
  *   indicatorTool.ts  the indicators of a text (local only)
  *   triageTool.ts     the triage of a text (local scan, then batched enrichment)
+ *   exploitedTool.ts  which CVEs are known exploited (KEV) and their EPSS (local feeds only)
  *
  * Pure Node: no `vscode` import.
  */
@@ -26,6 +27,7 @@ import {
   summarizeHosts,
   whois,
 } from './apiTools';
+import { knownExploitedTool } from './exploitedTool';
 import { listIndicatorsTool } from './indicatorTool';
 import { redactingContext, type AgentTool, type ToolContext } from './toolKit';
 import { triageFileTool } from './triageTool';
@@ -47,6 +49,7 @@ export {
   MAX_INDICATOR_TEXT,
   MCP_MESSAGE_BYTES,
 } from './indicatorTool';
+export { knownExploitedTool, MAX_CVE_IDS } from './exploitedTool';
 export { TRIAGE_DEFAULT_MAX_REQUESTS, TRIAGE_MAX_REQUESTS, triageFileTool } from './triageTool';
 
 /** Every tool, in the order both surfaces list them. */
@@ -63,6 +66,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   summarizeFiles,
   listIndicatorsTool,
   triageFileTool,
+  knownExploitedTool,
 ];
 
 export function findTool(name: string): AgentTool | undefined {

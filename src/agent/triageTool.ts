@@ -21,7 +21,9 @@ import {
   type Preview,
   type Triage,
   type TriageRow,
+  verdictRisk,
 } from '../core/triage';
+import { compareRisk, type ExploitationView } from '../core/exploitation';
 import { day, framed, num, q, qList } from './format';
 import type { ValueKind } from './gate';
 import { localText, MAX_INDICATOR_TEXT } from './indicatorTool';
@@ -34,12 +36,13 @@ export const TRIAGE_MAX_REQUESTS = 500;
 const TRIAGE_ROWS = 25;
 
 /** The triage's privacy check and a source whose every lookup passes the agent gate again. */
-function agentTriageSource(c: ToolContext): EnrichmentSource {
+function agentTriageSource(c: ToolContext, x?: ExploitationView): EnrichmentSource {
   const source = layerSource({
     layer: c.requests,
     client: () => c.client(),
     batching: true,
     automatic: true,
+    ...(x ? { exploitation: () => x } : {}),
   });
   const pass = (value: string, kind: ValueKind): string => {
     const r = c.gate.value(value, kind);
@@ -98,6 +101,7 @@ function triageLine(r: TriageRow): string {
         : v.cvesUnknown
           ? `vulnerability unknown: ${q(v.cvesUnknown, 60)}`
           : 'no known CVEs',
+      v.exploited ? v.exploited : '',
       v.exploits ? `${num(v.exploits)} exploit(s)` : '',
       v.cveIds.length ? `worst ${qList(v.cveIds, 3, 20)}` : '',
       v.ports.length
@@ -222,7 +226,9 @@ async function runTriageTool(
         : `Not enriched: this triage now needs ${num(p.requests)} request(s), more than the ${num(limit)} confirmed. Nothing was sent; call again to confirm the new count.`,
     );
   } else {
-    const acc = await enrich(t, agentTriageSource(c), {
+    // KEV and EPSS order the answer (local feeds; nothing is asked about a CVE).
+    const x = await c.exploitation?.().catch(() => undefined);
+    const acc = await enrich(t, agentTriageSource(c, x), {
       batching: true,
       signal,
       budget: new RequestBudget(limit),
@@ -236,11 +242,11 @@ async function runTriageTool(
       );
     }
   }
+  // Worst first: the verdict class, then the one rule of core/exploitation (KEV, EPSS, CVSS).
   const rows = [...t.rows].sort(
     (a, b) =>
       triageRank(b) - triageRank(a) ||
-      (b.verdict?.kind === 'host' ? (b.verdict.maxScore ?? -1) : -1) -
-        (a.verdict?.kind === 'host' ? (a.verdict.maxScore ?? -1) : -1) ||
+      compareRisk(verdictRisk(a.verdict), verdictRisk(b.verdict)) ||
       b.count - a.count,
   );
   const vulnerable = t.rows.filter((r) => r.verdict?.kind === 'host' && r.verdict.vulnerable).length;

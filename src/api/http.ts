@@ -94,22 +94,26 @@ export function isLoopbackHostname(hostname: string): boolean {
   return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-/** Validates an API base URL: https, or http to loopback; no credentials, query or fragment. */
-export function checkBaseUrl(raw: string): BaseUrlCheck {
+/**
+ * Validates an API base URL: https, or http to loopback; no credentials, query or fragment.
+ * The one rule for every URL the extension fetches from (the exploitation feeds pass `what`).
+ */
+export function checkBaseUrl(raw: string, what = 'the API URL'): BaseUrlCheck {
+  const noun = what.replace(/^the /, '');
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: 'the API URL is not a valid URL' };
+    return { ok: false, reason: `${what} is not a valid URL` };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, reason: `the API URL must use https (got ${url.protocol})` };
+    return { ok: false, reason: `${what} must use https (got ${url.protocol})` };
   }
   if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
-    return { ok: false, reason: 'plain http is only allowed to localhost; use an https:// API URL' };
+    return { ok: false, reason: `plain http is only allowed to localhost; use an https:// ${noun}` };
   }
-  if (url.username || url.password) return { ok: false, reason: 'the API URL must not contain credentials' };
-  if (url.search || url.hash) return { ok: false, reason: 'the API URL must not have a query or fragment' };
+  if (url.username || url.password) return { ok: false, reason: `${what} must not contain credentials` };
+  if (url.search || url.hash) return { ok: false, reason: `${what} must not have a query or fragment` };
   return { ok: true, url, prefix: url.origin + url.pathname.replace(/\/+$/, '') };
 }
 

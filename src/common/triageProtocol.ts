@@ -5,6 +5,7 @@
  * posts plain view models, the page renders them with DOM APIs and answers with ids only
  * (a row's index in one generation of rows), never values, URLs or commands.
  */
+import { compareRisk, type Risk } from '../core/exploitation/order';
 import { index, literal, message, ms, object, oneOf, text, union, type Infer } from './schema';
 import { isIndex, isRec } from './validate';
 
@@ -43,6 +44,11 @@ export interface TriageRowView extends HostFacts {
   cves: number;
   maxScore?: number;
   severity?: string;
+  /** CVEs in CISA KEV; one used by ransomware; the highest EPSS (0–1); the worst signal in words. */
+  kev?: number;
+  ransomware?: boolean;
+  epss?: number;
+  exploited?: string;
   registrar?: string;
   ageDays?: number;
   expires?: string;
@@ -123,6 +129,8 @@ export type SortKey =
   | 'verdict'
   | 'cves'
   | 'score'
+  | 'kev'
+  | 'epss'
   | 'exploits'
   | 'ports'
   | 'org'
@@ -135,6 +143,8 @@ export const SORT_KEYS: readonly SortKey[] = [
   'verdict',
   'cves',
   'score',
+  'kev',
+  'epss',
   'exploits',
   'ports',
   'org',
@@ -146,6 +156,8 @@ export const SORT_KEYS: readonly SortKey[] = [
 export interface TriageFilter {
   verdict?: TriageVerdictClass;
   kind?: TriageKind;
+  /** Known exploited only: rows with a CVE in CISA KEV. */
+  exploited?: boolean;
   /** Case-insensitive substring of the value, organisation, ASN, country, tags, registrar, file. */
   text?: string;
 }
@@ -181,9 +193,19 @@ export function filterRows(
     const r = rows[i]!;
     if (f.verdict && r.verdict !== f.verdict) continue;
     if (f.kind && r.kind !== f.kind) continue;
+    if (f.exploited && !r.kev) continue;
     if (text && !hay[i]!.includes(text)) continue;
     out.push(i);
   }
+  return out;
+}
+
+/** A row's place in the one ordering rule of core/exploitation (KEV, then EPSS, then CVSS). */
+function risk(r: TriageRowView): Risk {
+  const out: Risk = { kev: (r.kev ?? 0) > 0 };
+  if (r.ransomware) out.ransomware = true;
+  if (r.epss !== undefined) out.epss = r.epss;
+  if (r.maxScore !== undefined) out.cvss = r.maxScore;
   return out;
 }
 
@@ -209,9 +231,10 @@ export function compareRows(a: TriageRowView, b: TriageRowView, key: SortKey): n
       c = str(a.kind, b.kind);
       break;
     case 'verdict':
+      // Worse sorts higher: the verdict class, then the one rule (KEV, EPSS, CVSS), then severity.
       c =
         VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict] ||
-        num(a.maxScore) - num(b.maxScore) ||
+        compareRisk(risk(b), risk(a)) ||
         (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
       break;
     case 'cves':
@@ -221,6 +244,12 @@ export function compareRows(a: TriageRowView, b: TriageRowView, key: SortKey): n
       c =
         num(a.maxScore) - num(b.maxScore) ||
         (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
+      break;
+    case 'kev':
+      c = compareRisk(risk(b), risk(a));
+      break;
+    case 'epss':
+      c = num(a.epss) - num(b.epss);
       break;
     case 'exploits':
       c = a.exploits - b.exploits;

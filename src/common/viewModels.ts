@@ -68,6 +68,10 @@ export interface CveView {
   exploits: ExploitView[];
   /** Where it came from: the host record only (a stub) or the CVE endpoints (full). */
   source: 'host' | 'endpoint';
+  /** CISA KEV: listed (date added, ransomware use), when the feed lists it. */
+  kev?: { added: string; ransomware: boolean };
+  /** FIRST EPSS: probability of exploitation in 30 days and percentile (0–1). */
+  epss?: { epss: number; percentile: number };
 }
 
 export interface HostView {

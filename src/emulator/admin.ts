@@ -12,12 +12,14 @@
  *   GET    /__admin/credits  → {host:{left,enforced}, bucket:{left,enforced}}
  *   POST   /__admin/change   body {seed} → ChangeSummary: a seeded data change (change.ts)
  *   DELETE /__admin/change   → 204: back to the generated data
+ *   POST   /__admin/feeds    body {kev?, epss?}: 'ok'|'malformed'|'truncated'|'stale'|'fail' (feeds.ts)
  */
 import type * as http from 'node:http';
 import type { CreditBudget, CreditLimits } from './budget';
 import type { ChangeSummary } from './change';
 import type { Dialect } from './dialect';
 import type { FaultRule } from './faults';
+import type { FeedFault, FeedKind } from './feeds';
 import type { FaultRules } from './faultReplies';
 import { readBody, sendJson } from './httpIo';
 
@@ -30,6 +32,7 @@ export interface AdminState {
   budget: CreditBudget;
   applyChange(seed: number): ChangeSummary;
   resetChange(): void;
+  setFeedFault(kind: FeedKind, fault: FeedFault): void;
 }
 
 /**
@@ -108,6 +111,11 @@ export async function handleAdmin(
     } else if (sub === '/change' && method === 'DELETE') {
       state.resetChange();
       res.writeHead(204).end();
+    } else if (sub === '/feeds' && method === 'POST') {
+      const b = (body ?? {}) as Partial<Record<FeedKind, FeedFault>>;
+      for (const kind of ['kev', 'epss'] as const)
+        if (b[kind] !== undefined) state.setFeedFault(kind, b[kind]);
+      sendJson(res, 200, { ok: true });
     } else if (sub === '/dialect' && method === 'GET') {
       sendJson(res, 200, { dialect: state.dialect });
     } else {

@@ -61,6 +61,7 @@ import { type Dataset, generateDataset, generateDatasetAsync } from './dataset';
 import type { Dialect } from './dialect';
 import { answerWithFault, FaultRules, writeReply } from './faultReplies';
 import { type Fault, type FaultRule, parseFault } from './faults';
+import { FEED_FAULTS, FEED_PATHS, serveFeed, type FeedFault, type FeedKind } from './feeds';
 import { DEMO_API_KEY } from './fixtures';
 import { BadRequest, type Body, type Credits, type Ctx, fail, type Reply } from './handlers/common';
 import { BodyTooLarge, readBody, sendJson, type Timers } from './httpIo';
@@ -126,6 +127,8 @@ export interface Emulator {
   close(): Promise<void>;
   /** Read-only access to the generated data. */
   dataset: Dataset;
+  /** Serves a feed (`/feeds/kev.json`, `/feeds/epss.csv.gz`) faulty until set back to 'ok' (feeds.ts). */
+  setFeedFault(kind: FeedKind, fault: FeedFault): void;
   /** Applies a seeded change of the data (change.ts); changes add up until `resetChange`. */
   applyChange(seed: number): ChangeSummary;
   resetChange(): void;
@@ -183,6 +186,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   };
   const budget = new CreditBudget(credits);
   if (opts.credits) budget.configure(opts.credits);
+  const feedFaults: Record<FeedKind, FeedFault> = { kev: 'ok', epss: 'ok' };
+  const setFeedFault = (kind: FeedKind, fault: FeedFault): void => {
+    if (!(kind in feedFaults)) throw new Error("feed must be 'kev' or 'epss'");
+    if (!FEED_FAULTS.includes(fault)) throw new Error(`feed fault must be one of ${FEED_FAULTS.join(', ')}`);
+    feedFaults[kind] = fault;
+  };
 
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
@@ -218,6 +227,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     budget,
     applyChange,
     resetChange,
+    setFeedFault,
   };
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -231,6 +241,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
     const hadKey = typeof key === 'string' && key !== '';
     const keyValid = hadKey && key === apiKey;
+    const feed = (Object.keys(FEED_PATHS) as FeedKind[]).find((k) => FEED_PATHS[k] === path);
+    if (feed && (method === 'GET' || method === 'HEAD')) {
+      const feedEntry: RequestLogEntry = {
+        time: Date.now(),
+        method,
+        path: url.pathname,
+        endpoint: `feeds.${feed}`,
+        hadKey,
+        keyValid,
+        status: 0,
+      };
+      if (feedFaults[feed] !== 'ok') feedEntry.fault = `feed:${feedFaults[feed]}`;
+      log.push(feedEntry);
+      if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG);
+      feedEntry.status = serveFeed(feed, feedFaults[feed], req, res);
+      return;
+    }
     const { route: r, params: rawParams, methodMismatch } = matchRoute(method, path);
     const entry: RequestLogEntry = {
       time: Date.now(),
@@ -385,6 +412,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       dialect = d;
     },
     setCredits: (limits) => budget.configure(limits),
+    setFeedFault,
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;

@@ -9,6 +9,8 @@ import { SessionGate } from './shared/gate';
 import { KnownCommands } from './shared/knownCommands';
 import { DisposableStore } from './shared/disposable';
 import { createRequestLayer } from './shared/requestLayer';
+import { createFeeds } from './shared/feeds';
+import type { Feeds } from '../core/exploitation';
 import type { Log } from './shared/log';
 import type { KeyStore } from './shared/secrets';
 import { Pages } from './webviewKit/pages';
@@ -94,6 +96,17 @@ export class Ctx implements vscode.Disposable {
   /** The shared lookup layer (cache, limits, one request per target, pause); built on first use. */
   get requests(): RequestLayer {
     return (this.requestLayer ??= createRequestLayer(this));
+  }
+
+  private exploitationFeeds: Feeds | undefined;
+  /** The KEV and EPSS feeds (shared/feeds.ts); built on first need, loaded by `ensure()`. */
+  get feeds(): Feeds {
+    return (this.exploitationFeeds ??= createFeeds(this));
+  }
+
+  /** The embedded emulator's URL in demo mode, else undefined. */
+  demoUrl(): string | undefined {
+    return this.demo?.url;
   }
 
   isDemo(): boolean {

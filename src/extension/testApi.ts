@@ -49,6 +49,8 @@ export interface TestExtensionContext {
   readonly globalState: vscode.Memento;
   readonly workspaceState: vscode.Memento;
   readonly logUri: vscode.Uri;
+  /** Where the exploitation feeds' copies live (tests start them from scratch). */
+  readonly globalStorageUri: vscode.Uri;
   /** Writes a secret as another window would (tests of the re-read); nothing reads one back. */
   writeSecret(key: string, value: string): Thenable<void>;
 }
@@ -146,6 +148,7 @@ function guarded(ctx: Ctx): TestCtx {
     globalState: ctx.extension.globalState,
     workspaceState: ctx.extension.workspaceState,
     logUri: ctx.extension.logUri,
+    globalStorageUri: ctx.extension.globalStorageUri,
     writeSecret: (key, value) => ctx.extension.secrets.store(key, value),
   };
   // Methods run on the real object (`this` is never the proxy), so the extension's own code

@@ -3,13 +3,24 @@
  * exploits, hostnames, domains and the network's whois. DOM APIs only.
  */
 import { SEVERITY_RANK, type CveView, type ExploitView, type HostView } from '../common/protocol';
+import { compareRisk, type Risk } from '../core/exploitation/order';
+import { epssText, kevText } from '../core/exploitation/text';
 import type { PageContext } from './context';
 import { domains, hostnames, whois } from './hostFacts';
 import { ServicesSection } from './hostServices';
 import { linkText } from './links';
 import { button, chips, clear, dl, gridTable, h, icon, navigableRows, section } from './dom';
 
-type SortKey = 'score' | 'severity' | 'id';
+/** A CVE's place in the one ordering rule (core/exploitation/order.ts). */
+function risk(c: CveView): Risk {
+  const r: Risk = { kev: c.kev !== undefined };
+  if (c.kev?.ransomware) r.ransomware = true;
+  if (c.epss) r.epss = c.epss.epss;
+  if (c.score !== undefined) r.cvss = c.score;
+  return r;
+}
+
+type SortKey = 'risk' | 'epss' | 'score' | 'severity' | 'id';
 
 export class HostPage {
   private host: HostView | undefined;
@@ -19,7 +30,8 @@ export class HostPage {
   private exploits: ExploitView[] = [];
   private exploitsError: string | undefined;
   private exploitsLoaded = false;
-  private sort: { key: SortKey; desc: boolean } = { key: 'score', desc: true };
+  // Default: the one rule of core/exploitation (known exploited, then EPSS, then CVSS).
+  private sort: { key: SortKey; desc: boolean } = { key: 'risk', desc: true };
   private cveSlot = h('div', { class: 'slot' });
   private exploitSlot = h('div', { class: 'slot' });
   private cveCount = h('span', { class: 'count-badge' });
@@ -183,7 +195,11 @@ export class HostPage {
     const score = (c: CveView): number => c.score ?? -1;
     return [...this.cves].sort((a, b) => {
       let d = 0;
-      if (key === 'score') d = score(a) - score(b) || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
+      if (key === 'risk')
+        d = compareRisk(risk(b), risk(a)) || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
+      else if (key === 'epss') d = (a.epss?.epss ?? -1) - (b.epss?.epss ?? -1) || score(a) - score(b);
+      else if (key === 'score')
+        d = score(a) - score(b) || SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
       else if (key === 'severity')
         d = SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || score(a) - score(b);
       else d = a.id.localeCompare(b.id);
@@ -239,6 +255,8 @@ export class HostPage {
           header('CVE', 'id'),
           header('Severity', 'severity'),
           header('Score', 'score'),
+          header('KEV', 'risk'),
+          header('EPSS', 'epss'),
           h('th', { attrs: { scope: 'col' } }, 'Summary'),
           h('th', { attrs: { scope: 'col' } }, 'Ports'),
           h('th', { attrs: { scope: 'col' } }, 'Exploits'),
@@ -247,7 +265,7 @@ export class HostPage {
     );
     const tbody = h('tbody');
     for (const c of this.sortedCves()) {
-      const detailCell = h('td', { attrs: { colspan: '7' } });
+      const detailCell = h('td', { attrs: { colspan: '9' } });
       const detail = h('tr', { class: 'detail-row', hidden: true }, detailCell);
       const row = h('tr', { class: 'row', tabIndex: -1, data: { cve: c.id } });
       let built = false;
@@ -277,6 +295,16 @@ export class HostPage {
         h('td', { class: 'nowrap' }, c.id),
         h('td', null, h('span', { class: `sev sev-${c.severity.toLowerCase()}` }, c.severity)),
         h('td', { class: 'num' }, c.score !== undefined ? c.score.toFixed(1) : '–'),
+        h(
+          'td',
+          { class: 'nowrap', title: c.kev ? kevText(c.kev) : '' },
+          c.kev ? (c.kev.ransomware ? 'KEV · ransomware' : `KEV ${c.kev.added}`) : '',
+        ),
+        h(
+          'td',
+          { class: 'num', title: c.epss ? epssText(c.epss) : '' },
+          c.epss ? `${(c.epss.epss * 100).toFixed(c.epss.epss >= 0.1 ? 1 : 2)}%` : '',
+        ),
         h('td', { class: 'wrap summary-cell' }, summary.length > 240 ? `${summary.slice(0, 240)}…` : summary),
         h('td', null, c.services.join(', ')),
         h('td', { class: 'num' }, c.exploits.length ? String(c.exploits.length) : ''),

@@ -20,6 +20,7 @@ import {
   waitFor,
 } from './index';
 import { lookUpFreely, odinHover, setUser } from './support';
+import { feedNote } from '../../src/core/exploitation';
 
 /** The text of every hover at `position` that came from ODIN. */
 /**
@@ -106,6 +107,36 @@ describe('hover', function () {
       assert.match(card, /command:odin\.openHostDetails\?%5B%2245\.33\.32\.156%22%5D/);
       assertInert(card);
       assert.strictEqual(await requestsFor('45.33.32.156'), 1);
+    });
+
+    it('leads a host card with KEV and EPSS from the feeds, the known exploited CVE first (issue 29)', async () => {
+      const api = await getTestApi();
+      // The feeds come from the emulator (user settings of the host run), loaded on first need.
+      const store = await api.ctx.feeds.ensure();
+      const today = new Date().toISOString().slice(0, 10);
+      assert.strictEqual(feedNote(store.kevStatus()), `KEV from ${today}`);
+      assert.strictEqual(feedNote(store.epssStatus()), `EPSS from ${today}`);
+      const uri = workspaceFile('logs/nginx-access.log');
+      const card = await odinHover(uri, await positionOf(uri, '45.33.32.156'));
+      assert.ok(card, 'an ODIN hover');
+      // Apache 2.4.49: CVE-2021-42013 is in the emulator's KEV (ransomware "Known").
+      assert.match(
+        card,
+        /Vulnerable:\*\* yes · Known exploited \(KEV, added 2021-11-03; used by ransomware\) · CVSS 10\.0/,
+      );
+      assert.match(
+        card,
+        /\*\*Top CVEs:\*\* CVE\\-2021\\-42013 [A-Z]+ 9\.8 \(KEV, ransomware; EPSS [\d.]+%\) · /,
+      );
+      assert.doesNotMatch(card, /KEV from|EPSS from/, 'fresh feeds go unsaid on a hover');
+      assertInert(card);
+      const feedRequests = ((await emulatorLog()) as { path: string; hadKey: boolean }[]).filter((e) =>
+        e.path.startsWith('/feeds/'),
+      );
+      assert.ok(
+        feedRequests.every((e) => !e.hadKey),
+        'no feed request carried the key',
+      );
     });
 
     it('shows local facts for a private address and sends nothing', async () => {

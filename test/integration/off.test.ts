@@ -16,6 +16,7 @@ import * as vscode from 'vscode';
 import { detect } from '../../src/core/detect';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import { clearEmulatorLog, emulatorLog, extension, getTestApi, testEnv, waitFor, within } from './index';
+import { feedNote, type ExploitationStore } from '../../src/core/exploitation';
 import { promptMark, promptSince } from './prompts';
 
 const NOT_LOOKUPS = new Set([
@@ -122,6 +123,15 @@ async function restorePages(): Promise<void> {
   }
 }
 
+/** The feeds with no copy on disk and nothing in memory, asked for (what a first hover does). */
+async function feedsFromScratch(): Promise<ExploitationStore> {
+  const api = await getTestApi();
+  fs.rmSync(path.join(api.ctx.extension.globalStorageUri.fsPath, 'feeds'), { recursive: true, force: true });
+  await clearEmulatorLog();
+  api.ctx.feeds.invalidate();
+  return api.ctx.feeds.ensure();
+}
+
 async function assertNothingSent(what: string): Promise<void> {
   const log = await emulatorLog();
   assert.strictEqual(
@@ -186,6 +196,12 @@ describe('"off" is off', function () {
       await restorePages();
       await assertNothingSent('restoring pages');
     });
+
+    it('the exploitation feeds are not downloaded (issue 29)', async () => {
+      const store = await feedsFromScratch();
+      await assertNothingSent('the exploitation feeds');
+      assert.match(feedNote(store.kevStatus()), /KEV unavailable: not downloaded: lookups are off/);
+    });
   });
 
   describe('Restricted Mode, automatic paths', function () {
@@ -200,6 +216,15 @@ describe('"off" is off', function () {
       assert.ok(n >= 10, `hovered ${n}`);
       await restorePages();
       await assertNothingSent('hovering and restoring in Restricted Mode');
+    });
+
+    it('the exploitation feeds are not downloaded (issue 29)', async () => {
+      const store = await feedsFromScratch();
+      await assertNothingSent('the exploitation feeds in Restricted Mode');
+      assert.match(
+        feedNote(store.kevStatus()),
+        /KEV unavailable: not downloaded: the workspace is in Restricted Mode/,
+      );
     });
   });
 });

@@ -14,15 +14,7 @@ import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary } from '../../src/extension/commands';
 import type { SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';
-import {
-  clearEmulatorLog,
-  emulatorAdmin,
-  emulatorLog,
-  getTestApi,
-  lookupLog,
-  testEnv,
-  waitFor,
-} from './index';
+import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
 
 async function feature(): Promise<SearchFeature> {
   const api = await getTestApi();
@@ -318,7 +310,7 @@ describe('search commands and the results view', function () {
     const similar = await run('odin.searchSimilar', ip);
     assert.strictEqual(similar.status, 'ready', similar.error);
     assert.ok(similar.count! >= 1, 'at least the host itself');
-    let log = (await emulatorLog()) as Entry[];
+    let log = (await lookupLog()) as Entry[];
     assert.ok(
       log.some((e) => e.path === `/v1/hosts/${ip}`),
       'one host lookup',
@@ -330,7 +322,7 @@ describe('search commands and the results view', function () {
     // A second time the host comes from the shared cache: only the search is sent.
     await clearEmulatorLog();
     assert.strictEqual((await run('odin.searchSimilar', ip)).status, 'ready');
-    log = (await emulatorLog()) as Entry[];
+    log = (await lookupLog()) as Entry[];
     assert.deepStrictEqual(
       log.map((e) => e.path),
       ['/v1/hosts/search'],
@@ -338,7 +330,7 @@ describe('search commands and the results view', function () {
     await clearEmulatorLog();
     const block = await run('odin.searchSimilar', '45.33.32.0/24');
     assert.strictEqual(block.status, 'ready', block.error);
-    log = (await emulatorLog()) as Entry[];
+    log = (await lookupLog()) as Entry[];
     assert.strictEqual(log.length, 1, JSON.stringify(log));
     assert.strictEqual(log[0].body?.query, 'ip:"45.33.32.0/24"');
     // The gate holds for strings too: a private address, a name, nothing sent.

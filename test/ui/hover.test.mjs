@@ -16,6 +16,11 @@ describe('hover cards', () => {
     assert.match(text, /ODIN · 45\.33\.32\.156/);
     assert.match(text, /Open ports \(\d+\)/);
     assert.match(text, /Vulnerable: yes/);
+    // Issue 29: the verdict leads with the worst exploitation signal (the emulator's KEV feed).
+    assert.match(
+      text,
+      /Vulnerable: yes · Known exploited \(KEV, added 2021-11-03; used by ransomware\) · CVSS/,
+    );
     assert.match(text, /CVE-\d{4}-\d+/);
     assert.match(text, /Similar hosts/);
     // Markdown was rendered: no escapes or link syntax visible.

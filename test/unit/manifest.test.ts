@@ -84,6 +84,9 @@ test('every setting declares a scope; settings that could redirect the key are a
     'odin.privacy.allow',
     'odin.requestTimeoutSeconds',
     'odin.agent.offerMcpServer',
+    'odin.feeds.enabled',
+    'odin.feeds.kevUrl',
+    'odin.feeds.epssUrl',
   ]) {
     assert.equal(props[name].scope, 'application', name);
   }
@@ -92,7 +95,13 @@ test('every setting declares a scope; settings that could redirect the key are a
 test('untrusted workspaces: limited support, endpoint settings restricted', () => {
   const untrusted = pkg.capabilities.untrustedWorkspaces;
   assert.equal(untrusted.supported, 'limited');
-  for (const name of ['odin.apiBaseUrl', 'odin.privacy.allow', 'odin.lookups.mode']) {
+  for (const name of [
+    'odin.apiBaseUrl',
+    'odin.privacy.allow',
+    'odin.lookups.mode',
+    'odin.feeds.kevUrl',
+    'odin.feeds.epssUrl',
+  ]) {
     assert.ok(untrusted.restrictedConfigurations.includes(name), name);
   }
 });

@@ -17,6 +17,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { OdinClient } from '../../api/client';
 import { checkBaseUrl } from '../../api/http';
+import { FeedFiles, Feeds } from '../../core/exploitation';
 import { ResultCache } from '../../core/requests/cache';
 import { Limiter } from '../../core/requests/limiter';
 import { redactSecrets } from '../../core/text/redact';
@@ -129,8 +130,28 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
           mode: lookupsFromEnv(env.ODIN_LOOKUPS) === 'off' ? 'off' : 'onCommand',
         },
   );
+  // The KEV and EPSS copies the editor keeps: read, never downloaded here (no request at all).
+  const feedsDir = env.ODIN_FEEDS_DIR?.trim() || undefined;
+  const feeds = feedsDir
+    ? new Feeds(
+        new FeedFiles({ dir: feedsDir, fetch: () => Promise.reject(new Error('no downloads')) }),
+        () => ({
+          enabled: true,
+          kevUrl: '',
+          epssUrl: '',
+          mayDownload: { ok: false, reason: 'the MCP server reads the copies VS Code downloaded' },
+        }),
+      )
+    : undefined;
   const server = createMcpServer({
-    ctx: { client: () => client, requests, gate, origin: () => origin, secrets },
+    ctx: {
+      client: () => client,
+      requests,
+      gate,
+      origin: () => origin,
+      secrets,
+      ...(feeds ? { exploitation: () => feeds.ensure() } : {}),
+    },
     version: VERSION,
     secrets,
     log: debug ? log : undefined,

@@ -12,6 +12,16 @@ import { SEVERITY_RANK, type Cve, type Host, type WhoisRecord } from '../../api/
 import { certSummary, cvesHaveDetails, serviceSummary } from '../hosts/serviceText';
 import { escapeMarkdown } from '../text/inert';
 import { vulnerability } from '../hosts/vulnerability';
+import {
+  byRisk,
+  cveRisk,
+  feedNeedsNote,
+  feedNote,
+  hostExploitation,
+  hostSignalText,
+  shortSignals,
+  type ExploitationView,
+} from '../exploitation';
 
 /** The commands hover cards may link to; the hover's MarkdownString enables exactly these. */
 export const HOVER_COMMANDS = {
@@ -36,6 +46,8 @@ export interface CardOptions {
   /** When the answer came from the cache: its age is shown, and whether it is stale. */
   cachedAt?: number;
   stale?: boolean;
+  /** The KEV and EPSS feeds: CVEs ordered by the one rule and each with its signal. */
+  exploitation?: ExploitationView;
 }
 
 const MAX_PORTS = 6;
@@ -131,8 +143,16 @@ function fmt(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** The top CVEs of a host (by score, then severity), each once, and its exploit count. */
-export function topCves(host: Host, max = MAX_CVES): { top: Cve[]; total: number; exploits: number } {
+/**
+ * The top CVEs of a host, each once, and its exploit count: ordered by the one rule of
+ * core/exploitation (KEV, then EPSS, then CVSS; severity and id break ties). Without the
+ * feeds the rule falls back to CVSS.
+ */
+export function topCves(
+  host: Host,
+  max = MAX_CVES,
+  x?: ExploitationView,
+): { top: Cve[]; total: number; exploits: number } {
   const byId = new Map<string, Cve>();
   const exploitIds = new Set<string>();
   for (const service of host.services) {
@@ -142,11 +162,10 @@ export function topCves(host: Host, max = MAX_CVES): { top: Cve[]; total: number
       for (const e of cve.exploit) exploitIds.add(e.id);
     }
   }
-  const all = [...byId.values()].sort(
-    (a, b) =>
-      (b.score ?? -1) - (a.score ?? -1) ||
-      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-      a.id.localeCompare(b.id),
+  const all = byRisk(
+    [...byId.values()],
+    (c) => cveRisk(x?.lookup(c.id), c.score),
+    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.id.localeCompare(b.id),
   );
   return { top: all.slice(0, max), total: all.length, exploits: exploitIds.size };
 }
@@ -197,18 +216,30 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
     const more = host.tags.length > MAX_TAGS ? ` · +${host.tags.length - MAX_TAGS} more` : '';
     exposed.push(`**Tags:** ${tags.join(' · ')}${more}`);
   }
-  const { top, total, exploits } = topCves(host);
+  const x = opts.exploitation;
+  const { top, total, exploits } = topCves(host, MAX_CVES, x);
   const vuln = vulnerability(host);
+  const feedFooter: string[] = [];
   if (vuln.state === 'vulnerable') {
     // Exploits are only known from full CVE records (a search hit's `{id, severity}` says nothing of them).
     const counts = cvesHaveDetails(host.services)
       ? `${fmt(total)} CVE${total === 1 ? '' : 's'} · ${fmt(exploits)} known exploit${exploits === 1 ? '' : 's'}`
       : `${fmt(total)} CVE${total === 1 ? '' : 's'}`;
-    exposed.push(`**Vulnerable:** yes · ${counts}`);
+    if (x) {
+      // The verdict leads with the worst exploitation signal, then the CVSS (issue 29).
+      const signal = hostSignalText(hostExploitation(allCves(host), x));
+      exposed.push(`**Vulnerable:** yes · ${signal ? `${signal} · ` : ''}${counts}`);
+      // A hover is small: a feed is named only when it is stale or unusable (never a silent
+      // "not exploited"); fresh feeds' dates are on the host page and in the reports.
+      for (const s of [x.kevStatus(), x.epssStatus()]) if (feedNeedsNote(s)) feedFooter.push(feedNote(s));
+    } else exposed.push(`**Vulnerable:** yes · ${counts}`);
     if (top.length) {
-      const list = top.map(
-        (c) => `${md(c.id, 40)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}`,
-      );
+      // One line, so the links stay visible without scrolling: the worst signal is in words
+      // on the verdict line above, each CVE's in short here ("KEV, ransomware; EPSS 66.4%").
+      const list = top.map((c) => {
+        const signals = x ? shortSignals(x.lookup(c.id)) : '';
+        return `${md(c.id, 40)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}${signals ? ` (${signals})` : ''}`;
+      });
       exposed.push(`**Top CVEs:** ${list.join(' · ')}`);
     }
   } else if (vuln.state === 'unknown') {
@@ -222,7 +253,12 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
     commandLink('Similar hosts', HOVER_COMMANDS.searchSimilar, [ip], 'Search hosts like this one', opts),
     commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address', opts),
   ]);
-  return join([who, breaks(exposed), breaks([footer(opts), actions])]);
+  return join([who, breaks(exposed), breaks([footer(opts, feedFooter), actions])]);
+}
+
+/** Every CVE of a host, highest score first (so the first of each id carries its highest score). */
+function allCves(host: Host): Cve[] {
+  return host.services.flatMap((s) => s.cve).sort((a, b) => (b.score ?? -1) - (a.score ?? -1));
 }
 
 /** Lines of one paragraph, with Markdown hard line breaks between them. */

@@ -332,6 +332,17 @@ export class Gate {
     return block ? { ok: false, code: block, reason: TRIGGER_TEXT[block] } : { ok: true };
   }
 
+  /**
+   * May the public exploitation feeds (CISA KEV, FIRST EPSS) be downloaded now? They carry
+   * nothing of the user (no value, no key), so `onCommand` does not hold them back; lookups
+   * `off` and Restricted Mode do: nothing leaves the machine by itself then.
+   */
+  mayFetchFeeds(): { ok: true } | { ok: false; reason: string } {
+    if (this.settings.mode === 'off') return { ok: false, reason: 'lookups are off (odin.lookups.mode)' };
+    if (!this.settings.trusted) return { ok: false, reason: 'the workspace is in Restricted Mode' };
+    return { ok: true };
+  }
+
   private triggerBlock(
     req: Pick<GateRequest, 'trigger' | 'consented'>,
   ): keyof typeof TRIGGER_TEXT | undefined {

@@ -2,7 +2,8 @@
 // and domains with the enrichment attached as notes) and a MISP event. Private values are left
 // out unless asked for. Pure: no `vscode` import.
 import { createHash, randomUUID } from 'node:crypto';
-import type { Triage, TriageRow } from './model';
+import { epssText, kevText } from '../exploitation/text';
+import type { CveSignal, Triage, TriageRow } from './model';
 import { rowsOf, statusText, type ReportOptions } from './reportRows';
 import { account } from './triage';
 
@@ -97,18 +98,19 @@ export function stixBundle(
         if (!ref) continue;
         let vulnId = vulnIds.get(ref.external_id);
         if (!vulnId) vulnIds.set(ref.external_id, (vulnId = `vulnerability--${uuid()}`));
-        refs.push(
-          add({
-            type: 'vulnerability',
-            spec_version: '2.1',
-            id: vulnId,
-            created: now,
-            modified: now,
-            created_by_ref: identityId,
-            name: ref.external_id,
-            external_references: [ref],
-          }),
-        );
+        const vuln: StixObject = {
+          type: 'vulnerability',
+          spec_version: '2.1',
+          id: vulnId,
+          created: now,
+          modified: now,
+          created_by_ref: identityId,
+          name: ref.external_id,
+          external_references: [ref],
+        };
+        const signal = v.signals?.find((s) => s.id === raw);
+        if (signal) addExploitation(vuln, signal);
+        refs.push(add(vuln));
       }
     }
     // Custom properties carry the enrichment on the observable itself (STIX 2.1 §11.1): the
@@ -132,6 +134,29 @@ export function stixBundle(
     object_refs: allRefs.length ? [...new Set(allRefs)] : [identityId],
   });
   return { type: 'bundle', id: `bundle--${uuid()}`, objects };
+}
+
+/**
+ * KEV and EPSS on a STIX `vulnerability`: an external reference to the CISA catalogue (with
+ * its words as the description) and custom properties with the values (STIX 2.1 §11.1).
+ */
+function addExploitation(vuln: StixObject, s: CveSignal): void {
+  const refs = vuln.external_references as Record<string, unknown>[];
+  if (s.kevAdded) {
+    refs.push({
+      source_name: 'cisa-kev',
+      url: 'https://www.cisa.gov/known-exploited-vulnerabilities-catalog',
+      description: kevText({ added: s.kevAdded, ransomware: s.ransomware === true }),
+    });
+    vuln.x_odin_kev = {
+      date_added: s.kevAdded,
+      known_ransomware_campaign_use: s.ransomware ? 'Known' : 'Unknown',
+    };
+  }
+  if (s.epss !== undefined) {
+    refs.push({ source_name: 'first-epss', url: `https://api.first.org/data/v1/epss?cve=${s.id}` });
+    vuln.x_odin_epss = { epss: s.epss, percentile: s.percentile ?? 0 };
+  }
 }
 
 /** The schema's pattern for `source_name: "cve"`: four-digit year, no leading zero past four digits. */
@@ -162,6 +187,8 @@ function enrichmentText(r: TriageRow): string {
     lines.push(
       `Vulnerable: ${v.vulnerable ? 'yes' : v.cvesUnknown ? `unknown (${v.cvesUnknown})` : 'no'}; CVEs: ${v.cves}${v.maxScore !== undefined ? `; highest CVSS ${v.maxScore}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}; exploits: ${v.exploits}.`,
     );
+    if (v.exploited) lines.push(`${v.exploited}${v.kev && v.kev > 1 ? ` (${v.kev} CVEs in KEV)` : ''}.`);
+    if (v.feeds) lines.push(`Exploitation data: ${v.feeds}.`);
     if (v.ports.length) lines.push(`Open ports: ${v.ports.join(', ')}.`);
     if (v.tags.length) lines.push(`Tags: ${v.tags.join(', ')}.`);
     if (v.asn || v.org || v.country)
@@ -189,6 +216,8 @@ export function mispEvent(triage: Triage, opts: ReportOptions = {}): { Event: Re
     const tags: { name: string }[] = [];
     if (v?.kind === 'host' && v.vulnerable) tags.push({ name: 'odin:vulnerable="true"' });
     if (v?.kind === 'host' && v.maxSeverity) tags.push({ name: `odin:max-severity="${v.maxSeverity}"` });
+    if (v?.kind === 'host' && v.kev) tags.push({ name: 'odin:known-exploited="true"' });
+    if (v?.kind === 'host' && v.ransomware) tags.push({ name: 'odin:ransomware="true"' });
     attrs.push({
       uuid: uuid(),
       type,
@@ -199,6 +228,23 @@ export function mispEvent(triage: Triage, opts: ReportOptions = {}): { Event: Re
       timestamp: String(Math.floor(now.getTime() / 1000)),
       ...(tags.length ? { Tag: tags } : {}),
     });
+    // A `vulnerability` attribute per CVE the feeds list, their words as its comment.
+    if (v?.kind === 'host')
+      for (const s of v.signals ?? []) {
+        const words = [
+          s.kevAdded ? kevText({ added: s.kevAdded, ransomware: s.ransomware === true }) : '',
+          s.epss !== undefined ? epssText({ epss: s.epss, percentile: s.percentile ?? 0 }) : '',
+        ].filter(Boolean);
+        attrs.push({
+          uuid: uuid(),
+          type: 'vulnerability',
+          category: 'External analysis',
+          to_ids: false,
+          value: s.id,
+          comment: `${r.value}: ${words.join(' · ')}`,
+          timestamp: String(Math.floor(now.getTime() / 1000)),
+        });
+      }
   }
   const acc = account(triage);
   return {

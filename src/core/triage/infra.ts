@@ -53,7 +53,9 @@ export function findingMessage(f: InfraFinding): string {
       : 'marked vulnerable';
   const exploits = v.exploits > 0 ? `, ${v.exploits} known exploit${v.exploits === 1 ? '' : 's'}` : '';
   const worst = v.cveIds.length ? `; worst ${v.cveIds.slice(0, 3).join(', ')}` : '';
-  return `${f.value} is a vulnerable host according to ODIN: ${cves}${exploits}${worst}.`;
+  // The worst exploitation signal (KEV, else EPSS) leads, then the CVSS (issue 29).
+  const lead = v.exploited ? `${v.exploited}; ` : '';
+  return `${f.value} is a vulnerable host according to ODIN: ${lead}${cves}${exploits}${worst}.`;
 }
 
 /**

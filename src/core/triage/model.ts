@@ -37,6 +37,27 @@ export interface HostVerdict extends HostFacts {
   cveIds: string[];
   /** Not vulnerable as far as read, but the answer's CVE data could not be read: why (never "no known CVEs"). */
   cvesUnknown?: string;
+  /** CVEs listed in CISA KEV (when the feed was read). */
+  kev?: number;
+  /** One of them is used by ransomware campaigns. */
+  ransomware?: boolean;
+  /** The highest EPSS probability of its CVEs (0–1). */
+  epss?: number;
+  /** The worst exploitation signal in words: "Known exploited (KEV, added …)" or "EPSS …". */
+  exploited?: string;
+  /** What the feeds say of the CVEs in `cveIds` that they list (reports carry it per CVE). */
+  signals?: CveSignal[];
+  /** The feeds' dates or why they could not be used: "KEV from 2026-11-19 · EPSS from 2026-11-19". */
+  feeds?: string;
+}
+
+export interface CveSignal {
+  id: string;
+  /** KEV `dateAdded`, when listed. */
+  kevAdded?: string;
+  ransomware?: boolean;
+  epss?: number;
+  percentile?: number;
 }
 
 export interface DomainVerdict {

@@ -2,6 +2,8 @@
 // here; a STIX 2.1 bundle and a MISP event in ./exchange.ts. Private and internal values are
 // left out unless asked for (their number is still reported). API text (organisations, tags, registrars) is data:
 // escaped for Markdown, never a link. Pure: no `vscode` import.
+import { compareRisk } from '../exploitation/order';
+import { verdictRisk } from './verdict';
 import { csvLine } from '../results/export';
 import { escapeMarkdownSyntax } from '../text/inert';
 import { mispEvent, stixBundle } from './exchange';
@@ -51,10 +53,8 @@ export function mdCode(s: string, max = 200): string {
   return `${fence}${run ? ' ' : ''}${t.replace(/\|/g, '\\|')}${run ? ' ' : ''}${fence}`;
 }
 
-function severityOrder(r: TriageRow): number {
-  const v = r.verdict;
-  if (!v || v.kind !== 'host') return -1;
-  return (v.maxScore ?? 0) * 100 + v.cves + (v.exploits > 0 ? 10_000 : 0);
+function isVulnerable(r: TriageRow): boolean {
+  return r.verdict?.kind === 'host' && r.verdict.vulnerable;
 }
 
 export function markdownReport(triage: Triage, opts: ReportOptions = {}): string {
@@ -81,24 +81,32 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
   lines.push(`| enriched | ${acc.answered} of ${acc.eligible} |`);
   lines.push(`| vulnerable hosts | ${vulnerable.length} |`, '');
   if (acc.partial) lines.push(`> Partial: ${mdText(acc.summary, 300)}.`, '');
+  // Where the KEV and EPSS columns come from, or why they are empty (never "not exploited").
+  const feeds = rows.find((r) => r.verdict?.kind === 'host' && r.verdict.feeds)?.verdict;
+  if (feeds?.kind === 'host' && feeds.feeds) lines.push(`> Exploitation: ${mdText(feeds.feeds, 300)}.`, '');
   if (triage.truncated)
     lines.push('> More unique values than the triage lists; the rest are counted only.', '');
   const notable = rows
     .filter((r) => r.verdict?.kind === 'host' && (r.verdict.vulnerable || r.verdict.tags.length > 0))
-    .sort((a, b) => severityOrder(b) - severityOrder(a) || b.count - a.count)
+    .sort(
+      (a, b) =>
+        compareRisk(verdictRisk(a.verdict), verdictRisk(b.verdict)) ||
+        Number(isVulnerable(b)) - Number(isVulnerable(a)) ||
+        b.count - a.count,
+    )
     .slice(0, 50);
   if (notable.length) {
     lines.push(
       '### Notable hosts',
       '',
-      '| indicator | seen | CVEs | max CVSS | severity | exploits | tags | ports | ASN | organisation | country |',
-      '|---|---:|---:|---:|---|---:|---|---|---|---|---|',
+      '| indicator | seen | exploited | max EPSS | CVEs | max CVSS | severity | exploits | tags | ports | ASN | organisation | country |',
+      '|---|---:|---|---:|---:|---:|---|---:|---|---|---|---|---|',
     );
     for (const r of notable) {
       const v = r.verdict!;
       if (v.kind !== 'host') continue;
       lines.push(
-        `| ${show(r.value)} | ${r.count} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? `, … (${v.ports.length} in all)` : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`,
+        `| ${show(r.value)} | ${r.count} | ${mdText(v.kev ? `${v.kev} in KEV${v.ransomware ? ' (ransomware)' : ''}` : '')} | ${v.epss !== undefined ? `${(v.epss * 100).toFixed(1)}%` : ''} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? `, … (${v.ports.length} in all)` : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`,
       );
     }
     lines.push('');
@@ -146,6 +154,10 @@ export const CSV_COLUMNS = [
   'max_cvss',
   'max_severity',
   'exploits',
+  'kev_cves',
+  'ransomware',
+  'max_epss',
+  'exploited',
   'cve_ids',
   'tags',
   'ports',
@@ -181,6 +193,10 @@ export function csvReport(triage: Triage, opts: ReportOptions = {}): string {
         h?.maxScore ?? '',
         h?.maxSeverity ?? '',
         h?.exploits ?? '',
+        h?.kev ?? '',
+        h?.ransomware ?? '',
+        h?.epss ?? '',
+        h?.exploited ?? '',
         h?.cveIds.join(' ') ?? '',
         h?.tags.join('; ') ?? '',
         h?.ports.join(' ') ?? '',

@@ -4,6 +4,7 @@
 import type { OdinClient } from '../../api/client';
 import type { Host, WhoisRecord } from '../../api/types';
 import { canonicalIp } from '../detect';
+import type { ExploitationView } from '../exploitation';
 import type { RequestLayer } from '../requests/layer';
 import type { HostVerdict } from './model';
 import { batchQuery, type Answer, type EnrichmentSource } from './triage';
@@ -26,6 +27,8 @@ export interface LayerSourceOptions {
   /** Lookups count as automatic (the hover's limits and pauses): an agent's triage. Default false. */
   automatic?: boolean;
   now?: () => number;
+  /** The KEV and EPSS feeds as they are now (verdicts order and count by them). */
+  exploitation?: () => ExploitationView;
 }
 
 /** What the cache says about a host or domain (no request): the verdict, "unknown", or nothing. */
@@ -34,11 +37,12 @@ export function cachedAnswer(
   kind: 'host' | 'domain',
   value: string,
   now = Date.now(),
+  x?: ExploitationView,
 ): Answer | undefined {
   if (kind === 'host') {
     const full = layer.peek<Host>(TRIAGE_KINDS.host, value) ?? layer.peek<Host>(TRIAGE_KINDS.hostHit, value);
     if (!full) return undefined;
-    return full.status === 'ok' ? { found: true, verdict: hostVerdict(full.value) } : { found: false };
+    return full.status === 'ok' ? { found: true, verdict: hostVerdict(full.value, x) } : { found: false };
   }
   const whois = layer.peek<WhoisRecord>(TRIAGE_KINDS.whois, value);
   if (!whois) return undefined;
@@ -54,15 +58,16 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
   const { layer, client } = opts;
   const now = opts.now ?? Date.now;
   const automatic = opts.automatic === true;
+  const x = (): ExploitationView | undefined => opts.exploitation?.();
   const source: EnrichmentSource = {
-    cached: (kind, value) => cachedAnswer(layer, kind, value, now()),
+    cached: (kind, value) => cachedAnswer(layer, kind, value, now(), x()),
     async lookupHost(ip, signal, budget) {
       const r = await layer.get<Host>(TRIAGE_KINDS.host, ip, (s) => client().getHost(ip, { signal: s }), {
         signal,
         automatic,
         budget,
       });
-      return r.status === 'ok' ? { found: true, verdict: hostVerdict(r.value) } : { found: false };
+      return r.status === 'ok' ? { found: true, verdict: hostVerdict(r.value, x()) } : { found: false };
     },
     async lookupDomain(domain, signal, budget) {
       const r = await layer.get<WhoisRecord>(
@@ -93,7 +98,7 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
         // An answer may carry hosts nobody asked for: only the asked ones count.
         const ip = canonicalIp(h.ip);
         if (!ip || !wanted.has(ip) || found.has(ip)) continue;
-        found.set(ip, hostVerdict(h));
+        found.set(ip, hostVerdict(h, x()));
         layer.store(TRIAGE_KINDS.hostHit, ip, h);
       }
       for (const ip of ips) if (!found.has(ip)) layer.store(TRIAGE_KINDS.hostHit, ip, undefined);

@@ -1,15 +1,29 @@
 // The verdict of one indicator, from what ODIN answered. Pure: no `vscode` import.
 import { SEVERITY_RANK, type Host, type Severity, type WhoisRecord } from '../../api/types';
 import { vulnerability } from '../hosts/vulnerability';
-import type { DomainVerdict, HostVerdict } from './model';
+import {
+  byRisk,
+  cveRisk,
+  epssText,
+  feedNotes,
+  hostExploitation,
+  kevText,
+  type ExploitationView,
+  type Risk,
+} from '../exploitation';
+import type { CveSignal, DomainVerdict, HostVerdict } from './model';
 
 const MAX_IDS = 20;
 const MAX_TAGS = 10;
 const MAX_PORTS = 50;
 const DAY = 86_400_000;
 
-/** The verdict for a host (a full lookup or a search hit: hits carry CVE ids and severities only). */
-export function hostVerdict(host: Host): HostVerdict {
+/**
+ * The verdict for a host (a full lookup or a search hit: hits carry CVE ids and severities
+ * only). With the exploitation feeds, its CVE ids follow the one rule (KEV, EPSS, CVSS) and
+ * the verdict carries its KEV count and worst EPSS.
+ */
+export function hostVerdict(host: Host, x?: ExploitationView): HostVerdict {
   const cves = new Map<string, { score?: number; severity: Severity }>();
   const exploits = new Set<string>();
   const ports = new Set<number>();
@@ -29,13 +43,11 @@ export function hostVerdict(host: Host): HostVerdict {
       maxScore = c.score;
     if (SEVERITY_RANK[c.severity] > SEVERITY_RANK[maxSeverity]) maxSeverity = c.severity;
   }
-  const cveIds = [...cves.entries()]
-    .sort(
-      (a, b) =>
-        (b[1].score ?? -1) - (a[1].score ?? -1) ||
-        SEVERITY_RANK[b[1].severity] - SEVERITY_RANK[a[1].severity] ||
-        a[0].localeCompare(b[0]),
-    )
+  const cveIds = byRisk(
+    [...cves.entries()],
+    ([id, c]) => cveRisk(x?.lookup(id), c.score),
+    (a, b) => SEVERITY_RANK[b[1].severity] - SEVERITY_RANK[a[1].severity] || a[0].localeCompare(b[0]),
+  )
     .slice(0, MAX_IDS)
     .map(([id]) => id);
   const tags = host.tags
@@ -53,6 +65,34 @@ export function hostVerdict(host: Host): HostVerdict {
     cveIds,
   };
   if (vuln.state === 'unknown') v.cvesUnknown = vuln.why;
+  if (x && cves.size) {
+    const hx = hostExploitation(
+      [...cves.entries()].map(([id, c]) => ({ id, score: c.score })),
+      x,
+    );
+    if (hx.kevCount) v.kev = hx.kevCount;
+    if (hx.risk.ransomware) v.ransomware = true;
+    if (hx.epss) v.epss = hx.epss.score.epss;
+    const worst = hx.kev ? kevText(hx.kev.entry) : hx.epss ? epssText(hx.epss.score) : undefined;
+    if (worst) v.exploited = worst;
+    const signals: CveSignal[] = [];
+    for (const id of cveIds) {
+      const e = x.lookup(id);
+      if (!e.kev && !e.epss) continue;
+      const s: CveSignal = { id };
+      if (e.kev) {
+        s.kevAdded = e.kev.added;
+        if (e.kev.ransomware) s.ransomware = true;
+      }
+      if (e.epss) {
+        s.epss = Math.round(e.epss.epss * 1e5) / 1e5;
+        s.percentile = Math.round(e.epss.percentile * 1e5) / 1e5;
+      }
+      signals.push(s);
+    }
+    if (signals.length) v.signals = signals;
+    v.feeds = feedNotes(x);
+  }
   if (maxScore !== undefined) v.maxScore = maxScore;
   if (maxSeverity !== 'UNKNOWN') v.maxSeverity = maxSeverity.toLowerCase();
   const org = host.asn?.organization || host.whois?.organization;
@@ -62,6 +102,16 @@ export function hostVerdict(host: Host): HostVerdict {
   const country = host.location?.country_code || host.asn?.country_code;
   if (country) v.country = country;
   return v;
+}
+
+/** A row's place in the one ordering rule (core/exploitation/order.ts); domains and unanswered rows have none. */
+export function verdictRisk(v: HostVerdict | DomainVerdict | undefined): Risk {
+  if (v?.kind !== 'host') return { kev: false };
+  const out: Risk = { kev: (v.kev ?? 0) > 0 };
+  if (v.ransomware) out.ransomware = true;
+  if (v.epss !== undefined) out.epss = v.epss;
+  if (v.maxScore !== undefined) out.cvss = v.maxScore;
+  return out;
 }
 
 /** The verdict for a domain from its whois record. */
@@ -97,6 +147,9 @@ export function verdictLine(v: HostVerdict | DomainVerdict | undefined): string 
     return bits.filter(Boolean).join(' · ');
   }
   const bits: string[] = [];
+  // The worst exploitation signal leads (issue 29): "⚠ KEV (ransomware) · 3 CVEs (max 9.8)".
+  if (v.kev) bits.push(`⚠ KEV${v.ransomware ? ' (ransomware)' : ''}`);
+  else if (v.epss !== undefined && v.epss >= 0.1) bits.push(`EPSS ${(v.epss * 100).toFixed(1)}%`);
   if (v.cves > 0)
     bits.push(
       `⚠ ${v.cves} CVE${v.cves === 1 ? '' : 's'}${v.maxScore !== undefined ? ` (max ${v.maxScore})` : ''}`,

@@ -63,6 +63,10 @@ function rowView(r: TriageRow, index: number, label: (uri: string) => string): T
     v.ports = verdict.ports;
     if (verdict.maxScore !== undefined) v.maxScore = verdict.maxScore;
     if (verdict.maxSeverity) v.severity = cap(verdict.maxSeverity, 20);
+    if (verdict.kev) v.kev = verdict.kev;
+    if (verdict.ransomware) v.ransomware = true;
+    if (verdict.epss !== undefined) v.epss = verdict.epss;
+    if (verdict.exploited) v.exploited = cap(verdict.exploited, 120);
     if (verdict.org) v.org = cap(verdict.org);
     if (verdict.asn) v.asn = cap(verdict.asn, 20);
     if (verdict.country) v.country = cap(verdict.country, 40);

@@ -93,6 +93,7 @@ export function agentContext(ctx: Ctx, gate: AgentGate = agentGate(ctx)): ToolCo
     gate,
     origin: () => ctx.origin(),
     localText,
+    exploitation: () => ctx.feeds.ensure(),
     secrets: () => {
       const key = ctx.keys.get();
       return key ? [key] : [];

@@ -19,6 +19,7 @@ import * as vscode from 'vscode';
 import { writePolicyFile } from '../../agent/mcp/policy';
 import type { Ctx } from '../ctx';
 import { config, onConfigChange } from '../shared/config';
+import { feedsDir } from '../shared/feeds';
 import { MCP_PROVIDER_ID } from './ids';
 import type { RegisteredAgent } from './registered';
 
@@ -115,6 +116,8 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
   const settingsEnv = (): Record<string, string> => ({
     ODIN_API_BASE_URL: ctx.baseUrl(),
     ODIN_POLICY_FILE: policy.file,
+    // The KEV and EPSS copies this window keeps (read only by the server; off: none).
+    ...(config.feeds().enabled ? { ODIN_FEEDS_DIR: feedsDir(ctx) } : {}),
   });
   // Desktop VS Code's executable is Electron: run it as Node for the script.
   const define = (env: Record<string, string>): McpStdioDefinition =>

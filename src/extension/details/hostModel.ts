@@ -5,6 +5,7 @@
  * of the values the page refers to by id.
  */
 import type { Cve, Exploit, Host, Service, TlsCertificate } from '../../api/types';
+import type { ExploitationView } from '../../core/exploitation';
 import { keyName, softwareName } from '../../core/hosts/names';
 import { vulnerability } from '../../core/hosts/vulnerability';
 import {
@@ -143,8 +144,11 @@ export function exploitView(e: Exploit, cves: string[] = e.cves ?? []): ExploitV
   };
 }
 
-export function cveView(c: Cve, source: CveView['source']): CveView {
+export function cveView(c: Cve, source: CveView['source'], x?: ExploitationView): CveView {
+  const e = x?.lookup(c.id);
   return {
+    ...(e?.kev ? { kev: { added: e.kev.added, ransomware: e.kev.ransomware } } : {}),
+    ...(e?.epss ? { epss: { epss: e.epss.epss, percentile: e.epss.percentile } } : {}),
     id: cap(c.id, 128)!,
     severity: c.severity,
     score: typeof c.score === 'number' && Number.isFinite(c.score) ? c.score : undefined,
@@ -194,7 +198,7 @@ export function mergeCves(current: Cve[], incoming: Cve[]): Cve[] {
 /** Module names (`http`, `tls`) versus banner text in the host-level `banner` list. */
 const MODULE_NAME = /^[a-z0-9_.-]{1,32}$/i;
 
-export function hostView(host: Host): HostView {
+export function hostView(host: Host, x?: ExploitationView): HostView {
   const loc = host.location;
   const location = [loc?.city, loc?.country_name ?? loc?.country_code, loc?.continent]
     .filter((x) => x)
@@ -253,7 +257,7 @@ export function hostView(host: Host): HostView {
           raw: cap(host.whois.raw, 200_000),
         }
       : undefined,
-    cves: hostCves(host).map((c) => cveView(c, 'host')),
+    cves: hostCves(host).map((c) => cveView(c, 'host', x)),
   };
 }
 

@@ -149,6 +149,13 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
     }
     this.sendHost();
     await Promise.all([
+      // KEV and EPSS beside each CVE once the feeds are read (first need; never fatal).
+      this.ctx.feeds.ensure().then(
+        () => {
+          if (!signal.aborted) this.sendCves();
+        },
+        () => undefined,
+      ),
       client.getHostCves(this.id, FIRST_CVE_PAGE, { signal }).then(
         (page) => {
           if (signal.aborted) return;
@@ -180,12 +187,16 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
   }
 
   private sendHost(): void {
-    if (this.state.host) this.post({ type: 'host', host: hostView(this.state.host) });
+    if (this.state.host) this.post({ type: 'host', host: hostView(this.state.host, this.ctx.feeds.store) });
   }
 
   private cveViews() {
     return this.state.cves.map((c) =>
-      cveView(c, c.summary !== undefined || c.score !== undefined ? 'endpoint' : 'host'),
+      cveView(
+        c,
+        c.summary !== undefined || c.score !== undefined ? 'endpoint' : 'host',
+        this.ctx.feeds.store,
+      ),
     );
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ExploitationView } from '../../core/exploitation';
 import { getDomain } from 'tldts';
 import { OdinApiError } from '../../api/errors';
 import type { WhoisRecord } from '../../api/types';
@@ -173,7 +174,7 @@ export function cachedCard(
   if (ind.kind === 'ipv4' || ind.kind === 'ipv6') {
     const hit = rl.peek<import('../../api/types').Host>('host', ind.value);
     if (!usable(hit)) return undefined;
-    const o = { ...opts, cachedAt: hit.storedAt, stale: hit.stale };
+    const o = { ...opts, cachedAt: hit.storedAt, stale: hit.stale, exploitation: feedsNow(ctx) };
     return hit.status === 'ok' ? hostCard(ind.value, hit.value, o) : hostNotFoundCard(ind.value, o);
   }
   if (ind.kind === 'cidr') {
@@ -214,12 +215,24 @@ const blockCount = (cidr: string): SpecOf<'hostCount'> => ({
   query: hostsInBlockQuery(cidr),
 });
 
+/** The feeds as they are now, for a card built without waiting; starts loading them on first need. */
+function feedsNow(ctx: Ctx): ExploitationView {
+  ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
+  return ctx.feeds.store;
+}
+
 async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardOptions): Promise<string> {
   const rl = ctx.requests;
   const get = { signal: req.signal, automatic: !req.explicit };
   if (ind.kind === 'ipv4' || ind.kind === 'ipv6') {
-    const r = await rl.get('host', ind.value, (signal) => ctx.client().getHost(ind.value, { signal }), get);
-    const o = r.fromCache ? { ...opts, cachedAt: r.storedAt, stale: r.stale } : opts;
+    // The feeds load (first need) while the host is asked for; they never hold a card back on error.
+    const [r, exploitation] = await Promise.all([
+      rl.get('host', ind.value, (signal) => ctx.client().getHost(ind.value, { signal }), get),
+      ctx.feeds.ensure().catch(() => ctx.feeds.store),
+    ]);
+    const o = r.fromCache
+      ? { ...opts, cachedAt: r.storedAt, stale: r.stale, exploitation }
+      : { ...opts, exploitation };
     return r.status === 'ok' ? hostCard(ind.value, r.value, o) : hostNotFoundCard(ind.value, o);
   }
   if (ind.kind === 'cidr') {

@@ -60,6 +60,9 @@ export class SearchFeature implements vscode.Disposable {
     views: SearchViews,
   ) {
     this.results = new ResultsProvider(ctx.contextKeys, () => ctx.nextId('r'));
+    // CVE nodes show KEV and EPSS; the feeds load on this first use of search, not at activation.
+    this.results.exploitation = ctx.feeds.store;
+    ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
     this.catalogue = new FieldCatalogue(
       () => ctx.client(),
       () => ctx.origin(),

@@ -8,6 +8,10 @@ import * as vscode from 'vscode';
  */
 export const DEFAULT_BASE_URL = 'https://api.odin.io';
 
+export const DEFAULT_KEV_URL =
+  'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json';
+export const DEFAULT_EPSS_URL = 'https://epss.cyentia.com/epss_scores-current.csv.gz';
+
 export type LookupMode = 'onHover' | 'onCommand' | 'off';
 const MODE_RANK: Record<LookupMode, number> = { onHover: 0, onCommand: 1, off: 2 };
 
@@ -124,6 +128,19 @@ export const config = {
    */
   offerMcpServer(): boolean {
     return userValue<unknown>('agent.offerMcpServer', false) === true;
+  },
+
+  /** The exploitation feeds: user level only (application scope), so a workspace cannot redirect or enable them. */
+  feeds(): { enabled: boolean; kevUrl: string; epssUrl: string } {
+    const url = (key: string, fallback: string): string => {
+      const v = userValue<unknown>(key, fallback);
+      return typeof v === 'string' && v.trim() !== '' ? v.trim() : fallback;
+    };
+    return {
+      enabled: userValue<unknown>('feeds.enabled', true) !== false,
+      kevUrl: url('feeds.kevUrl', DEFAULT_KEV_URL),
+      epssUrl: url('feeds.epssUrl', DEFAULT_EPSS_URL),
+    };
   },
   expiryWarningDays(): number {
     return positive(section().get<number>('whois.expiryWarningDays', 30), 30);

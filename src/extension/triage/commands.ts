@@ -188,7 +188,12 @@ async function runTriage(
         state.set(t, ctx.origin());
         const source = gated(
           gate,
-          layerSource({ layer: ctx.requests, client: () => ctx.client(), batching: opts.batching }),
+          layerSource({
+            layer: ctx.requests,
+            client: () => ctx.client(),
+            batching: opts.batching,
+            exploitation: () => ctx.feeds.store,
+          }),
         );
         const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx, gate);
         const p: TriageResult['preview'] = preview(t, source, opts);
@@ -212,6 +217,10 @@ async function runTriage(
           );
           if (choice !== SEND) return resultOf(t, p, account(t), 'Not confirmed: nothing was sent.');
         }
+        // KEV and EPSS order the verdicts (a feed that cannot load is said by the store, never
+        // fatal); loaded after the yes, so nothing at all leaves before the confirmation.
+        progress.report({ message: 'reading the exploitation feeds…' });
+        await ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
         progress.report({ message: `enriching ${p.toSend} indicators…` });
         let reported = 0;
         // The count the preview showed is the most this run sends; more needs a new yes.

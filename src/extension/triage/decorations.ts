@@ -68,7 +68,7 @@ export class VerdictDecorations implements vscode.Disposable {
         if (info.length + vuln.length >= MAX_PER_EDITOR) break;
         const kind = d.kind === 'domain' ? 'domain' : d.kind === 'cidr' ? undefined : 'host';
         if (!kind || !this.gate!.privacy(d.value).decision.allowed) continue;
-        const a = cachedAnswer(this.ctx.requests, kind, d.value);
+        const a = cachedAnswer(this.ctx.requests, kind, d.value, Date.now(), this.ctx.feeds.store);
         if (!a?.found) continue;
         const end = doc.positionAt(d.end);
         // Right after the indicator (a log line is often wider than the editor: its end would be

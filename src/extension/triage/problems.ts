@@ -65,7 +65,7 @@ export class InfraProblems implements vscode.Disposable {
     const findings = infraFindings(
       doc.getText(),
       (v) => gate.privacy(v).decision.allowed,
-      (ip) => cachedAnswer(this.ctx.requests, 'host', ip),
+      (ip) => cachedAnswer(this.ctx.requests, 'host', ip, Date.now(), this.ctx.feeds.store),
     );
     const list = findings.map((f) => {
       const d = new vscode.Diagnostic(

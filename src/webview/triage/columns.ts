@@ -81,6 +81,26 @@ export const COLUMNS: Column[] = [
     prio: 1,
   },
   {
+    key: 'kev',
+    label: 'KEV',
+    cell: (r) =>
+      r.kev
+        ? h(
+            'span',
+            { class: 'kev', attrs: { title: r.exploited ?? 'Known exploited (CISA KEV)' } },
+            r.ransomware ? 'KEV · ransomware' : r.kev > 1 ? `KEV ×${r.kev}` : 'KEV',
+          )
+        : '',
+    prio: 1,
+  },
+  {
+    key: 'epss',
+    label: 'EPSS',
+    cell: (r) => (r.epss !== undefined ? `${(r.epss * 100).toFixed(r.epss >= 0.1 ? 1 : 2)}%` : ''),
+    cls: 'num',
+    prio: 2,
+  },
+  {
     key: 'exploits',
     label: 'Exploits',
     cell: (r) => (r.exploits ? String(r.exploits) : ''),

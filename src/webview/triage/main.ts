@@ -49,6 +49,7 @@ function restoredState(): ViewState {
     filter: {
       verdict: VERDICT_CLASSES.includes(f.verdict as TriageVerdictClass) ? f.verdict : undefined,
       kind: TRIAGE_KINDS.includes(f.kind as TriageKind) ? f.kind : undefined,
+      exploited: f.exploited === true ? true : undefined,
       text: typeof f.text === 'string' ? f.text.slice(0, 200) : undefined,
     },
   };
@@ -79,6 +80,7 @@ class TriageTable {
   private readonly verdictSel: HTMLSelectElement;
   private readonly kindSel: HTMLSelectElement;
   private readonly textInput: HTMLInputElement;
+  private readonly exploitedBox: HTMLInputElement;
 
   constructor(private readonly root: HTMLElement) {
     this.verdictSel = select(
@@ -100,6 +102,14 @@ class TriageTable {
       },
     });
     this.textInput.value = this.state.filter.text ?? '';
+    this.exploitedBox = h('input', {
+      class: 'filter-exploited',
+      attrs: { type: 'checkbox', 'aria-label': 'Known exploited only' },
+    });
+    this.exploitedBox.checked = this.state.filter.exploited === true;
+    this.exploitedBox.addEventListener('change', () =>
+      this.setFilter({ exploited: this.exploitedBox.checked || undefined }),
+    );
     this.verdictSel.addEventListener('change', () =>
       this.setFilter({ verdict: (this.verdictSel.value || undefined) as TriageVerdictClass | undefined }),
     );
@@ -165,6 +175,12 @@ class TriageTable {
         { class: 'toolbar' },
         this.verdictSel.parentElement!,
         this.kindSel.parentElement!,
+        h(
+          'label',
+          { class: 'tfilter', attrs: { title: 'Rows with a CVE in the CISA KEV catalogue' } },
+          this.exploitedBox,
+          h('span', null, 'Known exploited only'),
+        ),
         this.textInput,
         this.shownCount,
         button('Open Report', 'markdown', () => post({ type: 'action', action: 'openReport' }), {

@@ -167,3 +167,15 @@ void describe('gate: lookups mode and workspace trust', () => {
     assert.match(v.privacy?.reason ?? '', /Private-Use/);
   });
 });
+
+void describe('gate: the public exploitation feeds', () => {
+  it('are never fetched with lookups off or in Restricted Mode; onCommand does not hold them back', () => {
+    const may = (mode: GateSettings['mode'], trusted: boolean) => new Gate({ mode, trusted }).mayFetchFeeds();
+    assert.deepEqual(may('onHover', true), { ok: true });
+    assert.deepEqual(may('onCommand', true), { ok: true });
+    assert.equal(may('off', true).ok, false);
+    assert.equal(may('onHover', false).ok, false);
+    assert.equal(may('onCommand', false).ok, false);
+    assert.equal(may('off', false).ok, false);
+  });
+});

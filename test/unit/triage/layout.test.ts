@@ -52,7 +52,7 @@ describe('triage view layout', () => {
   });
   for (const [tier, maxWidth, shown] of [
     ['wide', undefined, 3],
-    ['medium', 1239, 2],
+    ['medium', 1419, 2],
     ['narrow', 759, 1],
   ] as const) {
     it(`${tier}: one track per cell shown`, () => {

@@ -14,7 +14,13 @@ import {
   type Triage,
   uuidV5,
   defang,
+  hostVerdict,
+  rowViews,
+  verdictLine,
 } from '../../../src/core/triage';
+import type { Cve, Host } from '../../../src/api/types';
+import { filterRows, haystack, sortRows } from '../../../src/common/triageProtocol';
+import { ExploitationStore, isProblem, parseEpssText, parseKev } from '../../../src/core/exploitation';
 
 const SCHEMAS = path.resolve(__dirname, '../../../../test/fixtures/stix2.1-schemas/schemas');
 const policy = new PrivacyPolicy();
@@ -252,5 +258,146 @@ void describe('triage reports', () => {
     );
     assert.ok(!misp.Event.Attribute.some((a) => a.value === '10.0.0.5'));
     for (const f of REPORT_FORMATS) assert.ok(report(t, f, { now: NOW, uuid }).length > 0, f);
+  });
+});
+
+// Issue 29: KEV and EPSS through the triage, from real host answers and the feeds' store.
+void describe('triage: exploited first (KEV, then EPSS, then CVSS)', () => {
+  const FEED_NOW = Date.parse('2026-11-20T12:00:00Z');
+  const kevStore = (): ExploitationStore => {
+    const kev = parseKev(
+      JSON.stringify({
+        dateReleased: '2026-11-19',
+        vulnerabilities: [
+          { cveID: 'CVE-2021-41773', dateAdded: '2021-11-03', knownRansomwareCampaignUse: 'Known' },
+        ],
+      }),
+    );
+    const epss = parseEpssText(
+      '#model_version:v1,score_date:2026-11-19\ncve,epss,percentile\nCVE-2021-41773,0.94400,0.99900\nCVE-2024-10003,0.20000,0.96000\n',
+    );
+    assert.ok(!isProblem(kev) && !isProblem(epss));
+    return new ExploitationStore(kev, epss, () => FEED_NOW);
+  };
+  const cve = (id: string, score: number): Cve => ({
+    id,
+    score,
+    severity: score >= 9 ? 'CRITICAL' : 'HIGH',
+    references: [],
+    services: [],
+    exploit: [],
+  });
+  const host = (ip: string, cves: Cve[]): Host => ({
+    ip,
+    banner: [],
+    domains: [],
+    hostnames: [],
+    tags: [],
+    services: [{ port: 443, cve: cves, softwares: [], modules: {} }],
+  });
+  // A: one KEV CVE at CVSS 7.5. B: ten CVEs at 9.8, none in KEV.
+  const A = '185.220.101.34';
+  const B = '45.33.32.156';
+  const hosts: Record<string, Host> = {
+    [A]: host(A, [cve('CVE-2021-41773', 7.5)]),
+    [B]: host(
+      B,
+      Array.from({ length: 10 }, (_, i) => cve(`CVE-2024-1000${i}`, 9.8)),
+    ),
+  };
+  async function exploitedTriage(): Promise<Triage> {
+    // B first in the text and seen more often: only the rule can put A above it.
+    const text = `${B} ${B} ${B} then ${A}`;
+    const t = await buildTriage([{ uri: 'file:///logs/b.log', text }], (kind, value) =>
+      policy.check({ kind, value }),
+    );
+    const store = kevStore();
+    await enrich(
+      t,
+      {
+        cached: () => undefined,
+        lookupHost: async (ip) => ({ found: true, verdict: hostVerdict(hosts[ip]!, store) }),
+        lookupDomain: async () => ({ found: false }),
+      },
+      { batching: false },
+    );
+    return t;
+  }
+
+  void it('a host with one KEV CVE at CVSS 7.5 sorts above ten non-KEV CVEs at 9.8; "known exploited only" keeps it alone', async () => {
+    const t = await exploitedTriage();
+    const rows = rowViews(t, (u) => u);
+    const order = sortRows(
+      rows,
+      rows.map((_, i) => i),
+      'verdict',
+      true,
+    );
+    assert.deepEqual(
+      order.map((i) => rows[i]!.value),
+      [A, B],
+    );
+    const a = rows.find((r) => r.value === A)!;
+    assert.equal(a.kev, 1);
+    assert.equal(a.ransomware, true);
+    assert.equal(a.exploited, 'Known exploited (KEV, added 2021-11-03; used by ransomware)');
+    const byKev = sortRows(
+      rows,
+      rows.map((_, i) => i),
+      'kev',
+      true,
+    );
+    assert.equal(rows[byKev[0]!]!.value, A);
+    const only = filterRows(rows, rows.map(haystack), { exploited: true });
+    assert.deepEqual(
+      only.map((i) => rows[i]!.value),
+      [A],
+    );
+    const v = t.rows.find((r) => r.value === A)!.verdict!;
+    assert.equal(verdictLine(v).split(' · ')[0], '⚠ KEV (ransomware)');
+  });
+
+  void it('every report carries KEV and EPSS; STIX stays valid against the OASIS schemas; MISP has vulnerability attributes', async () => {
+    const t = await exploitedTriage();
+    const md = report(t, 'md', { now: NOW });
+    const notable = md
+      .split('\n')
+      .filter((l) => l.startsWith('| `') || l.startsWith('| 1') || l.startsWith('| 4'));
+    assert.ok(notable[0]!.includes('185'), md);
+    assert.match(md, /\| 1 in KEV \\\(ransomware\\\) \| 94\.4% \|/);
+    assert.match(md, /> Exploitation: KEV from 2026\\-11\\-19 · EPSS from 2026\\-11\\-19\./);
+    const csv = report(t, 'csv', { now: NOW }).split('\r\n');
+    const header = csv[0]!.split(',');
+    const aRow = csv.find((l) => l.startsWith(A))!.split(',');
+    assert.equal(aRow[header.indexOf('kev_cves')], '1');
+    assert.equal(aRow[header.indexOf('ransomware')], 'true');
+    const json = JSON.parse(report(t, 'json', { now: NOW })) as {
+      indicators: { value: string; verdict?: { kev?: number; signals?: unknown[] } }[];
+    };
+    assert.equal(json.indicators.find((i) => i.value === A)!.verdict!.kev, 1);
+    const bundle = JSON.parse(report(t, 'stix', { now: NOW, uuid })) as {
+      objects: Record<string, unknown>[];
+    };
+    const validate = stixValidator();
+    assert.ok(validate(bundle), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    const vuln = bundle.objects.find((o) => o.type === 'vulnerability' && o.name === 'CVE-2021-41773')!;
+    assert.deepEqual(vuln.x_odin_kev, { date_added: '2021-11-03', known_ransomware_campaign_use: 'Known' });
+    assert.deepEqual(vuln.x_odin_epss, { epss: 0.944, percentile: 0.999 });
+    assert.ok(
+      (vuln.external_references as { source_name: string }[]).some((r) => r.source_name === 'cisa-kev'),
+    );
+    const misp = JSON.parse(report(t, 'misp', { now: NOW, uuid })) as {
+      Event: { Attribute: { type: string; value: string; comment: string; Tag?: { name: string }[] }[] };
+    };
+    const attr = misp.Event.Attribute.find(
+      (x) => x.type === 'vulnerability' && x.value === 'CVE-2021-41773',
+    )!;
+    assert.equal(attr.value, 'CVE-2021-41773');
+    assert.match(attr.comment, /Known exploited \(KEV, added 2021-11-03; used by ransomware\) · EPSS 94\.4%/);
+    assert.ok(
+      misp.Event.Attribute.find((x) => x.value === A)!.Tag!.some(
+        (g) => g.name === 'odin:known-exploited="true"',
+      ),
+    );
   });
 });

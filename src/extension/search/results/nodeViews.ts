@@ -5,6 +5,7 @@
  * render as an icon in a tree label).
  */
 import type { Cve, DomainRecord, Host } from '../../../api/types';
+import { epssText, kevText, type ExploitationView } from '../../../core/exploitation';
 import type { ResultItem } from '../../../core/results/resultItem';
 import { describeSpec, isSummary, KINDS } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
@@ -17,6 +18,8 @@ export interface ViewOptions {
   currentId?: string;
   /** `odin.openHostDetails` / `odin.openWhoisDetails` are registered (the details page exists). */
   detailsAvailable?: boolean;
+  /** The KEV and EPSS feeds: a CVE node leads with its exploitation signal. */
+  exploitation?: ExploitationView;
 }
 const t = (s: string | undefined, max = 200): string => (s ? neutraliseUiText(s, max) : '');
 
@@ -89,7 +92,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
       };
     }
     case 'cve':
-      return cveView(node.cve);
+      return cveView(node.cve, opts.exploitation);
     case 'exploit':
       return {
         label: t(node.exploit.id, 80),
@@ -177,17 +180,21 @@ export function countDescription(set: ResultSet): string {
   return `${set.countText()}${set.cancelled ? ' (cancelled)' : ''}`;
 }
 
-function cveView(c: Cve): NodeView {
+function cveView(c: Cve, x?: ExploitationView): NodeView {
+  const e = x?.lookup(c.id);
+  const words = [e?.kev ? kevText(e.kev) : '', e?.epss ? epssText(e.epss) : ''].filter(Boolean);
   return {
     label: t(c.id, 40),
     description: [
+      e?.kev ? (e.kev.ransomware ? 'KEV (ransomware)' : 'KEV') : '',
+      e?.epss && e.epss.epss >= 0.01 ? `EPSS ${(e.epss.epss * 100).toFixed(1)}%` : '',
       c.severity === 'UNKNOWN' ? '' : c.severity,
       c.score !== undefined ? String(c.score) : '',
       c.exploit.length ? `${c.exploit.length} exploit${c.exploit.length === 1 ? '' : 's'}` : '',
     ]
       .filter(Boolean)
       .join(' · '),
-    tooltip: t(c.summary ?? c.id, 1000),
+    tooltip: [...words, t(c.summary ?? c.id, 1000)].join('\n'),
     icon: severityIcon(c.severity),
     collapsible:
       c.summary || c.exploit.length || c.references.length || c.score !== undefined ? 'collapsed' : 'none',
@@ -223,7 +230,7 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
       };
     }
     case 'cve':
-      return cveView(item.v);
+      return cveView(item.v, opts.exploitation);
     case 'exploit':
       return {
         label: t(item.v.id, 80),

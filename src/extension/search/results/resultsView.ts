@@ -4,6 +4,7 @@
  * of the tree (vscode-pull-request-github style); `getChildren` never shows a notification.
  * The view's description carries the count of the current set ("25 of 10,000").
  */
+import type { ExploitationView } from '../../../core/exploitation';
 import * as vscode from 'vscode';
 import type { SearchSpec } from '../../../core/savedSearches';
 import { ContextKeys, type ContextKeyValues } from '../../shared/contextKeys';
@@ -25,6 +26,8 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node>, vscode.Di
   private currentId: string | undefined;
   private treeView: vscode.TreeView<Node> | undefined;
   detailsAvailable = false;
+  /** The KEV and EPSS feeds (`ctx.feeds.store`), for CVE nodes. */
+  exploitation: ExploitationView | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -140,7 +143,11 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node>, vscode.Di
 
   /** The plain description of a node (what the tests and the bench look at). */
   describe(element: Node): NodeView {
-    return view(element, { currentId: this.currentId, detailsAvailable: this.detailsAvailable });
+    return view(element, {
+      currentId: this.currentId,
+      detailsAvailable: this.detailsAvailable,
+      exploitation: this.exploitation,
+    });
   }
 
   getTreeItem(element: Node): vscode.TreeItem {
