@@ -1,7 +1,20 @@
 import * as path from 'node:path';
+import type * as vscode from 'vscode';
 import { FeedFiles, Feeds } from '../../core/exploitation';
-import type { Ctx } from '../ctx';
 import { config } from './config';
+import type { DisposableStore } from './disposable';
+import type { SessionGate } from './gate';
+import type { Log } from './log';
+
+/** What the feeds use of Ctx (not Ctx itself: ctx.ts builds them, so no import circle). */
+export interface FeedsHost {
+  readonly extension: Pick<vscode.ExtensionContext, 'globalStorageUri'>;
+  readonly log: Pick<Log, 'info'>;
+  readonly gate: Pick<SessionGate, 'current' | 'onDidChange'>;
+  readonly subscriptions: DisposableStore;
+  readonly onDidChangeConnection: vscode.Event<void>;
+  demoUrl(): string | undefined;
+}
 
 /**
  * The window's exploitation feeds (core/exploitation/feedFiles.ts) bound to VS Code: the
@@ -11,7 +24,7 @@ import { config } from './config';
  * need (`ctx.feeds`), never at activation; the request is a plain `fetch` of the host (its
  * proxy settings apply) with no ODIN header and no key.
  */
-export function createFeeds(ctx: Ctx): Feeds {
+export function createFeeds(ctx: FeedsHost): Feeds {
   const dir = feedsDir(ctx);
   const feeds = new Feeds(
     new FeedFiles({
@@ -36,6 +49,6 @@ export function createFeeds(ctx: Ctx): Feeds {
 }
 
 /** Where the copies live (the MCP server reads them from here, never downloading itself). */
-export function feedsDir(ctx: Pick<Ctx, 'extension'>): string {
+export function feedsDir(ctx: Pick<FeedsHost, 'extension'>): string {
   return path.join(ctx.extension.globalStorageUri.fsPath, 'feeds');
 }
