@@ -2,13 +2,11 @@ import * as vscode from 'vscode';
 import { OdinClient } from '../api/client';
 import { config, onConfigChange } from './shared/config';
 import { ContextKeys, ContextKeyValues } from './shared/contextKeys';
-import { HOVER_COMMAND_IDS } from '../core/cards/hoverCard';
 import type { RequestLayer } from '../core/requests/layer';
 import { AgentProbe } from './shared/agentProbe';
 import { ArgumentPaths } from './shared/argumentPath';
 import { DetailsProbe } from './shared/detailsProbe';
 import { SessionGate } from './shared/gate';
-import { KnownCommands } from './shared/knownCommands';
 import { DisposableStore } from './shared/disposable';
 import { createRequestLayer } from './shared/requestLayer';
 import type { Log } from './shared/log';
@@ -30,8 +28,6 @@ export class Ctx implements vscode.Disposable {
   readonly subscriptions = new DisposableStore();
   /** The context keys this window has set (package.json `when` clauses read them). */
   readonly contextKeys = new ContextKeyValues();
-  /** Which of the hovers' command links exist in this window (links to missing ones are left out). */
-  readonly hoverCommands = new KnownCommands(HOVER_COMMAND_IDS);
   /** What the details pages report back (for the tests and the bench, through the TestApi). */
   readonly detailsProbe = new DetailsProbe();
   /** What the agent feature registered (for the tests, through the TestApi). */

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { COMMAND_FEATURES } from '../../src/extension/commands';
 import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from '../../src/extension/details/ids';
 import { RESULTS_VIEW, SAVED_VIEW } from '../../src/extension/search/ids';
@@ -216,4 +217,8 @@ test('every command title that prompts ends with "…", and only those', () => {
   for (const c of contributes.commands as Array<{ command: string; title: string }>) {
     assert.equal(c.title.endsWith('…'), PROMPTING.includes(c.command), `${c.command}: "${c.title}"`);
   }
+});
+
+test('every command a hover card may link to is a command of the map (registered in every window)', () => {
+  for (const id of HOVER_COMMAND_IDS) assert.ok(id in COMMAND_FEATURES, `${id} is not in the command map`);
 });

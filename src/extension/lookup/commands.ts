@@ -79,9 +79,9 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
       const target = targetIndicator(ind, d.target);
       const value = target.value;
 
-      const all = await vscode.commands.getCommands(true);
-      const isIp = ind.kind === 'ipv4' || ind.kind === 'ipv6';
-      if (isIp && all.includes('odin.openHostDetails')) {
+      // The details commands are in the command map: registered in every window.
+      const isIp = target.kind === 'ipv4' || target.kind === 'ipv6';
+      if (isIp) {
         await vscode.commands.executeCommand('odin.openHostDetails', value);
         return;
       }
@@ -107,7 +107,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         await vscode.commands.executeCommand('editor.action.showHover');
         return;
       }
-      if (ind.kind === 'domain' && all.includes('odin.openWhoisDetails') && ctx.gate.trusted()) {
+      if (target.kind === 'domain' && ctx.gate.trusted()) {
         await vscode.commands.executeCommand('odin.openWhoisDetails', value);
         return;
       }
