@@ -11,7 +11,11 @@ import { Gate, privacyMessage, type LookupsMode } from '../core/gate';
 
 export type ValueKind = 'ip' | 'domain' | 'cidr';
 
-const KIND_TEXT: Record<ValueKind, string> = { ip: 'an IP address', cidr: 'a CIDR block', domain: 'a domain name' };
+const KIND_TEXT: Record<ValueKind, string> = {
+  ip: 'an IP address',
+  cidr: 'a CIDR block',
+  domain: 'a domain name',
+};
 
 export type GateResult =
   | { allowed: true; value: string }
@@ -100,10 +104,15 @@ export function createGate(settings: GateSettings | (() => GateSettings)): Agent
       const { gate } = current();
       const { target, decision } = gate.privacy(raw);
       const text = JSON.stringify(String(raw).trim().slice(0, 60));
-      if (!target || target.kind !== kind) return { allowed: false, reason: `${text} is not ${KIND_TEXT[kind]}.` };
+      if (!target || target.kind !== kind)
+        return { allowed: false, reason: `${text} is not ${KIND_TEXT[kind]}.` };
       return decision.allowed
         ? { allowed: true, value: target.value }
-        : { allowed: false, reason: privacyMessage(target.value, decision), why: decision.reason.replace(/\.$/, '') };
+        : {
+            allowed: false,
+            reason: privacyMessage(target.value, decision),
+            why: decision.reason.replace(/\.$/, ''),
+          };
     },
     query(raw) {
       const { gate } = current();

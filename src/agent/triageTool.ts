@@ -60,9 +60,7 @@ async function scanForTriage(
     (kind, value) => {
       // The plan: the privacy decision alone; each value is decided again as it is sent.
       const r = c.gate.privacy(value, kind === 'domain' ? 'domain' : kind === 'cidr' ? 'cidr' : 'ip');
-      return r.allowed
-        ? { allowed: true, reason: '' }
-        : { allowed: false, reason: r.why ?? r.reason };
+      return r.allowed ? { allowed: true, reason: '' } : { allowed: false, reason: r.why ?? r.reason };
     },
     { signal, maxUnique: 10_000 },
   );

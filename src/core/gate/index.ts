@@ -214,7 +214,8 @@ const TRIGGER_TEXT: Record<
 const TRIGGER_WHY: Record<keyof typeof TRIGGER_TEXT, string> = {
   off: 'lookups are off (setting odin.lookups.mode)',
   untrusted: 'this workspace is in Restricted Mode, where ODIN sends nothing by itself',
-  'needs-consent': 'this workspace is in Restricted Mode, where nothing is sent without the user\'s confirmation',
+  'needs-consent':
+    "this workspace is in Restricted Mode, where nothing is sent without the user's confirmation",
   'on-command': 'lookups run on command only (setting odin.lookups.mode)',
 };
 
@@ -359,7 +360,12 @@ export class Gate {
   ): { ok: true } | { ok: false; code: BlockCode; reason: string; message: string } {
     const block = this.triggerBlock(req);
     if (!block) return { ok: true };
-    return { ok: false, code: block, reason: TRIGGER_TEXT[block], message: `Nothing is sent to ODIN: ${TRIGGER_WHY[block]}.` };
+    return {
+      ok: false,
+      code: block,
+      reason: TRIGGER_TEXT[block],
+      message: `Nothing is sent to ODIN: ${TRIGGER_WHY[block]}.`,
+    };
   }
 
   private triggerBlock(

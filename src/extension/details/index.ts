@@ -40,7 +40,11 @@ export function createDetails(ctx: Ctx): DetailsFeature {
       if (!isHost && viewType !== WHOIS_VIEW_TYPE) return void panel.dispose();
       const id = isHost ? parseIp(stateId(state)) : parseDomain(stateId(state));
       const d = id
-        ? ctx.gate.decide(id, { trigger: 'automatic', source: 'restoredPage', accept: [isHost ? 'ip' : 'domain'] })
+        ? ctx.gate.decide(id, {
+            trigger: 'automatic',
+            source: 'restoredPage',
+            accept: [isHost ? 'ip' : 'domain'],
+          })
         : undefined;
       const target = d && ('target' in d ? d.target : d.refusal.target);
       if (!d || !target) return void panel.dispose();

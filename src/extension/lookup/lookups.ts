@@ -26,7 +26,10 @@ import { privacyVerdict, targetIndicator, type Indicator, type PrivacyVerdict } 
 /** Why the card shows local facts only when the gate refused for the mode or trust (display text). */
 const MODE_CARD: Partial<Record<Refusal['code'], { why: string; lookupLink: boolean }>> = {
   untrusted: { why: 'This workspace is in Restricted Mode: ODIN sends nothing on hover.', lookupLink: true },
-  'needs-consent': { why: 'This workspace is in Restricted Mode: ODIN sends nothing on hover.', lookupLink: true },
+  'needs-consent': {
+    why: 'This workspace is in Restricted Mode: ODIN sends nothing on hover.',
+    lookupLink: true,
+  },
   off: { why: 'Lookups are off (setting odin.lookups.mode).', lookupLink: false },
   'on-command': { why: 'Lookups run on command only (setting odin.lookups.mode).', lookupLink: true },
 };
@@ -89,7 +92,11 @@ function decideCard(ctx: Ctx, req: CardRequest, freshOnly: boolean): Step {
   const opts: CardOptions = { now: Date.now(), ...asWritten(ind) };
   const decision = 'target' in d ? d.privacy : d.refusal.privacy;
   const privacy = privacyVerdict(
-    decision ?? { allowed: false, reason: 'not a valid IP address, CIDR block or host name', source: 'invalid' },
+    decision ?? {
+      allowed: false,
+      reason: 'not a valid IP address, CIDR block or host name',
+      source: 'invalid',
+    },
     ind.kind,
   );
   if (!privacy.allowed) return { card: localCard(ind.value, { what: privacy.what, why: privacy.why }, opts) };
@@ -98,10 +105,13 @@ function decideCard(ctx: Ctx, req: CardRequest, freshOnly: boolean): Step {
     // In onCommand mode an earlier explicit lookup of this value is still shown.
     const cached = 'refusal' in d && d.refusal.code === 'on-command' ? peek(ctx, ind, opts) : undefined;
     return {
-      card: cached ?? localCard(ind.value, { what: privacy.what, why: block.why, lookupLink: block.lookupLink }, opts),
+      card:
+        cached ??
+        localCard(ind.value, { what: privacy.what, why: block.why, lookupLink: block.lookupLink }, opts),
     };
   }
-  if ('refusal' in d) return { card: localCard(ind.value, { what: privacy.what, why: d.refusal.reason }, opts) };
+  if ('refusal' in d)
+    return { card: localCard(ind.value, { what: privacy.what, why: d.refusal.reason }, opts) };
   const cached = req.decided ? undefined : peek(ctx, ind, opts, { freshOnly });
   return cached ? { card: cached } : { ind, opts, privacy };
 }

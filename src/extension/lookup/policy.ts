@@ -21,7 +21,8 @@ export interface PrivacyVerdict {
  */
 export function targetIndicator(ind: Indicator, t: Target | undefined): Indicator {
   if (!t || t.value === ind.value) return ind;
-  const kind = t.kind === 'domain' ? 'domain' : t.kind === 'cidr' ? 'cidr' : t.version === 6 ? 'ipv6' : 'ipv4';
+  const kind =
+    t.kind === 'domain' ? 'domain' : t.kind === 'cidr' ? 'cidr' : t.version === 6 ? 'ipv6' : 'ipv4';
   return kind === ind.kind ? { ...ind, value: t.value } : ind;
 }
 

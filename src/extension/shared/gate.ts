@@ -140,7 +140,8 @@ export class SessionGate implements vscode.Disposable {
     return (async () => {
       let v: Verdict = first;
       if (!v.send && v.code === 'needs-consent' && v.target) {
-        if (await this.confirmRestricted(v.target.value)) v = this.current().decide(value, { ...req, consented: true });
+        if (await this.confirmRestricted(v.target.value))
+          v = this.current().decide(value, { ...req, consented: true });
       }
       if (!v.send && !opts.quiet && v.code !== 'needs-consent') explainBlock(v);
       return toDecision(v);
@@ -204,7 +205,9 @@ export class SessionGate implements vscode.Disposable {
   private consented(opts: Pick<DecideOptions, 'trigger' | 'consent'>): boolean {
     if (opts.trigger !== 'explicit') return false;
     const consent = opts.consent ?? 'ask';
-    return consent === 'given' || ((consent === 'ask' || consent === 'session') && this.hasRestrictedConsent());
+    return (
+      consent === 'given' || ((consent === 'ask' || consent === 'session') && this.hasRestrictedConsent())
+    );
   }
 
   dispose(): void {

@@ -67,7 +67,8 @@ const LOCAL_ONLY: Partial<Record<BlockCode, string>> = {
 function localOnlyReason(ctx: Ctx): string | undefined {
   // A triage from Restricted Mode stays local: no consent is asked for a bulk send.
   const run = ctx.gate.mayRun({ trigger: 'explicit', consent: 'none' });
-  if ('refusal' in run) return LOCAL_ONLY[run.refusal.code] ?? `${run.refusal.reason} The triage stays on this machine.`;
+  if ('refusal' in run)
+    return LOCAL_ONLY[run.refusal.code] ?? `${run.refusal.reason} The triage stays on this machine.`;
   if (!ctx.keys.get())
     return 'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".';
   return undefined;

@@ -46,7 +46,8 @@ export class CreditsStatus implements vscode.Disposable {
   refresh(): Promise<void> {
     // Reading credits is a request too: none when lookups are off, nor from Restricted Mode
     // before the user confirmed sending this session.
-    if ('refusal' in this.ctx.gate.mayRun({ trigger: 'explicit', consent: 'session' })) return Promise.resolve();
+    if ('refusal' in this.ctx.gate.mayRun({ trigger: 'explicit', consent: 'session' }))
+      return Promise.resolve();
     if (!this.ctx.keys.get()) {
       this.item.hide();
       return Promise.resolve();
