@@ -321,7 +321,7 @@ export class Gate {
         send: false,
         code: 'invalid',
         reason: 'That is not a valid IP address, CIDR block or host name.',
-        message: `${shown(input)} is not a valid IP address, CIDR block or host name: not sent to ODIN.`,
+        message: `${shown(input)} is not ${req.accept ? req.accept.map(describeKind).join(' or ') : 'a valid IP address, CIDR block or host name'}: not sent to ODIN.`,
       };
     if (req.accept && !req.accept.includes(target.kind)) {
       const expected = req.accept.map(describeKind).join(' or ');

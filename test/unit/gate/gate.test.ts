@@ -178,7 +178,12 @@ void describe('gate: one answer per request, naming the value and why', () => {
         explicit,
         /^vpn\.mycompany\.com is not sent to ODIN: denied by/,
       ],
-      [{ ...on, mode: 'off' }, '45.33.32.156', explicit, /^45\.33\.32\.156 is not sent to ODIN: lookups are off/],
+      [
+        { ...on, mode: 'off' },
+        '45.33.32.156',
+        explicit,
+        /^45\.33\.32\.156 is not sent to ODIN: lookups are off/,
+      ],
       [{ ...on, mode: 'onCommand' }, '45.33.32.156', automatic, /^45\.33\.32\.156 .*on command only/],
       [{ ...on, trusted: false }, '45.33.32.156', automatic, /^45\.33\.32\.156 .*Restricted Mode/],
       [{ ...on, trusted: false }, '45.33.32.156', explicit, /^45\.33\.32\.156 .*Restricted Mode/],
