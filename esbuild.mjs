@@ -1,6 +1,7 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
 // Usage: node esbuild.mjs [--watch] [--production] [--only=extension,search,details,triage,hunts,agent,psl,emulator,mcp,webview]
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const args = process.argv.slice(2);
@@ -186,7 +187,6 @@ const selected = Object.entries(targets).filter(([name]) => !only || only.has(na
 
 // The details pages load the codicon font from the extension's own files (CSP: no remote fonts).
 if (!only || only.has('webview')) {
-  const fs = await import('node:fs');
   fs.mkdirSync('dist/codicons', { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) {
     fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
@@ -199,5 +199,13 @@ if (watch) {
   }
   console.log('[esbuild] watching', selected.map(([n]) => n).join(', '));
 } else {
-  await Promise.all(selected.map(([, opts]) => esbuild.build({ ...common, ...opts, metafile: true })));
+  const results = await Promise.all(
+    selected.map(([, opts]) => esbuild.build({ ...common, ...opts, metafile: true })),
+  );
+  if (process.env.ODIN_METAFILE_DIR)
+    for (const [i, [name]] of selected.entries())
+      fs.writeFileSync(
+        path.join(process.env.ODIN_METAFILE_DIR, `${name}.json`),
+        JSON.stringify(results[i].metafile),
+      );
 }

@@ -5,20 +5,30 @@
 // `target` is a budget: "< 50", "<= 150", "> 1000", ">= 10", or a number (an upper bound).
 // Rows with a target are marked pass/fail.
 //
+// A section that measures inside the VS Code host says so with `export const onHosts = true`:
+// it runs once per host (`--hosts=oldest,newest`, default both: the oldest VS Code the manifest
+// allows and the newest installed), with env ODIN_HOST set, and its rows say which host. Its
+// budgets are ratios or overheads against a baseline measured on the same host in the same run.
+//
 // Before the sections run, the checkout is built (tsc → out/, esbuild → dist/) unless
 // --no-build: sections measure out/ (pure modules) or the bundles.
 //
-// Usage: node scripts/bench.mjs [--only=activation,hover] [--json=FILE] [--strict] [--no-build]
+// Usage: node scripts/bench.mjs [--only=activation,hover] [--hosts=oldest,newest] [--json=FILE]
+//                              [--strict] [--no-build]
 //   --strict  exit 1 when a budget is missed (default: report only)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HOSTS, HOST_NAMES } from './host/install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const only = opt('only')?.split(',').filter(Boolean);
+const hostNames = opt('hosts')?.split(',').filter(Boolean) ?? [...HOST_NAMES];
+for (const h of hostNames)
+  if (!HOSTS[h]) throw new Error(`--hosts: unknown host ${h} (known: ${Object.keys(HOSTS).join(', ')})`);
 
 /** Parses a target into a check; undefined when there is none. */
 export function budget(target) {
@@ -68,24 +78,33 @@ async function main() {
   let crashed = 0;
   for (const file of sections) {
     const section = path.basename(file, '.mjs');
-    const t0 = Date.now();
-    process.stdout.write(`[bench] ${section} … `);
-    try {
-      const mod = await import(pathToFileURL(path.join(dir, file)).href);
-      const out = await mod.default();
-      for (const r of out) rows.push({ section, ...r });
-      console.log(`${out.length} figures (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    } catch (e) {
-      crashed++;
-      console.log('failed');
-      console.error(`[bench] ${section}: ${e instanceof Error ? e.stack : e}`);
-      rows.push({
-        section,
-        name: 'section failed',
-        value: NaN,
-        unit: '',
-        note: String(e instanceof Error ? e.message : e).split('\n')[0],
-      });
+    const mod = await import(pathToFileURL(path.join(dir, file)).href);
+    for (const host of mod.onHosts ? hostNames : [undefined]) {
+      const where = host ? `VS Code ${HOSTS[host].vscode}` : '';
+      const t0 = Date.now();
+      process.stdout.write(`[bench] ${section}${host ? ` on ${where}` : ''} … `);
+      const saved = process.env.ODIN_HOST;
+      if (host) process.env.ODIN_HOST = host;
+      try {
+        const out = await mod.default();
+        for (const r of out) rows.push({ section, host: where, ...r });
+        console.log(`${out.length} figures (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      } catch (e) {
+        crashed++;
+        console.log('failed');
+        console.error(`[bench] ${section}: ${e instanceof Error ? e.stack : e}`);
+        rows.push({
+          section,
+          host: where,
+          name: 'section failed',
+          value: NaN,
+          unit: '',
+          note: String(e instanceof Error ? e.message : e).split('\n')[0],
+        });
+      } finally {
+        if (saved === undefined) delete process.env.ODIN_HOST;
+        else process.env.ODIN_HOST = saved;
+      }
     }
   }
 
@@ -106,17 +125,17 @@ async function main() {
           ? String(r.value)
           : r.value.toFixed(1)
         : String(r.value);
-    return [r.section, r.name, value, r.unit ?? '', b ? b.text : '', result, r.note ?? ''];
+    return [r.section, r.host ?? '', r.name, value, r.unit ?? '', b ? b.text : '', result, r.note ?? ''];
   });
-  const head = ['section', 'figure', 'value', 'unit', 'budget', 'result', 'note'];
+  const head = ['section', 'host', 'figure', 'value', 'unit', 'budget', 'result', 'note'];
   const widths = head.map((h, i) =>
-    Math.min(i === 6 ? 80 : 60, Math.max(h.length, ...table.map((r) => r[i].length))),
+    Math.min(i === 7 ? 80 : 60, Math.max(h.length, ...table.map((r) => r[i].length))),
   );
   const line = (cells) =>
     cells
       .map((c, i) => {
         const s = c.length > widths[i] ? `${c.slice(0, widths[i] - 1)}…` : c;
-        return i === 2 ? s.padStart(widths[i]) : s.padEnd(widths[i]);
+        return i === 3 ? s.padStart(widths[i]) : s.padEnd(widths[i]);
       })
       .join('  ')
       .trimEnd();

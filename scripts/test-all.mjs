@@ -6,7 +6,7 @@
 //   host   the extension inside a real VS Code: integration tests (trusted + Restricted
 //          Mode), UI tests, the packaged .vsix; attacker-server checks. Everything on the
 //          newest VS Code (1.139), the compatibility run on the oldest the extension supports
-//          (1.100): which tests, and why, in scripts/host/plan.mjs and docs/testing.md. The
+//          (1.103): which tests, and why, in scripts/host/plan.mjs and docs/testing.md. The
 //          summary has one line per host. (The emulator's `live` dialect, the real service's
 //          shapes, is proven in the unit tier and by a short smoke inside the trusted run.)
 //
@@ -16,7 +16,7 @@
 //
 // Flags: --unit (build + unit only), --host (tsc + esbuild + host only),
 //        --only=trusted,restricted,trusted-hostile,ui,ui-restricted,vsix (host runs to do),
-//        --hosts=oldest,newest (which VS Code builds; default both; also 1.100, 1.139),
+//        --hosts=oldest,newest (which VS Code builds; default both; also 1.103, 1.139),
 //        --files=hover,saved (only these integration and UI test files, on every host asked),
 //        --no-ui, --no-vsix, --verbose (echo the extension host log),
 //        --update-screenshots (= ODIN_UPDATE_SCREENSHOTS=1; ignored when CI=true)
@@ -43,7 +43,7 @@ const updateScreenshots =
   !CI && (flag('--update-screenshots') || process.env.ODIN_UPDATE_SCREENSHOTS === '1');
 const SUITE_LIMIT_MS = 80 * 60_000;
 const hostNames = (opt('hosts') ?? 'oldest,newest').split(',').filter(Boolean);
-/** Summary tiers of the host runs, in the order they ran ('host 1.100.3', …). */
+/** Summary tiers of the host runs, in the order they ran ('host 1.103.2', …). */
 const hostTiers = [];
 
 /** @typedef {{tier:string, name:string, passed:number, failed:number, skipped?:number, ms?:number, failures:{title:string,error:string}[], note?:string}} Result */

@@ -7,7 +7,7 @@
 // Where no download is possible (these CI machines have no internet) it says so and exits 0
 // with "skipped": the code-server host of `npm test` runs the same suite there.
 //
-// Flags: --vscode=1.100.3,stable (versions; default both, the oldest `engines` allows and
+// Flags: --vscode=1.103.2,stable (versions; default both, the oldest `engines` allows and
 //        the newest), --require (a skip is an error: exit 1)
 // Env:   ODIN_VSCODE_EXECUTABLE (a desktop VS Code already installed: no download), ODIN_TEST_GREP
 import * as fs from 'node:fs';
@@ -22,7 +22,7 @@ import { prepareSampleWorkspace } from './host/suite.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const versions = (opt('vscode') ?? '1.100.3,stable').split(',').filter(Boolean);
+const versions = (opt('vscode') ?? '1.103.2,stable').split(',').filter(Boolean);
 const requireRun = args.includes('--require');
 const executable = process.env.ODIN_VSCODE_EXECUTABLE;
 const UPDATE_HOST = 'https://update.code.visualstudio.com';
@@ -59,7 +59,7 @@ if (blocker) {
     `test:desktop skipped: desktop VS Code cannot be downloaded here: ${blocker}.`,
     '  @vscode/test-electron downloads VS Code before it can run the integration entry; there is no',
     '  other way to get a desktop build onto this machine. `npm test` runs the same entry',
-    '  (out/test/integration/index.js) inside code-server 4.100.3 and 4.139.1 (VS Code 1.100.3 and',
+    '  (out/test/integration/index.js) inside code-server 4.103.2 and 4.139.1 (VS Code 1.103.2 and',
     '  1.139.1) instead. Run this on a machine with internet, or point ODIN_VSCODE_EXECUTABLE at an',
     '  installed desktop VS Code.',
   ].join('\n');

@@ -19,6 +19,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 const fixed = (x, d = 1) => Number(x.toFixed(d));
 
+/** Measured inside the VS Code host: `npm run bench` runs it on each host (--hosts). */
+export const onHosts = true;
+
 export default async function run({
   latencyMs = Number(process.env.WEBVIEW_BENCH_LATENCY_MS ?? 20),
   n = Number(process.env.WEBVIEW_BENCH_N ?? 5),

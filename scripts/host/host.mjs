@@ -108,7 +108,7 @@ async function waitForHttp(url, deadline, isDead) {
 /**
  * Starts code-server (and chromium unless `browser: false`).
  * @param {object} o
- * @param {string} [o.host] which VS Code: 'oldest' (1.100, default; or env ODIN_HOST) | 'newest' (1.139) — see install.mjs HOSTS
+ * @param {string} [o.host] which VS Code: 'oldest' (1.103, default; or env ODIN_HOST) | 'newest' (1.139) — see install.mjs HOSTS
  * @param {string} o.workspace absolute folder to open
  * @param {boolean} o.trusted false opens the folder in Restricted Mode
  * @param {Record<string,string>} [o.env] extra environment for the server and so the extension host
@@ -203,7 +203,7 @@ export async function startHost(o) {
   let stopReason = '';
 
   const handle = {
-    /** 'VS Code 1.100.3' */
+    /** 'VS Code 1.103.2' */
     label: info.label,
     vscode: info.vscode,
     url: '',

@@ -12,19 +12,21 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The VS Code builds the host tests run in: the oldest the extension supports (`engines`
- * says ^1.100.0) and the newest code-server on the npm registry. `node`: 'self' runs
- * code-server with the Node running this script (code-server 4.100 wants Node 20); a
- * version installs that Node from the npm package `node@<version>` into the cache (4.139
- * wants Node 24). `serverArgs`: 1.139 only honours extensionDevelopmentPath /
+ * says ^1.103.0) and the newest code-server on the npm registry. `node`: 'self' runs
+ * code-server with the Node running this script; a version installs that Node from the npm
+ * package `node@<version>` into the cache (4.103 wants Node 22, 4.139 Node 24). `serverArgs`: 1.139 only honours extensionDevelopmentPath /
  * extensionTestsPath in the URL payload when the smoke-test driver is enabled.
  */
 export const HOSTS = {
   oldest: {
     name: 'oldest',
-    codeServer: '4.100.3',
-    vscode: '1.100.3',
-    node: 'self',
-    seedRipgrep: true,
+    // The first code-server whose VS Code (1.103) no longer registers one service worker per
+    // webview: on 1.100 every fresh page after the first waited ~30 s (docs/benchmarks.md).
+    codeServer: '4.103.2',
+    vscode: '1.103.2',
+    node: '22.23.3',
+    // @vscode/ripgrep 1.15.14 (from its npm-shrinkwrap) downloads rg at install: seeded from Debian's.
+    seedRipgrep: { pkg: '1.15.14', asset: 'ripgrep-v13.0.0-13-x86_64-unknown-linux-musl.tar.gz' },
     serverArgs: [],
   },
   newest: {
@@ -44,12 +46,10 @@ export const CODE_SERVER_VERSION = HOSTS.oldest.codeServer;
 export const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'ripgrep', 'g++', 'make', 'python3'];
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-const RIPGREP_PKG_VERSION = '1.15.11';
-const RIPGREP_ASSET = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
 const COMPLETE_MARKER = '.odin-install-complete';
 
 /**
- * Resolves a host name ('oldest' | 'newest'), a VS Code version prefix ('1.100', '1.139.1')
+ * Resolves a host name ('oldest' | 'newest'), a VS Code version prefix ('1.103', '1.139.1')
  * or a code-server version to its HOSTS entry. Default: env ODIN_HOST, else the oldest.
  */
 export function resolveHost(which = process.env.ODIN_HOST || 'oldest') {
@@ -67,7 +67,7 @@ export function resolveHost(which = process.env.ODIN_HOST || 'oldest') {
   return hit;
 }
 
-/** "VS Code 1.100.3" — how results and logs name a host. */
+/** "VS Code 1.103.2" — how results and logs name a host. */
 export function hostLabel(which) {
   return `VS Code ${resolveHost(which).vscode}`;
 }
@@ -145,9 +145,9 @@ export function ensureAptPackages({ quiet = false, pkgs = APT_PACKAGES } = {}) {
  * @vscode/ripgrep downloads a binary at install time (no internet here); it first looks in
  * a cache directory, so put Debian's `rg` there in the archive shape it expects.
  */
-function seedRipgrepCache(quiet) {
-  const dir = path.join(os.tmpdir(), `vscode-ripgrep-cache-${RIPGREP_PKG_VERSION}`);
-  const archive = path.join(dir, RIPGREP_ASSET);
+function seedRipgrepCache({ pkg, asset }, quiet) {
+  const dir = path.join(os.tmpdir(), `vscode-ripgrep-cache-${pkg}`);
+  const archive = path.join(dir, asset);
   if (fs.existsSync(archive) && fs.statSync(archive).size > 0) return;
   const rg = ['/usr/bin/rg', '/bin/rg'].find((p) => fs.existsSync(p));
   if (!rg) throw new Error('ripgrep (rg) not found: apt-get install ripgrep');
@@ -303,7 +303,7 @@ export async function ensureHost({
         `installing code-server@${h.codeServer} (VS Code ${h.vscode}) into ${prefix} (one time, 300–650 MB)`,
       );
       freshPrefix(prefix);
-      if (h.seedRipgrep) seedRipgrepCache(quiet);
+      if (h.seedRipgrep) seedRipgrepCache(h.seedRipgrep, quiet);
       const env = {
         ...process.env,
         ...quietNpmEnv,

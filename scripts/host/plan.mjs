@@ -5,6 +5,8 @@
 // the extension loads there and that the VS Code API it uses works there, and what is known to
 // differ between the versions. The rest is the same code over the same API and is proven once.
 
+import { resolveHost } from './install.mjs';
+
 /**
  * @typedef {object} Scope
  * @property {string} name  'full' or 'compat' (said in the summary)
@@ -32,16 +34,17 @@ export const FULL = {
 export const COMPAT = {
   name: 'compat',
   // activation: the extension activates, every command and view is registered, the lazily
-  //   loaded bundles load (the 1.100 extension host's module loader).
+  //   loaded bundles load (the oldest extension host's module loader).
   // hover: the hover provider API, cancellation tokens, the Markdown a hover renders.
   // saved: the tree view API (TreeItem, reveal, context menus' when clauses, file watcher).
   // details: one webview panel (CSP, the ready handshake, serializer): the webview host
-  //   differs most between versions (issue 28: a 30 s resource wait on 1.100).
+  //   differs most between versions (1.100–1.102 waited 30 s for each fresh page;
+  //   the engine minimum is 1.103 for that reason, README "Known limits").
   // agent: the language-model tool registration (vscode.lm), proposed on older versions.
   // hunts: the file watcher and open-document events, which behaved differently on 1.100
   //   after a window reload (the hunts fix of stop 23).
   trusted: ['activation', 'hover', 'saved', 'details', 'agent', 'hunts'],
-  // Restricted Mode: workspace trust and restrictedConfigurations as 1.100 applies them.
+  // Restricted Mode: workspace trust and restrictedConfigurations as the oldest applies them.
   restricted: ['activation', 'hover', 'off'],
   trustedHostile: false,
   // What a person sees: a real hover widget, the sidebar's trees and welcome views, one page.
@@ -52,7 +55,7 @@ export const COMPAT = {
 
 /** The scope of a host: the newest runs everything, the oldest the compatibility run. */
 export function scopeFor(hostName) {
-  return hostName === 'oldest' || hostName === '1.100' ? COMPAT : FULL;
+  return resolveHost(hostName).name === 'oldest' ? COMPAT : FULL;
 }
 
 /**

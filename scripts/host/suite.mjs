@@ -469,7 +469,7 @@ export async function runHostTier(o) {
               name: 'odin-test-shim',
               publisher: 'odin-test',
               version: '0.0.0',
-              engines: { vscode: '^1.100.0' },
+              engines: { vscode: '^1.103.0' },
             }),
           );
           await insideRun('vsix', {

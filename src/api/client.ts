@@ -23,6 +23,7 @@ import { readCveList, readExploits, UNREADABLE_CVE_DATA } from './normalize/cves
 import { normalizeDomainRecord, normalizeWhois, normalizeWhoisHistory } from './normalize/domains';
 import { envelopeData, envelopeErrorText, envelopeMeta, envelopePagination } from './normalize/envelope';
 import { normalizeHost } from './normalize/hosts';
+import { mapInSlices } from './slices';
 import { isObj } from './normalize/json';
 import { cvePage, parseHostCursor, parseOpaqueCursor, toPage } from './paging';
 import { describeShapeProblems, shapeProblems, UNEXPECTED_SHAPE_MESSAGE } from './shape';
@@ -180,7 +181,11 @@ export class OdinClient {
     opts: CallOptions | undefined,
   ): Promise<Page<T, C>> {
     const body = await this.post(op, path, { ...params }, opts);
-    const items = this.list(body).flatMap((v) => item(v) ?? []);
+    // A page of hosts can take tens of milliseconds to normalise: in slices, between turns.
+    const items = await mapInSlices(this.list(body), item, {
+      signal: opts?.signal,
+      cancelled: () => this.error(op, 'cancelled', 'cancelled while reading the page'),
+    });
     return toPage({ items, pagination: envelopePagination(body), start: params.start, parseCursor });
   }
 

@@ -1,9 +1,28 @@
 /**
- * The small request/reply helper of the details pages (after vscode-hexeditor's
- * shared/protocol.ts): the page asks with `RequestClient.request`, the extension answers
- * with `answerRequest`. The methods and their types are `Requests` in `protocol.ts`.
+ * The small request/reply helper of the pages (after vscode-hexeditor's shared/protocol.ts):
+ * the page asks with `RequestClient.request`, the extension answers with `answerRequest`
+ * (the webview kit calls it). The methods and their types come from the page's protocol
+ * (`requests(...)` in `schema.ts`; the host page's are `Requests` in `protocol.ts`).
  */
-import type { ReplyMessage, RequestMessage, RequestMethod, Requests, ToWebview } from './protocol';
+import { index, literal, object, optional, text, union, type Check, type Infer } from './schema';
+
+/** Method → the parameters it takes and the result it gives. */
+export type RequestMap = Record<string, { params: unknown; result: unknown }>;
+
+/** A request of one of the methods of `R`. */
+export type RequestMessage<R extends RequestMap, M extends keyof R & string = keyof R & string> = {
+  [K in M]: { type: 'request'; requestId: number; method: K; params: R[K]['params'] };
+}[M];
+
+/** Any result (the caller of `request` knows its type from the method). */
+const anything: Check<unknown> = (v) => v;
+
+/** The extension's answer to a request: declared once, checked by the page. */
+export const replyMessage = union(
+  object({ type: literal('reply'), requestId: index, ok: literal(true), result: optional(anything) }),
+  object({ type: literal('reply'), requestId: index, ok: literal(false), error: text }),
+);
+export type ReplyMessage = Infer<typeof replyMessage>;
 
 type Pending = {
   resolve: (v: unknown) => void;
@@ -16,16 +35,16 @@ type Pending = {
  * fresh id and resolves with the matching `reply`. Feed every incoming message to
  * `handleReply`; it returns true when the message was a reply it consumed.
  */
-export class RequestClient {
+export class RequestClient<R extends RequestMap> {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
   constructor(
-    private readonly post: (message: RequestMessage) => void,
+    private readonly post: (message: RequestMessage<R>) => void,
     private readonly timeoutMs = 120_000,
   ) {}
 
-  request<M extends RequestMethod>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
+  request<M extends keyof R & string>(method: M, params: R[M]['params']): Promise<R[M]['result']> {
     const requestId = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -33,33 +52,34 @@ export class RequestClient {
         reject(new Error('No answer from the extension.'));
       }, this.timeoutMs);
       this.pending.set(requestId, { resolve: resolve as (v: unknown) => void, reject, timer });
-      this.post({ type: 'request', requestId, method, params } as RequestMessage);
+      this.post({ type: 'request', requestId, method, params } as RequestMessage<R>);
     });
   }
 
-  handleReply(message: ToWebview): boolean {
+  handleReply(message: { type: string; [key: string]: unknown }): boolean {
     if (message.type !== 'reply') return false;
-    const p = this.pending.get(message.requestId);
+    const reply = message as ReplyMessage;
+    const p = this.pending.get(reply.requestId);
     if (!p) return true;
-    this.pending.delete(message.requestId);
+    this.pending.delete(reply.requestId);
     clearTimeout(p.timer);
-    if (message.ok) p.resolve(message.result);
-    else p.reject(new Error(message.error));
+    if (reply.ok) p.resolve(reply.result);
+    else p.reject(new Error(reply.error));
     return true;
   }
 }
 
-export type RequestHandlers = {
-  [M in RequestMethod]: (params: Requests[M]['params']) => Promise<Requests[M]['result']>;
+export type RequestHandlers<R extends RequestMap> = {
+  [M in keyof R]: (params: R[M]['params']) => Promise<R[M]['result']>;
 };
 
 /**
  * The extension side: runs the handler for a validated request and posts the reply
  * (errors as short text, never stack traces).
  */
-export async function answerRequest(
-  message: RequestMessage,
-  handlers: RequestHandlers,
+export async function answerRequest<R extends RequestMap>(
+  message: RequestMessage<R>,
+  handlers: RequestHandlers<R>,
   post: (reply: ReplyMessage) => unknown,
   errorText: (err: unknown) => string = (e) => (e instanceof Error ? e.message : String(e)),
 ): Promise<void> {

@@ -1,11 +1,12 @@
 /**
  * The message protocol of the triage view (one row per indicator of the last triage),
  * compiled by both the extension and the view's page. Nothing here imports `vscode` or the
- * DOM. Same rules as the details pages (./protocol.ts): the page says `ready`, the extension
+ * DOM. Declared once as schemas (./schema.ts), as the details pages' messages (./protocol.ts): the page says `ready`, the extension
  * posts plain view models, the page renders them with DOM APIs and answers with ids only
  * (a row's index in one generation of rows), never values, URLs or commands.
  */
-import { isIndex, isRec, MAX_MESSAGE_CHARS, oneOf, onlyKeys } from './protocol';
+import { index, literal, message, ms, object, oneOf, text, union, type Infer } from './schema';
+import { isIndex, isRec } from './validate';
 
 /** The verdict class a row is filtered and sorted by. */
 export type TriageVerdictClass = 'vulnerable' | 'known' | 'unknown' | 'local' | 'pending' | 'failed';
@@ -54,75 +55,44 @@ export interface TriageRowView extends HostFacts {
   details: boolean;
 }
 
-export type ToTriageView =
+/** What the extension posts to the triage page. */
+export const toTriageView = union(
   /**
    * The rows as one JSON text of `TriageRowView[]`: a string crosses postMessage as one copy,
    * where 10,000 objects would be cloned one by one (several times slower in Chromium).
    */
-  | { type: 'rows'; generation: number; rowsJson: string; summary: string }
-  | { type: 'empty'; message: string };
+  object({ type: literal('rows'), generation: index, rowsJson: text, summary: text }),
+  object({ type: literal('empty'), message: text }),
+);
+export type ToTriageView = Infer<typeof toTriageView>;
 
-export type FromTriageView =
-  | { type: 'ready' }
-  /** First render of a generation: rows received, rows after the filter, DOM rows built, ms in the page. */
-  | { type: 'rendered'; generation: number; rows: number; shown: number; dom: number; ms: number }
-  /** Open the row's details page beside the editor (or reveal it when it has none). */
-  | { type: 'open'; generation: number; index: number }
-  /** Reveal the row's first occurrence and highlight the others in its file. */
-  | { type: 'reveal'; generation: number; index: number }
-  /** The toolbar: the Markdown report of the last triage in an editor, or "Save Report…". */
-  | { type: 'action'; action: TriageAction };
+/** The toolbar: the Markdown report of the last triage in an editor, or "Save Report…". */
+export const TRIAGE_ACTIONS = ['openReport', 'saveReport'] as const;
+export type TriageAction = (typeof TRIAGE_ACTIONS)[number];
 
-export type TriageAction = 'openReport' | 'saveReport';
-const TRIAGE_ACTIONS: readonly TriageAction[] = ['openReport', 'saveReport'];
+/** What the triage page sends: only ids and counts. */
+export const fromTriageView = message(
+  union(
+    object({ type: literal('ready') }),
+    /** First render of a generation: rows received, rows after the filter, DOM rows built, ms in the page. */
+    object({ type: literal('rendered'), generation: index, rows: index, shown: index, dom: index, ms }),
+    /** Open the row's details page beside the editor (or reveal it when it has none). */
+    object({ type: literal('open'), generation: index, index }),
+    /** Reveal the row's first occurrence and highlight the others in its file. */
+    object({ type: literal('reveal'), generation: index, index }),
+    object({ type: literal('action'), action: oneOf(TRIAGE_ACTIONS) }),
+  ),
+);
+export type FromTriageView = Infer<typeof fromTriageView>;
 
 /** Validates a message from the triage page: known type, size cap, only ids and counts. */
 export function parseFromTriageView(raw: unknown): FromTriageView | undefined {
-  if (!isRec(raw)) return undefined;
-  let size: number;
-  try {
-    size = JSON.stringify(raw).length;
-  } catch {
-    return undefined;
-  }
-  if (size > MAX_MESSAGE_CHARS) return undefined;
-  const v = raw;
-  switch (v.type) {
-    case 'ready':
-      return onlyKeys(v, ['type']) ? { type: 'ready' } : undefined;
-    case 'rendered':
-      if (!onlyKeys(v, ['type', 'generation', 'rows', 'shown', 'dom', 'ms'])) return undefined;
-      if (!isIndex(v.generation) || !isIndex(v.rows) || !isIndex(v.shown) || !isIndex(v.dom))
-        return undefined;
-      if (typeof v.ms !== 'number' || !Number.isFinite(v.ms) || v.ms < 0) return undefined;
-      return {
-        type: 'rendered',
-        generation: v.generation,
-        rows: v.rows,
-        shown: v.shown,
-        dom: v.dom,
-        ms: v.ms,
-      };
-    case 'open':
-    case 'reveal':
-      return onlyKeys(v, ['type', 'generation', 'index']) && isIndex(v.generation) && isIndex(v.index)
-        ? { type: v.type, generation: v.generation, index: v.index }
-        : undefined;
-    case 'action':
-      return onlyKeys(v, ['type', 'action']) && oneOf(v.action, TRIAGE_ACTIONS)
-        ? { type: 'action', action: v.action }
-        : undefined;
-    default:
-      return undefined;
-  }
+  return fromTriageView(raw);
 }
 
 /** The page checks the shape of what its host posts. */
 export function isToTriageView(raw: unknown): raw is ToTriageView {
-  if (!isRec(raw)) return false;
-  if (raw.type === 'rows')
-    return isIndex(raw.generation) && typeof raw.rowsJson === 'string' && typeof raw.summary === 'string';
-  return raw.type === 'empty' && typeof raw.message === 'string';
+  return toTriageView(raw) !== undefined;
 }
 
 /** The page side of `rowsJson`: an array of row objects, or undefined. */

@@ -1,4 +1,4 @@
-/** The run-time checks of messages from a webview: size cap, records, ids, indexes, known keys only. */
+/** The run-time checks under the message schemas (schema.ts): size cap, records, ids, indexes. */
 
 /** Largest message the page may send (JSON characters). Its messages are ids and counts. */
 export const MAX_MESSAGE_CHARS = 4096;
@@ -11,6 +11,3 @@ export const isIndex = (v: unknown): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < MAX_INDEX;
 export const isId = (v: unknown): v is string =>
   typeof v === 'string' && v.length > 0 && v.length <= MAX_ID_CHARS && !/[\u0000-\u001f]/.test(v);
-export const oneOf = <T extends string>(v: unknown, values: readonly T[]): v is T =>
-  typeof v === 'string' && (values as readonly string[]).includes(v);
-export const onlyKeys = (v: Rec, keys: string[]): boolean => Object.keys(v).every((k) => keys.includes(k));

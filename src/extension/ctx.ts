@@ -3,14 +3,13 @@ import { OdinClient } from '../api/client';
 import { config, onConfigChange } from './shared/config';
 import { ContextKeys, ContextKeyValues } from './shared/contextKeys';
 import type { RequestLayer } from '../core/requests/layer';
-import { AgentProbe } from './shared/agentProbe';
 import { ArgumentPaths } from './shared/argumentPath';
-import { DetailsProbe } from './shared/detailsProbe';
 import { SessionGate } from './shared/gate';
 import { DisposableStore } from './shared/disposable';
 import { createRequestLayer } from './shared/requestLayer';
 import type { Log } from './shared/log';
 import type { KeyStore } from './shared/secrets';
+import { Pages } from './webviewKit/pages';
 
 /** The embedded API emulator, when the user chose "Try with Demo Data". */
 export interface DemoServer {
@@ -28,16 +27,12 @@ export class Ctx implements vscode.Disposable {
   readonly subscriptions = new DisposableStore();
   /** The context keys this window has set (package.json `when` clauses read them). */
   readonly contextKeys = new ContextKeyValues();
-  /** What the details pages report back (for the tests and the bench, through the TestApi). */
-  readonly detailsProbe = new DetailsProbe();
-  /** What the agent feature registered (for the tests, through the TestApi). */
-  readonly agentProbe = new AgentProbe();
+  /** The webview pages of this window (webviewKit/): which are open, their events, their restore. */
+  readonly pages = new Pages();
   /** The one gate of this window: settings, trust and the session's Restricted Mode consent. */
   readonly gate = new SessionGate();
   /** Asks before a file named in a command argument is read or written outside the workspace. */
   readonly argumentPaths = new ArgumentPaths();
-  /** The extension's status-bar items by id (the affordance test runs each one's command). */
-  readonly statusItems = new Map<string, vscode.StatusBarItem>();
   private ids = 0;
   private readonly connectionChanged = new vscode.EventEmitter<void>();
   /** Fires when the API origin or the key changes: caches, trees and pauses reset. */
@@ -51,7 +46,7 @@ export class Ctx implements vscode.Disposable {
     readonly keys: KeyStore,
   ) {
     this.subscriptions.add(this.connectionChanged);
-    this.subscriptions.add(this.detailsProbe);
+    this.subscriptions.add(this.pages);
     this.subscriptions.add(this.gate);
     this.subscriptions.add(
       keys.onDidChange(() => {

@@ -5,6 +5,7 @@ import { registerAgent } from './agent/lazy';
 import { registerHuntsLazy } from './hunts/lazy';
 import type { OdinCommands } from './commands';
 import { registerLookup } from './lookup';
+import { LookupStatus } from './lookup/statusBar';
 import { keyCommands } from './keys/commands';
 import { Log } from './shared/log';
 import { registerSearchLazy } from './search/lazy';
@@ -31,6 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     const search = registerSearchLazy(ctx);
     const triage = registerTriageLazy(ctx);
     const credits = ctx.subscriptions.add(new CreditsStatus(ctx));
+    const lookupStatus = ctx.subscriptions.add(new LookupStatus(ctx));
     // Every command of the map, in one loop through one error wrapper (the type checks that
     // none is missing).
     const commands: OdinCommands = {
@@ -43,7 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       ...registerHuntsLazy(ctx, search.load),
     };
     registerCommands(ctx, commands);
-    registerAgent(ctx);
+    const agent = registerAgent(ctx);
 
     // Reading the keyring is a round trip to the workbench: activation does not wait for
     // it. The welcome view and hovers follow as soon as the key is known.
@@ -62,9 +64,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     // arrange that) AND the harness set ODIN_EXTENSION_TEST=1. An installed extension
     // returns nothing, whatever the environment says. It never holds the key (testApi.ts).
     if (context.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1') {
-      await keyReady;
       const { createTestApi } = await import('./testApi');
-      return createTestApi(ctx, search.load, triage.load);
+      // Created before the wait, so it hears every page's events from the start.
+      const api = createTestApi(ctx, {
+        loadSearch: search.load,
+        loadTriage: triage.load,
+        agent,
+        statusItems: [lookupStatus.item, credits.item],
+      });
+      await keyReady;
+      return api;
     }
     return undefined;
   } catch (err) {

@@ -1,12 +1,36 @@
 import * as vscode from 'vscode';
+import type { PageKind, RenderedCounts } from '../common/protocol';
 import type { Ctx } from './ctx';
-import type { AgentProbe } from './shared/agentProbe';
+import type { RegisteredAgent } from './agent/registered';
 import type { PathPrompts } from './shared/argumentPath';
 import type { ContextKey } from './shared/contextKeys';
-import type { DetailsProbe } from './shared/detailsProbe';
 import type { SearchFeature } from './search';
 import type { SearchProbe } from './search/probe';
 import type { TriageFeature } from './triage';
+import { PageRecorder } from './webviewKit/recorder';
+
+/** A details page's `rendered` report, as the tests read it. */
+export interface RenderedEvent {
+  page: PageKind;
+  /** The IP or domain of the panel. */
+  id: string;
+  counts: RenderedCounts;
+  /** Render time inside the page, in ms. */
+  ms: number;
+  at: number;
+}
+
+/** The triage page's `rendered` report: rows received, shown after the filter, built in the DOM. */
+export interface TriageRenderedEvent {
+  page: 'triage';
+  id: string;
+  generation: number;
+  rows: number;
+  shown: number;
+  dom: number;
+  ms: number;
+  at: number;
+}
 
 /** The key store as tests see it: whether there is a key, never the key itself. */
 export interface TestKeys {
@@ -41,33 +65,64 @@ export type TestCtx = Omit<Ctx, 'keys' | 'extension'> & { keys: TestKeys; extens
 export interface TestApi {
   ctx: TestCtx;
   contextValue(key: ContextKey): unknown;
-  /** What the details webviews reported (`rendered` counts, accepted/refused messages). */
-  details: DetailsProbe;
+  /** What the details pages reported through the webview kit's events (`rendered` counts, accepted/refused messages, phases). */
+  details: PageRecorder<RenderedEvent>;
+  /** What the triage page reported through the same events. */
+  triageView: PageRecorder<TriageRenderedEvent>;
   /** The search feature: results tree provider, saved-search store (issue 5). */
   search: SearchProbe;
   /** The triage feature (loads it): last triage, verdict decorations. */
   triage(): TriageFeature;
-  /** The agent tools and MCP server definition (issue 20). */
-  agent: AgentProbe;
+  /** The agent tools and MCP server definition (issue 20), as the agent feature registered them. */
+  agent: RegisteredAgent;
   /** The "read/write this file?" modal for paths from command arguments: what it showed, and the answer to give. */
   pathPrompts: PathPrompts;
   /** The status-bar items by id (their command is what a click runs). */
   statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
 }
 
-/** `loadSearch` loads the search feature (it loads on first use): reading `search.feature` does. */
-export function createTestApi(
-  ctx: Ctx,
-  loadSearch: () => SearchFeature,
-  loadTriage: () => TriageFeature,
-): TestApi {
+/** What the composition root hands the test API besides `Ctx`: the features' own objects. */
+export interface TestApiParts {
+  /** Loads the search feature (it loads on first use): reading `search.feature` does. */
+  loadSearch: () => SearchFeature;
+  loadTriage: () => TriageFeature;
+  agent: RegisteredAgent;
+  statusItems: vscode.StatusBarItem[];
+}
+
+/**
+ * Built at activation in extension test mode only: it subscribes to the webview kit's events
+ * (`ctx.pages`) from the start and keeps what the tests read.
+ */
+export function createTestApi(ctx: Ctx, parts: TestApiParts): TestApi {
+  const { loadSearch, loadTriage } = parts;
+  const details = ctx.subscriptions.add(
+    new PageRecorder<RenderedEvent>(
+      ctx.pages,
+      (page) => page === 'host' || page === 'whois',
+      (r) => ({ ...(r.report as unknown as Omit<RenderedEvent, 'at'>), id: r.id, at: r.at }),
+    ),
+  );
+  const triageView = ctx.subscriptions.add(
+    new PageRecorder<TriageRenderedEvent>(
+      ctx.pages,
+      (page) => page === 'triage',
+      (r) => ({
+        ...(r.report as unknown as Omit<TriageRenderedEvent, 'at'>),
+        page: 'triage',
+        id: r.id,
+        at: r.at,
+      }),
+    ),
+  );
   return {
     ctx: guarded(ctx),
     contextValue: (key) => ctx.contextKeys.get(key),
-    details: ctx.detailsProbe,
-    agent: ctx.agentProbe,
+    details,
+    triageView,
+    agent: parts.agent,
     pathPrompts: ctx.argumentPaths.prompts,
-    statusItems: ctx.statusItems,
+    statusItems: new Map(parts.statusItems.map((item) => [item.id, item])),
     search: {
       get feature() {
         return loadSearch();

@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS, FIXTURE_UNKNOWN_IP } from '../../src/emulator/fixtures';
-import type { RenderedEvent } from '../../src/extension/shared/detailsProbe';
+import type { RenderedEvent } from '../../src/extension/testApi';
 import { getTestApi, testEnv, waitFor } from './index';
 
 /** Open webview tabs of one of our view types. */

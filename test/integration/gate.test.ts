@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RenderedEvent } from '../../src/extension/shared/detailsProbe';
+import type { RenderedEvent } from '../../src/extension/testApi';
 import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
 import { odinHoverOnce } from './support';
 

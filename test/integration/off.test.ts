@@ -115,8 +115,7 @@ async function restorePages(): Promise<void> {
     const panel = vscode.window.createWebviewPanel(viewType, id, vscode.ViewColumn.Active, {
       enableScripts: true,
     });
-    assert.ok(api.details.restore, 'the details serializer is registered');
-    api.details.restore(viewType, panel, { id });
+    assert.ok(await api.details.restore(viewType, panel, { id }), 'the details serializer is registered');
     // The restored page decides what it shows once it is ready (cached data and a Load
     // button); pages open before (other tests') are not waited for.
     await pagesDecided(api, since, before);

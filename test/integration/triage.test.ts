@@ -145,7 +145,7 @@ describe('triage', function () {
   it('shows the triage view from the last triage, sending nothing by itself', async () => {
     const api = await getTestApi();
     const r = await triage({ uris: LOGS, send: true });
-    const probe = api.triage().viewProbe;
+    const probe = api.triageView;
     const since = Date.now();
     await clearEmulatorLog();
     await vscode.commands.executeCommand('odin.showTriage');

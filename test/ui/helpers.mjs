@@ -119,7 +119,10 @@ export class Ui {
     await this.page.mouse.move(1, 1);
     for (let i = 0; i < 3; i++) await this.page.keyboard.press('Escape');
     await this.runCommand('View: Close All Editors').catch(() => {});
-    await this.runCommand('View: Hide Panel').catch(() => {});
+    // "View: Hide Panel" is in the palette only while the panel shows: asked for otherwise,
+    // the palette search would wait out its whole timeout.
+    if (await this.page.locator('.part.panel').first().isVisible())
+      await this.runCommand('View: Hide Panel').catch(() => {});
   }
 
   // ---------------------------------------------------------------- command palette

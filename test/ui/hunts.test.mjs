@@ -159,13 +159,17 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
       const run = ui.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', {
         hasText: /^Run \d+ Searches$/,
       });
-      if (
-        await run
-          .waitFor({ state: 'visible', timeout: 5000 })
-          .then(() => true)
-          .catch(() => false)
-      )
-        await run.click();
+      // Whichever comes first: the question, or the searches reaching the emulator unasked.
+      const next = await waitUntil(
+        async () => {
+          if (await run.isVisible()) return 'asked';
+          const res = await fetch(new URL('/__admin/log', ui.info.emulatorUrl));
+          const log = await res.json();
+          return Array.isArray(log) && log.length > 0 ? 'running' : undefined;
+        },
+        { timeout: 15_000, what: 'the Re-run All confirmation or its first search' },
+      );
+      if (next === 'asked') await run.click();
       // Read in the notification centre (a click on the bell), which lists every notification:
       // VS Code 1.139 under test did not always show this one as a toast, 1.100 did.
       const bell = ui.page.locator('[id="status.notifications"]');

@@ -29,15 +29,24 @@ function triageFrame({ timeout = 90_000 } = {}) {
   );
 }
 
-/** Confirms the preview when it asks (nothing to confirm when every answer is cached). */
+/**
+ * Confirms the preview when it asks (nothing to confirm when every answer is cached): waits
+ * for whichever comes first, the preview's dialog or the triage view, never for a time.
+ */
 async function confirmPreview() {
-  const enrich = ui.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: /^Enrich/ });
-  const shown = await enrich
-    .first()
-    .waitFor({ state: 'visible', timeout: 20_000 })
-    .then(() => true)
-    .catch(() => false);
-  if (shown) await enrich.first().click();
+  const enrich = ui.page
+    .locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: /^Enrich/ })
+    .first();
+  const next = await waitUntil(
+    async () => {
+      if (await enrich.isVisible()) return 'dialog';
+      for (const f of ui.page.frames())
+        if (await f.evaluate(() => !!document.querySelector('.trow.row')).catch(() => false)) return 'view';
+      return undefined;
+    },
+    { timeout: 20_000, what: 'the triage preview dialog or the triage view' },
+  );
+  if (next === 'dialog') await enrich.click();
 }
 
 /**
@@ -47,24 +56,22 @@ async function confirmPreview() {
  */
 async function closeAllDiscarding() {
   await ui.runCommand('View: Close All Editors').catch(() => {});
-  const dontSave = ui.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', {
-    hasText: /^Don.t Save$/,
-  });
-  if (
-    await dontSave
-      .first()
-      .waitFor({ state: 'visible', timeout: 3_000 })
-      .then(
-        () => true,
-        () => false,
-      )
-  )
-    await dontSave.first().click();
-  await ui.page
-    .locator('.monaco-dialog-box')
-    .first()
-    .waitFor({ state: 'hidden', timeout: 5_000 })
-    .catch(() => {});
+  const dontSave = ui.page
+    .locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: /^Don.t Save$/ })
+    .first();
+  // Whichever comes first: the question (answered), or no editor left open.
+  const next = await waitUntil(
+    async () => {
+      if (await dontSave.isVisible()) return 'asked';
+      if ((await ui.page.locator('.editor-group-container .tab').count()) === 0) return 'closed';
+      return undefined;
+    },
+    { timeout: 15_000, what: 'every editor closed (or the "Don\'t Save" question)' },
+  );
+  if (next === 'asked') {
+    await dontSave.click();
+    await ui.page.locator('.monaco-dialog-box').first().waitFor({ state: 'hidden', timeout: 15_000 });
+  }
 }
 
 /** Turns `odin.triage.decorations` on or off in the Settings editor, as a person does; closes it. */

@@ -9,17 +9,20 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import type { OdinLmTool } from './index';
 import { registerMcp } from './mcp';
+import { RegisteredAgent } from './registered';
 
 /** Registers the language-model tools and, when available, the MCP server definition provider. */
-export function registerAgent(ctx: Ctx): void {
+export function registerAgent(ctx: Ctx): RegisteredAgent {
+  const registered = new RegisteredAgent();
   // Agents are an extra: a host without these APIs, or one that refuses them, must not stop activation.
   try {
-    registerAgentTools(ctx);
+    registerAgentTools(ctx, registered);
   } catch (err) {
     ctx.log.warn(
       `ODIN tools for agents are not available: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
+  return registered;
 }
 
 /** The tool names the manifest declares (what VS Code offers agents). */
@@ -32,7 +35,7 @@ function declaredToolNames(ctx: Ctx): string[] {
     .filter((n): n is string => typeof n === 'string');
 }
 
-function registerAgentTools(ctx: Ctx): void {
+function registerAgentTools(ctx: Ctx, registered: RegisteredAgent): void {
   const lm = (vscode as { lm?: typeof vscode.lm }).lm;
   if (!lm || typeof lm.registerTool !== 'function') return;
   let tools: Map<string, OdinLmTool> | undefined;
@@ -57,10 +60,10 @@ function registerAgentTools(ctx: Ctx): void {
       }),
     );
   }
-  ctx.agentProbe.toolNames = names;
-  ctx.agentProbe.prepare = (name, input) =>
+  registered.toolNames = names;
+  registered.prepare = (name, input) =>
     names.includes(name)
       ? tool(name).prepareInvocation({ input } as vscode.LanguageModelToolInvocationPrepareOptions<unknown>)
       : undefined;
-  registerMcp(ctx);
+  registerMcp(ctx, registered);
 }

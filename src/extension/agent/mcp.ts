@@ -1,6 +1,6 @@
 /**
  * The ODIN MCP server as a server definition, where the running VS Code offers the API
- * (1.100+; detected, never required). Registered at activation: it is a few lines and loads
+ * (1.103+; detected, never required). Registered at activation: it is a few lines and loads
  * nothing. The key comes from SecretStorage in `resolveMcpServerDefinition` (the environment
  * of the process VS Code starts), never in the cached definition, never in a file.
  *
@@ -16,6 +16,7 @@ import * as vscode from 'vscode';
 import { writePolicyFile } from '../../agent/mcp/policy';
 import type { Ctx } from '../ctx';
 import { MCP_PROVIDER_ID } from './ids';
+import type { RegisteredAgent } from './registered';
 
 interface McpStdioDefinition {
   label: string;
@@ -75,7 +76,7 @@ class PolicyWriter implements vscode.Disposable {
 }
 
 /** Registers the ODIN MCP server definition provider when this VS Code has the API. */
-export function registerMcp(ctx: Ctx): void {
+export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
   const api = vscode.lm as unknown as McpApi;
   const Definition = (
     vscode as unknown as {
@@ -124,9 +125,9 @@ export function registerMcp(ctx: Ctx): void {
   };
   try {
     ctx.subscriptions.add(api.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider));
-    ctx.agentProbe.mcpRegistered = true;
-    ctx.agentProbe.mcpDefinitions = () => provider.provideMcpServerDefinitions();
-    ctx.agentProbe.resolveMcp = () => provider.resolveMcpServerDefinition(define(settingsEnv()));
+    registered.mcpRegistered = true;
+    registered.mcpDefinitions = () => provider.provideMcpServerDefinitions();
+    registered.resolveMcp = () => provider.resolveMcpServerDefinition(define(settingsEnv()));
   } catch (err) {
     ctx.log.warn(
       `The ODIN MCP server could not be registered: ${err instanceof Error ? err.message : String(err)}`,

@@ -1,7 +1,13 @@
 import * as vscode from 'vscode';
 import { OdinApiError } from '../../api/errors';
 import type { Cve, Exploit, Host } from '../../api/types';
-import { BANNER_PREVIEW, type FromWebview, type RequestHandlers } from '../../common/protocol';
+import {
+  BANNER_PREVIEW,
+  fromHostPage,
+  type FromHostPage,
+  type RequestHandlers,
+  type ToWebview,
+} from '../../common/protocol';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
 import { confirmOpenExternal, copyJson, copyText, exportJson, openJson } from './actions';
@@ -16,9 +22,19 @@ import {
   linkTarget,
   mergeCves,
 } from './hostModel';
-import { webviewOptions } from './html';
 import { HOST_VIEW_TYPE } from './ids';
 import { DetailsPanel, type OpenPanels } from './panel';
+import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';
+
+/** The host page for the webview kit: its script, its message schema, its data messages. */
+const HOST_PAGE: PageSpec<FromHostPage, ToWebview> & { page: 'host' } = {
+  page: 'host',
+  title: 'ODIN host',
+  script: 'webview.js',
+  fromPage: fromHostPage,
+  dataTypes: ['host', 'error'],
+};
+import { runCommand } from '../shared/runCommand';
 
 const FIRST_CVE_PAGE = 1;
 
@@ -35,19 +51,14 @@ interface HostState {
 }
 
 /** One panel per host: opening it again reveals it. */
-export class HostPanel extends DetailsPanel {
+export class HostPanel extends DetailsPanel<FromHostPage> {
   private state: HostState = { cves: [], exploits: [], exploitsLoaded: false };
 
   static show(ctx: Ctx, panels: OpenPanels<HostPanel>, ip: string): HostPanel {
     return panels.show(ip, () => {
-      const panel = vscode.window.createWebviewPanel(
-        HOST_VIEW_TYPE,
-        `Host ${ip}`,
-        // Beside the editor, so the file (and the log) stays in view.
-        vscode.ViewColumn.Beside,
-        webviewOptions(ctx.extension.extensionUri),
-      );
-      return new HostPanel(ctx, panels, panel, ip);
+      // Beside the editor, so the file (and the log) stays in view.
+      const panel = WebviewPage.createPanel(ctx, HOST_VIEW_TYPE, `Host ${ip}`);
+      return new HostPanel(ctx, panels, panel, ip, false);
     });
   }
 
@@ -64,7 +75,7 @@ export class HostPanel extends DetailsPanel {
   ): HostPanel {
     panels.close(ip);
     panel.title = `Host ${ip}`;
-    return new HostPanel(ctx, panels, panel, ip, blocked);
+    return new HostPanel(ctx, panels, panel, ip, true, blocked);
   }
 
   private constructor(
@@ -72,9 +83,10 @@ export class HostPanel extends DetailsPanel {
     panels: OpenPanels<HostPanel>,
     panel: vscode.WebviewPanel,
     ip: string,
+    restored: boolean,
     blocked?: string,
   ) {
-    super(ctx, panel, 'host', ip, panels);
+    super(ctx, panel, HOST_PAGE, ip, panels, restored);
     if (blocked === undefined) void this.load();
     else this.showCached(blocked);
   }
@@ -206,7 +218,7 @@ export class HostPanel extends DetailsPanel {
     this.sendExploits();
   }
 
-  protected requestHandlers(): RequestHandlers {
+  protected override requestHandlers(): RequestHandlers {
     return {
       banner: async ({ serviceIndex, full }) => {
         if (!this.state.host) throw new Error('The host is not loaded yet.');
@@ -241,9 +253,7 @@ export class HostPanel extends DetailsPanel {
     };
   }
 
-  protected async onMessage(
-    message: Exclude<FromWebview, { type: 'ready' | 'rendered' | 'request' }>,
-  ): Promise<void> {
+  protected async onMessage(message: PageMessageOf<FromHostPage>): Promise<void> {
     const host = this.state.host;
     switch (message.type) {
       case 'action':
@@ -259,7 +269,7 @@ export class HostPanel extends DetailsPanel {
               );
               return;
             }
-            await vscode.commands.executeCommand('odin.searchSimilar', this.id);
+            await runCommand('odin.searchSimilar', this.id);
             return;
           }
           case 'copyJson':
@@ -286,7 +296,7 @@ export class HostPanel extends DetailsPanel {
       case 'searchCertificate': {
         // The fingerprint comes from the host record the extension holds, never from the page.
         const query = certificateQuery(host?.services[message.serviceIndex]);
-        if (query) await vscode.commands.executeCommand('odin.searchHosts', { query });
+        if (query) await runCommand('odin.searchHosts', { query });
         return;
       }
       case 'copyCve': {

@@ -24,13 +24,8 @@ export function registerDetailsLazy(ctx: Ctx): CommandsOf<'details'> {
     return feature;
   };
 
-  ctx.detailsProbe.restore = (viewType, panel, state) => details().restore(viewType, panel, state);
   for (const viewType of [HOST_VIEW_TYPE, WHOIS_VIEW_TYPE]) {
-    ctx.subscriptions.add(
-      vscode.window.registerWebviewPanelSerializer(viewType, {
-        deserializeWebviewPanel: async (panel, state: unknown) => details().restore(viewType, panel, state),
-      }),
-    );
+    ctx.pages.registerRestore(viewType, (panel, state) => details().restore(viewType, panel, state));
   }
   ctx.subscriptions.add(
     vscode.workspace.registerTextDocumentContentProvider(WHOIS_SCHEME, {

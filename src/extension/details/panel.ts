@@ -1,23 +1,15 @@
 import * as vscode from 'vscode';
-import {
-  answerRequest,
-  parseFromWebview,
-  type FromWebview,
-  type PageKind,
-  type RequestHandlers,
-  type RequestMessage,
-  type ToWebview,
-} from '../../common/protocol';
-import { neutraliseUiText } from '../../core/text/inert';
+import type { FromWebview, PageKind, RequestHandlers, Requests, ToWebview } from '../../common/protocol';
 import type { Ctx } from '../ctx';
-import { isCancellation, userMessage } from '../shared/errors';
-import { detailsHtml, webviewOptions } from './html';
+import { WebviewPage, type PageMessageOf, type PageSpec, type PageOwner } from '../webviewKit/page';
 
 /**
  * The open panels of one page, by id: one panel per host or domain, and opening it again
  * reveals it. The details feature owns one per page (no module or static state).
  */
-export class OpenPanels<P extends DetailsPanel> implements vscode.Disposable {
+export class OpenPanels<P extends { id: string; isDisposed: boolean; reveal(): void; dispose(): void }>
+  implements vscode.Disposable
+{
   private readonly byId = new Map<string, P>();
 
   /** Reveals the open panel of `id`, or opens one with `open`. */
@@ -49,14 +41,14 @@ export class OpenPanels<P extends DetailsPanel> implements vscode.Disposable {
 }
 
 /**
- * What host and whois pages share: the HTML shell, the ready handshake, validation of
- * every message from the page, request/reply, and the `rendered` report. Subclasses say
- * what to send when the page is (again) ready and what to do with validated messages.
+ * What host and whois pages share on top of the webview kit (which owns the HTML shell,
+ * the handshake, validation, request/reply, `rendered` and disposal): the `loading` line
+ * and the notice on every `ready`, the load in flight, and the gate for a user's Load or
+ * Refresh. Subclasses say what to send when the page is (again) ready and what to do with
+ * its validated messages.
  */
-export abstract class DetailsPanel implements vscode.Disposable {
-  private isReady = false;
-  private disposed = false;
-  private readonly disposables: vscode.Disposable[] = [];
+export abstract class DetailsPanel<In extends FromWebview> implements vscode.Disposable {
+  protected readonly page: WebviewPage<In, ToWebview, Requests>;
   /** Cancels the load in flight (refresh, close). */
   protected loading: AbortController | undefined;
   /**
@@ -68,103 +60,39 @@ export abstract class DetailsPanel implements vscode.Disposable {
 
   protected constructor(
     protected readonly ctx: Ctx,
-    readonly panel: vscode.WebviewPanel,
-    readonly page: PageKind,
+    panel: vscode.WebviewPanel,
+    private readonly spec: PageSpec<In, ToWebview> & { page: PageKind },
     readonly id: string,
-    private readonly openPanels: OpenPanels<DetailsPanel>,
+    private readonly openPanels: OpenPanels<DetailsPanel<In>>,
+    restored: boolean,
   ) {
-    const extUri = ctx.extension.extensionUri;
-    panel.webview.options = webviewOptions(extUri);
-    panel.webview.html = detailsHtml(
-      panel.webview,
-      extUri,
-      page,
-      page === 'host' ? 'ODIN host' : 'ODIN whois',
-    );
-    panel.iconPath = vscode.Uri.joinPath(extUri, 'media', 'odin.svg');
-    this.disposables.push(
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-      panel.onDidDispose(() => this.dispose()),
-    );
-    this.ctx.detailsProbe.open.add(`${page}:${id}`);
-    this.ctx.detailsProbe.receivers.set(`${page}:${id}`, (raw) => this.receive(raw));
-    this.ctx.detailsProbe.mark(page, id, 'created');
+    const owner: PageOwner<In, Requests> = {
+      onReady: () => {
+        this.post({ type: 'loading', page: spec.page, id });
+        this.onReady();
+        if (this.notice) this.postNotice();
+      },
+      onMessage: (m) => this.onMessage(m),
+      requests: () => this.requestHandlers(),
+      onDispose: () => this.dispose(),
+    };
+    this.page = new WebviewPage(ctx, panel, spec, id, owner, restored);
     openPanels.add(this);
   }
 
   protected abstract onReady(): void;
-  protected abstract onMessage(
-    message: Exclude<FromWebview, { type: 'ready' | 'rendered' | 'request' }>,
-  ): Promise<void>;
-  protected abstract requestHandlers(): RequestHandlers;
+  protected abstract onMessage(message: PageMessageOf<In>): Promise<void>;
+  /** The page's request/reply methods (the host page's; the whois page has none). */
+  protected requestHandlers(): RequestHandlers | undefined {
+    return undefined;
+  }
 
-  /** Posts to the page once it has said `ready` (before that it is dropped; `ready` resends all). */
   protected post(message: ToWebview): void {
-    if (!this.isReady || this.disposed) return;
-    if (message.type === 'host' || message.type === 'whois' || message.type === 'error') {
-      this.ctx.detailsProbe.mark(this.page, this.id, 'data');
-    }
-    void this.panel.webview.postMessage(message).then(undefined, () => undefined);
+    this.page.post(message);
   }
 
-  private receive(raw: unknown): void {
-    const message = parseFromWebview(raw, this.page);
-    if (!message) {
-      this.ctx.detailsProbe.rejected++;
-      const type =
-        typeof raw === 'object' && raw !== null
-          ? String((raw as { type?: unknown }).type).slice(0, 40)
-          : typeof raw;
-      this.ctx.log.warn(
-        `Details page (${this.page}) sent a message that was refused (type ${JSON.stringify(type)}).`,
-      );
-      return;
-    }
-    this.ctx.detailsProbe.noteAccepted(message.type);
-    switch (message.type) {
-      case 'ready':
-        this.isReady = true;
-        this.ctx.detailsProbe.mark(this.page, this.id, 'ready');
-        this.post({ type: 'loading', page: this.page, id: this.id });
-        this.onReady();
-        if (this.notice) this.post({ type: 'notice', ...this.notice });
-        return;
-      case 'rendered':
-        this.ctx.log.debug(`Details ${this.page} ${this.id} rendered in ${message.ms.toFixed(1)} ms`);
-        this.ctx.detailsProbe.noteRendered({
-          page: this.page,
-          id: this.id,
-          counts: message.counts,
-          ms: message.ms,
-          at: Date.now(),
-        });
-        return;
-      case 'request':
-        void this.answer(message);
-        return;
-      default:
-        this.onMessage(message).catch((err: unknown) => this.report(err));
-    }
-  }
-
-  private answer(message: RequestMessage): Promise<void> {
-    return answerRequest(
-      message,
-      this.requestHandlers(),
-      (reply) => this.post(reply),
-      (err) => {
-        if (!isCancellation(err))
-          this.ctx.log.warn(`Details ${this.page} request ${message.method} failed: ${userMessage(err)}`);
-        return userMessage(err);
-      },
-    );
-  }
-
-  /** A failed action: short text to the user, the detail in the log. */
-  protected report(err: unknown): void {
-    if (isCancellation(err)) return;
-    this.ctx.log.error(`Details ${this.page} ${this.id}: ${userMessage(err)}`);
-    void vscode.window.showErrorMessage(`ODIN: ${neutraliseUiText(userMessage(err))}`);
+  private postNotice(): void {
+    if (this.notice) this.post({ type: 'notice', ...this.notice });
   }
 
   /**
@@ -175,7 +103,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
     const d = await this.ctx.gate.decide(this.id, {
       trigger: 'explicit',
       source: 'restoredPage',
-      accept: [this.page === 'host' ? 'ip' : 'domain'],
+      accept: [this.spec.page === 'host' ? 'ip' : 'domain'],
     });
     if ('target' in d) this.notice = undefined;
     return 'target' in d;
@@ -189,7 +117,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
     const d = await this.ctx.gate.decide(this.id, {
       trigger: 'explicit',
       source: 'restoredPage',
-      accept: [this.page === 'host' ? 'ip' : 'domain'],
+      accept: [this.spec.page === 'host' ? 'ip' : 'domain'],
       quiet: true,
     });
     if ('refusal' in d) throw new Error(d.refusal.message);
@@ -206,7 +134,7 @@ export abstract class DetailsPanel implements vscode.Disposable {
       load: true,
     };
     this.onReady();
-    this.post({ type: 'notice', ...this.notice });
+    this.postNotice();
   }
 
   /** Starts a new load, cancelling the previous one. */
@@ -217,21 +145,16 @@ export abstract class DetailsPanel implements vscode.Disposable {
   }
 
   reveal(): void {
-    this.panel.reveal(undefined, false);
+    this.page.reveal();
   }
 
   get isDisposed(): boolean {
-    return this.disposed;
+    return this.page.isDisposed;
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
     this.loading?.abort();
-    this.ctx.detailsProbe.open.delete(`${this.page}:${this.id}`);
-    this.ctx.detailsProbe.receivers.delete(`${this.page}:${this.id}`);
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
+    this.page.dispose();
     this.openPanels.remove(this);
   }
 }

@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
 import { OdinApiError } from '../../api/errors';
 import type { WhoisRecord } from '../../api/types';
-import type { FromWebview, RequestHandlers } from '../../common/protocol';
+import { fromWhoisPage, type FromWhoisPage, type ToWebview } from '../../common/protocol';
 import { neutraliseUiText } from '../../core/text/inert';
 import { snapshotDate, sortSnapshots, whoisSnapshotText } from '../../core/whois/diff';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
 import { copyJson, copyText, exportJson, openJson } from './actions';
-import { webviewOptions } from './html';
 import { WHOIS_VIEW_TYPE } from './ids';
 import { DetailsPanel, type OpenPanels } from './panel';
+import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';
 import type { WhoisSnapshotDocs } from './whoisDocs';
 import { whoisView } from './whoisModel';
 
@@ -22,19 +22,23 @@ interface WhoisState {
   fetchedAt?: string;
 }
 
+/** The whois page for the webview kit: its script, its message schema, its data messages. */
+const WHOIS_PAGE: PageSpec<FromWhoisPage, ToWebview> & { page: 'whois' } = {
+  page: 'whois',
+  title: 'ODIN whois',
+  script: 'webview.js',
+  fromPage: fromWhoisPage,
+  dataTypes: ['whois', 'error'],
+};
+
 /** One panel per domain: opening it again reveals it. */
-export class WhoisPanel extends DetailsPanel {
+export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
   private state: WhoisState = { snapshots: [] };
 
   static show(ctx: Ctx, panels: OpenPanels<WhoisPanel>, docs: WhoisSnapshotDocs, domain: string): WhoisPanel {
     return panels.show(domain, () => {
-      const panel = vscode.window.createWebviewPanel(
-        WHOIS_VIEW_TYPE,
-        `Whois ${domain}`,
-        vscode.ViewColumn.Beside,
-        webviewOptions(ctx.extension.extensionUri),
-      );
-      return new WhoisPanel(ctx, panels, docs, panel, domain);
+      const panel = WebviewPage.createPanel(ctx, WHOIS_VIEW_TYPE, `Whois ${domain}`);
+      return new WhoisPanel(ctx, panels, docs, panel, domain, false);
     });
   }
 
@@ -48,7 +52,7 @@ export class WhoisPanel extends DetailsPanel {
   ): WhoisPanel {
     panels.close(domain);
     panel.title = `Whois ${domain}`;
-    return new WhoisPanel(ctx, panels, docs, panel, domain, blocked);
+    return new WhoisPanel(ctx, panels, docs, panel, domain, true, blocked);
   }
 
   private constructor(
@@ -57,9 +61,10 @@ export class WhoisPanel extends DetailsPanel {
     private readonly docs: WhoisSnapshotDocs,
     panel: vscode.WebviewPanel,
     domain: string,
+    restored: boolean,
     blocked?: string,
   ) {
-    super(ctx, panel, 'whois', domain, panels);
+    super(ctx, panel, WHOIS_PAGE, domain, panels, restored);
     if (blocked === undefined) void this.load();
     else this.showCached(blocked);
   }
@@ -126,13 +131,6 @@ export class WhoisPanel extends DetailsPanel {
     });
   }
 
-  protected requestHandlers(): RequestHandlers {
-    const none = (): never => {
-      throw new Error('Not available on the whois page.');
-    };
-    return { banner: async () => none(), hostBanner: async () => none(), moreCves: async () => none() };
-  }
-
   private json(): unknown {
     return {
       domain: this.id,
@@ -157,9 +155,7 @@ export class WhoisPanel extends DetailsPanel {
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
   }
 
-  protected async onMessage(
-    message: Exclude<FromWebview, { type: 'ready' | 'rendered' | 'request' }>,
-  ): Promise<void> {
+  protected async onMessage(message: PageMessageOf<FromWhoisPage>): Promise<void> {
     const record = this.state.record;
     switch (message.type) {
       case 'diffSnapshots':

@@ -9,6 +9,7 @@ import { config } from '../shared/config';
 import type { Catalogues } from './catalogues';
 import type { HuntDocuments } from './documents';
 import type { SessionGate } from '../shared/gate';
+import { runCommand } from '../shared/runCommand';
 
 /** What a hunt command returns (tests and callers): the run's summary and what changed. */
 export interface HuntRunSummary extends RunSummary {
@@ -109,7 +110,7 @@ export class HuntRunner {
     const spec = specFor(t.q, ACTIONS[t.q.kind][0]);
     if (!spec) return undefined;
     // Into the personal saved searches or another workspace file (the user picks).
-    return vscode.commands.executeCommand('odin.saveSearch', {
+    return runCommand('odin.saveSearch', {
       spec,
       name: t.q.name,
       target: 'ask',

@@ -3,6 +3,7 @@ import type { CommandsOf } from '../commands';
 import { toAbortSignal } from '../shared/abort';
 import type { Ctx, DemoServer } from '../ctx';
 import { KeyringUnavailableError } from '../shared/secrets';
+import { runCommand } from '../shared/runCommand';
 
 const USE_FOR_SESSION = 'Use for This Session Only';
 
@@ -62,7 +63,7 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
       }
       if (!ctx.keys.get()) {
         const choice = await vscode.window.showWarningMessage('ODIN: No API key is set.', 'Set API Key');
-        if (choice) await vscode.commands.executeCommand('odin.setApiKey');
+        if (choice) await runCommand('odin.setApiKey');
         return;
       }
       const usage = await vscode.window.withProgress(

@@ -8,6 +8,7 @@ import type { Ctx } from '../ctx';
 import { indicatorAt } from './hoverProvider';
 import { buildCard } from './lookups';
 import { targetIndicator, type Indicator } from './policy';
+import { runCommand } from '../shared/runCommand';
 
 const MAX_ARG_CHARS = 300;
 
@@ -72,8 +73,8 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
           'Set API Key',
           'Try with Demo Data',
         );
-        if (choice === 'Set API Key') await vscode.commands.executeCommand('odin.setApiKey');
-        if (choice === 'Try with Demo Data') await vscode.commands.executeCommand('odin.useDemoData');
+        if (choice === 'Set API Key') await runCommand('odin.setApiKey');
+        if (choice === 'Try with Demo Data') await runCommand('odin.useDemoData');
         return;
       }
       const target = targetIndicator(ind, d.target);
@@ -82,7 +83,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
       // The details commands are in the command map: registered in every window.
       const isIp = target.kind === 'ipv4' || target.kind === 'ipv6';
       if (isIp) {
-        await vscode.commands.executeCommand('odin.openHostDetails', value);
+        await runCommand('odin.openHostDetails', value);
         return;
       }
 
@@ -108,7 +109,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         return;
       }
       if (target.kind === 'domain' && ctx.gate.trusted()) {
-        await vscode.commands.executeCommand('odin.openWhoisDetails', value);
+        await runCommand('odin.openWhoisDetails', value);
         return;
       }
       void vscode.window.showInformationMessage(summaryLine(card));

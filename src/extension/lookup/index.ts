@@ -5,7 +5,6 @@ import { hoverCommands } from './commands';
 import { HOVER_SELECTOR, indicatorAt, OdinHoverProvider } from './hoverProvider';
 import { buildCard } from './lookups';
 import { listIndicatorCommands } from './listIndicators';
-import { LookupStatus } from './statusBar';
 
 /**
  * Hover enrichment: the hover provider for every file, the lookup commands and the status
@@ -15,7 +14,6 @@ import { LookupStatus } from './statusBar';
 export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
   const provider = new OdinHoverProvider(ctx);
   ctx.subscriptions.add(vscode.languages.registerHoverProvider(HOVER_SELECTOR, provider));
-  ctx.subscriptions.add(new LookupStatus(ctx));
 
   if (ctx.extension.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1') {
     // Test/bench hook: the provider's own time for one hover, without the workbench round

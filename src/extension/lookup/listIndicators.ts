@@ -6,6 +6,7 @@ import type { Ctx } from '../ctx';
 import { toAbortSignal } from '../shared/abort';
 import { TEXT_LANGUAGES } from './hoverProvider';
 import { privacyVerdict, type PrivacyVerdict } from './policy';
+import { runCommand } from '../shared/runCommand';
 
 /** Above this many characters the scan runs behind a cancellable progress notification. */
 const PROGRESS_CHARS = 2_000_000;
@@ -157,7 +158,7 @@ function showPicker(
       vscode.window.setStatusBarMessage(`ODIN: copied ${item.summary.value}`, 3000);
     } else if (button === LOOK_UP) {
       pick.hide();
-      await vscode.commands.executeCommand('odin.lookup', item.summary.value);
+      await runCommand('odin.lookup', item.summary.value);
     }
   });
   pick.onDidTriggerButton(async (button) => {

@@ -8,12 +8,12 @@ import type { Ctx } from '../ctx';
  * no key is set: the welcome view already offers to set one, the status bar does not nag.
  */
 export class LookupStatus implements vscode.Disposable {
-  private readonly item: vscode.StatusBarItem;
+  /** The item (the affordance test runs its command, through the test API). */
+  readonly item: vscode.StatusBarItem;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(private readonly ctx: Ctx) {
     this.item = vscode.window.createStatusBarItem('odin.lookupStatus', vscode.StatusBarAlignment.Right, 100);
-    ctx.statusItems.set('odin.lookupStatus', this.item);
     this.item.name = 'ODIN Lookups';
     const layer = ctx.requests;
     const sub = layer.onDidChangeState(() => this.update());

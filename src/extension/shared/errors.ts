@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { OdinApiError } from '../../api/errors';
 import { neutraliseUiText } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
+import { runCommand } from './runCommand';
 
 const SHOW_LOG = 'Show Log';
 const SET_KEY = 'Set API Key';
@@ -42,5 +43,5 @@ export async function reportError(ctx: Ctx, err: unknown, action: string): Promi
     ...buttons,
   );
   if (choice === SHOW_LOG) ctx.log.show();
-  if (choice === SET_KEY) await vscode.commands.executeCommand('odin.setApiKey');
+  if (choice === SET_KEY) await runCommand('odin.setApiKey');
 }

@@ -10,7 +10,8 @@ import type { Ctx } from '../ctx';
  * session) when they run low. Hidden without a key and after the API or key changes.
  */
 export class CreditsStatus implements vscode.Disposable {
-  private readonly item: vscode.StatusBarItem;
+  /** The item (the affordance test runs its command, through the test API). */
+  readonly item: vscode.StatusBarItem;
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly schedule: CreditsSchedule;
@@ -21,7 +22,6 @@ export class CreditsStatus implements vscode.Disposable {
 
   constructor(private readonly ctx: Ctx) {
     this.item = vscode.window.createStatusBarItem('odin.credits', vscode.StatusBarAlignment.Right, 99);
-    ctx.statusItems.set('odin.credits', this.item);
     this.item.name = 'ODIN Credits';
     this.item.command = 'odin.refreshCredits';
     this.schedule = new CreditsSchedule(ctx.requests.sent);

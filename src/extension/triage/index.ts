@@ -9,7 +9,7 @@ import { VerdictDecorations } from './decorations';
 import { InfraProblems } from './problems';
 import { triageSettings } from './settings';
 import { TriageState } from './state';
-import type { TriageView, TriageViewProbe } from './view';
+import type { TriageView } from './view';
 
 export interface TriageFeature {
   state: TriageState;
@@ -18,8 +18,7 @@ export interface TriageFeature {
   setDecorations(on: boolean): VerdictDecorations | undefined;
   /** Turns the Problems entries for infrastructure files on or off (setting `odin.triage.problems`). */
   setProblems(on: boolean): InfraProblems | undefined;
-  /** The triage view's reports (tests, bench) and the open view, if any. */
-  viewProbe: TriageViewProbe;
+  /** The open triage view, if any (its reports reach tests as the webview kit's events). */
   view(): TriageView | undefined;
   /** The settings as the triage reads them (a workspace may lower its limits, never raise them). */
   settings: typeof triageSettings;
@@ -38,7 +37,6 @@ export function createTriage(ctx: Ctx): TriageFeature {
   return {
     state,
     commands: triageCommands(ctx, state),
-    viewProbe: state.viewProbe,
     view: () => state.view,
     settings: triageSettings,
     setDecorations(on) {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Triage } from '../../core/triage';
-import type { TriageView, TriageViewProbe } from './view';
+import type { TriageView } from './view';
 
 /** The state of the last triage of this window (for reports and the view). */
 export class TriageState {
@@ -11,8 +11,6 @@ export class TriageState {
   running: AbortController | undefined;
   /** The triage view of this window, while it is open (one at a time). */
   view: TriageView | undefined;
-  /** What the view reports, for the tests and the bench. */
-  readonly viewProbe: TriageViewProbe = { rendered: [], actions: [], rejected: 0 };
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   set(t: Triage, origin = this.origin): void {

@@ -6,6 +6,7 @@
  * A failed or cancelled load keeps everything already loaded: the error sits beside the
  * items and "Retry" loads the same page again.
  */
+import { mapInSlices } from '../../../api/slices';
 import { CompactPool, compactHost } from '../../../core/hosts/compactHost';
 import type { ResultItem } from '../../../core/results/resultItem';
 import type { SearchSpec } from '../../../core/savedSearches';
@@ -132,8 +133,13 @@ export class ResultSet {
         if (controller.signal.aborted) throw abortError();
         // Hosts are held as compact records (src/core/hosts/compactHost.ts); the details page
         // fetches the full one.
-        for (const item of page.items)
-          this.items.push(item.t === 'host' ? { t: 'host', v: compactHost(item.v, this.pool) } : item);
+        // In slices between turns of the event loop (a page of big hosts takes a while).
+        const items = await mapInSlices(
+          page.items,
+          (item): ResultItem => (item.t === 'host' ? { t: 'host', v: compactHost(item.v, this.pool) } : item),
+          { signal: controller.signal, cancelled: abortError },
+        );
+        for (const item of items) this.items.push(item);
         if (page.total !== undefined) this.total = page.total;
         if (page.notes) this.notes = page.notes;
         this.pages++;

@@ -1,9 +1,8 @@
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import type { PageKind } from '../../common/protocol';
 
 /**
- * The one HTML shell of the details pages and the triage view (after vscode-codeql's webview-html.ts): a
+ * The one HTML shell of every page of the kit (after vscode-codeql's webview-html.ts): a
  * constant template. No API data ever enters this string; the page gets its data by
  * postMessage after it says `ready`, and renders it with DOM APIs.
  *
@@ -11,13 +10,14 @@ import type { PageKind } from '../../common/protocol';
  * codicon font from the extension's own files; no network (`connect-src 'none'`, no
  * images: a remote image would contact the scanned host).
  */
-export function detailsHtml(
+export function pageHtml(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
-  page: PageKind | 'triage',
+  /** The page's name (`data-page` of the body: the script reads it), e.g. `host`. */
+  page: string,
   title: string,
-  /** The page's one script in dist/ (the triage view has its own). */
-  script = 'webview.js',
+  /** The page's one script in dist/ (its browser entry). */
+  script: string,
 ): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (...p: string[]): string =>
@@ -61,7 +61,7 @@ function attr(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Webview options shared by new and restored panels. */
+/** Webview options of every page, new or restored. */
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
   return {
     enableScripts: true,

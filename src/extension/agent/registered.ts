@@ -1,10 +1,11 @@
 import type * as vscode from 'vscode';
 
 /**
- * What tests read of the agent feature: the tools as registered, and the MCP definition as
- * VS Code would start it. One per window, on `Ctx`; the agent feature fills it in.
+ * What the agent feature registered: the tools, and the MCP definition as VS Code would
+ * start it. `registerAgent` (lazy.ts) returns it; the composition root hands it to the
+ * test API only (tests read it; nothing else does).
  */
-export class AgentProbe {
+export class RegisteredAgent {
   toolNames: string[] = [];
   prepare: (
     name: string,

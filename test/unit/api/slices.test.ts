@@ -1,0 +1,51 @@
+/**
+ * mapInSlices: a page of hosts is normalised in slices with turns of the event loop between
+ * them (the "longest task" of Load All in `npm run bench -- --only=loadall`).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { mapInSlices } from '../../../src/api/slices';
+
+const cancelled = (): Error => new Error('cancelled here');
+
+test('mapInSlices is flatMap over one-or-none: order kept, undefined left out', async () => {
+  const out = await mapInSlices([1, 2, 3, 4, 5], (n) => (n % 2 ? n * 10 : undefined), { cancelled });
+  assert.deepEqual(out, [10, 30, 50]);
+});
+
+test('mapInSlices gives the event loop a turn between slices', async () => {
+  let turns = 0;
+  let counting = true;
+  const count = (): void => {
+    turns++;
+    if (counting) setImmediate(count);
+  };
+  setImmediate(count);
+  // A zero-length slice: a turn before every item but the first.
+  const out = await mapInSlices(
+    Array.from({ length: 20 }, (_, i) => i),
+    (n) => n,
+    { cancelled, sliceMs: 0 },
+  );
+  counting = false;
+  assert.equal(out.length, 20);
+  assert.ok(turns >= 19, `other work ran ${turns} times while 20 items were mapped`);
+});
+
+test("mapInSlices stops with the caller's error once the signal is aborted between slices", async () => {
+  const ac = new AbortController();
+  let seen = 0;
+  await assert.rejects(
+    mapInSlices(
+      Array.from({ length: 10 }, (_, i) => i),
+      (n) => {
+        seen++;
+        if (n === 2) ac.abort();
+        return n;
+      },
+      { signal: ac.signal, cancelled, sliceMs: 0 },
+    ),
+    /cancelled here/,
+  );
+  assert.equal(seen, 3, 'no item is mapped after the abort');
+});
