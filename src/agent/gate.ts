@@ -7,17 +7,37 @@
  *
  * Pure Node: no `vscode` import.
  */
-import { Gate, type LookupsMode } from '../core/gate';
+import { Gate, privacyMessage, type LookupsMode } from '../core/gate';
 
 export type ValueKind = 'ip' | 'domain' | 'cidr';
 
-export type GateResult = { allowed: true; value: string } | { allowed: false; reason: string };
+const KIND_TEXT: Record<ValueKind, string> = {
+  ip: 'an IP address',
+  cidr: 'a CIDR block',
+  domain: 'a domain name',
+};
+
+export type GateResult =
+  | { allowed: true; value: string }
+  | {
+      allowed: false;
+      /** The refusal naming the value and why (the core gate's `Verdict.message`). */
+      reason: string;
+      /** The why alone, for a row that already names the value ("Private-Use (RFC 1918)"). */
+      why?: string;
+    };
 
 export interface AgentGate {
   /** Why nothing may be sent now (lookups off, Restricted Mode, no key), or undefined. */
   blocked(): string | undefined;
   /** One value a tool would send, strictly parsed to its canonical form, then the policy. */
   value(raw: string, kind: ValueKind): GateResult;
+  /**
+   * The privacy decision alone (lists and registries, whatever the mode), for what a local
+   * tool shows before anything is sent (an indicator list, a triage plan). Never the ask
+   * for a request: that is `value`.
+   */
+  privacy(raw: string, kind: ValueKind): GateResult;
   /**
    * A query: every IP, CIDR block and name inside it, escapes resolved, passes the policy
    * (`Gate.query`, the same rule as the extension's searches); the query is sent as written.
@@ -37,13 +57,12 @@ export interface GateSettings {
   blocked?: () => string | undefined;
 }
 
-const KIND_TEXT: Record<ValueKind, string> = {
-  ip: 'an IP address',
-  cidr: 'a CIDR block',
-  domain: 'a domain name',
-};
-
-/** The agent gate over the one gate (src/core/gate). Settings are re-read per call. */
+/**
+ * The agent gate over the one gate (src/core/gate). Settings are re-read per call. Every
+ * answer is the core gate's: `decide` for a value (an agent's call is explicit and never
+ * consented, so Restricted Mode refuses), `mayRun` before any value, `query` for query text;
+ * the refusal texts are the gate's own (`Verdict.message`), naming the value and why.
+ */
 export function createGate(settings: GateSettings | (() => GateSettings)): AgentGate {
   let cached: { key: string; gate: Gate } | undefined;
   const current = (): { s: GateSettings; gate: Gate } => {
@@ -65,34 +84,35 @@ export function createGate(settings: GateSettings | (() => GateSettings)): Agent
     }
     return { s, gate: cached.gate };
   };
-  const refusal = (value: string, reason: string): GateResult => ({
-    allowed: false,
-    reason: `${value} is not sent to ODIN: ${reason.replace(/\.$/, '')}.`,
-  });
-  const shown = (raw: string): string => JSON.stringify(raw.slice(0, 60));
 
   return {
     blocked() {
       const { s, gate } = current();
       const run = gate.mayRun({ trigger: 'explicit', consented: false });
-      if (!run.ok) {
-        return run.code === 'off'
-          ? 'ODIN lookups are off (setting odin.lookups.mode): nothing is sent.'
-          : 'This workspace is in Restricted Mode: ODIN tools send nothing.';
-      }
-      return s.blocked?.();
+      return run.ok ? s.blocked?.() : run.message;
     },
     value(raw, kind) {
       const { gate } = current();
       const text = typeof raw === 'string' ? raw.trim() : '';
       if (text === '') return { allowed: false, reason: 'The value is empty.' };
-      const { target, decision } = gate.privacy(text);
-      if (!target) return { allowed: false, reason: `${shown(text)} is not ${KIND_TEXT[kind]}.` };
-      if (target.kind !== kind)
-        return { allowed: false, reason: `${shown(text)} is not ${KIND_TEXT[kind]}.` };
+      const v = gate.decide(text, { trigger: 'explicit', source: 'agent', accept: [kind], consented: false });
+      return v.send
+        ? { allowed: true, value: v.target.value }
+        : { allowed: false, reason: v.message, why: v.privacy?.reason ?? v.reason };
+    },
+    privacy(raw, kind) {
+      const { gate } = current();
+      const { target, decision } = gate.privacy(raw);
+      const text = JSON.stringify(String(raw).trim().slice(0, 60));
+      if (!target || target.kind !== kind)
+        return { allowed: false, reason: `${text} is not ${KIND_TEXT[kind]}.` };
       return decision.allowed
         ? { allowed: true, value: target.value }
-        : refusal(target.value, decision.reason);
+        : {
+            allowed: false,
+            reason: privacyMessage(target.value, decision),
+            why: decision.reason.replace(/\.$/, ''),
+          };
     },
     query(raw) {
       const { gate } = current();

@@ -92,10 +92,8 @@ export function indicatorsAnswer(
   ];
   for (const it of list.items.slice(0, max)) {
     const kind = it.kind === 'domain' ? 'domain' : it.kind === 'cidr' ? 'cidr' : 'ip';
-    const v = gate.value(it.value, kind);
-    const verdict = v.allowed
-      ? 'may be looked up'
-      : `never sent: ${v.reason.replace(/^.*? is not sent to ODIN: /, '')}`;
+    const v = gate.privacy(it.value, kind);
+    const verdict = v.allowed ? 'may be looked up' : `never sent: ${v.why ?? v.reason}`;
     lines.push(
       `${q(it.value, 100)} ${it.kind} x${num(it.count)}${it.defanged ? ' (defanged)' : ''}; ${verdict}`,
     );

@@ -61,10 +61,9 @@ async function scanForTriage(
   const t = await buildTriage(
     [{ uri: 'agent:text', text: scan.text }],
     (kind, value) => {
-      const r = c.gate.value(value, kind === 'domain' ? 'domain' : kind === 'cidr' ? 'cidr' : 'ip');
-      return r.allowed
-        ? { allowed: true, reason: '' }
-        : { allowed: false, reason: r.reason.replace(/^.*? is not sent to ODIN: /, '') };
+      // The plan: the privacy decision alone; each value is decided again as it is sent.
+      const r = c.gate.privacy(value, kind === 'domain' ? 'domain' : kind === 'cidr' ? 'cidr' : 'ip');
+      return r.allowed ? { allowed: true, reason: '' } : { allowed: false, reason: r.why ?? r.reason };
     },
     { signal, maxUnique: 10_000 },
   );

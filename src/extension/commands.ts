@@ -11,6 +11,7 @@
  * still checks its argument at run time (anything else is refused or ignored).
  */
 import type { Uri } from 'vscode';
+import type { HOVER_COMMANDS } from '../core/cards/hoverCard';
 import type { IndicatorList } from '../core/detect/indicators';
 import type { RequestBudget } from '../core/requests/budget';
 import type { SearchSpec, SavedSearch } from '../core/search';
@@ -321,3 +322,14 @@ export function commandIdsOf<F extends Feature>(feature: F): CommandIdOf<F>[] {
     (id): id is CommandIdOf<F> => COMMAND_FEATURES[id] === feature,
   );
 }
+
+/**
+ * What a hover card may link to, stated once: the ids of `HOVER_COMMANDS`
+ * (core/cards/hoverCard.ts; `commandLink` refuses any other id, and the hover's
+ * MarkdownString enables exactly these) are commands of this map, so every window registers
+ * them at activation (a lazy feature through its stand-in) and no link can name a missing
+ * command. The compiler holds it here; test/unit/manifest.test.ts holds it at run time. Each
+ * handler checks its argument itself (a link's argument is as untrusted as any other).
+ */
+export type HoverLinkCommands = AssertCommandIds<(typeof HOVER_COMMANDS)[keyof typeof HOVER_COMMANDS]>;
+type AssertCommandIds<T extends CommandId> = T;

@@ -2,11 +2,9 @@ import * as vscode from 'vscode';
 import { OdinClient } from '../api/client';
 import { config, onConfigChange } from './shared/config';
 import { ContextKeys, ContextKeyValues } from './shared/contextKeys';
-import { HOVER_COMMAND_IDS } from '../core/cards/hoverCard';
 import type { RequestLayer } from '../core/requests/layer';
 import { ArgumentPaths } from './shared/argumentPath';
 import { SessionGate } from './shared/gate';
-import { KnownCommands } from './shared/knownCommands';
 import { DisposableStore } from './shared/disposable';
 import { createRequestLayer } from './shared/requestLayer';
 import { createFeeds } from './shared/feeds';
@@ -31,8 +29,6 @@ export class Ctx implements vscode.Disposable {
   readonly subscriptions = new DisposableStore();
   /** The context keys this window has set (package.json `when` clauses read them). */
   readonly contextKeys = new ContextKeyValues();
-  /** Which of the hovers' command links exist in this window (links to missing ones are left out). */
-  readonly hoverCommands = new KnownCommands(HOVER_COMMAND_IDS);
   /** The webview pages of this window (webviewKit/): which are open, their events, their restore. */
   readonly pages = new Pages();
   /** The one gate of this window: settings, trust and the session's Restricted Mode consent. */

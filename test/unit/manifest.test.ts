@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { COMMAND_FEATURES } from '../../src/extension/commands';
 import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from '../../src/extension/details/ids';
 import { RESULTS_VIEW, SAVED_VIEW } from '../../src/extension/search/ids';
@@ -255,4 +256,8 @@ test('code runs our commands through runCommand, never an untyped executeCommand
     )
     .map((f) => f.slice(dir.length + 1));
   assert.deepEqual(found, []);
+});
+
+test('every command a hover card may link to is a command of the map (registered in every window)', () => {
+  for (const id of HOVER_COMMAND_IDS) assert.ok(id in COMMAND_FEATURES, `${id} is not in the command map`);
 });

@@ -23,7 +23,11 @@ import {
   type ExploitationView,
 } from '../exploitation';
 
-/** The commands hover cards may link to; the hover's MarkdownString enables exactly these. */
+/**
+ * The commands hover cards may link to; the hover's MarkdownString enables exactly these.
+ * Each is a command of the command map (src/extension/commands.ts `HoverLinkCommands`),
+ * registered at activation in every window: a link never names a missing command.
+ */
 export const HOVER_COMMANDS = {
   openHostDetails: 'odin.openHostDetails',
   openWhoisDetails: 'odin.openWhoisDetails',
@@ -37,8 +41,6 @@ export const HOVER_COMMAND_IDS: readonly string[] = Object.values(HOVER_COMMANDS
 export interface CardOptions {
   /** Epoch ms, for "expires in N days" and "cached N min ago". */
   now: number;
-  /** Command ids that exist now; links to others are left out. Default: all of ours. */
-  commands?: ReadonlySet<string>;
   /** The indicator as written, when it was defanged (`1.2.3[.]4`): shown as "refanged from". */
   defangedFrom?: string;
   /** A name as written in Unicode (`bücher-login.de`), when the card is about its punycode. */
@@ -56,16 +58,9 @@ const MAX_CVES = 3;
 const MAX_NAME_SERVERS = 4;
 const DAY_MS = 86_400_000;
 
-/** `[label](command:id?args "tooltip")` with the arguments JSON-encoded, or '' when the command is missing. */
-export function commandLink(
-  label: string,
-  id: string,
-  args: unknown[],
-  tooltip: string,
-  opts?: CardOptions,
-): string {
+/** `[label](command:id?args "tooltip")` with the arguments JSON-encoded; only our hover commands. */
+export function commandLink(label: string, id: string, args: unknown[], tooltip: string): string {
   if (!HOVER_COMMAND_IDS.includes(id)) throw new Error(`not a hover command: ${id}`);
-  if (opts?.commands && !opts.commands.has(id)) return '';
   // encodeURIComponent leaves !'()* alone; a ')' would end the link target.
   const encoded = encodeURIComponent(JSON.stringify(args)).replace(
     /[!'()*]/g,
@@ -249,9 +244,9 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
   }
 
   const actions = links([
-    commandLink('Open details', HOVER_COMMANDS.openHostDetails, [ip], 'Open the full host details', opts),
-    commandLink('Similar hosts', HOVER_COMMANDS.searchSimilar, [ip], 'Search hosts like this one', opts),
-    commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address', opts),
+    commandLink('Open details', HOVER_COMMANDS.openHostDetails, [ip], 'Open the full host details'),
+    commandLink('Similar hosts', HOVER_COMMANDS.searchSimilar, [ip], 'Search hosts like this one'),
+    commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address'),
   ]);
   return join([who, breaks(exposed), breaks([footer(opts, feedFooter), actions])]);
 }
@@ -272,7 +267,7 @@ export function hostNotFoundCard(ip: string, opts: CardOptions): string {
     header(`ODIN · ${md(ip, 60)}`, opts),
     'ODIN has no scan data for this address.',
     footer(opts),
-    links([commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address', opts)]),
+    links([commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address')]),
   ]);
 }
 
@@ -324,15 +319,9 @@ export function domainCard(
   else if ('error' in subdomains) lines.push(`Subdomains: ${md(subdomains.error, 200)}`);
   const actions = links([
     'ok' in whois
-      ? commandLink(
-          'Open whois',
-          HOVER_COMMANDS.openWhoisDetails,
-          [domain],
-          'Open the full whois record',
-          opts,
-        )
+      ? commandLink('Open whois', HOVER_COMMANDS.openWhoisDetails, [domain], 'Open the full whois record')
       : '',
-    commandLink('Copy domain', HOVER_COMMANDS.copyValue, [domain], 'Copy the domain name', opts),
+    commandLink('Copy domain', HOVER_COMMANDS.copyValue, [domain], 'Copy the domain name'),
   ]);
   return join([lines[0], breaks(lines.slice(1)), breaks([footer(opts), actions])]);
 }
@@ -352,14 +341,8 @@ export function cidrCard(cidr: string, total: Part<number>, opts: CardOptions): 
     lines.push(md(total.pending, 200));
   }
   const actions = links([
-    commandLink(
-      'Search hosts in it',
-      HOVER_COMMANDS.searchSimilar,
-      [cidr],
-      'Search the hosts in this block',
-      opts,
-    ),
-    commandLink('Copy', HOVER_COMMANDS.copyValue, [cidr], 'Copy the block', opts),
+    commandLink('Search hosts in it', HOVER_COMMANDS.searchSimilar, [cidr], 'Search the hosts in this block'),
+    commandLink('Copy', HOVER_COMMANDS.copyValue, [cidr], 'Copy the block'),
   ]);
   return join([lines[0], breaks(lines.slice(1)), breaks([footer(opts), actions])]);
 }
@@ -379,12 +362,12 @@ export function localCard(
     md(facts.why, 300),
     links([
       facts.lookupLink
-        ? commandLink('Look up now', HOVER_COMMANDS.lookup, [value], 'Send this value to ODIN once', opts)
+        ? commandLink('Look up now', HOVER_COMMANDS.lookup, [value], 'Send this value to ODIN once')
         : '',
       facts.resumeLink
-        ? commandLink('Resume lookups', HOVER_COMMANDS.resume, [], 'Resume automatic lookups', opts)
+        ? commandLink('Resume lookups', HOVER_COMMANDS.resume, [], 'Resume automatic lookups')
         : '',
-      commandLink('Copy', HOVER_COMMANDS.copyValue, [value], 'Copy the value', opts),
+      commandLink('Copy', HOVER_COMMANDS.copyValue, [value], 'Copy the value'),
     ]),
   ]);
 }

@@ -84,6 +84,12 @@ export type Verdict =
       code: BlockCode;
       /** Short user text: why nothing was sent. */
       reason: string;
+      /**
+       * The refusal as one sentence naming the value and why: "10.0.0.7 is Private-Use
+       * (RFC 1918): not sent to ODIN.", "45.33.32.156 is not sent to ODIN: lookups are off
+       * (setting odin.lookups.mode)." What every caller shows (message, log, agent answer).
+       */
+      message: string;
       /** The canonical value, when the input parsed. */
       target?: Target;
       /** The privacy decision, when the input parsed (a card shows "Private-Use (RFC 1918)"). */
@@ -204,6 +210,27 @@ const TRIGGER_TEXT: Record<
   'on-command': 'Lookups run on command only (setting odin.lookups.mode).',
 };
 
+/** The same reasons as a clause after a value ("x is not sent to ODIN: <why>."). */
+const TRIGGER_WHY: Record<keyof typeof TRIGGER_TEXT, string> = {
+  off: 'lookups are off (setting odin.lookups.mode)',
+  untrusted: 'this workspace is in Restricted Mode, where ODIN sends nothing by itself',
+  'needs-consent':
+    "this workspace is in Restricted Mode, where nothing is sent without the user's confirmation",
+  'on-command': 'lookups run on command only (setting odin.lookups.mode)',
+};
+
+/** A privacy refusal naming the value: registry rows read as what it is, list entries as why. */
+export function privacyMessage(value: string, decision: PolicyDecision): string {
+  return /^[A-Z]/.test(decision.reason)
+    ? `${value} is ${decision.reason}: not sent to ODIN.`
+    : `${value} is not sent to ODIN: ${decision.reason.replace(/\.$/, '')}.`;
+}
+
+/** How a refused input is named when it did not parse (quoted, cut short). */
+function shown(input: unknown): string {
+  return typeof input === 'string' ? JSON.stringify(input.trim().slice(0, 60)) : 'The value';
+}
+
 export class Gate {
   private readonly policy: PrivacyPolicy;
 
@@ -263,11 +290,7 @@ export class Gate {
         decision.source === 'workspace-deny' || decision.source === 'user-deny'
           ? decision.source
           : 'not-public';
-      // Registry rows and special names read as what the value is; list entries as why.
-      const reason = /^[A-Z]/.test(decision.reason)
-        ? `${target.value} is ${decision.reason}: not sent to ODIN.`
-        : `${target.value} is not sent to ODIN: ${decision.reason.replace(/\.$/, '')}.`;
-      return { code, value: target.value, reason, privacy: decision };
+      return { code, value: target.value, reason: privacyMessage(target.value, decision), privacy: decision };
     }
     return undefined;
   }
@@ -298,12 +321,15 @@ export class Gate {
         send: false,
         code: 'invalid',
         reason: 'That is not a valid IP address, CIDR block or host name.',
+        message: `${shown(input)} is not ${req.accept ? req.accept.map(describeKind).join(' or ') : 'a valid IP address, CIDR block or host name'}: not sent to ODIN.`,
       };
     if (req.accept && !req.accept.includes(target.kind)) {
+      const expected = req.accept.map(describeKind).join(' or ');
       return {
         send: false,
         code: 'invalid',
-        reason: `Expected ${req.accept.map(describeKind).join(' or ')}.`,
+        reason: `Expected ${expected}.`,
+        message: `${shown(input)} is not ${expected}: not sent to ODIN.`,
         target,
       };
     }
@@ -314,10 +340,14 @@ export class Gate {
           : decision.source === 'user-deny'
             ? 'user-deny'
             : 'not-public';
-      return { send: false, code, reason: capitalise(decision.reason), target, privacy: decision };
+      const message = privacyMessage(target.value, decision);
+      return { send: false, code, reason: capitalise(decision.reason), message, target, privacy: decision };
     }
     const block = this.triggerBlock(req);
-    if (block) return { send: false, code: block, reason: TRIGGER_TEXT[block], target, privacy: decision };
+    if (block) {
+      const message = `${target.value} is not sent to ODIN: ${TRIGGER_WHY[block]}.`;
+      return { send: false, code: block, reason: TRIGGER_TEXT[block], message, target, privacy: decision };
+    }
     return { send: true, target, reason: decision.reason, source: decision.source };
   }
 
@@ -327,9 +357,15 @@ export class Gate {
    */
   mayRun(
     req: Pick<GateRequest, 'trigger' | 'consented'>,
-  ): { ok: true } | { ok: false; code: BlockCode; reason: string } {
+  ): { ok: true } | { ok: false; code: BlockCode; reason: string; message: string } {
     const block = this.triggerBlock(req);
-    return block ? { ok: false, code: block, reason: TRIGGER_TEXT[block] } : { ok: true };
+    if (!block) return { ok: true };
+    return {
+      ok: false,
+      code: block,
+      reason: TRIGGER_TEXT[block],
+      message: `Nothing is sent to ODIN: ${TRIGGER_WHY[block]}.`,
+    };
   }
 
   /**
@@ -358,7 +394,7 @@ export class Gate {
 }
 
 function describeKind(k: Target['kind']): string {
-  return k === 'ip' ? 'an IP address' : k === 'cidr' ? 'a CIDR block' : 'a host name';
+  return k === 'ip' ? 'an IP address' : k === 'cidr' ? 'a CIDR block' : 'a domain name';
 }
 
 function capitalise(s: string): string {

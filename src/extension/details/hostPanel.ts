@@ -243,8 +243,8 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
         const page = this.state.nextCvePage;
         if (page === undefined) return { cves: this.cveViews(), more: false };
         const signal = this.loading?.signal;
-        this.assertMaySend();
-        const result = await this.ctx.client().getHostCves(this.id, page, { signal });
+        const ip = await this.sendable();
+        const result = await this.ctx.client().getHostCves(ip, page, { signal });
         this.state.cves = mergeCves(this.state.cves, result.items);
         // Never ask for the same page twice, whatever the server says.
         this.state.nextCvePage = result.next !== undefined && result.next > page ? result.next : undefined;

@@ -39,18 +39,19 @@ export function createDetails(ctx: Ctx): DetailsFeature {
       const isHost = viewType === HOST_VIEW_TYPE;
       if (!isHost && viewType !== WHOIS_VIEW_TYPE) return void panel.dispose();
       const id = isHost ? parseIp(stateId(state)) : parseDomain(stateId(state));
-      const v = id
-        ? ctx.gate.current().decide(id, {
+      const d = id
+        ? ctx.gate.decide(id, {
             trigger: 'automatic',
             source: 'restoredPage',
             accept: [isHost ? 'ip' : 'domain'],
           })
         : undefined;
-      if (!v || !v.target) return void panel.dispose();
-      const blocked = v.send ? undefined : MODE_BLOCKS.has(v.code) ? v.reason : null;
+      const target = d && ('target' in d ? d.target : d.refusal.target);
+      if (!d || !target) return void panel.dispose();
+      const blocked = 'target' in d ? undefined : MODE_BLOCKS.has(d.refusal.code) ? d.refusal.reason : null;
       if (blocked === null) return void panel.dispose();
-      if (isHost) HostPanel.revive(ctx, hosts, panel, v.target.value, blocked);
-      else WhoisPanel.revive(ctx, domains, docs, panel, v.target.value, blocked);
+      if (isHost) HostPanel.revive(ctx, hosts, panel, target.value, blocked);
+      else WhoisPanel.revive(ctx, domains, docs, panel, target.value, blocked);
     },
     commands: {
       'odin.openHostDetails': async (arg) => {
@@ -79,8 +80,9 @@ export function createDetails(ctx: Ctx): DetailsFeature {
 const MODE_BLOCKS: ReadonlySet<string> = new Set(['off', 'untrusted', 'needs-consent', 'on-command']);
 
 /** The gate for an explicit open: says why when refused, asks first in Restricted Mode. */
-function explicitTarget(ctx: Ctx, value: string, kind: 'ip' | 'domain'): Promise<Target | undefined> {
-  return ctx.gate.explicit(value, { source: 'command', accept: [kind] });
+async function explicitTarget(ctx: Ctx, value: string, kind: 'ip' | 'domain'): Promise<Target | undefined> {
+  const d = await ctx.gate.decide(value, { trigger: 'explicit', source: 'command', accept: [kind] });
+  return 'target' in d ? d.target : undefined;
 }
 
 function stateId(state: unknown): unknown {

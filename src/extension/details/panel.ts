@@ -100,19 +100,28 @@ export abstract class DetailsPanel<In extends FromWebview> implements vscode.Dis
    * gate as an explicit request. False (and the user told why) when nothing may be sent.
    */
   protected async mayLoad(): Promise<boolean> {
-    const t = await this.ctx.gate.explicit(this.id, {
+    const d = await this.ctx.gate.decide(this.id, {
+      trigger: 'explicit',
       source: 'restoredPage',
       accept: [this.spec.page === 'host' ? 'ip' : 'domain'],
     });
-    if (t) this.notice = undefined;
-    return t !== undefined;
+    if ('target' in d) this.notice = undefined;
+    return 'target' in d;
   }
 
-  /** Checks the mode and trust before a request the page asks for (more CVEs). */
-  protected assertMaySend(): void {
-    const gate = this.ctx.gate;
-    const run = gate.current().mayRun({ trigger: 'explicit', consented: gate.hasRestrictedConsent() });
-    if (!run.ok) throw new Error(run.reason);
+  /**
+   * The gate's target for a request the page asks for (more CVEs): an explicit request for
+   * this page's value; throws why when refused (asks first in Restricted Mode).
+   */
+  protected async sendable(): Promise<string> {
+    const d = await this.ctx.gate.decide(this.id, {
+      trigger: 'explicit',
+      source: 'restoredPage',
+      accept: [this.spec.page === 'host' ? 'ip' : 'domain'],
+      quiet: true,
+    });
+    if ('refusal' in d) throw new Error(d.refusal.message);
+    return d.target.value;
   }
 
   /** Shows the page from what is cached, with the reason nothing was loaded and a Load button. */

@@ -49,7 +49,7 @@ export class Catalogues {
    */
   private fetch(kind: CatalogueKind): void {
     const k = this.key(kind);
-    if (this.pending.has(k) || !this.ctx.gate.current().mayRun({ trigger: 'automatic' }).ok) return;
+    if (this.pending.has(k) || 'refusal' in this.ctx.gate.mayRun({ trigger: 'automatic' })) return;
     if (this.ctx.keys.get() === undefined) return;
     this.pending.add(k);
     const client = this.ctx.client();

@@ -56,7 +56,7 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
     }),
   );
   registerHuntProviders(ctx, docs, catalogues, lensesChanged.event);
-  const runner = new HuntRunner(docs, catalogues, search);
+  const runner = new HuntRunner(docs, catalogues, search, ctx.gate);
 
   docs.validateAll();
 

@@ -34,7 +34,7 @@ export function registerHuntProviders(
         for (const q of file.queries) {
           if (!q.kind) continue;
           const at = range(doc, q.headerStart, q.headerStart);
-          if (!vscode.workspace.isTrusted) {
+          if (!ctx.gate.trusted()) {
             lenses.push(
               new vscode.CodeLens(at, {
                 title: '$(shield) Restricted Mode: trust this folder to run',

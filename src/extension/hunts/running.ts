@@ -10,6 +10,7 @@ import type { RequestBudget } from '../../core/requests/budget';
 import { config } from '../shared/config';
 import type { Catalogues } from './catalogues';
 import type { HuntDocuments } from './documents';
+import type { SessionGate } from '../shared/gate';
 import { runCommand } from '../shared/runCommand';
 
 /** What a hunt command returns (tests and callers): the run's summary and what changed. */
@@ -36,6 +37,7 @@ export class HuntRunner {
     private readonly docs: HuntDocuments,
     private readonly catalogues: Catalogues,
     private readonly search: () => HuntSearch,
+    private readonly gate: SessionGate,
   ) {}
 
   async run(
@@ -45,7 +47,7 @@ export class HuntRunner {
     fieldArg?: unknown,
     opts: { quiet?: boolean; signal?: AbortSignal; budget?: RequestBudget } = {},
   ): Promise<HuntRunSummary> {
-    if (!vscode.workspace.isTrusted) {
+    if (!this.gate.trusted()) {
       void vscode.window.showWarningMessage(
         'ODIN: queries in files run only in a trusted workspace (Restricted Mode is on).',
       );

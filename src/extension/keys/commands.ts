@@ -55,9 +55,10 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
 
     'odin.testApiKey': async () => {
       // "off" means nothing is sent, a key test included.
-      const run = ctx.gate.current().mayRun({ trigger: 'explicit', consented: true });
-      if (!run.ok && run.code === 'off') {
-        void vscode.window.showInformationMessage(`ODIN: ${run.reason} The key was not tested.`);
+      // Testing the key is the user's act on the key itself: Restricted Mode does not ask.
+      const run = ctx.gate.mayRun({ trigger: 'explicit', consent: 'given' });
+      if ('refusal' in run) {
+        void vscode.window.showInformationMessage(`ODIN: ${run.refusal.reason} The key was not tested.`);
         return;
       }
       if (!ctx.keys.get()) {

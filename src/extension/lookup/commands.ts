@@ -7,7 +7,7 @@ import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { indicatorAt } from './hoverProvider';
 import { buildCard } from './lookups';
-import { checkPrivacy, type Indicator } from './policy';
+import { targetIndicator, type Indicator } from './policy';
 import { runCommand } from '../shared/runCommand';
 
 const MAX_ARG_CHARS = 300;
@@ -63,24 +63,10 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         }
         ({ indicator: ind, editor } = found);
       }
-      const value = ind.value;
-
-      const privacy = checkPrivacy(ctx.gate.current(), ind);
-      if (!privacy.allowed) {
-        void vscode.window.showInformationMessage(
-          `ODIN: ${neutraliseUiText(value, 120)}${privacy.what ? ` is ${neutraliseUiText(privacy.what, 120)}` : ''}: not looked up. ${neutraliseUiText(privacy.why, 300)}`,
-        );
-        return;
-      }
-      if (config.lookupMode() === 'off') {
-        const choice = await vscode.window.showInformationMessage(
-          'ODIN: lookups are off (setting "odin.lookups.mode"), so nothing was sent.',
-          'Open Setting',
-        );
-        if (choice)
-          await vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode');
-        return;
-      }
+      // The one ask of the gate for this request: it says why when refused (privacy, "off")
+      // and asks first in Restricted Mode; what is sent is its target.
+      const d = await ctx.gate.decide(ind.value, { trigger: 'explicit', source: 'command' });
+      if ('refusal' in d) return;
       if (!ctx.keys.get()) {
         const choice = await vscode.window.showWarningMessage(
           'ODIN: no API key is set.',
@@ -91,12 +77,12 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         if (choice === 'Try with Demo Data') await runCommand('odin.useDemoData');
         return;
       }
-      // Restricted Mode: the one value named is sent after a confirmation (once a session).
-      if (!(await ctx.gate.confirmRestricted(value))) return;
+      const target = targetIndicator(ind, d.target);
+      const value = target.value;
 
-      const all = await vscode.commands.getCommands(true);
-      const isIp = ind.kind === 'ipv4' || ind.kind === 'ipv6';
-      if (isIp && all.includes('odin.openHostDetails')) {
+      // The details commands are in the command map: registered in every window.
+      const isIp = target.kind === 'ipv4' || target.kind === 'ipv6';
+      if (isIp) {
         await runCommand('odin.openHostDetails', value);
         return;
       }
@@ -108,13 +94,13 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
           cancellable: true,
         },
         (_progress, token) =>
-          toAbortSignal(token, (signal) => buildCard(ctx, { indicator: ind, explicit: true, signal })),
+          toAbortSignal(token, (signal) => buildCard(ctx, { indicator: target, decided: d, signal })),
       );
       // The answer is cached now; show it where the user is (the hover reads the cache in
       // onCommand mode), else as a notification.
       if (
         editor &&
-        vscode.workspace.isTrusted &&
+        ctx.gate.trusted() &&
         config.hoverEnabled() &&
         editor === vscode.window.activeTextEditor &&
         editor.selection.isEmpty
@@ -122,7 +108,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         await vscode.commands.executeCommand('editor.action.showHover');
         return;
       }
-      if (ind.kind === 'domain' && all.includes('odin.openWhoisDetails') && vscode.workspace.isTrusted) {
+      if (target.kind === 'domain' && ctx.gate.trusted()) {
         await runCommand('odin.openWhoisDetails', value);
         return;
       }

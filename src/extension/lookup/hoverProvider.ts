@@ -98,13 +98,13 @@ export class OdinHoverProvider implements vscode.HoverProvider {
     const found = indicatorAt(document, position);
     if (!found) return undefined;
     // Local facts and fresh cached answers: no await, no request.
-    const quick = quickCard(this.ctx, { indicator: found.indicator, explicit: false });
+    const quick = quickCard(this.ctx, { indicator: found.indicator });
     if (quick !== undefined) return new vscode.Hover(hoverMarkdown(quick), found.range);
     // The hover closing (mouse moved on) aborts our wait; the request layer aborts the
     // request itself once no other hover still waits for the same answer.
     try {
       const card = await toAbortSignal(token, (signal) =>
-        buildCard(this.ctx, { indicator: found.indicator, explicit: false, signal }),
+        buildCard(this.ctx, { indicator: found.indicator, signal }),
       );
       if (token.isCancellationRequested) return undefined;
       return new vscode.Hover(hoverMarkdown(card), found.range);

@@ -43,7 +43,14 @@ export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
         async (uri: string, line: number, character: number) => {
           const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
           const found = indicatorAt(doc, new vscode.Position(line, character));
-          return found ? buildCard(ctx, { indicator: found.indicator, explicit: true }) : undefined;
+          if (!found) return undefined;
+          // A test stands in for the user's click: confirmed, so no Restricted Mode modal.
+          const decided = ctx.gate.decide(found.indicator.value, {
+            trigger: 'explicit',
+            source: 'command',
+            consent: 'given',
+          });
+          return buildCard(ctx, { indicator: found.indicator, decided });
         },
       ),
     );

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
-import type { Gate } from '../../core/gate';
 import { type IndicatorList, type IndicatorSummary, listIndicators } from '../../core/detect/indicators';
 import { neutraliseUiText } from '../../core/text/inert';
 import type { CommandsOf, ListedIndicators } from '../commands';
 import type { Ctx } from '../ctx';
 import { toAbortSignal } from '../shared/abort';
 import { TEXT_LANGUAGES } from './hoverProvider';
-import { checkPrivacy, type PrivacyVerdict } from './policy';
+import { privacyVerdict, type PrivacyVerdict } from './policy';
 import { runCommand } from '../shared/runCommand';
 
 /** Above this many characters the scan runs behind a cancellable progress notification. */
@@ -84,8 +83,7 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
         );
         return { ...list, uri: doc.uri.toString(), local: [] };
       }
-      const gate = ctx.gate.current();
-      const items = list.items.map((s) => toItem(gate, doc, base, s));
+      const items = list.items.map((s) => toItem(ctx, doc, base, s));
       showPicker(editor, base, items, list, where);
       return {
         ...list,
@@ -96,15 +94,9 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
   };
 }
 
-function toItem(gate: Gate, doc: vscode.TextDocument, base: number, s: IndicatorSummary): IndicatorItem {
-  const verdict = checkPrivacy(gate, {
-    kind: s.kind,
-    start: 0,
-    end: s.value.length,
-    raw: s.value,
-    value: s.value,
-    defanged: s.defanged,
-  });
+function toItem(ctx: Ctx, doc: vscode.TextDocument, base: number, s: IndicatorSummary): IndicatorItem {
+  // Shown before anything is sent: the privacy decision alone (Look Up asks the gate itself).
+  const verdict = privacyVerdict(ctx.gate.privacy(s.value).decision, s.kind);
   const line = doc.positionAt(base + s.first).line + 1;
   const parts = [`×${s.count}`, s.kind.toUpperCase()];
   if (s.defanged) parts.push('defanged');

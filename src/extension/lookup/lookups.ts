@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import type { ExploitationView } from '../../core/exploitation';
 import { getDomain } from 'tldts';
 import { OdinApiError } from '../../api/errors';
@@ -23,31 +22,33 @@ import { peekSearch, searchVia, type SpecOf } from '../../core/search';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
-import { decideIndicator, type Indicator } from './policy';
+import type { Decision, Refusal } from '../shared/gate';
+import { privacyVerdict, targetIndicator, type Indicator, type PrivacyVerdict } from './policy';
 
-/** Why a hover shows local facts only; undefined when an automatic lookup may be sent. */
-export function automaticBlock(ctx: Ctx): { why: string; lookupLink: boolean } | undefined {
-  if (!vscode.workspace.isTrusted) {
-    return { why: 'This workspace is in Restricted Mode: ODIN sends nothing on hover.', lookupLink: true };
-  }
-  const mode = config.lookupMode();
-  if (mode === 'off') return { why: 'Lookups are off (setting odin.lookups.mode).', lookupLink: false };
-  if (mode === 'onCommand') {
-    return { why: 'Lookups run on command only (setting odin.lookups.mode).', lookupLink: true };
-  }
-  if (!ctx.keys.get()) {
-    return {
-      why: 'No API key is set. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".',
-      lookupLink: false,
-    };
-  }
-  return undefined;
-}
+/** Why the card shows local facts only when the gate refused for the mode or trust (display text). */
+const MODE_CARD: Partial<Record<Refusal['code'], { why: string; lookupLink: boolean }>> = {
+  untrusted: { why: 'This workspace is in Restricted Mode: ODIN sends nothing on hover.', lookupLink: true },
+  'needs-consent': {
+    why: 'This workspace is in Restricted Mode: ODIN sends nothing on hover.',
+    lookupLink: true,
+  },
+  off: { why: 'Lookups are off (setting odin.lookups.mode).', lookupLink: false },
+  'on-command': { why: 'Lookups run on command only (setting odin.lookups.mode).', lookupLink: true },
+};
+
+const NO_KEY = {
+  why: 'No API key is set. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".',
+  lookupLink: false,
+};
 
 export interface CardRequest {
   indicator: Indicator;
-  /** The user ran a command (or clicked "Look up now"): not an automatic lookup. */
-  explicit: boolean;
+  /**
+   * The gate's decision when the user asked (a command, "Look up now"): the caller asked
+   * `ctx.gate.decide(value, { trigger: 'explicit' })` once. Absent for a hover, which asks
+   * the gate here as an automatic request.
+   */
+  decided?: Decision;
   signal?: AbortSignal;
 }
 
@@ -79,39 +80,59 @@ function describeError(err: unknown): string {
 }
 
 /**
- * The Markdown card for one indicator: local facts when policy, trust, mode or pause say
- * nothing may be sent; else the ODIN answer through the shared request layer (cache,
- * single flight, limits). Throws only a cancellation.
+ * The one path of a card: one ask of the gate (`ctx.gate.decide`, automatic for a hover,
+ * or the caller's explicit decision), then the cache (`peek`) or ODIN (`fetch`), always for
+ * the gate's target, never the value as written. Local facts when the gate refuses.
+ */
+type Step = { card: string } | { ind: Indicator; opts: CardOptions; privacy: PrivacyVerdict };
+
+function decideCard(ctx: Ctx, req: CardRequest, freshOnly: boolean): Step {
+  const written = singleAddress(req.indicator);
+  const d = req.decided ?? ctx.gate.decide(written.value, { trigger: 'automatic', source: 'hover' });
+  const target = 'target' in d ? d.target : d.refusal.target;
+  const ind = targetIndicator(written, target);
+  const opts: CardOptions = { now: Date.now(), ...asWritten(ind) };
+  const decision = 'target' in d ? d.privacy : d.refusal.privacy;
+  const privacy = privacyVerdict(
+    decision ?? {
+      allowed: false,
+      reason: 'not a valid IP address, CIDR block or host name',
+      source: 'invalid',
+    },
+    ind.kind,
+  );
+  if (!privacy.allowed) return { card: localCard(ind.value, { what: privacy.what, why: privacy.why }, opts) };
+  const block = 'refusal' in d ? MODE_CARD[d.refusal.code] : ctx.keys.get() ? undefined : NO_KEY;
+  if (block) {
+    // In onCommand mode an earlier explicit lookup of this value is still shown.
+    const cached = 'refusal' in d && d.refusal.code === 'on-command' ? peek(ctx, ind, opts) : undefined;
+    return {
+      card:
+        cached ??
+        localCard(ind.value, { what: privacy.what, why: block.why, lookupLink: block.lookupLink }, opts),
+    };
+  }
+  if ('refusal' in d)
+    return { card: localCard(ind.value, { what: privacy.what, why: d.refusal.reason }, opts) };
+  const cached = req.decided ? undefined : peek(ctx, ind, opts, { freshOnly });
+  return cached ? { card: cached } : { ind, opts, privacy };
+}
+
+/**
+ * The Markdown card for one indicator: local facts when the gate refuses; else a fresh
+ * cached answer or the ODIN answer through the shared request layer (cache, single flight,
+ * limits). Throws only a cancellation.
  */
 export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
-  const quick = quickCard(ctx, req);
-  if (quick !== undefined) return quick;
-  const { indicator: ind, privacy } = decideIndicator(ctx.gate.current(), singleAddress(req.indicator));
-  const opts: CardOptions = {
-    now: Date.now(),
-    commands: await ctx.hoverCommands.available(),
-    ...asWritten(ind),
-  };
-  if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
-
-  if (!req.explicit) {
-    const block = automaticBlock(ctx);
-    if (block) {
-      // In onCommand mode an earlier explicit lookup of this value is still shown.
-      if (vscode.workspace.isTrusted && config.lookupMode() === 'onCommand') {
-        const cached = cachedCard(ctx, ind, opts);
-        if (cached) return cached;
-      }
-      return localCard(ind.value, { what: privacy.what, why: block.why, lookupLink: block.lookupLink }, opts);
-    }
-  }
-
+  const step = decideCard(ctx, req, true);
+  if ('card' in step) return step.card;
+  const { ind, opts, privacy } = step;
   try {
-    if (req.explicit) return await fetchCard(ctx, ind, { ...req, indicator: ind }, opts);
+    if (req.decided) return await fetchCard(ctx, ind, req, opts);
     // A hover answers within a few seconds whatever the API does; the request goes on within
     // its own deadline (it is no longer tied to this hover) and fills the cache for the next one.
     const card = await withinDeadline(
-      fetchCard(ctx, ind, { ...req, indicator: ind, signal: linkedUntil(req.signal, HOVER_WAIT_MS) }, opts),
+      fetchCard(ctx, ind, { ...req, signal: linkedUntil(req.signal, HOVER_WAIT_MS) }, opts),
       HOVER_WAIT_MS,
     );
     return card === NOT_YET ? pendingCard(ind.value, opts) : card;
@@ -147,22 +168,18 @@ function linkedUntil(signal: AbortSignal | undefined, ms: number): AbortSignal |
 }
 
 /**
- * The card when it needs no waiting at all: local facts, or a fresh cached answer (an
- * automatic lookup that may be sent). Undefined otherwise. Synchronous on purpose: a warm
- * hover never yields to the event loop, so nothing else can run in the middle of it.
+ * The card when it needs no waiting at all: local facts, or a fresh cached answer for a
+ * hover the gate lets through. Undefined otherwise. Synchronous on purpose: a warm hover
+ * never yields to the event loop, so nothing else can run in the middle of it.
  */
 export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
-  const commands = ctx.hoverCommands.now();
-  if (!commands || req.explicit) return undefined;
-  const { indicator: ind, privacy } = decideIndicator(ctx.gate.current(), singleAddress(req.indicator));
-  const opts: CardOptions = { now: Date.now(), commands, ...asWritten(ind) };
-  if (!privacy.allowed) return localCard(ind.value, { what: privacy.what, why: privacy.why }, opts);
-  if (automaticBlock(ctx)) return undefined;
-  return cachedCard(ctx, ind, opts, { freshOnly: true });
+  if (req.decided) return undefined;
+  const step = decideCard(ctx, req, true);
+  return 'card' in step ? step.card : undefined;
 }
 
 /** The card from the cache only (nothing sent), or undefined when nothing is cached. */
-export function cachedCard(
+function peek(
   ctx: Ctx,
   ind: Indicator,
   opts: CardOptions,
@@ -223,7 +240,7 @@ function feedsNow(ctx: Ctx): ExploitationView {
 
 async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardOptions): Promise<string> {
   const rl = ctx.requests;
-  const get = { signal: req.signal, automatic: !req.explicit };
+  const get = { signal: req.signal, automatic: !req.decided };
   if (ind.kind === 'ipv4' || ind.kind === 'ipv6') {
     // The feeds load (first need) while the host is asked for; they never hold a card back on error.
     const [r, exploitation] = await Promise.all([

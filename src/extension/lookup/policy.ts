@@ -1,5 +1,6 @@
 import type { Detection } from '../../core/detect';
-import type { Gate } from '../../core/gate';
+import type { Target } from '../../core/gate';
+import type { PolicyDecision } from '../../core/privacy';
 
 /** What hovers and the lookup command work on: one detection in a text. */
 export type Indicator = Detection;
@@ -13,38 +14,20 @@ export interface PrivacyVerdict {
 }
 
 /**
- * One ask of the gate for an indicator: its value in the gate's canonical form (what is sent,
- * cached and named on the card) and whether it may be sent at all, whatever the mode. A zoned
+ * The indicator for the gate's target (what is sent, cached and named on the card): a zoned
  * address (`2606:4700::1111%eth0`) is the address without its zone (a zone names a local
  * interface; it is no part of what ODIN knows, and no valid path segment); `raw` keeps what
- * was written. The value is unchanged when the gate reads it as another kind.
+ * was written. Unchanged without a target, or when the gate reads it as another kind.
  */
-export function decideIndicator(
-  gate: Gate,
-  ind: Indicator,
-): { indicator: Indicator; privacy: PrivacyVerdict } {
-  // The one gate: strict canonical parsing, then the lists and registries (shared/gate.ts).
-  const { target: t, decision } = gate.privacy(ind.value);
-  let indicator = ind;
-  if (t && t.value !== ind.value) {
-    const kind =
-      t.kind === 'domain' ? 'domain' : t.kind === 'cidr' ? 'cidr' : t.version === 6 ? 'ipv6' : 'ipv4';
-    if (kind === ind.kind) indicator = { ...ind, value: t.value };
-  }
-  return { indicator, privacy: verdict(decision, ind.kind) };
+export function targetIndicator(ind: Indicator, t: Target | undefined): Indicator {
+  if (!t || t.value === ind.value) return ind;
+  const kind =
+    t.kind === 'domain' ? 'domain' : t.kind === 'cidr' ? 'cidr' : t.version === 6 ? 'ipv6' : 'ipv4';
+  return kind === ind.kind ? { ...ind, value: t.value } : ind;
 }
 
-/** The indicator with its value in the gate's canonical form (decideIndicator). */
-export function canonicalIndicator(gate: Gate, ind: Indicator): Indicator {
-  return decideIndicator(gate, ind).indicator;
-}
-
-/** Whether `ind` may be sent to ODIN at all, whatever the mode. */
-export function checkPrivacy(gate: Gate, ind: Indicator): PrivacyVerdict {
-  return verdict(gate.privacy(ind.value).decision, ind.kind);
-}
-
-function verdict(v: ReturnType<Gate['privacy']>['decision'], kind: Indicator['kind']): PrivacyVerdict {
+/** The gate's privacy decision as a card and a list say it ("Private-Use (RFC 1918)", and why). */
+export function privacyVerdict(v: PolicyDecision, kind: Indicator['kind']): PrivacyVerdict {
   if (v.allowed) return { allowed: true, why: v.reason };
   if (v.source !== 'classifier') return { allowed: false, why: `${capitalise(v.reason)}.` };
   const why =

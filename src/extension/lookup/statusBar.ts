@@ -21,10 +21,8 @@ export class LookupStatus implements vscode.Disposable {
       { dispose: () => sub.dispose() },
       ctx.onDidChangeConnection(() => this.update()),
       ctx.keys.onDidChange(() => this.update()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.update()),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('odin.lookups') || e.affectsConfiguration('odin.hover')) this.update();
-      }),
+      // Any odin.* setting or workspace trust changed (after the gate re-read them).
+      ctx.gate.onDidChange(() => this.update()),
     );
     this.update();
   }
@@ -44,14 +42,14 @@ export class LookupStatus implements vscode.Disposable {
       item.command = { command: 'odin.resumeLookups', title: 'Resume Automatic Lookups' };
       item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       item.accessibilityInformation = { label: 'ODIN lookups paused. Activate to resume.' };
-    } else if (!vscode.workspace.isTrusted) {
+    } else if (!this.ctx.gate.trusted()) {
       item.text = '$(shield) ODIN';
       item.tooltip =
         'Restricted Mode: ODIN hovers show local facts only; nothing is sent without your confirmation.';
       item.command = { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' };
       item.accessibilityInformation = { label: 'ODIN: Restricted Mode, nothing sent on hover' };
     } else {
-      const mode = config.lookupMode();
+      const mode = this.ctx.gate.mode();
       const text: Record<typeof mode, string> = {
         onHover: 'look up public IPs and domains on hover',
         onCommand: 'look up only on command',

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { neutraliseUiText } from '../../core/text/inert';
+import { config } from './config';
 
 /** What the modal showed, and the answer to give instead of showing it (tests only). */
 export interface PathPrompts {
@@ -25,13 +26,13 @@ export class ArgumentPaths {
   readonly prompts: PathPrompts = { shown: [], answer: undefined };
 
   async confirm(uri: vscode.Uri, access: 'write' | 'read', title: string): Promise<boolean> {
-    if (vscode.workspace.isTrusted && insideWorkspace(uri)) return true;
+    if (config.workspaceTrusted() && insideWorkspace(uri)) return true;
     const file = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
     const message =
       access === 'write'
         ? `${title}: write ${neutraliseUiText(path.basename(file), 120)}?`
         : `${title}: read ${neutraliseUiText(path.basename(file), 120)}?`;
-    const detail = `A command argument asks ODIN to ${access === 'write' ? 'write (and replace)' : 'read'} this file, outside the ${vscode.workspace.isTrusted ? 'workspace folders' : 'trusted workspace'}:\n\n${neutraliseUiText(file, 1000)}`;
+    const detail = `A command argument asks ODIN to ${access === 'write' ? 'write (and replace)' : 'read'} this file, outside the ${config.workspaceTrusted() ? 'workspace folders' : 'trusted workspace'}:\n\n${neutraliseUiText(file, 1000)}`;
     const go = access === 'write' ? 'Write File' : 'Read File';
     const prompts = this.prompts;
     const answer = prompts.answer

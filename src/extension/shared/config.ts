@@ -53,6 +53,14 @@ export function lowestOf(
 }
 
 export const config = {
+  /**
+   * Workspace trust (false in Restricted Mode). The one reader of `vscode.workspace.isTrusted`:
+   * the gate decides on it (shared/gate.ts), display code asks `ctx.gate.trusted()`
+   * (test/unit/gate/readers.test.ts fails on a new reader).
+   */
+  workspaceTrusted(): boolean {
+    return vscode.workspace.isTrusted;
+  },
   apiBaseUrl(): string {
     return userValue('apiBaseUrl', DEFAULT_BASE_URL).trim() || DEFAULT_BASE_URL;
   },

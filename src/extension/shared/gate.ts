@@ -1,17 +1,70 @@
 import * as vscode from 'vscode';
-import { Gate, type GateRequest, type GateSource, type Target, type Verdict } from '../../core/gate';
+import {
+  Gate,
+  type BlockCode,
+  type GateRequest,
+  type GateSource,
+  type LookupsMode,
+  type Target,
+  type Trigger,
+  type Verdict,
+} from '../../core/gate';
+import type { PolicyDecision } from '../../core/privacy';
 import { neutraliseUiText } from '../../core/text/inert';
 import { config } from './config';
 
+/** Why nothing may be sent: the code, and one sentence naming the value and why. */
+export interface Refusal {
+  code: BlockCode;
+  /** "10.0.0.7 is Private-Use (RFC 1918): not sent to ODIN." (core/gate `Verdict.message`). */
+  message: string;
+  /** The short reason alone ("Lookups are off (setting odin.lookups.mode), so nothing was sent."). */
+  reason: string;
+  /** The canonical value, when the input parsed. */
+  target?: Target;
+  /** The privacy decision, when the input parsed (a card shows "Private-Use (RFC 1918)"). */
+  privacy?: PolicyDecision;
+}
+
+/** The gate's answer for one request: the canonical target to send, or why not. */
+export type Decision = { target: Target; privacy: PolicyDecision } | { refusal: Refusal };
+
+/** What asks the gate: the trigger, where the value came from, which kinds the request takes. */
+export interface DecideOptions {
+  trigger: Trigger;
+  source: GateSource;
+  accept?: GateRequest['accept'];
+  /**
+   * Explicit triggers in Restricted Mode: `ask` (default) asks the user once a session;
+   * `session`: sends only if the user already confirmed this session, never asks (a credits
+   * refresh); `given`: the user confirmed this very request in its own dialog (the triage
+   * preview); `none`: nothing is sent from Restricted Mode (a triage's local check).
+   */
+  consent?: 'ask' | 'session' | 'given' | 'none';
+  /** Explicit triggers: do not tell the user why it was refused (the caller shows it). */
+  quiet?: boolean;
+}
+
+/** For requests that name no value (credits, the key test, a field catalogue, a next page). */
+export type RunDecision = { ok: true } | { refusal: Refusal };
+
+/** What is answered at once: nothing to ask the user. */
+type Sync = { trigger: 'automatic' } | { trigger: 'explicit'; consent: 'session' | 'given' | 'none' };
+
 /**
  * The VS Code side of the one gate (src/core/gate): the settings and workspace trust it
- * decides on, and what an explicit command does with its verdict (a message, the Restricted
- * Mode confirmation). `Ctx` owns the one `SessionGate` of the window (`ctx.gate`); every
- * network entry point asks `ctx.gate.current()` or `ctx.gate.explicit()`.
+ * decides on, and what an explicit request does with its verdict (a message, the Restricted
+ * Mode confirmation). `Ctx` owns the one `SessionGate` of the window (`ctx.gate`).
  *
- * Restricted Mode: nothing is sent by itself (hovers, restored pages, refresh on open). An
- * explicit command sends the one value it names after a modal confirmation, asked once a
- * session; searches send the query the user typed after the same confirmation.
+ * Every request that leaves the machine and names a value asks `ctx.gate.decide(value,
+ * { trigger, source, accept })` once and sends the `target` it returns, never the value it
+ * was given; one that names no value asks `ctx.gate.mayRun({ trigger })`. An automatic
+ * trigger (a hover, a restored page) is answered at once; an explicit one (a command, a
+ * click) returns a promise: in Restricted Mode it asks the user once a session, and on a
+ * refusal it tells the user why (unless `quiet`).
+ *
+ * `trusted()` and `mode()` are for display (the status bar, Restricted Mode wording); they
+ * and this gate are the only readers of trust and the lookups mode outside config.ts.
  */
 export class SessionGate implements vscode.Disposable {
   private cached: Gate | undefined;
@@ -20,8 +73,7 @@ export class SessionGate implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /**
    * Fires after what the gate decides on may have changed (an `odin.*` setting, workspace
-   * trust); `current()` then gives the new gate. For state kept outside this window's gate
-   * (the MCP server's policy file).
+   * trust). For state kept outside this window's gate (the MCP server's policy file).
    */
   readonly onDidChange = this.changed.event;
 
@@ -41,18 +93,79 @@ export class SessionGate implements vscode.Disposable {
     ];
   }
 
-  /** The gate for the current settings and trust. */
+  /**
+   * The core gate for the current settings and trust: for the agent tools and the MCP
+   * policy file (`settings`), and for searches (`Gate.search` / `Gate.query` on query text).
+   */
   current(): Gate {
     const cached = this.cached;
-    if (cached && cached.settings.trusted === vscode.workspace.isTrusted) return cached;
+    const trusted = config.workspaceTrusted();
+    if (cached && cached.settings.trusted === trusted) return cached;
     const deny = config.privacyDeny();
     return (this.cached = new Gate({
       mode: config.lookupMode(),
-      trusted: vscode.workspace.isTrusted,
+      trusted,
       userAllow: config.privacyAllow(),
       userDeny: deny.user,
       workspaceDeny: deny.workspace,
     }));
+  }
+
+  /** Workspace trust, for display (status bar, wording). */
+  trusted(): boolean {
+    return this.current().settings.trusted;
+  }
+
+  /** The lookups mode, for display (status bar, wording). */
+  mode(): LookupsMode {
+    return this.current().settings.mode;
+  }
+
+  /**
+   * The privacy decision alone (lists and registries), whatever the mode and trust: for
+   * what is shown before anything is sent (a list of indicators, a triage preview,
+   * decorations over cached answers). Never the ask for a request: that is `decide`.
+   */
+  privacy(value: unknown): { target?: Target; decision: PolicyDecision } {
+    return this.current().privacy(value);
+  }
+
+  /** May this request, which names `value`, be sent? The target is what to send. */
+  decide(value: unknown, opts: DecideOptions & Sync): Decision;
+  decide(value: unknown, opts: DecideOptions): Decision | Promise<Decision>;
+  decide(value: unknown, opts: DecideOptions): Decision | Promise<Decision> {
+    const req = { trigger: opts.trigger, source: opts.source, accept: opts.accept };
+    const first = this.current().decide(value, { ...req, consented: this.consented(opts) });
+    if (opts.trigger === 'automatic' || (opts.consent ?? 'ask') !== 'ask') return toDecision(first);
+    return (async () => {
+      let v: Verdict = first;
+      if (!v.send && v.code === 'needs-consent' && v.target) {
+        if (await this.confirmRestricted(v.target.value))
+          v = this.current().decide(value, { ...req, consented: true });
+      }
+      if (!v.send && !opts.quiet && v.code !== 'needs-consent') explainBlock(v);
+      return toDecision(v);
+    })();
+  }
+
+  /** May a request that names no value be sent (credits, key test, catalogues, a next page)? */
+  mayRun(opts: Pick<DecideOptions, 'quiet' | 'consent'> & Sync): RunDecision;
+  mayRun(opts: Pick<DecideOptions, 'trigger' | 'quiet' | 'consent'>): RunDecision | Promise<RunDecision>;
+  mayRun(opts: Pick<DecideOptions, 'trigger' | 'quiet' | 'consent'>): RunDecision | Promise<RunDecision> {
+    const run = (consented: boolean): RunDecision => {
+      const r = this.current().mayRun({ trigger: opts.trigger, consented });
+      return r.ok ? r : { refusal: { code: r.code, message: r.message, reason: r.reason } };
+    };
+    const first = run(this.consented(opts));
+    if (opts.trigger === 'automatic' || (opts.consent ?? 'ask') !== 'ask') return first;
+    return (async () => {
+      let r = first;
+      if ('refusal' in r && r.refusal.code === 'needs-consent') {
+        if (await this.confirmRestricted('this request')) r = run(true);
+      }
+      if ('refusal' in r && !opts.quiet && r.refusal.code !== 'needs-consent') explainBlock(r.refusal);
+      return r;
+    })();
   }
 
   /** Asks once a session whether an explicit request may be sent from Restricted Mode. */
@@ -72,28 +185,29 @@ export class SessionGate implements vscode.Disposable {
     return true;
   }
 
+  /** Trusted, or the user confirmed sending from Restricted Mode this session. */
   hasRestrictedConsent(): boolean {
-    return vscode.workspace.isTrusted || this.restrictedConsent;
+    return this.trusted() || this.restrictedConsent;
   }
 
   /**
-   * The gate for a user action: on "off" or a privacy block it says why (unless `quiet`) and
-   * returns undefined; in Restricted Mode it asks first. Returns the canonical target to send.
+   * Deprecated form, kept for src/extension/search (owned by another branch until it moves
+   * to `decide`): the target of an explicit `decide`, or undefined.
    */
   async explicit(
     value: unknown,
     opts: { source: GateSource; accept?: GateRequest['accept']; quiet?: boolean },
   ): Promise<Target | undefined> {
-    const g = this.current();
-    const req = { trigger: 'explicit', source: opts.source, accept: opts.accept } as const;
-    let v: Verdict = g.decide(value, { ...req, consented: this.hasRestrictedConsent() });
-    if (!v.send && v.code === 'needs-consent' && v.target) {
-      if (!(await this.confirmRestricted(v.target.value))) return undefined;
-      v = g.decide(value, { ...req, consented: true });
-    }
-    if (v.send) return v.target;
-    if (!opts.quiet) await explainBlock(v);
-    return undefined;
+    const d = await this.decide(value, { ...opts, trigger: 'explicit' });
+    return 'target' in d ? d.target : undefined;
+  }
+
+  private consented(opts: Pick<DecideOptions, 'trigger' | 'consent'>): boolean {
+    if (opts.trigger !== 'explicit') return false;
+    const consent = opts.consent ?? 'ask';
+    return (
+      consent === 'given' || ((consent === 'ask' || consent === 'session') && this.hasRestrictedConsent())
+    );
   }
 
   dispose(): void {
@@ -103,13 +217,19 @@ export class SessionGate implements vscode.Disposable {
 
 const SEND = 'Send to ODIN';
 
-/** Tells the user why nothing was sent (with a way to the setting when it is the mode). */
-async function explainBlock(v: Extract<Verdict, { send: false }>): Promise<void> {
-  const what = v.target ? neutraliseUiText(v.target.value, 120) : 'That value';
-  if (v.code === 'off') {
-    // Not awaited: the command returns at once; the button works while the message stays.
+function toDecision(v: Verdict): Decision {
+  if (v.send) return { target: v.target, privacy: { allowed: true, reason: v.reason, source: v.source } };
+  return {
+    refusal: { code: v.code, message: v.message, reason: v.reason, target: v.target, privacy: v.privacy },
+  };
+}
+
+/** Tells the user why nothing was sent (with a way to the setting when it is the mode). Not awaited. */
+function explainBlock(r: Pick<Refusal, 'code' | 'message'>): void {
+  if (r.code === 'off') {
+    // The command returns at once; the button works while the message stays.
     void vscode.window
-      .showInformationMessage(`ODIN: ${v.reason}`, 'Open Setting')
+      .showInformationMessage(`ODIN: ${neutraliseUiText(r.message, 300)}`, 'Open Setting')
       .then((choice) =>
         choice
           ? vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode')
@@ -117,11 +237,6 @@ async function explainBlock(v: Extract<Verdict, { send: false }>): Promise<void>
       );
     return;
   }
-  if (v.code === 'invalid') {
-    void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(v.reason, 200)}`);
-    return;
-  }
-  void vscode.window.showInformationMessage(
-    `ODIN: ${what} is not looked up. ${neutraliseUiText(v.reason, 300)}`,
-  );
+  const show = r.code === 'invalid' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  void show(`ODIN: ${neutraliseUiText(r.message, 300)}`);
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { toAbortSignal } from '../shared/abort';
 import { RequestBudget } from '../../core/requests/budget';
-import type { Gate } from '../../core/gate';
+import type { BlockCode } from '../../core/gate';
 import { neutraliseUiText } from '../../core/text/inert';
 import {
   account,
@@ -35,12 +35,18 @@ export interface TriageArgs {
 
 const MAX_URIS = 10_000;
 
+/** How the triage says the gate's refusal (the gate decides; this is wording). */
+const LOCAL_ONLY: Partial<Record<BlockCode, string>> = {
+  'needs-consent': 'This workspace is in Restricted Mode: the triage stays on this machine.',
+  off: 'Lookups are off (setting odin.lookups.mode): the triage stays on this machine.',
+};
+
 /** Why this window may not send anything now, or undefined when it may (after a confirmation). */
-function localOnlyReason(ctx: Ctx, gate: Gate): string | undefined {
-  if (!gate.settings.trusted)
-    return 'This workspace is in Restricted Mode: the triage stays on this machine.';
-  if (gate.settings.mode === 'off')
-    return 'Lookups are off (setting odin.lookups.mode): the triage stays on this machine.';
+function localOnlyReason(ctx: Ctx): string | undefined {
+  // A triage from Restricted Mode stays local: no consent is asked for a bulk send.
+  const run = ctx.gate.mayRun({ trigger: 'explicit', consent: 'none' });
+  if ('refusal' in run)
+    return LOCAL_ONLY[run.refusal.code] ?? `${run.refusal.reason} The triage stays on this machine.`;
   if (!ctx.keys.get())
     return 'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".';
   return undefined;
@@ -182,12 +188,11 @@ async function runTriage(
           : await readTexts(uris, token);
         if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
         progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
-        const gate = ctx.gate.current();
-        const t = await buildTriage(texts, triageCheck(gate), { signal });
+        const t = await buildTriage(texts, triageCheck(ctx.gate), { signal });
         if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
         state.set(t, ctx.origin());
         const source = gated(
-          gate,
+          ctx.gate,
           layerSource({
             layer: ctx.requests,
             client: () => ctx.client(),
@@ -195,7 +200,7 @@ async function runTriage(
             exploitation: () => ctx.feeds.store,
           }),
         );
-        const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx, gate);
+        const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx);
         const p: TriageResult['preview'] = preview(t, source, opts);
         if (local) {
           applyCache(t, source);

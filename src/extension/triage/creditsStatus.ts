@@ -46,11 +46,7 @@ export class CreditsStatus implements vscode.Disposable {
   refresh(): Promise<void> {
     // Reading credits is a request too: none when lookups are off, nor from Restricted Mode
     // before the user confirmed sending this session.
-    if (
-      !this.ctx.gate
-        .current()
-        .mayRun({ trigger: 'explicit', consented: this.ctx.gate.hasRestrictedConsent() }).ok
-    )
+    if ('refusal' in this.ctx.gate.mayRun({ trigger: 'explicit', consent: 'session' }))
       return Promise.resolve();
     if (!this.ctx.keys.get()) {
       this.item.hide();

@@ -3,7 +3,6 @@ import { detectInRange } from '../../core/detect';
 import { showInvisibles, truncate } from '../../core/text/inert';
 import { cachedAnswer, verdictLine } from '../../core/triage';
 import type { Ctx } from '../ctx';
-import type { Gate } from '../../core/gate';
 
 const MARGIN_LINES = 20;
 const MAX_PER_EDITOR = 2000;
@@ -23,7 +22,6 @@ export class VerdictDecorations implements vscode.Disposable {
   });
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private gate: Gate | undefined;
   /** Decorations last set (tests read it). */
   readonly shown = new Map<string, number>();
 
@@ -34,7 +32,6 @@ export class VerdictDecorations implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument(() => this.schedule()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('odin')) {
-          this.gate = undefined;
           this.schedule();
         }
       }),
@@ -50,7 +47,6 @@ export class VerdictDecorations implements vscode.Disposable {
 
   update(): void {
     this.timer = undefined;
-    this.gate ??= this.ctx.gate.current();
     for (const editor of vscode.window.visibleTextEditors) this.decorate(editor);
   }
 
@@ -67,7 +63,7 @@ export class VerdictDecorations implements vscode.Disposable {
       for (const d of detectInRange(text, from, to, { mode })) {
         if (info.length + vuln.length >= MAX_PER_EDITOR) break;
         const kind = d.kind === 'domain' ? 'domain' : d.kind === 'cidr' ? undefined : 'host';
-        if (!kind || !this.gate!.privacy(d.value).decision.allowed) continue;
+        if (!kind || !this.ctx.gate.privacy(d.value).decision.allowed) continue;
         const a = cachedAnswer(this.ctx.requests, kind, d.value, Date.now(), this.ctx.feeds.store);
         if (!a?.found) continue;
         const end = doc.positionAt(d.end);

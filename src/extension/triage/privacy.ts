@@ -1,8 +1,11 @@
-import type { Gate } from '../../core/gate';
 import { guardedSource, type EnrichmentSource, type SendCheck } from '../../core/triage';
+import type { SessionGate } from '../shared/gate';
 
-/** The scan's privacy decision (lists and registries): private, internal and denied values stay local. */
-export function triageCheck(gate: Gate): SendCheck {
+/**
+ * The scan's plan (lists and registries): private, internal and denied values stay local and
+ * are never offered for sending. What is sent is decided per value by `gated`.
+ */
+export function triageCheck(gate: SessionGate): SendCheck {
   return (_kind, value) => {
     const { decision } = gate.privacy(value);
     return { allowed: decision.allowed, reason: decision.reason };
@@ -14,15 +17,15 @@ class GateRefusal extends Error {
 }
 
 /**
- * Every value a triage sends passes the gate once more at the moment it is sent (the user
- * confirmed the whole preview, so an explicit, consented, bulk request), and the canonical
- * value of its verdict is what goes out.
+ * Every value a triage sends is decided by the gate at the moment it is sent (the user
+ * confirmed the whole preview: an explicit bulk request with consent given), and the
+ * gate's target is what goes out. A setting changed during the run holds at once.
  */
-export function gated(gate: Gate, source: EnrichmentSource): EnrichmentSource {
+export function gated(gate: SessionGate, source: EnrichmentSource): EnrichmentSource {
   const pass = (value: string, kind: 'ip' | 'domain'): string => {
-    const v = gate.decide(value, { trigger: 'explicit', source: 'bulk', accept: [kind], consented: true });
-    if (!v.send) throw new GateRefusal(v.reason);
-    return v.target.value;
+    const d = gate.decide(value, { trigger: 'explicit', source: 'bulk', accept: [kind], consent: 'given' });
+    if ('refusal' in d) throw new GateRefusal(d.refusal.message);
+    return d.target.value;
   };
   return guardedSource(source, pass);
 }

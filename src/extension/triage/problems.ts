@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { cachedAnswer, findingMessage, infraFindings, isInfraFile } from '../../core/triage';
-import type { Gate } from '../../core/gate';
 import type { Ctx } from '../ctx';
 
 export const PROBLEM_SOURCE = 'ODIN';
@@ -17,7 +16,6 @@ export class InfraProblems implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('odin');
   private readonly subs: vscode.Disposable[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private gate: Gate | undefined;
 
   constructor(private readonly ctx: Ctx) {
     this.subs.push(
@@ -27,7 +25,6 @@ export class InfraProblems implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('odin')) {
-          this.gate = undefined;
           this.refreshAll();
         }
       }),
@@ -60,11 +57,9 @@ export class InfraProblems implements vscode.Disposable {
   /** Sets the entries of one document now (tests call it). */
   update(doc: vscode.TextDocument): vscode.Diagnostic[] {
     if (doc.isClosed || !isInfraFile(doc.uri.path, doc.languageId)) return [];
-    this.gate ??= this.ctx.gate.current();
-    const gate = this.gate;
     const findings = infraFindings(
       doc.getText(),
-      (v) => gate.privacy(v).decision.allowed,
+      (v) => this.ctx.gate.privacy(v).decision.allowed,
       (ip) => cachedAnswer(this.ctx.requests, 'host', ip, Date.now(), this.ctx.feeds.store),
     );
     const list = findings.map((f) => {

@@ -179,3 +179,44 @@ void describe('gate: the public exploitation feeds', () => {
     assert.equal(may('off', false).ok, false);
   });
 });
+
+void describe('gate: one answer per request, naming the value and why', () => {
+  it('every refusal carries one sentence that names the canonical value (or the input) and why', () => {
+    const cases: [GateSettings, unknown, Parameters<Gate['decide']>[1], RegExp][] = [
+      [on, '10.0.0.7', automatic, /^10\.0\.0\.7 is Private-Use \(RFC 1918\): not sent to ODIN\.$/],
+      [
+        { ...on, userDeny: ['mycompany.com'] },
+        'VPN.MyCompany[.]com',
+        explicit,
+        /^vpn\.mycompany\.com is not sent to ODIN: denied by/,
+      ],
+      [
+        { ...on, mode: 'off' },
+        '45.33.32.156',
+        explicit,
+        /^45\.33\.32\.156 is not sent to ODIN: lookups are off/,
+      ],
+      [{ ...on, mode: 'onCommand' }, '45.33.32.156', automatic, /^45\.33\.32\.156 .*on command only/],
+      [{ ...on, trusted: false }, '45.33.32.156', automatic, /^45\.33\.32\.156 .*Restricted Mode/],
+      [{ ...on, trusted: false }, '45.33.32.156', explicit, /^45\.33\.32\.156 .*Restricted Mode/],
+      [on, '127.1', explicit, /^"127\.1" is not a valid IP address/],
+      [on, 'example.com', { ...explicit, accept: ['ip'] }, /^"example\.com" is not an IP address: not sent/],
+    ];
+    for (const [settings, input, req, message] of cases) {
+      const v = new Gate(settings).decide(input, req);
+      assert.equal(v.send, false, String(input));
+      if (!v.send) assert.match(v.message, message, String(input));
+    }
+  });
+
+  it('a value it lets through comes back as the target to send, never as written', () => {
+    const v = new Gate(on).decide(' 2606:4700::1111%eth0 ', explicit);
+    assert.equal(sent(v), '2606:4700::1111');
+  });
+
+  it('mayRun (a request that names no value) says why in one sentence too', () => {
+    const r = new Gate({ ...on, mode: 'off' }).mayRun({ trigger: 'explicit', consented: true });
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.match(r.message, /^Nothing is sent to ODIN: lookups are off/);
+  });
+});

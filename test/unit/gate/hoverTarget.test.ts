@@ -11,7 +11,14 @@ import { detect } from '../../../src/core/detect';
 import { Gate } from '../../../src/core/gate';
 import { FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import { startEmulator, type Emulator } from '../../../src/emulator/server';
-import { canonicalIndicator } from '../../../src/extension/lookup/policy';
+import { targetIndicator } from '../../../src/extension/lookup/policy';
+import type { Detection } from '../../../src/core/detect';
+
+/** What the hover does: one ask of the gate, then the indicator for its target. */
+function canonicalIndicator(g: Gate, ind: Detection): Detection {
+  const v = g.decide(ind.value, { trigger: 'automatic', source: 'hover' });
+  return targetIndicator(ind, v.target);
+}
 
 const gate = new Gate({ mode: 'onHover', trusted: true });
 
