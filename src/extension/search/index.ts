@@ -68,7 +68,7 @@ export class SearchFeature implements vscode.Disposable {
       () => ctx.origin(),
       (m) => ctx.log.debug(m),
       // Completion lists are fetched by themselves: never when lookups are off or untrusted.
-      () => vscode.workspace.isTrusted && ctx.gate.current().settings.mode !== 'off',
+      () => ctx.gate.trusted() && ctx.gate.mode() !== 'off',
     );
     this.resultsView = views.results;
     this.results.attach(this.resultsView);

@@ -93,8 +93,11 @@ export class SearchRunner {
     } = {},
   ): Promise<RunSummary> {
     const gate = this.f.ctx.gate;
-    const g = gate.current().mayRun({ trigger: 'explicit', consented: gate.hasRestrictedConsent() });
-    if (!g.ok && g.code === 'off') {
+    // The one gate, asked before anything else; the Restricted Mode question comes after the
+    // query's own check (a refused query asks nothing).
+    const g = gate.mayRun({ trigger: 'explicit', consent: 'session', quiet: true });
+    const refusal = 'refusal' in g ? g.refusal : undefined;
+    if (refusal?.code === 'off') {
       // "off" means nothing leaves the machine, search commands included.
       void vscode.window
         .showWarningMessage(
@@ -113,8 +116,8 @@ export class SearchRunner {
       return { status: 'blocked', error: refused };
     }
     // Restricted Mode: the user confirms once a session before a search is sent.
-    if (!g.ok && !(await gate.confirmRestricted(`the search ${describeSpec(spec)}`))) {
-      return { status: 'blocked', error: g.reason };
+    if (refusal && !(await gate.confirmRestricted(`the search ${describeSpec(spec)}`))) {
+      return { status: 'blocked', error: refusal.reason };
     }
     const pageSize = opts.pageSize ?? config.searchPageSize();
     void this.updateDetailsAvailable();

@@ -190,18 +190,6 @@ export class SessionGate implements vscode.Disposable {
     return this.trusted() || this.restrictedConsent;
   }
 
-  /**
-   * Deprecated form, kept for src/extension/search (owned by another branch until it moves
-   * to `decide`): the target of an explicit `decide`, or undefined.
-   */
-  async explicit(
-    value: unknown,
-    opts: { source: GateSource; accept?: GateRequest['accept']; quiet?: boolean },
-  ): Promise<Target | undefined> {
-    const d = await this.decide(value, { ...opts, trigger: 'explicit' });
-    return 'target' in d ? d.target : undefined;
-  }
-
   private consented(opts: Pick<DecideOptions, 'trigger' | 'consent'>): boolean {
     if (opts.trigger !== 'explicit') return false;
     const consent = opts.consent ?? 'ask';

@@ -169,8 +169,13 @@ export class ResultCommands {
   }
 
   private async searchSimilarTo(value: string): Promise<RunSummary> {
-    const t = await this.f.ctx.gate.explicit(value, { source: 'command', accept: ['ip', 'cidr'] });
-    if (!t) return { status: 'blocked' };
+    const d = await this.f.ctx.gate.decide(value, {
+      trigger: 'explicit',
+      source: 'command',
+      accept: ['ip', 'cidr'],
+    });
+    if ('refusal' in d) return { status: 'blocked' };
+    const t = d.target;
     if (t.kind === 'cidr') return this.f.runner.run({ kind: 'hosts', query: hostsInBlockQuery(t.value) });
     const ctx = this.f.ctx;
     let r;

@@ -88,7 +88,8 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
     }));
   let fromFiles = 0;
   let files = 0;
-  if (vscode.workspace.isTrusted) {
+  // Workspace files run only in a trusted window (the gate says whether it is).
+  if (f.ctx.gate.trusted()) {
     for (const file of f.workspaceHunts.list()) {
       const hunts = file.hunts.filter((x) => x.kind);
       if (hunts.length) files++;
