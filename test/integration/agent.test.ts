@@ -28,8 +28,12 @@ const CALLS: Record<string, Record<string, unknown>> = {
   odin_triage: {
     text: `from ${FIXTURE_HOSTS.webServer} and ${FIXTURE_HOSTS.scanner} and 10.0.0.7 via ${FIXTURE_DOMAINS.corp}`,
   },
+  // Answered from the local KEV/EPSS copies: sends nothing, quotes no scan data.
+  odin_known_exploited: { cves: 'CVE-2021-44228, CVE-2024-3400' },
 };
-const SENDING = Object.keys(CALLS).filter((n) => n !== 'odin_list_indicators');
+/** Tools that answer locally: nothing is sent, nothing needs the gate. */
+const LOCAL = new Set(['odin_list_indicators', 'odin_known_exploited']);
+const SENDING = Object.keys(CALLS).filter((n) => !LOCAL.has(n));
 
 async function invoke(name: string, input: Record<string, unknown>): Promise<string> {
   const cts = new vscode.CancellationTokenSource();
@@ -86,7 +90,7 @@ describe('agent tools', function () {
       for (const [name, input] of Object.entries(CALLS)) {
         const out = await invoke(name, input);
         assert.ok(out.length > 20 && out.length <= 4000, `${name}: ${out.length} chars`);
-        if (name !== 'odin_list_indicators')
+        if (!LOCAL.has(name))
           assert.match(out, /<odin-data id="[0-9a-f]+">[\s\S]*<\/odin-data id="[0-9a-f]+">/, name);
       }
       assert.match(await invoke('odin_lookup_host', CALLS.odin_lookup_host), /open ports \(\d+\)/);
