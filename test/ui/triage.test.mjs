@@ -316,7 +316,11 @@ describe('triage view', () => {
       ).catch(() => {});
       const known = lines.find((l) => l.text.includes(KNOWN));
       assert.ok(known, `${KNOWN} is on screen`);
-      assert.match(known.after, /^⚠ \d+ CVEs \(max [\d.]+\) · .*AS\d+/, `after ${KNOWN}: ${known.after}`);
+      assert.match(
+        known.after,
+        /^(?:⚠ KEV(?: \(ransomware\))? · )?⚠ \d+ CVEs \(max [\d.]+\) · .*AS\d+/,
+        `after ${KNOWN}: ${known.after}`,
+      );
       assert.ok(known.before?.endsWith(KNOWN), `the verdict sits right after ${KNOWN}: ${known.before}`);
       const internal = lines.find((l) => l.text.includes(INTERNAL));
       assert.equal(internal?.after, '', 'a private address gets no verdict (it is never sent)');
