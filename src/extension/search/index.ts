@@ -17,6 +17,7 @@ import type { Ctx } from '../ctx';
 import { isResultNode } from './args';
 import { browseFields } from './fieldBrowser';
 import { FieldCatalogue } from './fieldCatalogue';
+import { ChartCommands } from './results/chartCommands';
 import { ResultCommands } from './results/commands';
 import type { Node } from './results/resultNodes';
 import { ResultsProvider } from './results/resultsView';
@@ -52,6 +53,7 @@ export class SearchFeature implements vscode.Disposable {
   readonly runner = new SearchRunner(this);
   readonly resultCommands = new ResultCommands(this);
   readonly savedCommands = new SavedSearchCommands(this);
+  readonly chartCommands = new ChartCommands(this);
 
   /**
    * `views` are the two tree views, created at activation (lazy.ts) over stand-in
@@ -160,6 +162,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.narrowByFacet': (arg, field, value) => this.resultCommands.narrow(arg, field, value),
       'odin.changeFacetCount': (arg) => this.resultCommands.changeFacetCount(arg),
       'odin.summarizeResultsBy': (arg, field) => this.resultCommands.summarizeBy(arg, field),
+      'odin.openChart': (arg) => this.chartCommands.openChart(arg),
       'odin.openHuntInFile': (arg) => this.savedCommands.openHunt(arg),
       'odin.rerunAllSavedSearches': (arg) => rerunAllSaved(this, arg),
     };

@@ -24,7 +24,11 @@ function facets(agg: Aggregation, field: string): PageResult {
       `Counts may be off by up to ${agg.doc_count_error_upper_bound.toLocaleString('en-US')} (the service's estimate).`,
     );
   }
-  return { items: agg.buckets.map((v): ResultItem => ({ t: 'facet', v, field })), notes };
+  return {
+    items: agg.buckets.map((v): ResultItem => ({ t: 'facet', v, field })),
+    notes,
+    sumOther: agg.sum_other_doc_count,
+  };
 }
 
 const count = (n: number, label: string): PageResult => ({ items: [{ t: 'count', v: n, label }], total: 1 });

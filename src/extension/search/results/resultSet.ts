@@ -20,6 +20,8 @@ export interface PageResult {
   next?: unknown;
   /** Facts about what is not listed (e.g. "5,462 more documents in other values"). */
   notes?: string[];
+  /** A summary's count of documents in values not listed (`sum_other_doc_count`). */
+  sumOther?: number;
 }
 
 export type PageFetcher = (cursor: unknown, limit: number, signal: AbortSignal) => Promise<PageResult>;
@@ -71,6 +73,8 @@ export class ResultSet {
   items: ResultItem[] = [];
   total: number | undefined;
   notes: string[] = [];
+  /** A summary's count of documents in values not listed (its chart's "other" bar). */
+  sumOther = 0;
   status: SetStatus = 'idle';
   error: SetError | undefined;
   pages = 0;
@@ -142,6 +146,7 @@ export class ResultSet {
         for (const item of items) this.items.push(item);
         if (page.total !== undefined) this.total = page.total;
         if (page.notes) this.notes = page.notes;
+        if (page.sumOther !== undefined) this.sumOther = page.sumOther;
         this.pages++;
         this.sentCursors.add(sent);
         this.cursor = page.next;
