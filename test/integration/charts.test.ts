@@ -122,9 +122,10 @@ describe('charts', function () {
       keys.some((k) => k.includes('<script>')),
       'the summary holds the payloads',
     );
+    const rejected = api.charts.rejected;
     const rendered = await openChart(set);
     assert.strictEqual(rendered.bars, keys.length);
-    assert.strictEqual(api.charts.rejected, 0, 'the page sent nothing unexpected');
+    assert.strictEqual(api.charts.rejected, rejected, 'the page sent nothing unexpected');
   });
 
   it('says what it opens: a search that is not a summary has no chart', async () => {
