@@ -26,11 +26,17 @@ function chartFrame(title) {
   );
 }
 
-/** Summarize Hosts by Field… as a person runs it: the query, then the field. */
+/** The quick input whose placeholder starts with `text` (the prompts reuse one widget: wait for the right one). */
+const quickInput = (text) =>
+  ui.page.locator(`.quick-input-widget .quick-input-box input[placeholder^="${text}"]`);
+
+/** Summarize Hosts by Field… as a person runs it: the field, then the query. */
 async function summarize(query, field) {
   await ui.runCommand('ODIN: Summarize Hosts by Field\u2026');
-  await ui.answerInput(query);
+  await quickInput('Field to summarise by').waitFor({ state: 'visible', timeout: 15_000 });
   await ui.answerInput(field);
+  await quickInput('Type a query').waitFor({ state: 'visible', timeout: 15_000 });
+  await ui.answerInput(query);
   const label = `Host summary: ${field} over ${query}`;
   const row = ui
     .view('Results')
