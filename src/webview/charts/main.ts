@@ -8,7 +8,7 @@ import { shareText, type ChartBar } from '../../common/chartBars';
 import { isToChart, type ChartView, type FromChart } from '../../common/chartProtocol';
 import { button, clear, gridTable, h } from '../dom';
 import { vscode } from '../vscodeApi';
-import { barChart, standaloneSvg } from './svg';
+import { barChart, fitLabels, standaloneSvg } from './svg';
 
 const post = (m: FromChart): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
@@ -71,6 +71,7 @@ function render(generation: number, chart: ChartView): void {
     vscode.setState(state);
     chartBox.hidden = state.mode !== 'chart';
     tableBox.hidden = state.mode !== 'table';
+    if (state.mode === 'chart') fitLabels(svg);
     const label = state.mode === 'chart' ? 'Show Table' : 'Show Chart';
     toggle.setAttribute('aria-label', label);
     toggle.title = label;
@@ -99,6 +100,7 @@ function render(generation: number, chart: ChartView): void {
   if (chart.bars.length === 0) root.appendChild(h('p', { class: 'status' }, 'The summary has no values.'));
   root.appendChild(chartBox);
   root.appendChild(tableBox);
+  if (state.mode === 'chart') fitLabels(svg);
   post({ type: 'rendered', generation, bars: chart.bars.length, ms: performance.now() - t0 });
 }
 

@@ -15,7 +15,7 @@ const LABEL_W = 220;
 const VALUE_W = 130;
 const PAD = 8;
 /** Labels longer than this are cut (the whole one is in the bar's title and the table). */
-const LABEL_CHARS = 32;
+const LABEL_CHARS = 40;
 
 function el<K extends keyof SVGElementTagNameMap>(
   tag: K,
@@ -102,6 +102,21 @@ export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGS
     svg.appendChild(g);
   });
   return svg;
+}
+
+/**
+ * Shortens each label that is wider than its column (measured: the chart must be in the
+ * document and shown), keeping its start and an ellipsis. Nothing to do while hidden.
+ */
+export function fitLabels(svg: SVGSVGElement): void {
+  const max = LABEL_W - PAD * 2;
+  for (const label of Array.from(svg.querySelectorAll<SVGTextElement>('text.bar-label'))) {
+    let s = label.textContent ?? '';
+    while (s.length > 1 && label.getComputedTextLength() > max) {
+      s = s.slice(0, -2);
+      label.textContent = `${s}…`;
+    }
+  }
 }
 
 /** A standalone copy of `svg` for a file: computed colours and font written onto each node. */
