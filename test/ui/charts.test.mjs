@@ -130,5 +130,12 @@ describe('chart page', () => {
     assert.equal(await frame.evaluate(() => document.activeElement?.getAttribute('role')), 'button');
     await painted(frame.locator('svg.bar-chart'));
     await ui.screenshot('chart-hostile');
+    // Save as SVG: the SVG the page serialises passes the extension's check (the save dialog
+    // opens; a refused one shows a warning instead), hostile labels and all.
+    await frame.getByRole('button', { name: 'Save as SVG' }).click();
+    await ui.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'ODIN: Save Chart as SVG' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.page.keyboard.press('Escape');
   });
 });
