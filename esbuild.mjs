@@ -132,7 +132,11 @@ const targets = {
   },
   // Runs inside the webview (a browser sandbox): no Node APIs.
   webview: {
-    entryPoints: { webview: 'src/webview/main.ts', 'triage-view': 'src/webview/triage/main.ts' },
+    entryPoints: {
+      webview: 'src/webview/main.ts',
+      'triage-view': 'src/webview/triage/main.ts',
+      'chart-view': 'src/webview/charts/main.ts',
+    },
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

@@ -227,6 +227,8 @@ export interface OdinCommands {
   ) => Promise<RunSummary | undefined>;
   /** Summarises a result set's query (on a facet value: narrowed by it) by another field. */
   'odin.summarizeResultsBy': (arg?: ResultSetArg, field?: string) => Promise<RunSummary | undefined>;
+  /** Opens a summary (its node, a facet value of it, or its id) as a chart page. */
+  'odin.openChart': (arg?: ResultSetArg) => Promise<{ setId: string; bars: number } | undefined>;
 
   // details/: the host and whois pages (an IP or a domain; a tree node that has one)
   'odin.openHostDetails': (arg?: string | Node) => Promise<void>;
@@ -293,6 +295,7 @@ export const COMMAND_FEATURES = {
   'odin.narrowByFacet': 'search',
   'odin.changeFacetCount': 'search',
   'odin.summarizeResultsBy': 'search',
+  'odin.openChart': 'search',
   'odin.openHuntInFile': 'search',
   'odin.rerunAllSavedSearches': 'search',
   'odin.openHostDetails': 'details',

@@ -20,6 +20,16 @@ export interface RenderedEvent {
   at: number;
 }
 
+/** A chart page's `rendered` report: the generation drawn and its number of bars. */
+export interface ChartRenderedEvent {
+  page: 'chart';
+  id: string;
+  generation: number;
+  bars: number;
+  ms: number;
+  at: number;
+}
+
 /** The triage page's `rendered` report: rows received, shown after the filter, built in the DOM. */
 export interface TriageRenderedEvent {
   page: 'triage';
@@ -71,6 +81,8 @@ export interface TestApi {
   details: PageRecorder<RenderedEvent>;
   /** What the triage page reported through the same events. */
   triageView: PageRecorder<TriageRenderedEvent>;
+  /** What the chart pages reported (id: the summary's result-set id). */
+  charts: PageRecorder<ChartRenderedEvent>;
   /** The search feature: results tree provider, saved-search store (issue 5). */
   search: SearchProbe;
   /** The triage feature (loads it): last triage, verdict decorations. */
@@ -117,11 +129,24 @@ export function createTestApi(ctx: Ctx, parts: TestApiParts): TestApi {
       }),
     ),
   );
+  const charts = ctx.subscriptions.add(
+    new PageRecorder<ChartRenderedEvent>(
+      ctx.pages,
+      (page) => page === 'chart',
+      (r) => ({
+        ...(r.report as unknown as Omit<ChartRenderedEvent, 'at'>),
+        page: 'chart',
+        id: r.id,
+        at: r.at,
+      }),
+    ),
+  );
   return {
     ctx: guarded(ctx),
     contextValue: (key) => ctx.contextKeys.get(key),
     details,
     triageView,
+    charts,
     agent: parts.agent,
     pathPrompts: ctx.argumentPaths.prompts,
     statusItems: new Map(parts.statusItems.map((item) => [item.id, item])),

@@ -805,6 +805,17 @@ for (const c of ['refreshResults', 'saveSearch', 'exportResults', 'clearResults'
 }
 CHECKS['view/item/context:odin.changeFacetCount@odin.summarySet'] = waitsForPrompt;
 
+/** Runs the action on a summary's node or facet value; the summary's chart page draws. */
+const opensChart: Check = async (a) => {
+  const api = await getTestApi();
+  const [node] = (await a.args()) as [Node];
+  const since = Date.now();
+  await exec({ ...a, args: async () => [node] });
+  await api.charts.waitForRendered('chart', node.set.id, since, 30_000);
+};
+CHECKS['view/item/context:odin.openChart@odin.summarySet'] = opensChart;
+CHECKS['view/item/context:odin.openChart@odin.facet'] = opensChart;
+
 describe('every affordance works (generated list)', function () {
   this.timeout(900_000);
   let actions: Action[] = [];

@@ -41,6 +41,8 @@ export interface PageResult {
   next?: unknown;
   /** Facts about what is not listed (e.g. "5,462 more documents in other values"). */
   notes?: string[];
+  /** A summary's count of documents in values not listed (`sum_other_doc_count`). */
+  sumOther?: number;
 }
 
 /** Fetches one page of a result set. */
@@ -129,7 +131,11 @@ function facets(agg: Aggregation, spec: CatalogueSpec): PageResult {
       `Counts may be off by up to ${agg.doc_count_error_upper_bound.toLocaleString('en-US')} (the service's estimate).`,
     );
   }
-  return { items: agg.buckets.map((v): ResultItem => ({ t: 'facet', v, field })), notes };
+  return {
+    items: agg.buckets.map((v): ResultItem => ({ t: 'facet', v, field })),
+    notes,
+    sumOther: agg.sum_other_doc_count,
+  };
 }
 
 const counted =

@@ -17,6 +17,7 @@ import type { Ctx } from '../ctx';
 import { isResultNode } from './args';
 import { browseFields } from './fieldBrowser';
 import { FieldCatalogue } from './fieldCatalogue';
+import { ChartCommands } from './results/chartCommands';
 import { ResultCommands } from './results/commands';
 import type { Node } from './results/resultNodes';
 import { ResultsProvider } from './results/resultsView';
@@ -50,6 +51,7 @@ export class SearchFeature implements vscode.Disposable {
   readonly runner: SearchRunner;
   readonly resultCommands: ResultCommands;
   readonly savedCommands: SavedSearchCommands;
+  readonly chartCommands: ChartCommands;
 
   /**
    * `views` are the two tree views, created at activation (lazy.ts) over stand-in
@@ -101,6 +103,7 @@ export class SearchFeature implements vscode.Disposable {
       savedView: this.savedView,
       setOf: (arg) => this.resultCommands.setOf(arg),
     });
+    this.chartCommands = new ChartCommands({ ctx, results, setOf: (arg) => this.resultCommands.setOf(arg) });
     // Another window may have changed the file while this one was in the background.
     ctx.subscriptions.add(
       vscode.window.onDidChangeWindowState((s) => {
@@ -178,6 +181,7 @@ export class SearchFeature implements vscode.Disposable {
       'odin.narrowByFacet': (arg, field, value) => this.resultCommands.narrow(arg, field, value),
       'odin.changeFacetCount': (arg) => this.resultCommands.changeFacetCount(arg),
       'odin.summarizeResultsBy': (arg, field) => this.resultCommands.summarizeBy(arg, field),
+      'odin.openChart': (arg) => this.chartCommands.openChart(arg),
       'odin.openHuntInFile': (arg) => this.savedCommands.openHunt(arg),
       'odin.rerunAllSavedSearches': (arg) =>
         rerunAllSaved({ ctx, runner, results, snapshots, store, workspaceHunts }, arg),

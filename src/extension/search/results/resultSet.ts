@@ -59,6 +59,8 @@ export class ResultSet {
   items: ResultItem[] = [];
   total: number | undefined;
   notes: string[] = [];
+  /** A summary's count of documents in values not listed (its chart's "other" bar). */
+  sumOther = 0;
   status: SetStatus = 'idle';
   error: SetError | undefined;
   pages = 0;
@@ -130,6 +132,7 @@ export class ResultSet {
         for (const item of items) this.items.push(item);
         if (page.total !== undefined) this.total = page.total;
         if (page.notes) this.notes = page.notes;
+        if (page.sumOther !== undefined) this.sumOther = page.sumOther;
         this.pages++;
         this.sentCursors.add(sent);
         this.cursor = page.next;

@@ -1,0 +1,129 @@
+/**
+ * The chart page: a summary's buckets as a bar chart (with its table), a page of the webview
+ * kit (src/extension/webviewKit/). It knows nothing of result sets: its owner hands it a
+ * `ChartSource` (search/results/chartCommands.ts builds one from a summary) and runs what a
+ * bar asks for through the source, so the narrowing is the tree's own command. "Save as
+ * SVG" checks what the page sends (core/charts/svgExport.ts) before a save dialog writes it.
+ */
+import * as vscode from 'vscode';
+import { chartBars, type ChartBucket } from '../../common/chartBars';
+import { fromChart, type ChartView, type FromChart, type ToChart } from '../../common/chartProtocol';
+import { checkSvg } from '../../core/charts/svgExport';
+import type { Ctx } from '../ctx';
+import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';
+
+export const CHART_VIEW_TYPE = 'odin.chartView';
+
+const CHART_PAGE: PageSpec<FromChart, ToChart> = {
+  page: 'chart',
+  title: 'ODIN Chart',
+  script: 'chart-view.js',
+  fromPage: fromChart,
+  dataTypes: ['chart', 'empty'],
+};
+
+/** What a chart draws and what its bars do. */
+export interface ChartSource {
+  /** The page's id among charts (a result set's id). */
+  id: string;
+  title: string;
+  query: string;
+  field: string;
+  buckets: readonly ChartBucket[];
+  sumOther: number;
+  notes: readonly string[];
+  /** Whether the source can still narrow (false once its result set is gone). */
+  narrowable(): boolean;
+  /** Narrows the search by the value of `buckets[bucket]`. */
+  narrow(bucket: number): Promise<void>;
+  /** The file name a saved SVG is offered under (without extension). */
+  fileName: string;
+}
+
+export class ChartPage implements vscode.Disposable {
+  private generation = 0;
+  private readonly page: WebviewPage<FromChart, ToChart>;
+
+  static open(ctx: Ctx, source: ChartSource, onDispose: () => void): ChartPage {
+    const panel = WebviewPage.createPanel(ctx, CHART_VIEW_TYPE, source.title);
+    return new ChartPage(ctx, panel, source, onDispose);
+  }
+
+  private constructor(
+    private readonly ctx: Ctx,
+    readonly panel: vscode.WebviewPanel,
+    private readonly source: ChartSource,
+    onDispose: () => void,
+  ) {
+    this.page = new WebviewPage(ctx, panel, CHART_PAGE, source.id, {
+      onReady: () => this.postChart(),
+      onMessage: (m) => this.onMessage(m),
+      onDispose,
+    });
+  }
+
+  /** The view model the page gets (also what the unit and host tests check). */
+  view(): ChartView {
+    const s = this.source;
+    const bars = chartBars(s.buckets, s.sumOther);
+    return {
+      title: s.title,
+      query: s.query,
+      field: s.field,
+      bars,
+      total: bars.reduce((n, b) => n + b.count, 0),
+      narrowable: s.narrowable(),
+      notes: [...s.notes],
+    };
+  }
+
+  private postChart(): void {
+    this.generation++;
+    this.page.post({ type: 'chart', generation: this.generation, chart: this.view() });
+  }
+
+  reveal(): void {
+    this.page.reveal();
+  }
+
+  private async onMessage(m: PageMessageOf<FromChart>): Promise<void> {
+    switch (m.type) {
+      case 'narrow':
+        // A bar of an older generation may point at another bucket: ignored.
+        if (m.generation !== this.generation || m.bucket >= this.source.buckets.length) return;
+        if (!this.source.narrowable()) {
+          void vscode.window.showInformationMessage(
+            'ODIN: this summary is no longer in the results view; run it again to narrow from it.',
+          );
+          return;
+        }
+        await this.source.narrow(m.bucket);
+        return;
+      case 'saveSvg':
+        await this.saveSvg(m.svg);
+        return;
+    }
+  }
+
+  private async saveSvg(svg: string): Promise<void> {
+    const checked = checkSvg(svg);
+    if (!checked.ok) {
+      this.ctx.log.warn(`The chart page sent an SVG that was refused: ${checked.reason}.`);
+      void vscode.window.showWarningMessage('ODIN: the chart could not be saved (see the log).');
+      return;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `${this.source.fileName}.svg`;
+    const uri = await vscode.window.showSaveDialog({
+      title: 'ODIN: Save Chart as SVG',
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+      filters: { SVG: ['svg'] },
+    });
+    if (!uri) return;
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(checked.svg, 'utf8'));
+  }
+
+  dispose(): void {
+    this.page.dispose();
+  }
+}

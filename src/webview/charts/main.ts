@@ -1,0 +1,119 @@
+/**
+ * Entry of the chart page's script (bundled to dist/chart-view.js, loaded by nonce): a
+ * summary's buckets as a horizontal bar chart (svg.ts) or as a table (the screen-reader
+ * equivalent), a toggle between them, and "Save as SVG". Data arrives only by postMessage
+ * after `ready`; labels enter the page as text. A bar sends back its bucket index only.
+ */
+import { shareText, type ChartBar } from '../../common/chartBars';
+import { isToChart, type ChartView, type FromChart } from '../../common/chartProtocol';
+import { button, clear, gridTable, h } from '../dom';
+import { vscode } from '../vscodeApi';
+import { barChart, fitLabels, standaloneSvg } from './svg';
+
+const post = (m: FromChart): void => vscode.postMessage(m);
+const root = document.getElementById('root') as HTMLElement;
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+interface ViewState {
+  mode: 'chart' | 'table';
+}
+const state: ViewState = {
+  mode: (vscode.getState() as Partial<ViewState> | undefined)?.mode === 'table' ? 'table' : 'chart',
+};
+
+let current: { generation: number; chart: ChartView } | undefined;
+
+function narrow(bar: ChartBar): void {
+  if (!current || bar.bucket === undefined || bar.other) return;
+  post({ type: 'narrow', generation: current.generation, bucket: bar.bucket });
+}
+
+function table(chart: ChartView): HTMLElement {
+  const tbody = h('tbody');
+  for (const bar of chart.bars) {
+    const active = chart.narrowable && !bar.other && bar.bucket !== undefined;
+    tbody.appendChild(
+      h(
+        'tr',
+        { class: `row${bar.other ? ' other' : ''}` },
+        h(
+          'th',
+          { attrs: { scope: 'row' } },
+          active
+            ? button(bar.label, 'filter', () => narrow(bar), {
+                class: 'link-button',
+                title: 'Narrow the search to this value',
+              })
+            : bar.label,
+        ),
+        h('td', { class: 'num' }, fmt(bar.count)),
+        h('td', { class: 'num' }, shareText(bar.share)),
+      ),
+    );
+  }
+  return gridTable([chart.field, 'Count', 'Share'], tbody);
+}
+
+function render(generation: number, chart: ChartView): void {
+  const t0 = performance.now();
+  current = { generation, chart };
+  clear(root);
+  const width = Math.max(360, (root.clientWidth || document.body.clientWidth || 800) - 16);
+  const svg = barChart(chart.bars, {
+    width,
+    title: chart.title,
+    ...(chart.narrowable ? { onActivate: narrow } : {}),
+  });
+  const chartBox = h('div', { class: 'chart-box', hidden: state.mode !== 'chart' }, svg);
+  const tableBox = h('div', { class: 'chart-table', hidden: state.mode !== 'table' }, table(chart));
+  const toggle = button(state.mode === 'chart' ? 'Show Table' : 'Show Chart', 'table', () => {
+    state.mode = state.mode === 'chart' ? 'table' : 'chart';
+    vscode.setState(state);
+    chartBox.hidden = state.mode !== 'chart';
+    tableBox.hidden = state.mode !== 'table';
+    if (state.mode === 'chart') fitLabels(svg);
+    const label = state.mode === 'chart' ? 'Show Table' : 'Show Chart';
+    toggle.setAttribute('aria-label', label);
+    toggle.title = label;
+    const span = toggle.querySelector('span:not(.codicon)');
+    if (span) span.textContent = label;
+  });
+  toggle.classList.add('chart-toggle');
+  const save = button('Save as SVG', 'save', () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }), {
+    class: 'chart-save',
+  });
+  root.appendChild(
+    h(
+      'header',
+      { class: 'chart-header' },
+      h('h1', null, chart.title),
+      h(
+        'p',
+        { class: 'status' },
+        `${chart.query} · ${fmt(chart.total)} counted in ${chart.bars.length} bars`,
+        chart.narrowable ? ' · click a bar (or Enter on it) to narrow the search' : '',
+      ),
+      ...chart.notes.map((n) => h('p', { class: 'status' }, n)),
+      h('div', { class: 'toolbar' }, toggle, save),
+    ),
+  );
+  if (chart.bars.length === 0) root.appendChild(h('p', { class: 'status' }, 'The summary has no values.'));
+  root.appendChild(chartBox);
+  root.appendChild(tableBox);
+  if (state.mode === 'chart') fitLabels(svg);
+  post({ type: 'rendered', generation, bars: chart.bars.length, ms: performance.now() - t0 });
+}
+
+window.addEventListener('message', (e: MessageEvent<unknown>) => {
+  const m = e.data;
+  if (!isToChart(m)) return;
+  if (m.type === 'empty') {
+    current = undefined;
+    clear(root);
+    root.appendChild(h('p', { class: 'status' }, m.message));
+    return;
+  }
+  render(m.generation, m.chart);
+});
+
+post({ type: 'ready' });
