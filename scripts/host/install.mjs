@@ -168,6 +168,8 @@ function seedRipgrepCache({ pkg, asset }, quiet) {
 /** A lock directory so that two processes (a test run and the demo) don't install at once. */
 async function withLock(lockDir, fn, quiet) {
   const deadline = Date.now() + 20 * 60_000;
+  // On a fresh machine the cache directory does not exist yet.
+  fs.mkdirSync(path.dirname(lockDir), { recursive: true });
   for (;;) {
     try {
       fs.mkdirSync(lockDir);
