@@ -31,7 +31,7 @@ export const VERDICT_LABEL: Record<TriageVerdictClass, string> = {
 
 const TITLES: Record<GlanceChartId, string> = {
   verdict: 'Verdicts',
-  band: 'Worst CVE (KEV, EPSS, CVSS)',
+  band: 'Worst CVE',
   country: 'Top countries',
   asn: 'Top ASNs',
   product: 'Top products with CVEs',
@@ -58,6 +58,9 @@ export interface GlanceSelection {
   key: string;
 }
 
+/** The band of a host without known CVEs (after the bands of core/exploitation/bands.ts). */
+const NO_CVES = 'clean';
+
 const isHost = (r: TriageRowView): boolean =>
   (r.kind === 'ipv4' || r.kind === 'ipv6') && (r.verdict === 'vulnerable' || r.verdict === 'known');
 
@@ -67,7 +70,7 @@ export function glanceKeys(r: TriageRowView, chart: GlanceChartId): readonly str
     case 'verdict':
       return [r.verdict];
     case 'band':
-      return isHost(r) ? [riskBand(rowRisk(r))] : [];
+      return isHost(r) ? [r.cves > 0 ? riskBand(rowRisk(r)) : NO_CVES] : [];
     case 'country':
       return isHost(r) && r.country ? [r.country] : [];
     case 'asn':
@@ -140,7 +143,9 @@ export function triageGlance(rows: readonly TriageRowView[]): TriageGlance {
   return {
     charts: [
       fixedChart('verdict', rows, VERDICT_CLASSES, (k) => VERDICT_LABEL[k as TriageVerdictClass]),
-      fixedChart('band', rows, RISK_BANDS, (k) => RISK_BAND_LABEL[k as keyof typeof RISK_BAND_LABEL]),
+      fixedChart('band', rows, [...RISK_BANDS, NO_CVES], (k) =>
+        k === NO_CVES ? 'No known CVEs' : RISK_BAND_LABEL[k as keyof typeof RISK_BAND_LABEL],
+      ),
       topChart('country', rows),
       topChart('asn', rows, (k) => (asnOrg.has(k) ? `${k} ${asnOrg.get(k)!}` : k)),
       topChart('product', rows),

@@ -176,6 +176,20 @@ describe('triage view', () => {
     await ui.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden' });
     await painted(frame);
     await ui.screenshotRegion('triage-view', ui.page.locator('.part.editor').first());
+    // The header's charts (labels from scan data, the hostile host of ufw.log among them) are
+    // text: no element a payload could have made, no handler, the sentinel unset.
+    const active = await frame.evaluate(() => {
+      const g = document.querySelector('.glance');
+      const all = g ? [...g.querySelectorAll('*')] : [];
+      return {
+        charts: g?.querySelectorAll('svg.bar-chart').length ?? 0,
+        made: g?.querySelectorAll('script, img, iframe, embed, object, foreignObject').length ?? -1,
+        handlers: all.filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).length,
+      };
+    });
+    assert.ok(active.charts >= 3, `charts drawn: ${active.charts}`);
+    assert.deepEqual({ made: active.made, handlers: active.handlers }, { made: 0, handlers: 0 });
+    assert.equal(await frame.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
   });
 
   it('sorts by a column header and filters by verdict, kind and text', async () => {
@@ -394,18 +408,19 @@ describe('triage view: exploited first, and the header at a glance', () => {
     const all = (await domRows(frame)).length;
     // The band chart's first bar: known exploited.
     const kevBar = frame.locator('figure[data-chart="band"] g.bar-row.active').first();
-    assert.match((await kevBar.getAttribute('aria-label')) ?? '', /^Known exploited \(KEV\): 1 /);
+    assert.match((await kevBar.getAttribute('aria-label')) ?? '', /^KEV \(known exploited\): 1 /);
     await kevBar.click();
     await frame.waitForFunction(() => document.querySelectorAll('.trow.row').length === 1);
     assert.deepEqual(
       (await domRows(frame)).map((r) => r.value),
       [KEV_ONE],
     );
-    assert.match(
-      await shownCount(),
-      new RegExp(`^1 of ${all} rows · Worst CVE .*: Known exploited \\(KEV\\)$`),
-    );
+    assert.match(await shownCount(), new RegExp(`^1 of ${all} rows · Worst CVE: KEV \\(known exploited\\)$`));
     assert.equal(await kevBar.getAttribute('aria-pressed'), 'true');
+    // The view alone, full width (its group, the second, made the active one): more charts show.
+    await ui.runCommand('View: Focus Second Editor Group');
+    await ui.runCommand('View: Close Editors in Other Groups');
+    await ui.page.locator('.editor-group-container').nth(1).waitFor({ state: 'detached', timeout: 15_000 });
     await ui.page.mouse.move(1, 1);
     await withoutSideBar(async () => {
       await painted(frame);

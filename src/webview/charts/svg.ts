@@ -13,7 +13,7 @@ export const ROW_H = 26;
 const BAR_H = 18;
 const LABEL_W = 220;
 const VALUE_W = 130;
-const COMPACT_LABEL_W = 150;
+const COMPACT_LABEL_W = 160;
 const COMPACT_VALUE_W = 90;
 const PAD = 8;
 /** Labels longer than this are cut (the whole one is in the bar's title and the table). */

@@ -241,7 +241,7 @@ class TriageTable {
     this.glanceBox.hidden = this.rows.length === 0;
     const sel = this.state.filter.glance;
     // One row of charts (it scrolls sideways in a narrow panel): the table keeps the height.
-    const width = Math.max(260, Math.min(400, ((this.root.clientWidth || 900) - 64) / 5));
+    const width = Math.max(330, Math.min(400, ((this.root.clientWidth || 900) - 64) / 5));
     for (const chart of this.glance.charts) {
       if (chart.bars.length === 0) continue;
       const chosen = sel && sel.chart === chart.id ? chart.keys.indexOf(sel.key) : -1;

@@ -68,7 +68,7 @@ void describe('triage header at a glance', () => {
       ],
     );
     const band = g.charts.find((c) => c.id === 'band')!;
-    assert.deepEqual(band.keys, ['ransomware', 'kev', 'epss', 'critical', 'none']);
+    assert.deepEqual(band.keys, ['ransomware', 'kev', 'epss', 'critical', 'clean']);
     assert.deepEqual(
       band.bars.map((b) => b.count),
       [1, 1, 1, 2, 1],
