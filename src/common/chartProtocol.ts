@@ -5,6 +5,7 @@
  * of a value in one generation of the chart), never the value, a URL or a command.
  */
 import type { ChartBar } from './chartBars';
+import type { TimeUnit } from './timeHistogram';
 import { MAX_SVG_CHARS } from '../core/charts/svgExport';
 import { index, literal, message, ms, object, text, trusted, union, type Check, type Infer } from './schema';
 import { isRec } from './validate';
@@ -24,6 +25,8 @@ export interface ChartView {
   narrowable: boolean;
   /** The service's notes (counts may be off by ...). */
   notes: string[];
+  /** Set when the summary is over a time field: the bars are bins of this unit, oldest first (timeHistogram.ts). */
+  histogram?: TimeUnit;
 }
 
 /** What the extension posts to the chart page. */

@@ -6,7 +6,21 @@
  * (a row's index in one generation of rows), never values, URLs or commands.
  */
 import { compareRisk, type Risk } from '../core/exploitation/order';
-import { index, literal, message, ms, object, oneOf, text, union, type Infer } from './schema';
+import type { TriageGlance } from './triageGlance';
+import {
+  index,
+  literal,
+  message,
+  ms,
+  object,
+  oneOf,
+  optional,
+  text,
+  trusted,
+  union,
+  type Check,
+  type Infer,
+} from './schema';
 import { isIndex, isRec } from './validate';
 
 /** The verdict class a row is filtered and sorted by. */
@@ -20,6 +34,9 @@ export const VERDICT_CLASSES: readonly TriageVerdictClass[] = [
   'failed',
 ];
 export type TriageKind = 'ipv4' | 'ipv6' | 'domain' | 'cidr';
+/** The header's charts (common/triageGlance.ts): each bar filters the table. */
+export const GLANCE_CHARTS = ['verdict', 'band', 'country', 'asn', 'product'] as const;
+export type GlanceChartId = (typeof GLANCE_CHARTS)[number];
 export const TRIAGE_KINDS: readonly TriageKind[] = ['ipv4', 'ipv6', 'domain', 'cidr'];
 
 /** What ODIN says of a host besides its CVEs: the same facts in a verdict and in a row. */
@@ -31,6 +48,8 @@ export interface HostFacts {
   org?: string;
   asn?: string;
   country?: string;
+  /** Products (scan data) of the services that carry CVEs, each once. */
+  products?: string[];
 }
 
 export interface TriageRowView extends HostFacts {
@@ -67,7 +86,13 @@ export const toTriageView = union(
    * The rows as one JSON text of `TriageRowView[]`: a string crosses postMessage as one copy,
    * where 10,000 objects would be cloned one by one (several times slower in Chromium).
    */
-  object({ type: literal('rows'), generation: index, rowsJson: text, summary: text }),
+  object({
+    type: literal('rows'),
+    generation: index,
+    rowsJson: text,
+    summary: text,
+    glance: trusted<TriageGlance>(),
+  }),
   object({ type: literal('empty'), message: text }),
 );
 export type ToTriageView = Infer<typeof toTriageView>;
@@ -76,12 +101,42 @@ export type ToTriageView = Infer<typeof toTriageView>;
 export const TRIAGE_ACTIONS = ['openReport', 'saveReport'] as const;
 export type TriageAction = (typeof TRIAGE_ACTIONS)[number];
 
+/** The rows the `rendered` report names, in the order shown (the first few: the tests read the order). */
+export const TOP_ROWS = 20;
+const topRows: Check<number[]> = (v) =>
+  Array.isArray(v) && v.length <= TOP_ROWS && v.every((i) => index(i) !== undefined)
+    ? (v as number[]).slice()
+    : undefined;
+
 /** What the triage page sends: only ids and counts. */
 export const fromTriageView = message(
   union(
     object({ type: literal('ready') }),
-    /** First render of a generation: rows received, rows after the filter, DOM rows built, ms in the page. */
-    object({ type: literal('rendered'), generation: index, rows: index, shown: index, dom: index, ms }),
+    /**
+     * First render of a generation: rows received, rows after the filter, DOM rows built, ms
+     * in the page, and the indices of the first rows in the order shown.
+     */
+    object({
+      type: literal('rendered'),
+      generation: index,
+      rows: index,
+      shown: index,
+      dom: index,
+      ms,
+      top: optional(topRows),
+    }),
+    /**
+     * A bar of the header was clicked (or Enter on it): the table is filtered to its rows
+     * (`bucket` absent: the filter was cleared); `shown` rows remain, `top` first.
+     */
+    object({
+      type: literal('glanceFilter'),
+      generation: index,
+      chart: oneOf(GLANCE_CHARTS),
+      bucket: optional(index),
+      shown: index,
+      top: topRows,
+    }),
     /** Open the row's details page beside the editor (or reveal it when it has none). */
     object({ type: literal('open'), generation: index, index }),
     /** Reveal the row's first occurrence and highlight the others in its file. */
@@ -160,6 +215,8 @@ export interface TriageFilter {
   exploited?: boolean;
   /** Case-insensitive substring of the value, organisation, ASN, country, tags, registrar, file. */
   text?: string;
+  /** A bar of the header (common/triageGlance.ts `glanceFilter`). */
+  glance?: { chart: GlanceChartId; key: string };
 }
 
 /** Higher is worse: what a sort by verdict puts first. */
@@ -201,7 +258,7 @@ export function filterRows(
 }
 
 /** A row's place in the one ordering rule of core/exploitation (KEV, then EPSS, then CVSS). */
-function risk(r: TriageRowView): Risk {
+export function rowRisk(r: TriageRowView): Risk {
   const out: Risk = { kev: (r.kev ?? 0) > 0 };
   if (r.ransomware) out.ransomware = true;
   if (r.epss !== undefined) out.epss = r.epss;
@@ -234,7 +291,7 @@ export function compareRows(a: TriageRowView, b: TriageRowView, key: SortKey): n
       // Worse sorts higher: the verdict class, then the one rule (KEV, EPSS, CVSS), then severity.
       c =
         VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict] ||
-        compareRisk(risk(b), risk(a)) ||
+        compareRisk(rowRisk(b), rowRisk(a)) ||
         (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
       break;
     case 'cves':
@@ -246,7 +303,7 @@ export function compareRows(a: TriageRowView, b: TriageRowView, key: SortKey): n
         (SEVERITY_RANK[a.severity ?? ''] ?? 0) - (SEVERITY_RANK[b.severity ?? ''] ?? 0);
       break;
     case 'kev':
-      c = compareRisk(risk(b), risk(a));
+      c = compareRisk(rowRisk(b), rowRisk(a));
       break;
     case 'epss':
       c = num(a.epss) - num(b.epss);

@@ -10,8 +10,8 @@ import type { ServicePlan } from './services';
 
 const asnByNumber = new Map(ASNS.map((a) => [a.number, a]));
 
-function plan(key: string, version: string, port: number): ServicePlan {
-  return { product: product(key), version, port };
+function plan(key: string, version: string, port: number, cves?: readonly string[]): ServicePlan {
+  return { product: product(key), version, port, ...(cves ? { cves } : {}) };
 }
 
 /** A service of a catalogue product sold under another name (a CDN's or a cloud front end), no version. */
@@ -161,6 +161,35 @@ export function fixtureHosts(anchor: number): HostPlan[] {
         plan('redis', '5.0.7', 6379),
       ],
       scanId: scanId + 8,
+    },
+    {
+      // Issue 29's Done-when: one known exploited CVE at CVSS 7.5 (EMULATOR_KEV lists it).
+      ip: FIXTURE_HOSTS.kevOne,
+      asn: asn('AS24940'),
+      city: CITIES.hel,
+      ts: recent(130),
+      hostnames: ['files.acme-logistics.com'],
+      services: [plan('apache', '2.4.49', 443, ['CVE-2021-41773'])],
+      scanId: scanId + 9,
+    },
+    {
+      // ... and ten CVEs at CVSS 9.8, none in KEV: the rule (KEV, EPSS, CVSS) puts it second.
+      ip: FIXTURE_HOSTS.tenCritical,
+      asn: asn('AS16276'),
+      city: CITIES.rbx,
+      ts: recent(145),
+      hostnames: ['legacy.acme-logistics.com'],
+      services: [
+        plan('proftpd', '1.3.5e', 21, ['CVE-2019-12815']),
+        plan('exim', '4.94.2', 25, ['CVE-2023-42115']),
+        plan('dnsmasq', '2.80', 53, ['CVE-2017-14491']),
+        plan('apache', '2.4.41', 80, ['CVE-2023-25690', 'CVE-2022-22720', 'CVE-2021-44790']),
+        plan('dovecot-imap', '2.3.16', 143, ['CVE-2019-11500']),
+        plan('samba', '3.6.25', 445, ['CVE-2008-4250']),
+        plan('mariadb', '10.5.15', 3306, ['CVE-2022-27376']),
+        plan('memcached', '1.4.25', 11211, ['CVE-2016-8704']),
+      ],
+      scanId: scanId + 10,
     },
   ];
 }

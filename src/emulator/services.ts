@@ -18,6 +18,8 @@ export interface ServicePlan {
   product: ProductSpec;
   version: string;
   port: number;
+  /** The service's CVEs when a fixture fixes them (catalogue ids); default: the product version's. */
+  cves?: readonly string[];
 }
 
 export interface HostCtx {
@@ -279,7 +281,7 @@ export function makeService(rng: Rng, plan: ServicePlan, ctx: HostCtx): ServiceR
   } else {
     modules[p.module] = { banner: h(bannerFor(rng, p, v, ctx, extra)) };
   }
-  const cves = (PRODUCT_CVES[cveKey(p)]?.[v] ?? []).map((id) =>
+  const cves = (plan.cves ?? PRODUCT_CVES[cveKey(p)]?.[v] ?? []).map((id) =>
     ctx.hostileText
       ? makeCve(id, port, p.protocol, hostile(CVES[id].summary))
       : cached(ctx, `cve:${id}:${port}:${p.protocol}`, () => makeCve(id, port, p.protocol)),

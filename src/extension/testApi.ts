@@ -39,6 +39,8 @@ export interface TriageRenderedEvent {
   shown: number;
   dom: number;
   ms: number;
+  /** Indices (into the triage's rows) of the first rows in the order shown. */
+  top?: number[];
   at: number;
 }
 

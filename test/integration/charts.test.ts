@@ -8,6 +8,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { chartBars } from '../../src/common/chartBars';
+import { timeHistogram } from '../../src/common/timeHistogram';
 import { narrowQuery } from '../../src/core/query';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary } from '../../src/extension/commands';
@@ -89,6 +90,32 @@ describe('charts', function () {
     );
     assert.ok(narrowed && narrowed.type === 'set' && narrowed.set.items.length > 0);
     assert.strictEqual(api.charts.rejected, rejected, 'the page message was accepted');
+  });
+
+  it('draws a summary over a time field as a histogram over time (bins, oldest first; a bin does not narrow)', async () => {
+    const api = await getTestApi();
+    const set = await summary({ field: 'last_updated_at', query: '*', limit: 50 });
+    const facets = set.items.flatMap((i) => (i.t === 'facet' ? [i.v] : []));
+    assert.ok(facets.length > 1, 'dates to bin');
+    const expected = timeHistogram(facets, set.sumOther);
+    const rendered = await openChart(set);
+    assert.strictEqual(rendered.bars, expected.bars.length, `bins by ${expected.unit}`);
+    assert.strictEqual(expected.unparsed, 0, 'every key read as a date');
+    // A bin spans many values: the page offers no narrowing, and the extension ignores one.
+    const f = await feature();
+    const count = f.results.getChildren().length;
+    const accepted = api.charts.accepted.narrow ?? 0;
+    api.charts.receivers.get(`chart:${set.id}`)!({
+      type: 'narrow',
+      generation: rendered.generation,
+      bucket: 0,
+    });
+    await waitFor(
+      () => ((api.charts.accepted.narrow ?? 0) > accepted ? true : undefined),
+      10_000,
+      'the message handled',
+    );
+    assert.strictEqual(f.results.getChildren().length, count, 'no narrowed search');
   });
 
   it('refuses what a page must not send and ignores a bar of an old generation', async () => {

@@ -8,8 +8,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { TriageResult } from '../../src/extension/commands';
 import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
+import { odinHover } from './support';
 
 function workspaceFile(rel: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -167,6 +169,70 @@ describe('triage', function () {
     const sent = await lookupLog();
     assert.strictEqual(sent.length, 0, 'showing the view sent nothing (all answers cached)');
     api.triage().view()?.dispose();
+  });
+
+  it('puts one known exploited CVE at CVSS 7.5 above ten CVEs at 9.8 in the view; the header charts and filters (issues 29, 30)', async () => {
+    const api = await getTestApi();
+    // The feeds come from the emulator (user settings of the host run).
+    await api.ctx.feeds.ensure();
+    const uri = workspaceFile('logs/exposure-scan.log');
+    await triage({ uris: [uri.toString()], send: true });
+    const probe = api.triageView;
+    const since = Date.now();
+    await vscode.commands.executeCommand('odin.showTriage');
+    const shown = (await waitFor(
+      () => probe.rendered.find((e) => e.at >= since && e.top !== undefined),
+      60_000,
+      'the view rendered',
+    ))!;
+    // The order as the page shows it (its default sort), read from its own report.
+    const rows = api.triage().state.last!.rows;
+    const order = shown.top!.map((i) => rows[i]!.value);
+    const kevAt = order.indexOf(FIXTURE_HOSTS.kevOne);
+    const tenAt = order.indexOf(FIXTURE_HOSTS.tenCritical);
+    assert.ok(kevAt >= 0 && tenAt >= 0, order.join(', '));
+    assert.ok(kevAt < tenAt, `KEV host first: ${order.join(', ')}`);
+    // The header's model, as posted with the rows.
+    const view = api.triage().view()!;
+    const glance = view.glance();
+    const band = glance.charts.find((c) => c.id === 'band')!;
+    assert.strictEqual(band.keys[0], 'kev', 'the worst band drawn first is KEV');
+    const verdict = glance.charts.find((c) => c.id === 'verdict')!;
+    const vulnerable = verdict.bars.find((b) => verdict.keys[b.bucket!] === 'vulnerable')!;
+    assert.strictEqual(vulnerable.count, 2);
+    const product = glance.charts.find((c) => c.id === 'product')!;
+    assert.ok(product.bars.length > 0 && product.bars.length <= 6, 'top 5 + other at most');
+    // A bar click, as the page reports it: ids and counts only; the view names the bar's key.
+    const deliver = probe.receivers.get('triage:triage')!;
+    const rejected = probe.rejected;
+    deliver({
+      type: 'glanceFilter',
+      generation: shown.generation,
+      chart: 'band',
+      bucket: 0,
+      shown: 1,
+      top: [rows.findIndex((r) => r.value === FIXTURE_HOSTS.kevOne)],
+    });
+    const report = await waitFor(() => view.glanceFilter(), 10_000, 'the filter noted');
+    assert.deepStrictEqual(report, { chart: 'band', key: 'kev', shown: 1, top: [FIXTURE_HOSTS.kevOne] });
+    deliver({
+      type: 'glanceFilter',
+      generation: shown.generation,
+      chart: 'band',
+      key: 'kev',
+      shown: 1,
+      top: [],
+    });
+    assert.strictEqual(probe.rejected, rejected + 1, 'a value instead of an id is refused');
+    // The hover of each leads with its worst signal: KEV for the one, CVSS 9.8 for the ten.
+    const text = (await vscode.workspace.openTextDocument(uri)).getText();
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const one = await odinHover(uri, doc.positionAt(text.indexOf(FIXTURE_HOSTS.kevOne) + 1));
+    assert.match(one ?? '', /Vulnerable:\*\* yes · Known exploited \(KEV, added 2021-11-03\) · CVSS 7\.5/);
+    const ten = await odinHover(uri, doc.positionAt(text.indexOf(FIXTURE_HOSTS.tenCritical) + 1));
+    assert.match(ten ?? '', /Vulnerable:\*\* yes · (EPSS [^·]+ · )?CVSS 9\.8/);
+    assert.doesNotMatch(ten ?? '', /Known exploited/);
+    view.dispose();
   });
 
   it('lists vulnerable hosts of infrastructure files in Problems from the cache only, with "Open details"', async () => {

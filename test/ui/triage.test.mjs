@@ -176,6 +176,20 @@ describe('triage view', () => {
     await ui.page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden' });
     await painted(frame);
     await ui.screenshotRegion('triage-view', ui.page.locator('.part.editor').first());
+    // The header's charts (labels from scan data, the hostile host of ufw.log among them) are
+    // text: no element a payload could have made, no handler, the sentinel unset.
+    const active = await frame.evaluate(() => {
+      const g = document.querySelector('.glance');
+      const all = g ? [...g.querySelectorAll('*')] : [];
+      return {
+        charts: g?.querySelectorAll('svg.bar-chart').length ?? 0,
+        made: g?.querySelectorAll('script, img, iframe, embed, object, foreignObject').length ?? -1,
+        handlers: all.filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).length,
+      };
+    });
+    assert.ok(active.charts >= 3, `charts drawn: ${active.charts}`);
+    assert.deepEqual({ made: active.made, handlers: active.handlers }, { made: 0, handlers: 0 });
+    assert.equal(await frame.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
   });
 
   it('sorts by a column header and filters by verdict, kind and text', async () => {
@@ -339,5 +353,112 @@ describe('triage view', () => {
       await setDecorations(false);
       await ui.runCommand('View: Close All Editors').catch(() => {});
     }
+  });
+});
+
+// Issue 29's pair (src/emulator/fixtures.ts kevOne and tenCritical, in logs/exposure-scan.log)
+// and the header at a glance (issue 30): a bar filters the table, again clears it.
+const KEV_ONE = '135.181.47.102';
+const TEN_CRITICAL = '51.75.144.23';
+
+describe('triage view: exploited first, and the header at a glance', () => {
+  /** @type {import('playwright-core').Frame} */
+  let frame;
+  before(async () => {
+    ui = await connectUi();
+  });
+  after(async () => {
+    await ui?.setTheme('Dark Modern').catch(() => {});
+    await ui?.reset();
+    await ui?.close();
+  });
+
+  /** The header's text for the shown rows ("1 of 4 rows · …"). */
+  const shownCount = () => frame.locator('.shown-count').innerText();
+
+  it('puts the host with one KEV CVE at 7.5 above the host with ten CVEs at 9.8', async () => {
+    await ui.openFile('logs/exposure-scan.log', 1, 1);
+    await ui.runCommand('ODIN: Triage Indicators in File');
+    await confirmPreview();
+    frame = await triageFrame();
+    await frame.waitForFunction(
+      () => /\d+ of \d+ enriched/.test(document.querySelector('.summary')?.textContent ?? ''),
+      undefined,
+      { timeout: 60_000 },
+    );
+    // The default order (worst first by the one rule), with no filter left from another test.
+    await frame.locator('input.filter-text').fill('');
+    const values = (await domRows(frame)).map((r) => r.value);
+    assert.ok(values.includes(KEV_ONE) && values.includes(TEN_CRITICAL), values.join(', '));
+    assert.ok(values.indexOf(KEV_ONE) < values.indexOf(TEN_CRITICAL), `KEV first: ${values.join(', ')}`);
+    const kevRow = frame.locator(`.trow.row[data-value="${KEV_ONE}"]`);
+    assert.match(await kevRow.innerText(), /KEV/);
+    await ui.page.mouse.move(1, 1);
+    await withoutSideBar(async () => {
+      await painted(frame);
+      await ui.screenshotRegion('triage-kev', ui.page.locator('.part.editor').first());
+    });
+  });
+
+  it('filters the table by a bar of the header; the same bar again clears it (mouse and keyboard)', async () => {
+    const charts = await frame
+      .locator('figure.glance-chart')
+      .evaluateAll((fs) => fs.map((f) => f.dataset.chart));
+    assert.deepEqual(charts, ['verdict', 'band', 'country', 'asn', 'product']);
+    const all = (await domRows(frame)).length;
+    // The band chart's first bar: known exploited.
+    const kevBar = frame.locator('figure[data-chart="band"] g.bar-row.active').first();
+    assert.match((await kevBar.getAttribute('aria-label')) ?? '', /^KEV \(known exploited\): 1 /);
+    await kevBar.click();
+    await frame.waitForFunction(() => document.querySelectorAll('.trow.row').length === 1);
+    assert.deepEqual(
+      (await domRows(frame)).map((r) => r.value),
+      [KEV_ONE],
+    );
+    assert.match(await shownCount(), new RegExp(`^1 of ${all} rows · Worst CVE: KEV \\(known exploited\\)$`));
+    assert.equal(await kevBar.getAttribute('aria-pressed'), 'true');
+    // The view alone, full width (its tab clicked: its group is the active one): more charts show.
+    await ui.page.locator('.editor-group-container .tab', { hasText: 'ODIN Triage' }).first().click();
+    await ui.runCommand('View: Close Editors in Other Groups');
+    await ui.page.locator('.editor-group-container').nth(1).waitFor({ state: 'detached', timeout: 15_000 });
+    await ui.page.mouse.move(1, 1);
+    await withoutSideBar(async () => {
+      await painted(frame);
+      await ui.screenshotRegion('triage-header', ui.page.locator('.part.editor').first());
+    });
+    // Again: cleared.
+    await frame.locator('figure[data-chart="band"] g.bar-row.active').first().click();
+    await frame.waitForFunction((n) => document.querySelectorAll('.trow.row').length === n, all);
+    assert.equal(await shownCount(), `${all} rows`);
+    // The keyboard: a bar takes the focus (Tab order), Enter filters, Enter again clears.
+    const vulnerable = frame.locator('figure[data-chart="verdict"] g.bar-row.active').first();
+    await vulnerable.focus();
+    await ui.page.keyboard.press('Enter');
+    await frame.waitForFunction(() =>
+      /^\d+ of \d+ rows · Verdicts: Vulnerable$/.test(
+        document.querySelector('.shown-count')?.textContent ?? '',
+      ),
+    );
+    assert.ok((await domRows(frame)).every((r) => r.verdict === 'vulnerable'));
+    await ui.page.keyboard.press('Enter');
+    await frame.waitForFunction((n) => document.querySelectorAll('.trow.row').length === n, all);
+    // The table equivalent for screen readers: one per chart, with the bar's label and count.
+    const tables = await frame.locator('figure.glance-chart table.visually-hidden caption').allInnerTexts();
+    assert.equal(tables.length, 5);
+  });
+
+  it('draws the header in a light theme', async () => {
+    await ui.setTheme('Light Modern');
+    await withoutSideBar(async () => {
+      // The KEV bar chosen (it may be still from the test before).
+      const bar = frame.locator('figure[data-chart="band"] g.bar-row.active').first();
+      if ((await bar.getAttribute('aria-pressed')) !== 'true') await bar.click();
+      await frame.waitForFunction(() => document.querySelectorAll('.trow.row').length === 1);
+      await ui.page.mouse.move(1, 1);
+      await painted(frame);
+      await ui.screenshotRegion('triage-header-light', ui.page.locator('.part.editor').first());
+      await frame.locator('figure[data-chart="band"] g.bar-row.active').first().click();
+    });
+    await ui.setTheme('Dark Modern');
   });
 });

@@ -16,6 +16,7 @@ import type { CveSignal, DomainVerdict, HostVerdict } from './model';
 const MAX_IDS = 20;
 const MAX_TAGS = 10;
 const MAX_PORTS = 50;
+const MAX_PRODUCTS = 10;
 const DAY = 86_400_000;
 
 /**
@@ -27,8 +28,11 @@ export function hostVerdict(host: Host, x?: ExploitationView): HostVerdict {
   const cves = new Map<string, { score?: number; severity: Severity }>();
   const exploits = new Set<string>();
   const ports = new Set<number>();
+  const products = new Set<string>();
   for (const s of host.services) {
     if (Number.isInteger(s.port)) ports.add(s.port);
+    const product = s.product?.trim();
+    if (product && s.cve.length > 0 && products.size < MAX_PRODUCTS) products.add(product);
     for (const c of s.cve) {
       const known = cves.get(c.id);
       if (!known || (c.score ?? -1) > (known.score ?? -1))
@@ -64,6 +68,7 @@ export function hostVerdict(host: Host, x?: ExploitationView): HostVerdict {
     ports: [...ports].sort((a, b) => a - b).slice(0, MAX_PORTS),
     cveIds,
   };
+  if (products.size) v.products = [...products];
   if (vuln.state === 'unknown') v.cvesUnknown = vuln.why;
   if (x && cves.size) {
     const hx = hostExploitation(

@@ -70,6 +70,7 @@ function rowView(r: TriageRow, index: number, label: (uri: string) => string): T
     if (verdict.org) v.org = cap(verdict.org);
     if (verdict.asn) v.asn = cap(verdict.asn, 20);
     if (verdict.country) v.country = cap(verdict.country, 40);
+    if (verdict.products?.length) v.products = verdict.products.map((p) => cap(p, 60)!);
   } else if (verdict?.kind === 'domain') {
     if (verdict.registrar) v.registrar = cap(verdict.registrar);
     if (verdict.ageDays !== undefined) v.ageDays = verdict.ageDays;

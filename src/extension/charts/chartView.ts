@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { chartBars, type ChartBucket } from '../../common/chartBars';
 import { fromChart, type ChartView, type FromChart, type ToChart } from '../../common/chartProtocol';
+import { isTimeField, timeHistogram } from '../../common/timeHistogram';
 import { checkSvg } from '../../core/charts/svgExport';
 import type { Ctx } from '../ctx';
 import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';
@@ -65,15 +66,26 @@ export class ChartPage implements vscode.Disposable {
   /** The view model the page gets (also what the unit and host tests check). */
   view(): ChartView {
     const s = this.source;
-    const bars = chartBars(s.buckets, s.sumOther);
+    // A time field draws a histogram over time (its bins span many values: no narrowing by a bar).
+    const time = isTimeField(s.field) ? timeHistogram(s.buckets, s.sumOther) : undefined;
+    const bars = time ? time.bars : chartBars(s.buckets, s.sumOther);
+    const timeNotes = time
+      ? [
+          `A histogram over time by ${time.unit}${time.from ? `, ${time.from} to ${time.to}` : ''}, oldest first.`,
+          ...(time.unparsed
+            ? [`${time.unparsed} counted under values that are not dates ("Not a date").`]
+            : []),
+        ]
+      : [];
     return {
       title: s.title,
       query: s.query,
       field: s.field,
       bars,
       total: bars.reduce((n, b) => n + b.count, 0),
-      narrowable: s.narrowable(),
-      notes: [...s.notes],
+      narrowable: time ? false : s.narrowable(),
+      notes: [...timeNotes, ...s.notes],
+      ...(time ? { histogram: time.unit } : {}),
     };
   }
 
@@ -89,8 +101,9 @@ export class ChartPage implements vscode.Disposable {
   private async onMessage(m: PageMessageOf<FromChart>): Promise<void> {
     switch (m.type) {
       case 'narrow':
-        // A bar of an older generation may point at another bucket: ignored.
+        // A bar of an older generation may point at another bucket: ignored (a histogram's never narrow).
         if (m.generation !== this.generation || m.bucket >= this.source.buckets.length) return;
+        if (isTimeField(this.source.field)) return;
         if (!this.source.narrowable()) {
           void vscode.window.showInformationMessage(
             'ODIN: this summary is no longer in the results view; run it again to narrow from it.',

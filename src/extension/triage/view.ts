@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { triageGlance, type TriageGlance } from '../../common/triageGlance';
 import { fromTriageView, type FromTriageView, type ToTriageView } from '../../common/triageProtocol';
 import { account, rowViews, type TriageRow } from '../../core/triage';
 import type { Ctx } from '../ctx';
@@ -29,6 +30,10 @@ export class TriageView implements vscode.Disposable {
   private generation = 0;
   /** The rows the page's indices point into (the generation last posted). */
   private posted: readonly TriageRow[] = [];
+  /** The header's charts of the generation last posted. */
+  private postedGlance: TriageGlance = { charts: [] };
+  /** What the page last said of the header's filter (a bar, the rows left, the first of them). */
+  private filterReport: Extract<FromTriageView, { type: 'glanceFilter' }> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly page: WebviewPage<FromTriageView, ToTriageView>;
   private readonly sub: vscode.Disposable;
@@ -49,7 +54,7 @@ export class TriageView implements vscode.Disposable {
   }
 
   private constructor(
-    ctx: Ctx,
+    private readonly ctx: Ctx,
     private readonly state: TriageState,
     readonly panel: vscode.WebviewPanel,
   ) {
@@ -88,16 +93,46 @@ export class TriageView implements vscode.Disposable {
         ? vscode.workspace.asRelativePath(vscode.Uri.parse(t.files[0]!))
         : `${t.files.length} files`;
     const summary = `${t.rows.length} unique indicators in ${files} (${t.occurrences} occurrences${t.truncated ? ', more than listed' : ''}). ${acc.summary}.`;
+    const views = rowViews(t, (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)));
+    this.postedGlance = triageGlance(views);
+    this.filterReport = undefined;
     this.page.post({
       type: 'rows',
       generation: this.generation,
-      rowsJson: JSON.stringify(rowViews(t, (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)))),
+      rowsJson: JSON.stringify(views),
       summary,
+      glance: this.postedGlance,
     });
+  }
+
+  /** The header's charts as posted (the test API reads them). */
+  glance(): TriageGlance {
+    return this.postedGlance;
+  }
+
+  /** The header filter the page last reported for the current generation: the chart, its key, the rows left. */
+  glanceFilter(): { chart: string; key?: string; shown: number; top: string[] } | undefined {
+    const f = this.filterReport;
+    if (!f || f.generation !== this.generation) return undefined;
+    const chart = this.postedGlance.charts.find((c) => c.id === f.chart);
+    const key = f.bucket === undefined ? undefined : chart?.keys[f.bucket];
+    return {
+      chart: f.chart,
+      ...(key !== undefined ? { key } : {}),
+      shown: f.shown,
+      top: f.top.flatMap((i) => (this.posted[i] ? [this.posted[i].value] : [])),
+    };
   }
 
   private async onMessage(m: PageMessageOf<FromTriageView>): Promise<void> {
     switch (m.type) {
+      case 'glanceFilter':
+        // The filter is the page's own: the extension only notes it (the log, the tests).
+        this.filterReport = m;
+        this.ctx.log.debug(
+          `Triage view: header filter ${m.chart}${m.bucket === undefined ? ' cleared' : ` bar ${m.bucket}`}, ${m.shown} rows shown.`,
+        );
+        return;
       case 'action':
         if (m.action === 'openReport') await openMarkdownReport(this.state);
         else await runCommand('odin.triageReport');

@@ -13,6 +13,8 @@ export const ROW_H = 26;
 const BAR_H = 18;
 const LABEL_W = 220;
 const VALUE_W = 130;
+const COMPACT_LABEL_W = 160;
+const COMPACT_VALUE_W = 90;
 const PAD = 8;
 /** Labels longer than this are cut (the whole one is in the bar's title and the table). */
 const LABEL_CHARS = 40;
@@ -37,11 +39,19 @@ export interface BarChartOptions {
   title: string;
   /** A bar with a value was activated (click, Enter or Space). */
   onActivate?: (bar: ChartBar) => void;
+  /** What activating a bar does, for its accessible name (default: narrowing the search). */
+  actionLabel?: string;
+  /** The bucket of the bar shown as chosen (`aria-pressed`), e.g. the filter in force. */
+  selected?: number;
+  /** Narrower label and value columns (the triage header's small charts). */
+  compact?: boolean;
 }
 
 /** The chart as one `<svg>`: each bar that narrows is a focusable `role="button"` group. */
 export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGSVGElement {
-  const width = Math.max(360, Math.floor(opts.width));
+  const labelW = opts.compact ? COMPACT_LABEL_W : LABEL_W;
+  const valueW = opts.compact ? COMPACT_VALUE_W : VALUE_W;
+  const width = Math.max(opts.compact ? 240 : 360, Math.floor(opts.width));
   const height = bars.length * ROW_H + PAD * 2;
   const svg = el('svg', {
     xmlns: NS,
@@ -53,37 +63,40 @@ export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGS
     'aria-label': opts.title,
   });
   const max = bars.reduce((m, b) => Math.max(m, b.count), 0);
-  const plotW = Math.max(40, width - LABEL_W - VALUE_W - PAD * 2);
+  const plotW = Math.max(40, width - labelW - valueW - PAD * 2);
+  const action = opts.actionLabel ?? 'Narrow the search to this value.';
   bars.forEach((bar, i) => {
     const y = PAD + i * ROW_H;
     const w = max > 0 ? Math.max(bar.count > 0 ? 2 : 0, (bar.count / max) * plotW) : 0;
     const value = `${fmt(bar.count)} (${shareText(bar.share)})`;
     const active = !bar.other && bar.bucket !== undefined && opts.onActivate !== undefined;
+    const chosen = active && opts.selected !== undefined && bar.bucket === opts.selected;
     const g = el('g', {
-      class: `bar-row${bar.other ? ' other' : ''}${active ? ' active' : ''}`,
+      class: `bar-row${bar.other ? ' other' : ''}${active ? ' active' : ''}${chosen ? ' selected' : ''}`,
       'data-bar': i,
       ...(active ? { tabindex: 0, role: 'button' } : { role: 'img' }),
-      'aria-label': `${bar.label}: ${value}${active ? '. Narrow the search to this value.' : ''}`,
+      ...(active && opts.selected !== undefined ? { 'aria-pressed': String(chosen) } : {}),
+      'aria-label': `${bar.label}: ${value}${active ? `. ${action}` : ''}`,
     });
     g.appendChild(el('title', {}, `${bar.label}: ${value}`));
     g.appendChild(el('rect', { class: 'bar-hit', x: 0, y, width, height: ROW_H }));
     g.appendChild(
       el(
         'text',
-        { class: 'bar-label', x: LABEL_W - PAD, y: y + ROW_H / 2, 'text-anchor': 'end' },
+        { class: 'bar-label', x: labelW - PAD, y: y + ROW_H / 2, 'text-anchor': 'end' },
         cut(bar.label),
       ),
     );
     g.appendChild(
       el('rect', {
         class: 'bar',
-        x: LABEL_W,
+        x: labelW,
         y: y + (ROW_H - BAR_H) / 2,
         width: w.toFixed(1),
         height: BAR_H,
       }),
     );
-    g.appendChild(el('text', { class: 'bar-value', x: LABEL_W + w + PAD, y: y + ROW_H / 2 }, value));
+    g.appendChild(el('text', { class: 'bar-value', x: labelW + w + PAD, y: y + ROW_H / 2 }, value));
     if (active) {
       const fire = (): void => opts.onActivate?.(bar);
       g.addEventListener('click', fire);
@@ -108,8 +121,8 @@ export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGS
  * Shortens each label that is wider than its column (measured: the chart must be in the
  * document and shown), keeping its start and an ellipsis. Nothing to do while hidden.
  */
-export function fitLabels(svg: SVGSVGElement): void {
-  const max = LABEL_W - PAD * 2;
+export function fitLabels(svg: SVGSVGElement, compact = false): void {
+  const max = (compact ? COMPACT_LABEL_W : LABEL_W) - PAD * 2;
   for (const label of Array.from(svg.querySelectorAll<SVGTextElement>('text.bar-label'))) {
     let s = label.textContent ?? '';
     while (s.length > 1 && label.getComputedTextLength() > max) {

@@ -1,7 +1,8 @@
 // The columns of the triage view: what each shows of a row, its sort key, and at which widths
 // it is shown (media/details.css collapses the lower priorities in a narrow panel). Cells are
 // strings or DOM nodes, never HTML.
-import type { SortKey, TriageKind, TriageRowView, TriageVerdictClass } from '../../common/triageProtocol';
+import type { SortKey, TriageKind, TriageRowView } from '../../common/triageProtocol';
+import { VERDICT_LABEL } from '../../common/triageGlance';
 import { h } from '../dom';
 
 export interface Column {
@@ -17,14 +18,7 @@ export interface Column {
   prio: 1 | 2 | 3;
 }
 
-export const VERDICT_LABEL: Record<TriageVerdictClass, string> = {
-  vulnerable: 'Vulnerable',
-  known: 'Known',
-  unknown: 'Unknown to ODIN',
-  local: 'Not sent',
-  pending: 'Not enriched',
-  failed: 'Failed',
-};
+export { VERDICT_LABEL };
 export const KIND_LABEL: Record<TriageKind, string> = {
   ipv4: 'IPv4',
   ipv6: 'IPv6',

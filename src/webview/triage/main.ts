@@ -12,8 +12,11 @@ import {
   parseRows,
   SORT_KEYS,
   sortRows,
+  GLANCE_CHARTS,
+  TOP_ROWS,
   TRIAGE_KINDS,
   VERDICT_CLASSES,
+  type GlanceChartId,
   type FromTriageView,
   type SortKey,
   type ToTriageView,
@@ -22,6 +25,9 @@ import {
   type TriageRowView,
   type TriageVerdictClass,
 } from '../../common/triageProtocol';
+import { shareText, type ChartBar } from '../../common/chartBars';
+import { glanceFilter, type GlanceChart, type TriageGlance } from '../../common/triageGlance';
+import { barChart, fitLabels } from '../charts/svg';
 import { button, clear, h, icon } from '../dom';
 import { cellClass, COLUMNS, KIND_LABEL, VERDICT_LABEL } from './columns';
 import { vscode } from '../vscodeApi';
@@ -43,6 +49,11 @@ function restoredState(): ViewState {
   const s = vscode.getState() as Partial<ViewState> | undefined;
   const sort = s && SORT_KEYS.includes(s.sort as SortKey) ? (s.sort as SortKey) : 'verdict';
   const f = (s?.filter ?? {}) as TriageFilter;
+  const g = f.glance;
+  const glance =
+    g && GLANCE_CHARTS.includes(g.chart) && typeof g.key === 'string' && g.key.length <= 200
+      ? { chart: g.chart, key: g.key }
+      : undefined;
   return {
     sort,
     desc: s?.desc !== false,
@@ -51,6 +62,7 @@ function restoredState(): ViewState {
       kind: TRIAGE_KINDS.includes(f.kind as TriageKind) ? f.kind : undefined,
       exploited: f.exploited === true ? true : undefined,
       text: typeof f.text === 'string' ? f.text.slice(0, 200) : undefined,
+      glance,
     },
   };
 }
@@ -65,7 +77,13 @@ class TriageTable {
   private generation = 0;
   private state = restoredState();
   private frame = 0;
+  private glance: TriageGlance = { charts: [] };
   private readonly summary = h('p', { class: 'summary', role: 'status' });
+  /** The header of small charts (common/triageGlance.ts): a bar filters the table. */
+  private readonly glanceBox = h('section', {
+    class: 'glance',
+    attrs: { 'aria-label': 'Triage at a glance: click a bar (or Enter on it) to filter the table' },
+  });
   private readonly shownCount = h('span', { class: 'shown-count', attrs: { 'aria-live': 'polite' } });
   private readonly grid = h('div', {
     class: 'tgrid',
@@ -164,12 +182,17 @@ class TriageTable {
     this.generation = m.generation;
     this.rows = rows;
     this.hay = rows.map(haystack);
+    this.glance = m.glance && Array.isArray(m.glance.charts) ? m.glance : { charts: [] };
+    const g = this.state.filter.glance;
+    if (g && !this.glance.charts.some((c) => c.id === g.chart && c.keys.includes(g.key)))
+      this.state = { ...this.state, filter: { ...this.state.filter, glance: undefined } };
     this.selected = 0;
     clear(this.root);
     clear(this.summary);
     this.summary.append(m.summary);
     this.root.append(
       h('header', { class: 'triage-head' }, h('h1', null, icon('checklist'), 'Triage'), this.summary),
+      this.glanceBox,
       h(
         'div',
         { class: 'toolbar' },
@@ -194,6 +217,7 @@ class TriageTable {
       this.empty,
     );
     this.apply();
+    this.drawGlance();
     const dom = this.renderNow();
     void this.grid.offsetHeight;
     post({
@@ -203,6 +227,108 @@ class TriageTable {
       shown: this.order.length,
       dom,
       ms: Math.max(0, performance.now() - started),
+      top: this.topRows(),
+    });
+  }
+
+  private topRows(): number[] {
+    return this.order.slice(0, TOP_ROWS).map((i) => this.rows[i]!.index);
+  }
+
+  /** The header's charts, each with its table for screen readers; the chosen bar marked. */
+  private drawGlance(): void {
+    clear(this.glanceBox);
+    this.glanceBox.hidden = this.rows.length === 0;
+    const sel = this.state.filter.glance;
+    // One row of charts (it scrolls sideways in a narrow panel): the table keeps the height.
+    const width = Math.max(330, Math.min(400, ((this.root.clientWidth || 900) - 64) / 5));
+    for (const chart of this.glance.charts) {
+      if (chart.bars.length === 0) continue;
+      const chosen = sel && sel.chart === chart.id ? chart.keys.indexOf(sel.key) : -1;
+      const svg = barChart(chart.bars, {
+        width,
+        title: chart.title,
+        compact: true,
+        actionLabel: 'Filter the table to these rows (again: clear the filter).',
+        onActivate: (bar) => this.pickBar(chart, bar),
+        ...(chosen >= 0 ? { selected: chosen } : {}),
+      });
+      svg.setAttribute('aria-hidden', 'false');
+      const figure = h(
+        'figure',
+        { class: 'glance-chart', data: { chart: chart.id } },
+        h('figcaption', null, chart.title),
+        svg,
+        this.glanceTable(chart, chosen),
+      );
+      this.glanceBox.appendChild(figure);
+      fitLabels(svg, true);
+    }
+  }
+
+  /** The chart's table equivalent (visually hidden): a button per bar that filters. */
+  private glanceTable(chart: GlanceChart, chosen: number): HTMLElement {
+    const tbody = h('tbody');
+    for (const bar of chart.bars) {
+      const active = !bar.other && bar.bucket !== undefined;
+      tbody.appendChild(
+        h(
+          'tr',
+          null,
+          h(
+            'th',
+            { attrs: { scope: 'row' } },
+            active
+              ? h(
+                  'button',
+                  {
+                    // The chart's bars are the tab stops; the table is for screen readers.
+                    tabIndex: -1,
+                    attrs: { type: 'button', 'aria-pressed': String(bar.bucket === chosen) },
+                    onClick: () => this.pickBar(chart, bar),
+                  },
+                  bar.label,
+                )
+              : bar.label,
+          ),
+          h('td', null, String(bar.count)),
+          h('td', null, shareText(bar.share)),
+        ),
+      );
+    }
+    return h(
+      'table',
+      { class: 'visually-hidden' },
+      h('caption', null, chart.title),
+      h(
+        'thead',
+        null,
+        h('tr', null, ...['Value', 'Rows', 'Share'].map((l) => h('th', { attrs: { scope: 'col' } }, l))),
+      ),
+      tbody,
+    );
+  }
+
+  /** A bar filters the table to its rows; the same bar again clears the filter. */
+  private pickBar(chart: GlanceChart, bar: ChartBar): void {
+    if (bar.other || bar.bucket === undefined) return;
+    const key = chart.keys[bar.bucket];
+    if (key === undefined) return;
+    const cur = this.state.filter.glance;
+    const again = cur !== undefined && cur.chart === chart.id && cur.key === key;
+    this.setFilter({ glance: again ? undefined : { chart: chart.id, key } });
+    this.drawGlance();
+    const focus = this.glanceBox.querySelector<SVGGElement>(
+      `figure[data-chart="${chart.id}"] g.bar-row[data-bar="${chart.bars.indexOf(bar)}"]`,
+    );
+    focus?.focus();
+    post({
+      type: 'glanceFilter',
+      generation: this.generation,
+      chart: chart.id as GlanceChartId,
+      ...(again ? {} : { bucket: bar.bucket }),
+      shown: this.order.length,
+      top: this.topRows(),
     });
   }
 
@@ -236,16 +362,20 @@ class TriageTable {
   private apply(): void {
     this.order = sortRows(
       this.rows,
-      filterRows(this.rows, this.hay, this.state.filter),
+      glanceFilter(this.rows, filterRows(this.rows, this.hay, this.state.filter), this.state.filter.glance),
       this.state.sort,
       this.state.desc,
     );
     if (this.selected >= this.order.length) this.selected = Math.max(0, this.order.length - 1);
     this.spacer.style.height = `${this.order.length * ROW_H}px`;
+    const g = this.state.filter.glance;
+    const chart = g && this.glance.charts.find((c) => c.id === g.chart);
+    const bar = chart?.bars.find((b) => b.bucket !== undefined && chart.keys[b.bucket] === g?.key);
     this.shownCount.textContent =
-      this.order.length === this.rows.length
+      (this.order.length === this.rows.length
         ? `${this.rows.length} rows`
-        : `${this.order.length} of ${this.rows.length} rows`;
+        : `${this.order.length} of ${this.rows.length} rows`) +
+      (chart && bar ? ` · ${chart.title}: ${bar.label}` : '');
     this.empty.hidden = this.order.length > 0 || this.rows.length === 0;
     this.grid.setAttribute('aria-rowcount', String(this.order.length + 1));
     for (const b of Array.from(this.head.querySelectorAll<HTMLButtonElement>('button.sort'))) {

@@ -20,7 +20,8 @@ import {
 } from '../../../src/core/triage';
 import type { Cve, Host } from '../../../src/api/types';
 import { filterRows, haystack, sortRows } from '../../../src/common/triageProtocol';
-import { ExploitationStore, isProblem, parseEpssText, parseKev } from '../../../src/core/exploitation';
+import type { ExploitationStore } from '../../../src/core/exploitation';
+import { storeOf } from '../../support/exploitation';
 
 const SCHEMAS = path.resolve(__dirname, '../../../../test/fixtures/stix2.1-schemas/schemas');
 const policy = new PrivacyPolicy();
@@ -264,21 +265,12 @@ void describe('triage reports', () => {
 // Issue 29: KEV and EPSS through the triage, from real host answers and the feeds' store.
 void describe('triage: exploited first (KEV, then EPSS, then CVSS)', () => {
   const FEED_NOW = Date.parse('2026-11-20T12:00:00Z');
-  const kevStore = (): ExploitationStore => {
-    const kev = parseKev(
-      JSON.stringify({
-        dateReleased: '2026-11-19',
-        vulnerabilities: [
-          { cveID: 'CVE-2021-41773', dateAdded: '2021-11-03', knownRansomwareCampaignUse: 'Known' },
-        ],
-      }),
+  const kevStore = (): ExploitationStore =>
+    storeOf(
+      [{ id: 'CVE-2021-41773', added: '2021-11-03', ransomware: true }],
+      'CVE-2021-41773,0.94400,0.99900\nCVE-2024-10003,0.20000,0.96000',
+      { now: FEED_NOW },
     );
-    const epss = parseEpssText(
-      '#model_version:v1,score_date:2026-11-19\ncve,epss,percentile\nCVE-2021-41773,0.94400,0.99900\nCVE-2024-10003,0.20000,0.96000\n',
-    );
-    assert.ok(!isProblem(kev) && !isProblem(epss));
-    return new ExploitationStore(kev, epss, () => FEED_NOW);
-  };
   const cve = (id: string, score: number): Cve => ({
     id,
     score,
