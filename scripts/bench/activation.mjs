@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHost } from '../host/host.mjs';
+import { oneNamespace } from '../esbuild-namespaces.mjs';
 import { stageProductionBuild } from '../package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -114,6 +115,7 @@ async function buildOne(staged) {
           );
         },
       },
+      oneNamespace,
     ],
     entryPoints: { extension: EXTENSION_ENTRY },
   });
