@@ -130,7 +130,13 @@ async function main() {
       try {
         await host.waitForExit(2 * 60_000);
         const line = host.logs.map((l) => /ODIN-PROFILE (\{.*\})/.exec(l.msg)?.[1]).find(Boolean);
-        if (!line) throw new Error(`no profile: ${host.logs.slice(-5).map((l) => l.msg).join(' | ')}`);
+        if (!line)
+          throw new Error(
+            `no profile: ${host.logs
+              .slice(-5)
+              .map((l) => l.msg)
+              .join(' | ')}`,
+          );
         ms = JSON.parse(line).ms;
       } finally {
         await host.stop();
@@ -138,7 +144,9 @@ async function main() {
       const { self, inclusive } = summarise(JSON.parse(fs.readFileSync(out, 'utf8')), dir);
       const fmt = ([k, v]) => `  ${v.toFixed(1).padStart(7)} ms  ${k}`;
       console.log(`\n# ${hostName} run ${i + 1}: activate() ${ms.toFixed(1)} ms (profiled), ${out}`);
-      console.log(`samples with a frame of the extension's own files: ${(inclusive[0]?.[1] ?? 0).toFixed(1)} ms`);
+      console.log(
+        `samples with a frame of the extension's own files: ${(inclusive[0]?.[1] ?? 0).toFixed(1)} ms`,
+      );
       console.log(`top ${top} self:\n${self.slice(0, top).map(fmt).join('\n')}`);
       console.log(`top ${top} inclusive:\n${inclusive.slice(0, top).map(fmt).join('\n')}`);
     }

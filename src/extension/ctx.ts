@@ -105,10 +105,12 @@ export class Ctx implements vscode.Disposable {
    * and node:zlib are no part of activation (issue 28).
    */
   get feeds(): Feeds {
-    return (this.exploitationFeeds ??= (
+    if (!this.exploitationFeeds) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      require('./shared/feeds') as typeof import('./shared/feeds')
-    ).createFeeds(this));
+      const m = require('./shared/feeds') as typeof import('./shared/feeds');
+      this.exploitationFeeds = m.createFeeds(this);
+    }
+    return this.exploitationFeeds;
   }
 
   /** The embedded emulator's URL in demo mode, else undefined. */

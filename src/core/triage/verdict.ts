@@ -1,11 +1,7 @@
 // The verdict of one indicator, from what ODIN answered. Pure: no `vscode` import.
 import { SEVERITY_RANK, type Host, type Severity, type WhoisRecord } from '../../api/types';
 import { vulnerability } from '../hosts/vulnerability';
-import {
-  feedNotes,
-  hostExploitation,
-  type ExploitationView,
-} from '../exploitation/host';
+import { feedNotes, hostExploitation, type ExploitationView } from '../exploitation/host';
 import { byRisk, type Risk } from '../exploitation/order';
 import { cveRisk } from '../exploitation/risk';
 import { epssText, kevText } from '../exploitation/text';

@@ -125,10 +125,8 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
     // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers, issue 28.)
     ...(config.feeds().enabled
       ? {
-          ODIN_FEEDS_DIR: (
-            // eslint-disable-next-line @typescript-eslint/no-require-imports
-            require('../shared/feeds') as typeof import('../shared/feeds')
-          ).feedsDir(ctx),
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          ODIN_FEEDS_DIR: (require('../shared/feeds') as typeof import('../shared/feeds')).feedsDir(ctx),
         }
       : {}),
   });
