@@ -89,7 +89,7 @@ async function measure({ devPath, id, entry, workspace }) {
  * @param {string} staged a staged copy of the sources (package.mjs stageProductionBuild())
  * @returns {Promise<string>} the extension folder
  */
-async function buildOne(staged) {
+export async function buildOne(staged) {
   const esbuild = await import('esbuild');
   const dir = path.join(staged, 'one-bundle');
   fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });

@@ -4,8 +4,9 @@
 // writes the profile and prints the functions activation spends its time in, self and
 // inclusive (a function counted once per sample in which it is on the stack).
 //
-// Usage: node scripts/bench/profile-activation.mjs [--host=oldest|newest] [--production]
+// Usage: node scripts/bench/profile-activation.mjs [--host=oldest|newest] [--production] [--one]
 //        [--reps=3] [--top=25] [--out=DIR]
+// --one: the same sources as one bundle (the activation bench's other build), minified.
 // Default build: esbuild.mjs without --production (not minified, so names are readable; the
 // parse cost differs a little from the shipped build). --production profiles the shipped build.
 // Take the lock the tests use: flock /tmp/odin-host.lock node scripts/bench/profile-activation.mjs
@@ -15,6 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startHost } from '../host/host.mjs';
 import { stage } from '../package.mjs';
+import { buildOne } from './activation.mjs';
 
 const opt = (name) =>
   process.argv
@@ -101,7 +103,8 @@ async function main() {
       { cwd: dir, encoding: 'utf8' },
     );
     if (b.status !== 0) throw new Error(`build failed:\n${b.stdout}\n${b.stderr}`);
-    const pkgFile = path.join(dir, 'package.json');
+    const ext = flag('one') ? await buildOne(dir) : dir;
+    const pkgFile = path.join(ext, 'package.json');
     const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
     pkg.activationEvents = [];
     fs.writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
@@ -116,7 +119,7 @@ async function main() {
         host: hostName,
         workspace,
         trusted: true,
-        extensionDevelopmentPath: dir,
+        extensionDevelopmentPath: ext,
         extensionTestsPath: entry,
         env: {
           ODIN_BENCH_EXT_ID: `${pkg.publisher}.${pkg.name}`,
