@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { oneNamespace } from './scripts/esbuild-namespaces.mjs';
 
 const args = process.argv.slice(2);
 const watch = args.includes('--watch');
@@ -96,7 +97,7 @@ const noTestPayloads = {
 const extensionHost = {
   ...node,
   external: ['vscode'],
-  plugins: [lazyParts],
+  plugins: [lazyParts, oneNamespace],
 };
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
@@ -182,7 +183,8 @@ async function shareModules() {
   for (const name of FEATURES) {
     for (const [file, input] of Object.entries(await inputsOf(targets[name]))) {
       if (file in main) continue;
-      for (const i of input.imports) if (i.path in main) shared.add(i.path);
+      // (Not the plugins' virtual modules, `odin-namespace:vscode`: each bundle has its own.)
+      for (const i of input.imports) if (i.path in main && !i.path.includes(':')) shared.add(i.path);
     }
   }
   const list = [...shared].sort();
@@ -204,10 +206,12 @@ async function shareModules() {
           build.onLoad({ filter: /.*/, namespace: 'odin-entry' }, () => ({
             resolveDir: process.cwd(),
             loader: 'ts',
+            // Each shared module through a getter: evaluated when a feature first asks for
+            // it, not at activation (a shared module activation itself does not import, such
+            // as the exploitation feeds' index, stays out of activation; issue 28).
             contents: [
               `export * from './${entry}';`,
-              ...list.map((f, i) => `import * as m${i} from './${f}';`),
-              `export const ${SHARED_EXPORT} = {${list.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')}};`,
+              `export const ${SHARED_EXPORT} = {${list.map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`).join(', ')}};`,
             ].join('\n'),
           }));
         },

@@ -60,6 +60,7 @@ export function listPackageFiles(dir = root) {
 const STAGE = [
   'package.json',
   'esbuild.mjs',
+  'scripts/esbuild-namespaces.mjs',
   'tsconfig.json',
   'src',
   'media',

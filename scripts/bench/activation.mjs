@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHost } from '../host/host.mjs';
+import { oneNamespace } from '../esbuild-namespaces.mjs';
 import { stageProductionBuild } from '../package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -88,7 +89,7 @@ async function measure({ devPath, id, entry, workspace }) {
  * @param {string} staged a staged copy of the sources (package.mjs stageProductionBuild())
  * @returns {Promise<string>} the extension folder
  */
-async function buildOne(staged) {
+export async function buildOne(staged) {
   const esbuild = await import('esbuild');
   const dir = path.join(staged, 'one-bundle');
   fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
@@ -114,6 +115,7 @@ async function buildOne(staged) {
           );
         },
       },
+      oneNamespace,
     ],
     entryPoints: { extension: EXTENSION_ENTRY },
   });

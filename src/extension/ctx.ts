@@ -7,7 +7,6 @@ import { ArgumentPaths } from './shared/argumentPath';
 import { SessionGate } from './shared/gate';
 import { DisposableStore } from './shared/disposable';
 import { createRequestLayer } from './shared/requestLayer';
-import { createFeeds } from './shared/feeds';
 import type { Feeds } from '../core/exploitation';
 import type { Log } from './shared/log';
 import type { KeyStore } from './shared/secrets';
@@ -94,10 +93,24 @@ export class Ctx implements vscode.Disposable {
     return (this.requestLayer ??= createRequestLayer(this));
   }
 
+  /** Lookups sent so far (0 before the layer is built: reading this does not build it). */
+  requestsSent(): number {
+    return this.requestLayer?.sent ?? 0;
+  }
+
   private exploitationFeeds: Feeds | undefined;
-  /** The KEV and EPSS feeds (shared/feeds.ts); built on first need, loaded by `ensure()`. */
+  /**
+   * The KEV and EPSS feeds (shared/feeds.ts); built on first need, loaded by `ensure()`. The
+   * module too is loaded then (a `require` esbuild evaluates when it runs): the feed parsers
+   * and node:zlib are no part of activation (issue 28).
+   */
   get feeds(): Feeds {
-    return (this.exploitationFeeds ??= createFeeds(this));
+    if (!this.exploitationFeeds) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const m = require('./shared/feeds') as typeof import('./shared/feeds');
+      this.exploitationFeeds = m.createFeeds(this);
+    }
+    return this.exploitationFeeds;
   }
 
   /** The embedded emulator's URL in demo mode, else undefined. */

@@ -12,16 +12,12 @@ import { SEVERITY_RANK, type Cve, type Host, type WhoisRecord } from '../../api/
 import { certSummary, cvesHaveDetails, serviceSummary } from '../hosts/serviceText';
 import { escapeMarkdown } from '../text/inert';
 import { vulnerability } from '../hosts/vulnerability';
-import {
-  byRisk,
-  cveRisk,
-  feedNeedsNote,
-  feedNote,
-  hostExploitation,
-  hostSignalText,
-  shortSignals,
-  type ExploitationView,
-} from '../exploitation';
+// The parts by file, not through the index: the index brings the feed parsers (and node:zlib),
+// which activation must not load (issue 28).
+import { hostExploitation, hostSignalText, type ExploitationView } from '../exploitation/host';
+import { byRisk } from '../exploitation/order';
+import { cveRisk } from '../exploitation/risk';
+import { feedNeedsNote, feedNote, shortSignals } from '../exploitation/text';
 
 /**
  * The commands hover cards may link to; the hover's MarkdownString enables exactly these.

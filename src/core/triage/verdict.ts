@@ -1,16 +1,10 @@
 // The verdict of one indicator, from what ODIN answered. Pure: no `vscode` import.
 import { SEVERITY_RANK, type Host, type Severity, type WhoisRecord } from '../../api/types';
 import { vulnerability } from '../hosts/vulnerability';
-import {
-  byRisk,
-  cveRisk,
-  epssText,
-  feedNotes,
-  hostExploitation,
-  kevText,
-  type ExploitationView,
-  type Risk,
-} from '../exploitation';
+import { feedNotes, hostExploitation, type ExploitationView } from '../exploitation/host';
+import { byRisk, type Risk } from '../exploitation/order';
+import { cveRisk } from '../exploitation/risk';
+import { epssText, kevText } from '../exploitation/text';
 import type { CveSignal, DomainVerdict, HostVerdict } from './model';
 
 const MAX_IDS = 20;

@@ -19,7 +19,6 @@ import * as vscode from 'vscode';
 import { writePolicyFile } from '../../agent/mcp/policy';
 import type { Ctx } from '../ctx';
 import { config, onConfigChange } from '../shared/config';
-import { feedsDir } from '../shared/feeds';
 import { MCP_PROVIDER_ID } from './ids';
 import type { RegisteredAgent } from './registered';
 
@@ -52,13 +51,18 @@ type McpApi = {
 class PolicyWriter implements vscode.Disposable {
   private pending: Promise<void> = Promise.resolve();
   private readonly sub: vscode.Disposable;
+  private disposed = false;
 
   constructor(
     readonly file: string,
     private readonly ctx: Ctx,
   ) {
     this.sub = ctx.gate.onDidChange(() => void this.write());
-    void this.write();
+    // After activation, not during it (issue 28); a server started before reads it through
+    // `write()` in resolveMcpServerDefinition, which queues behind this one.
+    setImmediate(() => {
+      if (!this.disposed) void this.write();
+    });
   }
 
   /** Queues a write of the current settings; resolves when it (and those before it) ended. */
@@ -74,6 +78,7 @@ class PolicyWriter implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.sub.dispose();
     // A server still running after this window closed reads no file: it sends nothing.
     fs.rmSync(this.file, { force: true });
@@ -117,7 +122,13 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
     ODIN_API_BASE_URL: ctx.baseUrl(),
     ODIN_POLICY_FILE: policy.file,
     // The KEV and EPSS copies this window keeps (read only by the server; off: none).
-    ...(config.feeds().enabled ? { ODIN_FEEDS_DIR: feedsDir(ctx) } : {}),
+    // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers, issue 28.)
+    ...(config.feeds().enabled
+      ? {
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          ODIN_FEEDS_DIR: (require('../shared/feeds') as typeof import('../shared/feeds')).feedsDir(ctx),
+        }
+      : {}),
   });
   // Desktop VS Code's executable is Electron: run it as Node for the script.
   const define = (env: Record<string, string>): McpStdioDefinition =>

@@ -15,8 +15,16 @@ export class LookupStatus implements vscode.Disposable {
   constructor(private readonly ctx: Ctx) {
     this.item = vscode.window.createStatusBarItem('odin.lookupStatus', vscode.StatusBarAlignment.Right, 100);
     this.item.name = 'ODIN Lookups';
-    const layer = ctx.requests;
-    const sub = layer.onDidChangeState(() => this.update());
+    // Filled in after activation (issue 28): the request layer and the settings it reads are
+    // no part of activation, and the key is not known before then anyway (it is hidden until).
+    setImmediate(() => this.start());
+  }
+
+  private disposed = false;
+  private start(): void {
+    if (this.disposed) return;
+    const ctx = this.ctx;
+    const sub = ctx.requests.onDidChangeState(() => this.update());
     this.subs.push(
       { dispose: () => sub.dispose() },
       ctx.onDidChangeConnection(() => this.update()),
@@ -68,6 +76,7 @@ export class LookupStatus implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const s of this.subs) s.dispose();
     this.item.dispose();
   }

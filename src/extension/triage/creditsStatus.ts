@@ -24,12 +24,12 @@ export class CreditsStatus implements vscode.Disposable {
     this.item = vscode.window.createStatusBarItem('odin.credits', vscode.StatusBarAlignment.Right, 99);
     this.item.name = 'ODIN Credits';
     this.item.command = 'odin.refreshCredits';
-    this.schedule = new CreditsSchedule(ctx.requests.sent);
+    this.schedule = new CreditsSchedule(ctx.requestsSent());
     this.subs.push(
       ctx.onDidChangeConnection(() => {
         this.last = undefined;
         this.warned = false;
-        this.schedule.reset(ctx.requests.sent);
+        this.schedule.reset(ctx.requestsSent());
         this.item.hide();
       }),
     );
@@ -39,7 +39,7 @@ export class CreditsStatus implements vscode.Disposable {
 
   /** After spending: refresh unless it was done less than a minute ago. */
   async maybeRefresh(): Promise<void> {
-    if (this.schedule.due(this.ctx.requests.sent)) await this.refresh();
+    if (this.schedule.due(this.ctx.requestsSent())) await this.refresh();
   }
 
   /** Reads the credits now (the click, a triage preview that read them anyway). */
@@ -53,7 +53,7 @@ export class CreditsStatus implements vscode.Disposable {
       return Promise.resolve();
     }
     this.inFlight ??= (async () => {
-      this.schedule.reading(this.ctx.requests.sent);
+      this.schedule.reading(this.ctx.requestsSent());
       try {
         this.show(await this.ctx.client().getCreditsUsage({ signal: AbortSignal.timeout(10_000) }));
       } catch (err) {

@@ -5,7 +5,8 @@
  * render as an icon in a tree label).
  */
 import type { Cve, DomainRecord, Host } from '../../../api/types';
-import { epssText, kevText, type ExploitationView } from '../../../core/exploitation';
+import type { ExploitationView } from '../../../core/exploitation/host';
+import { epssText, kevText } from '../../../core/exploitation/text';
 import type { ResultItem } from '../../../core/results/resultItem';
 import { describeSpec, isSummary, KINDS } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
