@@ -131,6 +131,10 @@ export function standaloneSvg(svg: SVGSVGElement): string {
     if (node.tagName === 'title' || node.tagName === 'g' || node.tagName === 'svg') return;
     const cs = getComputedStyle(node);
     target.setAttribute('fill', cs.fill);
+    if (cs.stroke && cs.stroke !== 'none') {
+      target.setAttribute('stroke', cs.stroke);
+      target.setAttribute('stroke-width', cs.strokeWidth);
+    }
     if (node.tagName === 'text') {
       target.setAttribute('font-family', cs.fontFamily);
       target.setAttribute('font-size', cs.fontSize);
