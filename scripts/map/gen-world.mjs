@@ -5,9 +5,14 @@
 // Source: Natural Earth 1:110m admin-0 countries (public domain) as TopoJSON in the
 // `world-atlas` npm package (ISC), decoded with `topojson-client` (ISC); ISO 3166 numeric
 // ids become alpha-2 codes (the API's `location.country_code`) with `i18n-iso-countries`'
-// code table. All three are build-time only (devDependencies): nothing of them is bundled.
+// code table. All three are used here only: nothing of them is bundled or shipped.
 //
-//   node scripts/map/gen-world.mjs        (regenerate; the file is committed)
+// The file is committed; the build does not run this. To regenerate (the versions it was
+// made with), without adding the three to the project's dependencies:
+//   mkdir -p /tmp/geo/nm && cd /tmp/geo && npm pack world-atlas@2.0.2 topojson-client@3.1.0 \
+//     i18n-iso-countries@7.14.0 && for f in *.tgz; do n=${f%-*}; mkdir -p nm/$n && \
+//     tar xzf $f -C nm/$n --strip-components=1; done
+//   NODE_PATH=/tmp/geo/nm node scripts/map/gen-world.mjs
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
