@@ -52,10 +52,31 @@ function ring(points) {
   return `${out}z`;
 }
 
+/**
+ * A ring that crosses the antimeridian (Russia's Chukotka, Fiji) jumps from 180° to -180°:
+ * drawn as it is, it streaks across the map. Unwrapped (each step under 180°), it runs past
+ * one edge; drawn twice, once shifted by 360°, the viewBox keeps the part on each side.
+ */
+function rings(points) {
+  const lons = [];
+  for (const [lon] of points) {
+    let l = lon;
+    const prev = lons[lons.length - 1];
+    if (prev !== undefined) while (l - prev > 180) l -= 360;
+    if (prev !== undefined) while (prev - l > 180) l += 360;
+    lons.push(l);
+  }
+  const unwrapped = points.map(([, lat], i) => [lons[i], lat]);
+  const out = [ring(unwrapped)];
+  if (Math.max(...lons) > 180) out.push(ring(unwrapped.map(([lon, lat]) => [lon - 360, lat])));
+  if (Math.min(...lons) < -180) out.push(ring(unwrapped.map(([lon, lat]) => [lon + 360, lat])));
+  return out;
+}
+
 const countries = feature(topology, topology.objects.countries).features.map((f) => {
   const g = f.geometry;
   const polys = g.type === 'Polygon' ? [g.coordinates] : g.type === 'MultiPolygon' ? g.coordinates : [];
-  const d = polys.flatMap((p) => p.map(ring)).join('');
+  const d = polys.flatMap((p) => p.flatMap(rings)).join('');
   const code = numericToAlpha2.get(f.id) ?? byName[f.properties.name] ?? '';
   return [code, f.properties.name, d.replace(/(\D)0\./g, '$1.')];
 });

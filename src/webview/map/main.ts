@@ -110,9 +110,14 @@ function legend(map: MapView): HTMLElement {
   );
 }
 
-async function savePng(svg: SVGSVGElement): Promise<void> {
+async function savePng(svg: SVGSVGElement, status: HTMLElement): Promise<void> {
   const { width, height } = svgSize(svg);
-  post({ type: 'savePng', png: await pngDataUrl(standaloneSvg(svg), width, height) });
+  try {
+    post({ type: 'savePng', png: await pngDataUrl(standaloneSvg(svg), width, height) });
+    status.textContent = '';
+  } catch (e) {
+    status.textContent = `The PNG could not be drawn (${e instanceof Error ? e.message : String(e)}); Save as SVG still works.`;
+  }
 }
 
 function render(generation: number, map: MapView): void {
@@ -149,7 +154,8 @@ function render(generation: number, map: MapView): void {
   const saveSvg = button('Save as SVG', 'save', () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }), {
     class: 'map-save',
   });
-  const savePngButton = button('Save as PNG', 'file-media', () => void savePng(svg), {
+  const saveStatus = h('p', { class: 'status', attrs: { role: 'status' } });
+  const savePngButton = button('Save as PNG', 'file-media', () => void savePng(svg, saveStatus), {
     class: 'map-save-png',
   });
   const shown =
@@ -172,6 +178,7 @@ function render(generation: number, map: MapView): void {
       ),
       ...map.notes.map((n) => h('p', { class: 'status' }, n)),
       h('div', { class: 'toolbar' }, toggle, saveSvg, savePngButton),
+      saveStatus,
       legend(map),
     ),
   );
