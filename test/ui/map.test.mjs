@@ -71,6 +71,8 @@ describe('map page', () => {
     assert.ok((await points.count()) > 0);
     const status = await frame.locator('.map-header .status').first().innerText();
     assert.match(status, /loaded hosts in \d+ points/);
+    // The mouse off the tree (its inline action's tooltip would cover the page's status line).
+    await ui.page.mouse.move(800, 720);
     await painted(frame.locator('svg.world-map'));
     await ui.screenshot('map-search');
 
@@ -145,6 +147,7 @@ describe('map page', () => {
       { timeout: 90_000, what: 'the chart page' },
     );
     assert.ok(await frame.evaluate(() => document.body.classList.contains('vscode-light')));
+    await ui.page.mouse.move(800, 720);
     await painted(frame.locator('svg.bar-chart'));
     await ui.screenshot('chart-ports-light');
     // Save as PNG on a chart: the same check, the same dialog.

@@ -25,7 +25,7 @@ export const project = (lat: number, lon: number): [number, number] => [
 ];
 
 /** A cluster's radius in map units: grows with the log of its size. */
-export const radius = (n: number): number => 2 + 1.1 * Math.log2(Math.max(1, n));
+export const radius = (n: number): number => 2.8 + 1.2 * Math.log2(Math.max(1, n));
 
 /** "203.0.113.7 (web.example.com), Acme Corp, Berlin DE: Vulnerable" (text only). */
 export function hostLabel(h: MapHost): string {
