@@ -1,6 +1,6 @@
 // Map page: time to build the map of 10,000 hosts — the grid clustering of the core
 // (src/core/geo/mapModel.ts `clusterHosts`) and the page's draw function
-// (src/webview/map/draw.ts `drawMap`: 176 country paths, one circle and title per cluster)
+// (src/webview/map/draw.ts `drawMap`: 168 country paths, one circle and title per cluster)
 // — in plain Node with a light stand-in for the DOM (elements that keep their attributes
 // and children). The browser's layout and paint come after and are not included; the page
 // reports its own `rendered` time (test/integration/map.test.ts, test/ui/map.test.mjs).
@@ -94,7 +94,13 @@ export default async function run({ points = 10_000, runs = 7 } = {}) {
         openable: true,
         notes: [],
       },
-      { width: 1200, title: 'bench', levelText: (l) => LEVEL_TEXT[l] ?? l, onActivate: () => {} },
+      {
+        width: 1200,
+        title: 'bench',
+        levelText: (l) => LEVEL_TEXT[l] ?? l,
+        countryName: (c) => c,
+        onActivate: () => {},
+      },
     );
     times.push(performance.now() - t0);
     clusters = cs.length;

@@ -1,6 +1,6 @@
 /**
- * The map renderer (no library): the world's countries as SVG paths projected at build time
- * (world.generated.ts, Natural Earth 1:110m, equirectangular), the hosts as clustered
+ * The map renderer (no library): the world's countries as SVG paths projected once
+ * (world.generated.ts: Natural Earth 1:110m, simplified to fit the package budget), the hosts as clustered
  * circles over them, or the countries shaded by a summary's counts. Every label is scan data
  * and enters the document only as `textContent` of a `<title>` or as an `aria-label`
  * attribute, never as markup. Colours come from the theme through CSS classes
@@ -11,7 +11,7 @@ import type { MapCluster, MapHost, MapView } from '../../common/mapProtocol';
 import { WORLD, WORLD_SCALE } from './world.generated';
 
 const NS = 'http://www.w3.org/2000/svg';
-/** What of the world is drawn (degrees): Antarctica is left out, the Arctic cut at 85°N. */
+/** What of the world is drawn (degrees): Antarctica is left out (by the generator), the Arctic cut at 85°N. */
 const TOP = 85;
 const BOTTOM = -62;
 
@@ -25,7 +25,7 @@ export const project = (lat: number, lon: number): [number, number] => [
 ];
 
 /** A cluster's radius in map units: grows with the log of its size. */
-export const radius = (n: number): number => 2.8 + 1.2 * Math.log2(Math.max(1, n));
+export const radius = (n: number): number => (1.4 + 0.6 * Math.log2(Math.max(1, n))) * WORLD_SCALE;
 
 /** "203.0.113.7 (web.example.com), Acme Corp, Berlin DE: Vulnerable" (text only). */
 export function hostLabel(h: MapHost): string {
@@ -49,6 +49,8 @@ export interface DrawOptions {
   /** The map's accessible name. */
   title: string;
   levelText: (level: string) => string;
+  /** A country's name from its code (the page asks the browser: Intl.DisplayNames). */
+  countryName: (code: string) => string;
   /** A cluster was activated (click, Enter or Space): opens its first (worst) host. */
   onActivate?: (cluster: MapCluster) => void;
 }
@@ -83,12 +85,13 @@ export function drawMap(doc: SvgDoc, view: MapView, opts: DrawOptions): SVGSVGEl
 
   const shades = new Map(view.countries.map((c) => [c.code, c]));
   const land = el('g', { class: 'land' });
-  for (const [code, name, d] of WORLD) {
-    if (code === 'AQ') continue;
+  for (const [code, d] of WORLD) {
     const shade = view.mode === 'countries' ? shades.get(code) : undefined;
     const path = el('path', { class: `country${shade ? ` shade-${shade.shade}` : ''}`, d });
-    if (view.mode === 'countries')
+    if (view.mode === 'countries') {
+      const name = opts.countryName(code);
       path.appendChild(el('title', {}, shade ? `${name} (${code}): ${fmt(shade.count)}` : name));
+    }
     land.appendChild(path);
   }
   svg.appendChild(land);

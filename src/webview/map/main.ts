@@ -12,13 +12,19 @@ import { button, clear, gridTable, h } from '../dom';
 import { pngDataUrl, svgSize } from '../export';
 import { vscode } from '../vscodeApi';
 import { drawMap } from './draw';
-import { WORLD } from './world.generated';
 
 const post = (m: FromMap): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
 const fmt = (n: number): string => n.toLocaleString('en-US');
 const levelText = (l: string): string => LEVEL_TEXT[l as keyof typeof LEVEL_TEXT] ?? l;
-const countryName = new Map(WORLD.map(([code, name]) => [code, name]));
+const regions = new Intl.DisplayNames(['en'], { type: 'region' });
+const countryName = (code: string): string => {
+  try {
+    return (code && regions.of(code)) || code;
+  } catch {
+    return code;
+  }
+};
 /** Rows the table lists (worst first); the rest are counted in a line below it. */
 const TABLE_ROWS = 2000;
 
@@ -80,7 +86,7 @@ function countryTable(map: MapView): HTMLElement {
         'tr',
         { class: 'row' },
         h('th', { attrs: { scope: 'row' } }, c.code),
-        h('td', null, countryName.get(c.code) ?? ''),
+        h('td', null, countryName(c.code)),
         h('td', { class: 'num' }, fmt(c.count)),
       ),
     );
@@ -129,6 +135,7 @@ function render(generation: number, map: MapView): void {
     width,
     title: map.title,
     levelText,
+    countryName,
     ...(map.openable ? { onActivate: (c) => openHost(c.hosts[0]!) } : {}),
   });
   const mapBox = h('div', { class: 'map-box', hidden: state.mode !== 'map' }, svg);
