@@ -110,6 +110,13 @@ describe('map page', () => {
       ).length,
     }));
     assert.deepEqual(counts, { scripts: 0, imgs: 0, embeds: 0, handlers: 0 });
+    // The page may show an image only of a blob its own script made (for Save as PNG).
+    const csp = await frame.evaluate(
+      () =>
+        document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+    );
+    assert.match(csp, /(^|; )img-src blob:(;|$)/);
+    assert.match(csp, /connect-src 'none'/);
     for (const f of ui.page.frames())
       assert.equal(
         await f.evaluate(() => /** @type {any} */ (window).__pwned).catch(() => undefined),
