@@ -137,6 +137,7 @@ const targets = {
       webview: 'src/webview/main.ts',
       'triage-view': 'src/webview/triage/main.ts',
       'chart-view': 'src/webview/charts/main.ts',
+      'map-view': 'src/webview/map/main.ts',
     },
     platform: 'browser',
     format: 'iife',

@@ -6,9 +6,8 @@
  */
 import type { ChartBar } from './chartBars';
 import type { TimeUnit } from './timeHistogram';
-import { MAX_SVG_CHARS } from '../core/charts/svgExport';
-import { index, literal, message, ms, object, text, trusted, union, type Check, type Infer } from './schema';
-import { isRec } from './validate';
+import { withSaves } from './exportProtocol';
+import { index, literal, message, ms, object, text, trusted, union, type Infer } from './schema';
 
 export type { ChartBar };
 
@@ -50,16 +49,9 @@ const smallMessages = message(
   ),
 );
 
-/** The SVG the page serialised for "Save as SVG" (checked again by core/charts/svgExport.ts). */
-const saveSvg = object({
-  type: literal('saveSvg'),
-  svg: (v: unknown) => (typeof v === 'string' && v.length <= MAX_SVG_CHARS ? v : undefined),
-});
-
 /**
- * What the chart page sends: ids and counts within the kit's size cap, and the one larger
- * message, the SVG to save, capped by its own size.
+ * What the chart page sends: ids and counts within the kit's size cap, and the larger
+ * messages, the SVG or PNG to save, each capped by its own size (exportProtocol.ts).
  */
-export const fromChart: Check<Infer<typeof smallMessages> | Infer<typeof saveSvg>> = (raw) =>
-  isRec(raw) && raw.type === 'saveSvg' ? saveSvg(raw) : smallMessages(raw);
+export const fromChart = withSaves(smallMessages);
 export type FromChart = Infer<typeof fromChart>;

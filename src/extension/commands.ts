@@ -94,6 +94,16 @@ type SearchCommand = (arg?: SearchArg) => Promise<RunSummary>;
 
 /** A result set: a results-tree node, its id (string or `{ setId }`); none = the newest set. */
 export type ResultSetArg = Node | string | { setId: string };
+
+/** What "Show Result Set on Map" / "Show on Map" drew. */
+export interface MapSummary {
+  setId: string;
+  mode: 'points' | 'countries';
+  /** Points drawn (clusters) or countries shaded. */
+  shown: number;
+  /** Hosts without coordinates (points), or counts in values not listed or not a country code. */
+  skipped: number;
+}
 /** A saved search: a saved-searches tree node, its id (string or `{ id }`); none = pick one. */
 export type SavedSearchArg = SavedNode | string | { id: string };
 
@@ -229,6 +239,10 @@ export interface OdinCommands {
   'odin.summarizeResultsBy': (arg?: ResultSetArg, field?: string) => Promise<RunSummary | undefined>;
   /** Opens a summary (its node, a facet value of it, or its id) as a chart page. */
   'odin.openChart': (arg?: ResultSetArg) => Promise<{ setId: string; bars: number } | undefined>;
+  /** Draws a host search's loaded hosts (its node or its id) on a map page. */
+  'odin.showOnMap': (arg?: ResultSetArg) => Promise<MapSummary | undefined>;
+  /** Draws a host summary by country (its node or its id) as a choropleth map page. */
+  'odin.showSummaryOnMap': (arg?: ResultSetArg) => Promise<MapSummary | undefined>;
 
   // details/: the host and whois pages (an IP or a domain; a tree node that has one)
   'odin.openHostDetails': (arg?: string | Node) => Promise<void>;
@@ -296,6 +310,8 @@ export const COMMAND_FEATURES = {
   'odin.changeFacetCount': 'search',
   'odin.summarizeResultsBy': 'search',
   'odin.openChart': 'search',
+  'odin.showOnMap': 'search',
+  'odin.showSummaryOnMap': 'search',
   'odin.openHuntInFile': 'search',
   'odin.rerunAllSavedSearches': 'search',
   'odin.openHostDetails': 'details',

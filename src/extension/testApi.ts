@@ -21,6 +21,16 @@ export interface RenderedEvent {
 }
 
 /** A chart page's `rendered` report: the generation drawn and its number of bars. */
+export interface MapRenderedEvent {
+  page: 'map';
+  id: string;
+  generation: number;
+  points: number;
+  countries: number;
+  ms: number;
+  at: number;
+}
+
 export interface ChartRenderedEvent {
   page: 'chart';
   id: string;
@@ -85,6 +95,8 @@ export interface TestApi {
   triageView: PageRecorder<TriageRenderedEvent>;
   /** What the chart pages reported (id: the summary's result-set id). */
   charts: PageRecorder<ChartRenderedEvent>;
+  /** What the map pages reported (id: the result set's id). */
+  maps: PageRecorder<MapRenderedEvent>;
   /** The search feature: results tree provider, saved-search store (issue 5). */
   search: SearchProbe;
   /** The triage feature (loads it): last triage, verdict decorations. */
@@ -143,12 +155,25 @@ export function createTestApi(ctx: Ctx, parts: TestApiParts): TestApi {
       }),
     ),
   );
+  const maps = ctx.subscriptions.add(
+    new PageRecorder<MapRenderedEvent>(
+      ctx.pages,
+      (page) => page === 'map',
+      (r) => ({
+        ...(r.report as unknown as Omit<MapRenderedEvent, 'at'>),
+        page: 'map',
+        id: r.id,
+        at: r.at,
+      }),
+    ),
+  );
   return {
     ctx: guarded(ctx),
     contextValue: (key) => ctx.contextKeys.get(key),
     details,
     triageView,
     charts,
+    maps,
     agent: parts.agent,
     pathPrompts: ctx.argumentPaths.prompts,
     statusItems: new Map(parts.statusItems.map((item) => [item.id, item])),

@@ -3,14 +3,14 @@
  * kit (src/extension/webviewKit/). It knows nothing of result sets: its owner hands it a
  * `ChartSource` (search/results/chartCommands.ts builds one from a summary) and runs what a
  * bar asks for through the source, so the narrowing is the tree's own command. "Save as
- * SVG" checks what the page sends (core/charts/svgExport.ts) before a save dialog writes it.
+ * SVG" and "Save as PNG" check what the page sends (exportFiles.ts) before a dialog writes it.
  */
 import * as vscode from 'vscode';
 import { chartBars, type ChartBucket } from '../../common/chartBars';
 import { fromChart, type ChartView, type FromChart, type ToChart } from '../../common/chartProtocol';
 import { isTimeField, timeHistogram } from '../../common/timeHistogram';
-import { checkSvg } from '../../core/charts/svgExport';
 import type { Ctx } from '../ctx';
+import { saveExport } from './exportFiles';
 import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';
 
 export const CHART_VIEW_TYPE = 'odin.chartView';
@@ -21,6 +21,7 @@ const CHART_PAGE: PageSpec<FromChart, ToChart> = {
   script: 'chart-view.js',
   fromPage: fromChart,
   dataTypes: ['chart', 'empty'],
+  rasterises: true,
 };
 
 /** What a chart draws and what its bars do. */
@@ -113,27 +114,10 @@ export class ChartPage implements vscode.Disposable {
         await this.source.narrow(m.bucket);
         return;
       case 'saveSvg':
-        await this.saveSvg(m.svg);
+      case 'savePng':
+        await saveExport(this.ctx, m, 'chart', this.source.fileName);
         return;
     }
-  }
-
-  private async saveSvg(svg: string): Promise<void> {
-    const checked = checkSvg(svg);
-    if (!checked.ok) {
-      this.ctx.log.warn(`The chart page sent an SVG that was refused: ${checked.reason}.`);
-      void vscode.window.showWarningMessage('ODIN: the chart could not be saved (see the log).');
-      return;
-    }
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const name = `${this.source.fileName}.svg`;
-    const uri = await vscode.window.showSaveDialog({
-      title: 'ODIN: Save Chart as SVG',
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
-      filters: { SVG: ['svg'] },
-    });
-    if (!uri) return;
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(checked.svg, 'utf8'));
   }
 
   dispose(): void {

@@ -18,6 +18,7 @@ import { isResultNode } from './args';
 import { browseFields } from './fieldBrowser';
 import { FieldCatalogue } from './fieldCatalogue';
 import { ChartCommands } from './results/chartCommands';
+import { MapCommands } from './results/mapCommands';
 import { ResultCommands } from './results/commands';
 import type { Node } from './results/resultNodes';
 import { ResultsProvider } from './results/resultsView';
@@ -52,6 +53,7 @@ export class SearchFeature implements vscode.Disposable {
   readonly resultCommands: ResultCommands;
   readonly savedCommands: SavedSearchCommands;
   readonly chartCommands: ChartCommands;
+  readonly mapCommands: MapCommands;
 
   /**
    * `views` are the two tree views, created at activation (lazy.ts) over stand-in
@@ -104,6 +106,7 @@ export class SearchFeature implements vscode.Disposable {
       setOf: (arg) => this.resultCommands.setOf(arg),
     });
     this.chartCommands = new ChartCommands({ ctx, results, setOf: (arg) => this.resultCommands.setOf(arg) });
+    this.mapCommands = new MapCommands({ ctx, results, setOf: (arg) => this.resultCommands.setOf(arg) });
     // Another window may have changed the file while this one was in the background.
     ctx.subscriptions.add(
       vscode.window.onDidChangeWindowState((s) => {
@@ -182,6 +185,8 @@ export class SearchFeature implements vscode.Disposable {
       'odin.changeFacetCount': (arg) => this.resultCommands.changeFacetCount(arg),
       'odin.summarizeResultsBy': (arg, field) => this.resultCommands.summarizeBy(arg, field),
       'odin.openChart': (arg) => this.chartCommands.openChart(arg),
+      'odin.showOnMap': (arg) => this.mapCommands.showOnMap(arg),
+      'odin.showSummaryOnMap': (arg) => this.mapCommands.showOnMap(arg),
       'odin.openHuntInFile': (arg) => this.savedCommands.openHunt(arg),
       'odin.rerunAllSavedSearches': (arg) =>
         rerunAllSaved({ ctx, runner, results, snapshots, store, workspaceHunts }, arg),

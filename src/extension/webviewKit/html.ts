@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
  *
  * CSP: nothing by default; the one script file by a fresh nonce per load; styles and the
  * codicon font from the extension's own files; no network (`connect-src 'none'`, no
- * images: a remote image would contact the scanned host).
+ * images: a remote image would contact the scanned host; a page that saves PNGs may show a
+ * `blob:` image, which only its own script can make).
  */
 export function pageHtml(
   webview: vscode.Webview,
@@ -18,6 +19,8 @@ export function pageHtml(
   title: string,
   /** The page's one script in dist/ (its browser entry). */
   script: string,
+  /** `rasterises`: the page may show an image of a blob it made itself (its SVG, for a PNG). */
+  opts: { rasterises?: boolean } = {},
 ): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (...p: string[]): string =>
@@ -27,7 +30,7 @@ export function pageHtml(
     `script-src 'nonce-${nonce}'`,
     `style-src ${webview.cspSource}`,
     `font-src ${webview.cspSource}`,
-    "img-src 'none'",
+    opts.rasterises ? 'img-src blob:' : "img-src 'none'",
     "connect-src 'none'",
     "frame-src 'none'",
     "child-src 'none'",

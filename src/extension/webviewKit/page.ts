@@ -33,6 +33,11 @@ export interface PageSpec<In extends { type: string }, Out extends { type: strin
   fromPage: Check<In>;
   /** Posts that carry the page's data (the `data` phase of the page's events). */
   dataTypes?: ReadonlyArray<Out['type']>;
+  /**
+   * The page draws its own SVG into a canvas for "Save as PNG" (chart and map pages): its
+   * CSP allows `img-src blob:` (an image of a blob the page made; nothing remote).
+   */
+  rasterises?: boolean;
 }
 
 /** What the owner of a page (a panel class of a feature) does with it. */
@@ -104,7 +109,9 @@ export class WebviewPage<
     ctx.pages.noteOpened(this.opened);
     ctx.pages.notePhase(this.ref, 'created');
     panel.iconPath = vscode.Uri.joinPath(extUri, 'media', 'odin.svg');
-    panel.webview.html = pageHtml(panel.webview, extUri, spec.page, spec.title, spec.script);
+    panel.webview.html = pageHtml(panel.webview, extUri, spec.page, spec.title, spec.script, {
+      rasterises: spec.rasterises === true,
+    });
   }
 
   private get ref(): { page: string; id: string } {

@@ -1,12 +1,13 @@
 /**
  * Entry of the chart page's script (bundled to dist/chart-view.js, loaded by nonce): a
  * summary's buckets as a horizontal bar chart (svg.ts) or as a table (the screen-reader
- * equivalent), a toggle between them, and "Save as SVG". Data arrives only by postMessage
+ * equivalent), a toggle between them, "Save as SVG" and "Save as PNG". Data arrives only by postMessage
  * after `ready`; labels enter the page as text. A bar sends back its bucket index only.
  */
 import { shareText, type ChartBar } from '../../common/chartBars';
 import { isToChart, type ChartView, type FromChart } from '../../common/chartProtocol';
 import { button, clear, gridTable, h } from '../dom';
+import { pngDataUrl, svgSize } from '../export';
 import { vscode } from '../vscodeApi';
 import { barChart, fitLabels, standaloneSvg } from './svg';
 
@@ -54,6 +55,11 @@ function table(chart: ChartView): HTMLElement {
   return gridTable([chart.field, 'Count', 'Share'], tbody);
 }
 
+async function savePngOf(svg: SVGSVGElement): Promise<void> {
+  const { width, height } = svgSize(svg);
+  post({ type: 'savePng', png: await pngDataUrl(standaloneSvg(svg), width, height) });
+}
+
 function render(generation: number, chart: ChartView): void {
   const t0 = performance.now();
   current = { generation, chart };
@@ -82,6 +88,7 @@ function render(generation: number, chart: ChartView): void {
   const save = button('Save as SVG', 'save', () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }), {
     class: 'chart-save',
   });
+  const savePng = button('Save as PNG', 'file-media', () => void savePngOf(svg), { class: 'chart-save-png' });
   root.appendChild(
     h(
       'header',
@@ -94,7 +101,7 @@ function render(generation: number, chart: ChartView): void {
         chart.narrowable ? ' · click a bar (or Enter on it) to narrow the search' : '',
       ),
       ...chart.notes.map((n) => h('p', { class: 'status' }, n)),
-      h('div', { class: 'toolbar' }, toggle, save),
+      h('div', { class: 'toolbar' }, toggle, save, savePng),
     ),
   );
   if (chart.bars.length === 0) root.appendChild(h('p', { class: 'status' }, 'The summary has no values.'));

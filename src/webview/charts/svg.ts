@@ -144,6 +144,10 @@ export function standaloneSvg(svg: SVGSVGElement): string {
     if (node.tagName === 'title' || node.tagName === 'g' || node.tagName === 'svg') return;
     const cs = getComputedStyle(node);
     target.setAttribute('fill', cs.fill);
+    if (cs.stroke && cs.stroke !== 'none') {
+      target.setAttribute('stroke', cs.stroke);
+      target.setAttribute('stroke-width', cs.strokeWidth);
+    }
     if (node.tagName === 'text') {
       target.setAttribute('font-family', cs.fontFamily);
       target.setAttribute('font-size', cs.fontSize);
@@ -156,5 +160,9 @@ export function standaloneSvg(svg: SVGSVGElement): string {
   back.setAttribute('height', '100%');
   back.setAttribute('fill', bg);
   clone.insertBefore(back, clone.firstChild);
-  return new XMLSerializer().serializeToString(clone);
+  // Scan data may hold characters XML 1.0 does not allow (NUL, ESC, BEL): a file with them is
+  // not an image any viewer (or the page's own PNG rasteriser) will open.
+  return new XMLSerializer().serializeToString(clone).replace(XML_INVALID, '\uFFFD');
 }
+
+const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;

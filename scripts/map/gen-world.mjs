@@ -1,0 +1,115 @@
+// Writes src/webview/map/world.generated.ts: the world's countries as SVG path strings,
+// projected once here (equirectangular, 1 unit = 1/WORLD_SCALE degree) so the map page
+// ships text it sets as `d` attributes, and no geometry library or TopoJSON decoder.
+//
+// Source: Natural Earth 1:110m admin-0 countries (public domain) as TopoJSON in the
+// `world-atlas` npm package (ISC), decoded with `topojson-client` (ISC); ISO 3166 numeric
+// ids become alpha-2 codes (the API's `location.country_code`) with `i18n-iso-countries`'
+// code table. All three are used here only: nothing of them is bundled or shipped.
+//
+// The .vsix has a 600 KB budget and little of it left, so the outlines are coarse: each ring
+// simplified (Douglas–Peucker, TOLERANCE degrees), rounded to whole units, rings that
+// collapse dropped; paths in the shortest SVG syntax. Names come from the browser
+// (`Intl.DisplayNames`), not from here.
+//
+// The file is committed; the build does not run this. To regenerate (the versions it was
+// made with), without adding the three to the project's dependencies:
+//   mkdir -p /tmp/geo/nm && cd /tmp/geo && npm pack world-atlas@2.0.2 topojson-client@3.1.0 \
+//     i18n-iso-countries@7.14.0 && for f in *.tgz; do n=${f%-*}; mkdir -p nm/$n && \
+//     tar xzf $f -C nm/$n --strip-components=1; done
+//   NODE_PATH=/tmp/geo/nm node scripts/map/gen-world.mjs
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const topology = require('world-atlas/countries-110m.json');
+const { feature } = require('topojson-client');
+const codes = require('i18n-iso-countries/codes.json');
+
+/** Units per degree: the map's viewBox is 360·S × 180·S. */
+const S = 1;
+/** Douglas–Peucker tolerance, in units. */
+const TOLERANCE = 0.6;
+const numericToAlpha2 = new Map(codes.map(([a2, , num]) => [num, a2]));
+// Natural Earth shapes without an ISO numeric id (Kosovo's user-assigned code is what geo
+// databases answer; the other two have none and are drawn without a code).
+const byName = { Kosovo: 'XK' };
+
+/** Douglas–Peucker on [x, y] points (the first and last kept). */
+function simplify(pts) {
+  if (pts.length < 3) return pts;
+  const [x1, y1] = pts[0];
+  const [x2, y2] = pts[pts.length - 1];
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  let max = 0;
+  let at = 0;
+  for (let i = 1; i < pts.length - 1; i++) {
+    const [x, y] = pts[i];
+    const d = len ? Math.abs((x2 - x1) * (y1 - y) - (x1 - x) * (y2 - y1)) / len : Math.hypot(x - x1, y - y1);
+    if (d > max) [max, at] = [d, i];
+  }
+  if (max <= TOLERANCE) return [pts[0], pts[pts.length - 1]];
+  return [...simplify(pts.slice(0, at + 1)).slice(0, -1), ...simplify(pts.slice(at))];
+}
+
+/** A ring in units, rounded, repeated points dropped; undefined when it collapses. */
+function ringPath(pts) {
+  const half = Math.floor(pts.length / 2);
+  const simple = [...simplify(pts.slice(0, half + 1)).slice(0, -1), ...simplify(pts.slice(half))];
+  const out = [];
+  for (const [x, y] of simple.map(([x, y]) => [Math.round(x), Math.round(y)])) {
+    const last = out[out.length - 1];
+    if (!last || last[0] !== x || last[1] !== y) out.push([x, y]);
+  }
+  if (out.length > 1 && out[0][0] === out.at(-1)[0] && out[0][1] === out.at(-1)[1]) out.pop();
+  if (out.length < 3) return undefined;
+  let d = `M${out[0][0]} ${out[0][1]}l`;
+  for (let i = 1; i < out.length; i++) {
+    const dx = out[i][0] - out[i - 1][0];
+    const dy = out[i][1] - out[i - 1][1];
+    d += `${i > 1 && dx >= 0 ? ' ' : ''}${dx}${dy >= 0 ? ' ' : ''}${dy}`;
+  }
+  return `${d}z`;
+}
+
+/**
+ * A ring that crosses the antimeridian (Russia's Chukotka, Fiji) jumps from 180° to -180°:
+ * drawn as it is, it streaks across the map. Unwrapped (each step under 180°), it runs past
+ * one edge; drawn twice, once shifted by 360°, the viewBox keeps the part on each side.
+ */
+function rings(points) {
+  const lons = [];
+  for (const [lon] of points) {
+    let l = lon;
+    const prev = lons[lons.length - 1];
+    if (prev !== undefined) while (l - prev > 180) l -= 360;
+    if (prev !== undefined) while (prev - l > 180) l += 360;
+    lons.push(l);
+  }
+  const at = (shift) => points.map(([, lat], i) => [(lons[i] + shift + 180) * S, (90 - lat) * S]);
+  const out = [ringPath(at(0))];
+  if (Math.max(...lons) > 180) out.push(ringPath(at(-360)));
+  if (Math.min(...lons) < -180) out.push(ringPath(at(360)));
+  return out.filter((d) => d !== undefined);
+}
+
+const countries = feature(topology, topology.objects.countries)
+  .features.filter((f) => f.id !== '010') // Antarctica: not drawn
+  .map((f) => {
+    const g = f.geometry;
+    const polys = g.type === 'Polygon' ? [g.coordinates] : g.type === 'MultiPolygon' ? g.coordinates : [];
+    const d = polys.flatMap((p) => p.flatMap(rings)).join('');
+    return [numericToAlpha2.get(f.id) ?? byName[f.properties.name] ?? '', d];
+  })
+  .filter(([, d]) => d !== '');
+countries.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+
+const body = `// Generated by scripts/map/gen-world.mjs from Natural Earth 1:110m countries (public domain,
+// via the world-atlas package). Do not edit by hand.
+/** Units per degree of the projection (equirectangular): the world is ${360 * S} × ${180 * S}. */
+export const WORLD_SCALE = ${S};
+/** [ISO 3166-1 alpha-2 ('' when none), SVG path] per country (Antarctica left out). */
+export const WORLD: ReadonlyArray<readonly [string, string]> = ${JSON.stringify(countries)};
+`;
+writeFileSync(new URL('../../src/webview/map/world.generated.ts', import.meta.url), body);
+console.log(`${countries.length} countries, ${body.length} characters`);

@@ -1,0 +1,167 @@
+// The map page of a host search as a person uses it in the real workbench (issue 30): "Search
+// Hosts…" from the palette, the set's inline "Show Result Set on Map" in the Results view, the
+// hosts as points on a world map beside the editor; a click on a point opens its host's page;
+// the table toggle; the hostile host's labels inert. The port chart in the light theme.
+// Screenshots (media/screenshots/map-search.png, chart-ports-light.png with --update-screenshots).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { detailsFrame } from './detailsFrame.mjs';
+import { connectUi, frameWhere, painted } from './helpers.mjs';
+
+// Same value as src/emulator/fixtures.ts (this file runs as plain Node, outside the build).
+const HOSTILE = '193.42.33.7';
+
+/** @type {import('./helpers.mjs').Ui} */
+let ui;
+
+/** The frame of the map page whose heading is `title`, once it has drawn. */
+function mapFrame(title) {
+  return frameWhere(
+    ui.page,
+    (t) =>
+      document.body?.dataset.page === 'map' &&
+      document.querySelector('h1')?.textContent === t &&
+      !!document.querySelector('svg.world-map path.country'),
+    title,
+    { timeout: 90_000, what: `the map page "${title}"` },
+  );
+}
+
+const quickInput = (text) =>
+  ui.page.locator(`.quick-input-widget .quick-input-box input[placeholder^="${text}"]`);
+
+/** Search Hosts… as a person runs it; resolves with the set's row in the Results view. */
+async function searchHosts(query) {
+  await ui.runCommand('ODIN: Search Hosts\u2026');
+  await quickInput('Type a query').waitFor({ state: 'visible', timeout: 15_000 });
+  await ui.answerInput(query);
+  const row = ui
+    .view('Results')
+    .locator('.monaco-list-row')
+    .filter({ has: ui.page.locator('.label-name', { hasText: `Host search: ${query}` }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  return row;
+}
+
+async function openMapFrom(row, query) {
+  await row.hover();
+  await row.locator('.action-label[aria-label="Show Result Set on Map"]').click();
+  return mapFrame(`Hosts of ${query} on a map`);
+}
+
+/** The IP a point opens: its own, or the worst of its cluster ("…; opens 203.0.113.7"). */
+const ipOf = (label) => /opens (\S+)$/.exec(label)?.[1] ?? /^(\S+)/.exec(label)?.[1];
+
+describe('map page', () => {
+  before(async () => {
+    ui = await connectUi();
+    await ui.reset();
+    await ui.openViewContainer('ODIN');
+  });
+  after(async () => {
+    await ui?.setTheme('Dark Modern').catch(() => {});
+    await ui?.close();
+  });
+
+  it("draws a search's hosts, toggles to its table, and a click on a point opens its host page", async () => {
+    const query = 'services.port:443';
+    const frame = await openMapFrom(await searchHosts(query), query);
+    const points = frame.locator('svg.world-map circle.point');
+    assert.ok((await points.count()) > 0);
+    const status = await frame.locator('.map-header .status').first().innerText();
+    assert.match(status, /loaded hosts in \d+ points/);
+    // The mouse off the tree and the page (a tooltip or a hovered point would show in the picture).
+    await ui.page.mouse.move(1000, 51);
+    await painted(frame.locator('svg.world-map'));
+    await ui.screenshot('map-search');
+
+    // The table: the same hosts, worst first, for reading and for screen readers.
+    await frame.getByRole('button', { name: 'Show Table' }).click();
+    await frame.locator('.map-table table.grid tbody tr').first().waitFor({ state: 'visible' });
+    assert.ok(await frame.locator('svg.world-map').isHidden());
+    await frame.getByRole('button', { name: 'Show Map' }).click();
+    await points.first().waitFor({ state: 'visible' });
+
+    // Keyboard: a point takes focus and is a button.
+    const point = points.last();
+    await point.focus();
+    assert.equal(await frame.evaluate(() => document.activeElement?.getAttribute('role')), 'button');
+    const ip = ipOf((await point.getAttribute('aria-label')) ?? '');
+    assert.ok(ip, 'the point names its host');
+    await point.click();
+    await detailsFrame(ui, 'host', ip);
+  });
+
+  it("draws the hostile host's labels as inert text", async () => {
+    await ui.reset();
+    const query = `ip:${HOSTILE}`;
+    const frame = await openMapFrom(await searchHosts(query), query);
+    const label =
+      (await frame.locator('svg.world-map circle.point').first().getAttribute('aria-label')) ?? '';
+    assert.ok(label.includes('<script>window.__pwned=1</script>'), 'the payload is the label, as text');
+    const counts = await frame.evaluate(() => ({
+      scripts: [...document.scripts].filter((s) => /pwned/.test(s.textContent ?? '') || /pwned/.test(s.src))
+        .length,
+      imgs: document.querySelectorAll('img, image').length,
+      embeds: document.querySelectorAll('iframe, object, embed, foreignObject, a[href], form').length,
+      handlers: [...document.querySelectorAll('*')].filter((el) =>
+        [...el.attributes].some((a) => a.name.toLowerCase().startsWith('on')),
+      ).length,
+    }));
+    assert.deepEqual(counts, { scripts: 0, imgs: 0, embeds: 0, handlers: 0 });
+    // The page may show an image only of a blob its own script made (for Save as PNG).
+    const csp = await frame.evaluate(
+      () =>
+        document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+    );
+    assert.match(csp, /(^|; )img-src blob:(;|$)/);
+    assert.match(csp, /connect-src 'none'/);
+    for (const f of ui.page.frames())
+      assert.equal(
+        await f.evaluate(() => /** @type {any} */ (window).__pwned).catch(() => undefined),
+        undefined,
+      );
+    // Save as PNG: the page draws its SVG into a canvas (img-src blob:), the PNG passes the
+    // extension's check and the save dialog opens (a refused one shows a warning instead).
+    await frame.getByRole('button', { name: 'Save as PNG' }).click();
+    await ui.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'ODIN: Save Map as PNG' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.page.keyboard.press('Escape');
+  });
+
+  it('the port chart in the light theme', async () => {
+    await ui.reset();
+    await ui.setTheme('Light Modern');
+    await ui.runCommand('ODIN: Summarize Hosts by Field\u2026');
+    await quickInput('Field to summarise by').waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.answerInput('services.port');
+    await quickInput('Type a query').waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.answerInput('*');
+    const row = ui
+      .view('Results')
+      .locator('.monaco-list-row')
+      .filter({ has: ui.page.locator('.label-name', { hasText: 'Host summary: services.port over *' }) })
+      .first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.hover();
+    await row.locator('.action-label[aria-label="Open Summary as Chart"]').click();
+    const frame = await frameWhere(
+      ui.page,
+      () => document.body?.dataset.page === 'chart' && !!document.querySelector('svg.bar-chart g.bar-row'),
+      undefined,
+      { timeout: 90_000, what: 'the chart page' },
+    );
+    assert.ok(await frame.evaluate(() => document.body.classList.contains('vscode-light')));
+    await ui.page.mouse.move(1000, 51);
+    await painted(frame.locator('svg.bar-chart'));
+    await ui.screenshot('chart-ports-light');
+    // Save as PNG on a chart: the same check, the same dialog.
+    await frame.getByRole('button', { name: 'Save as PNG' }).click();
+    await ui.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'ODIN: Save Chart as PNG' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.page.keyboard.press('Escape');
+  });
+});
