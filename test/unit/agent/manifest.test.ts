@@ -8,9 +8,10 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { AGENT_TOOLS } from '../../../src/agent';
 import { MCP_PROVIDER_ID } from '../../../src/extension/agent/ids';
+import { readManifest } from '../../support/manifest';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+const pkg = readManifest(ROOT) as {
   bin?: Record<string, string>;
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
