@@ -81,8 +81,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     log.error(err instanceof Error ? err : String(err));
     void vscode.window
       .showErrorMessage(
-        `ODIN failed to start: ${err instanceof Error ? err.message : String(err)}`,
-        'Show Log',
+        vscode.l10n.t('ODIN failed to start: {0}', err instanceof Error ? err.message : String(err)),
+        vscode.l10n.t('Show Log'),
       )
       .then((choice) => choice && log.show());
     return undefined;

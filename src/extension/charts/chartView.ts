@@ -16,7 +16,7 @@ export const CHART_VIEW_TYPE = 'odin.chartView';
 
 const CHART_PAGE: PageSpec<FromChart, ToChart> = {
   page: 'chart',
-  title: 'ODIN Chart',
+  title: vscode.l10n.t('ODIN Chart'),
   script: 'chart-view.js',
   fromPage: fromChart,
   dataTypes: ['chart', 'empty'],
@@ -93,7 +93,9 @@ export class ChartPage implements vscode.Disposable {
         if (m.generation !== this.generation || m.bucket >= this.source.buckets.length) return;
         if (!this.source.narrowable()) {
           void vscode.window.showInformationMessage(
-            'ODIN: this summary is no longer in the results view; run it again to narrow from it.',
+            vscode.l10n.t(
+              'ODIN: this summary is no longer in the results view; run it again to narrow from it.',
+            ),
           );
           return;
         }
@@ -109,13 +111,15 @@ export class ChartPage implements vscode.Disposable {
     const checked = checkSvg(svg);
     if (!checked.ok) {
       this.ctx.log.warn(`The chart page sent an SVG that was refused: ${checked.reason}.`);
-      void vscode.window.showWarningMessage('ODIN: the chart could not be saved (see the log).');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('ODIN: the chart could not be saved (see the log).'),
+      );
       return;
     }
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = `${this.source.fileName}.svg`;
     const uri = await vscode.window.showSaveDialog({
-      title: 'ODIN: Save Chart as SVG',
+      title: vscode.l10n.t('ODIN: Save Chart as SVG'),
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
       filters: { SVG: ['svg'] },
     });

@@ -22,7 +22,7 @@ export async function exportJson(value: unknown, fileName: string): Promise<void
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : vscode.Uri.file(fileName),
     filters: { JSON: ['json'] },
     saveLabel: 'Export',
-    title: 'Export ODIN data as JSON',
+    title: vscode.l10n.t('Export ODIN data as JSON'),
   });
   if (!target) return;
   await vscode.workspace.fs.writeFile(
@@ -46,16 +46,19 @@ export async function confirmOpenExternal(text: string | undefined): Promise<voi
   const url = safeExternalUrl(text);
   if (!url) {
     void vscode.window.showWarningMessage(
-      'ODIN: that link is not an http(s) URL, so it is not opened. You can copy it instead.',
+      vscode.l10n.t('ODIN: that link is not an http(s) URL, so it is not opened. You can copy it instead.'),
     );
     return;
   }
   const open = 'Open in Browser';
   const choice = await vscode.window.showWarningMessage(
-    'Open this link from scan data in your browser?',
+    vscode.l10n.t('Open this link from scan data in your browser?'),
     {
       modal: true,
-      detail: `${neutraliseUiText(url.href, 300)}\n\nYour browser will contact this host directly.`,
+      detail: vscode.l10n.t(
+        '{0}\n\nYour browser will contact this host directly.',
+        neutraliseUiText(url.href, 300),
+      ),
     },
     open,
   );

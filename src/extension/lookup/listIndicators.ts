@@ -25,12 +25,17 @@ interface IndicatorItem extends vscode.QuickPickItem {
 
 const LOOK_UP: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('search'),
-  tooltip: 'Look Up in ODIN',
+  tooltip: vscode.l10n.t('Look Up in ODIN'),
 };
-const COPY: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy (refanged)' };
+const COPY: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('copy'),
+  tooltip: vscode.l10n.t('Copy (refanged)'),
+};
 const COPY_ALL: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('copy'),
-  tooltip: 'Copy All Public Values (refanged, one per line; private and internal ones left out)',
+  tooltip: vscode.l10n.t(
+    'Copy All Public Values (refanged, one per line; private and internal ones left out)',
+  ),
 };
 
 /**
@@ -44,7 +49,9 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
     'odin.listIndicators': async (): Promise<ListedIndicators | undefined> => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) {
-        void vscode.window.showInformationMessage('ODIN: open a file (a log, a report, a config) first.');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('ODIN: open a file (a log, a report, a config) first.'),
+        );
         return undefined;
       }
       const doc = editor.document;
@@ -58,7 +65,7 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
           : await vscode.window.withProgress(
               {
                 location: vscode.ProgressLocation.Notification,
-                title: 'ODIN: finding indicators',
+                title: vscode.l10n.t('ODIN: finding indicators'),
                 cancellable: true,
               },
               (progress, token) => {
@@ -79,7 +86,10 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
       const where = selection ? 'the selection' : vscode.workspace.asRelativePath(doc.uri);
       if (list.items.length === 0) {
         void vscode.window.showInformationMessage(
-          `ODIN: no IP addresses, CIDR blocks or domain names in ${neutraliseUiText(where, 200)}.`,
+          vscode.l10n.t(
+            'ODIN: no IP addresses, CIDR blocks or domain names in {0}.',
+            neutraliseUiText(where, 200),
+          ),
         );
         return { ...list, uri: doc.uri.toString(), local: [] };
       }
@@ -122,7 +132,7 @@ function showPicker(
 ): void {
   const pick = vscode.window.createQuickPick<IndicatorItem>();
   const local = items.filter((i) => !i.verdict.allowed).length;
-  pick.title = `Indicators in ${neutraliseUiText(where, 120)}`;
+  pick.title = vscode.l10n.t('Indicators in {0}', neutraliseUiText(where, 120));
   pick.placeholder =
     `${items.length}${list.truncated ? '+' : ''} unique, ${list.total} in all` +
     (local > 0 ? `, ${local} kept local` : '') +

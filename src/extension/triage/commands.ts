@@ -175,14 +175,18 @@ async function runTriage(
 ): Promise<TriageResult | undefined> {
   const opts = { batching: triageSettings.batching(), batchSize: triageSettings.batchSize() };
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'ODIN triage', cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('ODIN triage'),
+      cancellable: true,
+    },
     (progress, token) =>
       toAbortSignal(token, async (cancelled) => {
         // The progress notification's Cancel (the token) or state.running (what a test aborts).
         const controller = new AbortController();
         state.running = controller;
         const signal = AbortSignal.any([cancelled, controller.signal]);
-        progress.report({ message: 'reading files…' });
+        progress.report({ message: vscode.l10n.t('reading files…') });
         const { texts, skipped } = selection
           ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] }
           : await readTexts(uris, token);
@@ -213,20 +217,23 @@ async function runTriage(
         }
         if (p.requests > 0 && args.send !== true) {
           if (!interactive) return resultOf(t, p, account(t), 'Not confirmed.');
-          const SEND = `Enrich (${p.requests} request${p.requests === 1 ? '' : 's'})`;
+          const SEND =
+            p.requests === 1
+              ? vscode.l10n.t('Enrich (1 request)')
+              : vscode.l10n.t('Enrich ({0} requests)', p.requests);
           const choice = await vscode.window.showWarningMessage(
-            'ODIN: triage preview',
+            vscode.l10n.t('ODIN: triage preview'),
             { modal: true, detail: previewText(p) },
             SEND,
-            'Local Only',
+            vscode.l10n.t('Local Only'),
           );
           if (choice !== SEND) return resultOf(t, p, account(t), 'Not confirmed: nothing was sent.');
         }
         // KEV and EPSS order the verdicts (a feed that cannot load is said by the store, never
         // fatal); loaded after the yes, so nothing at all leaves before the confirmation.
-        progress.report({ message: 'reading the exploitation feeds…' });
+        progress.report({ message: vscode.l10n.t('reading the exploitation feeds…') });
         await ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
-        progress.report({ message: `enriching ${p.toSend} indicators…` });
+        progress.report({ message: vscode.l10n.t('enriching {0} indicators…', p.toSend) });
         let reported = 0;
         // The count the preview showed is the most this run sends; more needs a new yes.
         const acc = await enrich(t, source, {
@@ -236,7 +243,10 @@ async function runTriage(
           ...(interactive ? { confirmFallback: (singles, budget) => confirmSingles(singles, budget) } : {}),
           onProgress: (done, all) => {
             const pct = Math.floor((100 * done) / Math.max(all, 1));
-            progress.report({ increment: pct - reported, message: `${done} of ${all} requests` });
+            progress.report({
+              increment: pct - reported,
+              message: vscode.l10n.t('{0} of {1} requests', done, all),
+            });
             reported = pct;
           },
         });
@@ -255,7 +265,7 @@ async function confirmSingles(singles: number, budget: RequestBudget): Promise<b
   // A dialog that cannot be shown is no yes.
   const choice = await Promise.resolve(
     vscode.window.showWarningMessage(
-      'ODIN: the batched search was refused',
+      vscode.l10n.t('ODIN: the batched search was refused'),
       {
         modal: true,
         detail: `ODIN refused the batched host search (a bad request). Looking up the ${singles} IP address${singles === 1 ? '' : 'es'} left one by one sends ${singles} more request${singles === 1 ? '' : 's'}; ${budget.spent} of the ${budget.agreed} you agreed to ${budget.spent === 1 ? 'was' : 'were'} sent. Without them those rows stay not enriched.`,
@@ -271,12 +281,12 @@ async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefine
   if (state.last) TriageView.show(ctx, state);
   const head = r.local ? `${r.local} ${r.indicators.length} unique indicators.` : r.summary;
   const choice = await vscode.window.showInformationMessage(
-    `ODIN triage: ${neutraliseUiText(head, 300)}`,
-    'Open Report',
-    'Save Report…',
+    vscode.l10n.t('ODIN triage: {0}', neutraliseUiText(head, 300)),
+    vscode.l10n.t('Open Report'),
+    vscode.l10n.t('Save Report…'),
   );
-  if (choice === 'Open Report') await openMarkdownReport(state);
-  else if (choice === 'Save Report…') {
+  if (choice === vscode.l10n.t('Open Report')) await openMarkdownReport(state);
+  else if (choice === vscode.l10n.t('Save Report…')) {
     const f = await askFormat();
     if (f) await saveReport(state, f);
   }
@@ -287,7 +297,9 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
     'odin.triageFile': async (): Promise<TriageResult | undefined> => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) {
-        void vscode.window.showInformationMessage('ODIN: open a file (a log, a report, a config) first.');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('ODIN: open a file (a log, a report, a config) first.'),
+        );
         return undefined;
       }
       const sel = editor.selection.isEmpty
@@ -302,7 +314,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
       if (!folder) {
         const folders = vscode.workspace.workspaceFolders ?? [];
         if (folders.length === 0) {
-          void vscode.window.showInformationMessage('ODIN: open a folder first.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: open a folder first.'));
           return undefined;
         }
         folder =
@@ -310,8 +322,11 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         if (!folder) return undefined;
       }
       const glob = await vscode.window.showInputBox({
-        title: 'ODIN: triage indicators in folder',
-        prompt: `Files to scan under ${vscode.workspace.asRelativePath(folder)} (files.exclude applies)`,
+        title: vscode.l10n.t('ODIN: triage indicators in folder'),
+        prompt: vscode.l10n.t(
+          'Files to scan under {0} (files.exclude applies)',
+          vscode.workspace.asRelativePath(folder),
+        ),
         value: triageSettings.folderGlob(),
       });
       if (!glob) return undefined;
@@ -322,7 +337,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         triageSettings.maxFiles(),
       );
       if (uris.length === 0) {
-        void vscode.window.showInformationMessage('ODIN: no file matches.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: no file matches.'));
         return undefined;
       }
       const r = await runTriage(ctx, state, uris, {}, true);
@@ -338,7 +353,10 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         if (denied.length) {
           // Refused without a modal or an awaited message: a task or keybinding gets `undefined` at once.
           void vscode.window.showWarningMessage(
-            `ODIN: odin.triage reads files of this workspace or open documents only (${denied.length} refused).`,
+            vscode.l10n.t(
+              'ODIN: odin.triage reads files of this workspace or open documents only ({0} refused).',
+              denied.length,
+            ),
           );
           return undefined;
         }
@@ -356,7 +374,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
     'odin.triageReport': async (raw?: unknown): Promise<string | undefined> => {
       if (!state.last) {
         void vscode.window.showInformationMessage(
-          'ODIN: run a triage first ("ODIN: Triage Indicators in File").',
+          vscode.l10n.t('ODIN: run a triage first ("ODIN: Triage Indicators in File").'),
         );
         return undefined;
       }

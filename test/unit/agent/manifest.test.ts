@@ -3,7 +3,6 @@
  * (activation registers a stand-in for each declared name, src/extension/agent/lazy.ts).
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { AGENT_TOOLS } from '../../../src/agent';

@@ -28,12 +28,12 @@ export class ChartCommands {
     const set = this.f.setOf(arg);
     if (!set || (set.spec.kind !== 'hostSummary' && set.spec.kind !== 'fileSummary')) {
       void vscode.window.showInformationMessage(
-        'ODIN: only a summary (hosts or exposed files by a field) opens as a chart.',
+        vscode.l10n.t('ODIN: only a summary (hosts or exposed files by a field) opens as a chart.'),
       );
       return undefined;
     }
     if (set.status === 'loading' && set.pages === 0) {
-      void vscode.window.showInformationMessage('ODIN: the summary is still loading.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: the summary is still loading.'));
       return undefined;
     }
     const source = this.source(set);

@@ -118,7 +118,7 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   };
   if (!jobs.length) {
     out.message = 'there are no saved searches to run.';
-    if (!quiet) void vscode.window.showInformationMessage(`ODIN: ${out.message}`);
+    if (!quiet) void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: {0}', out.message));
     return out;
   }
   // Said before it is sent: how many searches and requests, and from where. Searches from
@@ -129,7 +129,7 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   if (agreed !== undefined && agreed < jobs.length) {
     out.cancelled = true;
     out.message = `not run: ${jobs.length} requests needed, ${agreed} agreed to. ${text}`;
-    if (!quiet) void vscode.window.showWarningMessage(`ODIN: Re-run All ${out.message}`);
+    if (!quiet) void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: Re-run All {0}', out.message));
     return out;
   }
   if (agreed === undefined && (fromFiles > 0 || jobs.length > RERUN_WITHOUT_ASKING)) {
@@ -137,7 +137,7 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
     // A dialog that cannot be shown (a test host refuses them) is no yes.
     const choice = await Promise.resolve(
       vscode.window.showWarningMessage(
-        `ODIN: re-run ${jobs.length} saved searches (${jobs.length} requests)?`,
+        vscode.l10n.t('ODIN: re-run {0} saved searches ({1} requests)?', jobs.length, jobs.length),
         { modal: true, detail: text },
         RUN,
       ),
@@ -153,7 +153,7 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: 'ODIN: Re-running saved searches',
+      title: vscode.l10n.t('ODIN: Re-running saved searches'),
       cancellable: true,
     },
     (progress, token) =>
@@ -191,7 +191,10 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   out.message = `${parts.join('; ')}.`;
   if (!quiet) {
     void vscode.window
-      .showInformationMessage(`ODIN: ${out.message}`, ...(out.changed ? ['Show Saved Searches'] : []))
+      .showInformationMessage(
+        vscode.l10n.t('ODIN: {0}', out.message),
+        ...(out.changed ? [vscode.l10n.t('Show Saved Searches')] : []),
+      )
       .then((c) => c && vscode.commands.executeCommand('odin.savedSearches.focus'));
   }
   return out;
