@@ -30,6 +30,10 @@ export const MAX_VSIX_BYTES = 600 * 1024;
 /** Files the package must hold (paths inside extension/). */
 const REQUIRED = [
   'package.json',
+  'package.nls.json',
+  'package.nls.de.json',
+  'l10n/bundle.l10n.json',
+  'l10n/bundle.l10n.de.json',
   'README.md',
   'CHANGELOG.md',
   'LICENSE.txt',

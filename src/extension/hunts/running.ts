@@ -69,7 +69,18 @@ export class HuntRunner {
       );
     if (errors?.length) {
       void vscode.window.showWarningMessage(
-        `ODIN: "${neutraliseUiText(q.name, 80)}" has ${errors.length === 1 ? 'an error' : `${errors.length} errors`} to fix first: ${errors[0].message}`,
+        errors.length === 1
+          ? vscode.l10n.t(
+              'ODIN: "{0}" has an error to fix first: {1}',
+              neutraliseUiText(q.name, 80),
+              errors[0].message,
+            )
+          : vscode.l10n.t(
+              'ODIN: "{0}" has {1} errors to fix first: {2}',
+              neutraliseUiText(q.name, 80),
+              errors.length,
+              errors[0].message,
+            ),
       );
       return { status: 'blocked', error: errors[0].message };
     }

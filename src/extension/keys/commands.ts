@@ -86,12 +86,19 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
         (_progress, token) => toAbortSignal(token, (signal) => ctx.client().getCreditsUsage({ signal })),
       );
       const parts: string[] = [];
-      if (usage.hostCert?.left !== undefined) parts.push(`${usage.hostCert.left} host credits left`);
+      if (usage.hostCert?.left !== undefined)
+        parts.push(vscode.l10n.t('{0} host credits left', usage.hostCert.left));
       if (usage.bucketFile?.left !== undefined)
-        parts.push(`${usage.bucketFile.left} bucket/file credits left`);
-      if (usage.expiresOn) parts.push(`plan expires ${usage.expiresOn.slice(0, 10)}`);
+        parts.push(vscode.l10n.t('{0} bucket/file credits left', usage.bucketFile.left));
+      if (usage.expiresOn) parts.push(vscode.l10n.t('plan expires {0}', usage.expiresOn.slice(0, 10)));
       void vscode.window.showInformationMessage(
-        `ODIN: The API key works (${new URL(ctx.baseUrl()).host})${parts.length ? ': ' + parts.join(', ') : ''}.`,
+        parts.length
+          ? vscode.l10n.t(
+              'ODIN: The API key works ({0}): {1}.',
+              new URL(ctx.baseUrl()).host,
+              parts.join(', '),
+            )
+          : vscode.l10n.t('ODIN: The API key works ({0}).', new URL(ctx.baseUrl()).host),
       );
     },
 

@@ -109,14 +109,18 @@ function toItem(ctx: Ctx, doc: vscode.TextDocument, base: number, s: IndicatorSu
   const verdict = privacyVerdict(ctx.gate.privacy(s.value).decision, s.kind);
   const line = doc.positionAt(base + s.first).line + 1;
   const parts = [`×${s.count}`, s.kind.toUpperCase()];
-  if (s.defanged) parts.push('defanged');
+  if (s.defanged) parts.push(vscode.l10n.t('defanged'));
   return {
     // Values are detector output (digits, hex, LDH names): nothing in them renders as an icon.
     label: `$(${KIND_ICON[s.kind]}) ${s.value}`,
     description: parts.join(' · '),
     detail: verdict.allowed
-      ? `first on line ${line}`
-      : `$(lock) ${neutraliseUiText(verdict.what ?? verdict.why, 160)}: never sent · first on line ${line}`,
+      ? vscode.l10n.t('first on line {0}', line)
+      : vscode.l10n.t(
+          '$(lock) {0}: never sent · first on line {1}',
+          neutraliseUiText(verdict.what ?? verdict.why, 160),
+          line,
+        ),
     buttons: verdict.allowed ? [LOOK_UP, COPY] : [COPY],
     summary: s,
     verdict,
@@ -134,9 +138,18 @@ function showPicker(
   const local = items.filter((i) => !i.verdict.allowed).length;
   pick.title = vscode.l10n.t('Indicators in {0}', neutraliseUiText(where, 120));
   pick.placeholder =
-    `${items.length}${list.truncated ? '+' : ''} unique, ${list.total} in all` +
-    (local > 0 ? `, ${local} kept local` : '') +
-    '. Type to filter';
+    local > 0
+      ? vscode.l10n.t(
+          '{0} unique, {1} in all, {2} kept local. Type to filter',
+          `${items.length}${list.truncated ? '+' : ''}`,
+          list.total,
+          local,
+        )
+      : vscode.l10n.t(
+          '{0} unique, {1} in all. Type to filter',
+          `${items.length}${list.truncated ? '+' : ''}`,
+          list.total,
+        );
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.items = items;
@@ -174,7 +187,13 @@ function showPicker(
     );
     const left = items.length - shared.length;
     vscode.window.setStatusBarMessage(
-      `ODIN: copied ${shared.length} public indicators${left ? ` (${left} private or internal left out)` : ''}`,
+      left
+        ? vscode.l10n.t(
+            'ODIN: copied {0} public indicators ({1} private or internal left out)',
+            shared.length,
+            left,
+          )
+        : vscode.l10n.t('ODIN: copied {0} public indicators', shared.length),
       3000,
     );
   });

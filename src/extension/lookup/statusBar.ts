@@ -62,7 +62,13 @@ export class LookupStatus implements vscode.Disposable {
         off: 'off: nothing is sent',
       };
       item.text = mode === 'off' ? '$(circle-slash) ODIN' : '$(radio-tower) ODIN';
-      item.tooltip = `ODIN lookups: ${text[mode]}${config.hoverEnabled() ? '' : ' (hover cards disabled)'}\nAPI: ${api}\nClick to change.`;
+      item.tooltip = config.hoverEnabled()
+        ? vscode.l10n.t('ODIN lookups: {0}\nAPI: {1}\nClick to change.', text[mode], api)
+        : vscode.l10n.t(
+            'ODIN lookups: {0} (hover cards disabled)\nAPI: {1}\nClick to change.',
+            text[mode],
+            api,
+          );
       item.command = {
         command: 'workbench.action.openSettings',
         title: vscode.l10n.t('Lookup Settings'),

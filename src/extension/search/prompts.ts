@@ -87,8 +87,10 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
       }
       const warning = querySyntaxWarning(value);
       items.push({
-        label: `$(search) ${value.trim() ? neutraliseUiText(value, 300) : '* (everything)'}`,
-        description: warning ? `$(warning) ${warning}` : 'Run this query',
+        label: value.trim()
+          ? vscode.l10n.t('$(search) {0}', neutraliseUiText(value, 300))
+          : vscode.l10n.t('$(search) * (everything)'),
+        description: warning ? vscode.l10n.t('$(warning) {0}', warning) : vscode.l10n.t('Run this query'),
         action: 'run',
         value,
         alwaysShow: true,

@@ -37,8 +37,8 @@ const MAX_URIS = 10_000;
 
 /** How the triage says the gate's refusal (the gate decides; this is wording). */
 const LOCAL_ONLY: Partial<Record<BlockCode, string>> = {
-  'needs-consent': 'This workspace is in Restricted Mode: the triage stays on this machine.',
-  off: 'Lookups are off (setting odin.lookups.mode): the triage stays on this machine.',
+  'needs-consent': vscode.l10n.t('This workspace is in Restricted Mode: the triage stays on this machine.'),
+  off: vscode.l10n.t('Lookups are off (setting odin.lookups.mode): the triage stays on this machine.'),
 };
 
 /** Why this window may not send anything now, or undefined when it may (after a confirmation). */
@@ -46,9 +46,14 @@ function localOnlyReason(ctx: Ctx): string | undefined {
   // A triage from Restricted Mode stays local: no consent is asked for a bulk send.
   const run = ctx.gate.mayRun({ trigger: 'explicit', consent: 'none' });
   if ('refusal' in run)
-    return LOCAL_ONLY[run.refusal.code] ?? `${run.refusal.reason} The triage stays on this machine.`;
+    return (
+      LOCAL_ONLY[run.refusal.code] ??
+      vscode.l10n.t('{0} The triage stays on this machine.', run.refusal.reason)
+    );
   if (!ctx.keys.get())
-    return 'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".';
+    return vscode.l10n.t(
+      'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".',
+    );
   return undefined;
 }
 
@@ -151,13 +156,29 @@ function resultOf(t: Triage, p: TriageResult['preview'], acc: EnrichResult, loca
 
 function previewText(p: TriageResult['preview']): string {
   const lines = [
-    `${p.unique} unique indicators (${p.byKind.ipv4} IPv4, ${p.byKind.ipv6} IPv6, ${p.byKind.domain} domains, ${p.byKind.cidr} CIDR) in ${p.occurrences} occurrences.`,
-    `${p.private} private or internal: never sent.`,
-    `${p.cached} already cached: no request.`,
-    `Enrichment sends ${p.requests} request${p.requests === 1 ? '' : 's'} for ${p.toSend} indicator${p.toSend === 1 ? '' : 's'} (${p.mode === 'batched' ? 'IPs batched into host searches' : 'one lookup per indicator'}).`,
+    vscode.l10n.t(
+      '{0} unique indicators ({1} IPv4, {2} IPv6, {3} domains, {4} CIDR) in {5} occurrences.',
+      p.unique,
+      p.byKind.ipv4,
+      p.byKind.ipv6,
+      p.byKind.domain,
+      p.byKind.cidr,
+      p.occurrences,
+    ),
+    vscode.l10n.t('{0} private or internal: never sent.', p.private),
+    vscode.l10n.t('{0} already cached: no request.', p.cached),
+    vscode.l10n.t(
+      'Enrichment sends {0} for {1} ({2}).',
+      p.requests === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', p.requests),
+      p.toSend === 1 ? vscode.l10n.t('1 indicator') : vscode.l10n.t('{0} indicators', p.toSend),
+      p.mode === 'batched'
+        ? vscode.l10n.t('IPs batched into host searches')
+        : vscode.l10n.t('one lookup per indicator'),
+    ),
   ];
-  if (p.creditsLeft !== undefined) lines.push(`Credits left: ${p.creditsLeft}.`);
-  if (p.truncated) lines.push('More unique values than the triage lists; the rest are counted only.');
+  if (p.creditsLeft !== undefined) lines.push(vscode.l10n.t('Credits left: {0}.', p.creditsLeft));
+  if (p.truncated)
+    lines.push(vscode.l10n.t('More unique values than the triage lists; the rest are counted only.'));
   return lines.join('\n');
 }
 
@@ -191,7 +212,12 @@ async function runTriage(
           ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] }
           : await readTexts(uris, token);
         if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
-        progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
+        progress.report({
+          message:
+            texts.length === 1
+              ? vscode.l10n.t('scanning 1 file…')
+              : vscode.l10n.t('scanning {0} files…', texts.length),
+        });
         const t = await buildTriage(texts, triageCheck(ctx.gate), { signal });
         if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
         state.set(t, ctx.origin());
@@ -261,14 +287,21 @@ async function runTriage(
 
 /** The service refused the batched search: a new yes before one lookup per IP left. */
 async function confirmSingles(singles: number, budget: RequestBudget): Promise<boolean> {
-  const SEND = `Send ${singles} Lookup${singles === 1 ? '' : 's'}`;
+  const SEND = singles === 1 ? vscode.l10n.t('Send 1 Lookup') : vscode.l10n.t('Send {0} Lookups', singles);
   // A dialog that cannot be shown is no yes.
   const choice = await Promise.resolve(
     vscode.window.showWarningMessage(
       vscode.l10n.t('ODIN: the batched search was refused'),
       {
         modal: true,
-        detail: `ODIN refused the batched host search (a bad request). Looking up the ${singles} IP address${singles === 1 ? '' : 'es'} left one by one sends ${singles} more request${singles === 1 ? '' : 's'}; ${budget.spent} of the ${budget.agreed} you agreed to ${budget.spent === 1 ? 'was' : 'were'} sent. Without them those rows stay not enriched.`,
+        detail: vscode.l10n.t(
+          'ODIN refused the batched host search (a bad request). Looking up the {0} left one by one sends {1}; {2} sent. Without them those rows stay not enriched.',
+          singles === 1 ? vscode.l10n.t('1 IP address') : vscode.l10n.t('{0} IP addresses', singles),
+          singles === 1 ? vscode.l10n.t('1 more request') : vscode.l10n.t('{0} more requests', singles),
+          budget.spent === 1
+            ? vscode.l10n.t('1 of the {0} you agreed to was', budget.agreed)
+            : vscode.l10n.t('{0} of the {1} you agreed to were', budget.spent, budget.agreed),
+        ),
       },
       SEND,
     ),
@@ -279,7 +312,9 @@ async function confirmSingles(singles: number, budget: RequestBudget): Promise<b
 async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefined): Promise<void> {
   if (!r) return;
   if (state.last) TriageView.show(ctx, state);
-  const head = r.local ? `${r.local} ${r.indicators.length} unique indicators.` : r.summary;
+  const head = r.local
+    ? vscode.l10n.t('{0} {1} unique indicators.', r.local, r.indicators.length)
+    : r.summary;
   const choice = await vscode.window.showInformationMessage(
     vscode.l10n.t('ODIN triage: {0}', neutraliseUiText(head, 300)),
     vscode.l10n.t('Open Report'),

@@ -21,6 +21,7 @@ const pkg = readManifest(ROOT) as {
       modelDescription: string;
       inputSchema: unknown;
       toolReferenceName: string;
+      when?: string;
     }>;
     mcpServerDefinitionProviders: Array<{ id: string }>;
     modelContextServerCollections: Array<{ id: string }>;
@@ -41,6 +42,16 @@ void describe('agent manifest', () => {
       assert.deepEqual(d.inputSchema, JSON.parse(JSON.stringify(t.inputSchema)), t.name);
       assert.match(d.toolReferenceName, /^odin-[a-z-]+$/);
     }
+  });
+
+  void it('hides each tool that sends while it cannot work (no key, lookups off); the local tools stay', () => {
+    // Context key: src/extension/shared/contextKeys.ts; host test: agent.test.ts.
+    const WHEN = "odin.hasApiKey && config.odin.lookups.mode != 'off'";
+    for (const t of AGENT_TOOLS) {
+      const d = pkg.contributes.languageModelTools.find((x) => x.name === t.name)!;
+      assert.equal(d.when, t.local ? undefined : WHEN, t.name);
+    }
+    assert.ok(AGENT_TOOLS.some((t) => t.local));
   });
 
   void it('declares the MCP server provider under both contribution points, with the id the code registers', () => {

@@ -50,7 +50,10 @@ export class ChartCommands {
     const facets = set.items.flatMap((i) => (i.t === 'facet' ? [i] : []));
     return {
       id: set.id,
-      title: `${set.spec.kind === 'fileSummary' ? 'Exposed files' : 'Hosts'} by ${set.spec.field ?? ''}`,
+      title:
+        set.spec.kind === 'fileSummary'
+          ? vscode.l10n.t('Exposed files by {0}', set.spec.field ?? '')
+          : vscode.l10n.t('Hosts by {0}', set.spec.field ?? ''),
       query: set.spec.query ?? '*',
       field: set.spec.field ?? '',
       buckets: facets.map((i) => i.v),

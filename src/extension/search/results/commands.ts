@@ -380,7 +380,18 @@ export class ResultCommands {
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
     if (!a.path) {
       void vscode.window.showInformationMessage(
-        `ODIN: exported ${set.items.length.toLocaleString('en-US')} results${complete ? '' : ` (of ${set.total?.toLocaleString('en-US') ?? 'more'}: not all pages were loaded)`} to ${path.basename(uri.fsPath)}.`,
+        complete
+          ? vscode.l10n.t(
+              'ODIN: exported {0} results to {1}.',
+              set.items.length.toLocaleString('en-US'),
+              path.basename(uri.fsPath),
+            )
+          : vscode.l10n.t(
+              'ODIN: exported {0} results (of {1}: not all pages were loaded) to {2}.',
+              set.items.length.toLocaleString('en-US'),
+              set.total?.toLocaleString('en-US') ?? '?',
+              path.basename(uri.fsPath),
+            ),
       );
     }
     return { count: set.items.length, complete, target, path: uri.fsPath };

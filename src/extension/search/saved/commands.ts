@@ -141,7 +141,10 @@ export class SavedSearchCommands {
         .filter((f) => f.uri.toString() !== exclude)
         .map((f): Pick => ({
           label: vscode.l10n.t('$(file) {0}', neutraliseUiText(f.label, 200)),
-          description: `workspace file, ${f.hunts.length} quer${f.hunts.length === 1 ? 'y' : 'ies'}`,
+          description:
+            f.hunts.length === 1
+              ? vscode.l10n.t('workspace file, 1 query')
+              : vscode.l10n.t('workspace file, {0} queries', f.hunts.length),
           to: f.uri,
         })),
       {
@@ -280,7 +283,7 @@ export class SavedSearchCommands {
       const label =
         targets.length === 1
           ? `"${neutraliseUiText(targets[0].name, 100)}"`
-          : `${targets.length} saved searches`;
+          : vscode.l10n.t('{0} saved searches', targets.length);
       const choice = await vscode.window.showWarningMessage(
         vscode.l10n.t('Delete {0}?', label),
         { modal: true, detail: vscode.l10n.t('This cannot be undone (export first to keep a copy).') },

@@ -43,12 +43,37 @@ export function rerunPlanText(plan: {
 }): string {
   const mine = plan.searches - plan.fromFiles;
   const parts: string[] = [];
-  if (mine) parts.push(`${mine} of your saved search${mine === 1 ? '' : 'es'}`);
+  if (mine)
+    parts.push(
+      mine === 1
+        ? vscode.l10n.t('1 of your saved searches')
+        : vscode.l10n.t('{0} of your saved searches', mine),
+    );
   if (plan.fromFiles)
     parts.push(
-      `${plan.fromFiles} from ${plan.files} workspace file${plan.files === 1 ? '' : 's'} (.odinq, written by whoever wrote this workspace)`,
+      plan.files === 1
+        ? vscode.l10n.t(
+            '{0} from 1 workspace file (.odinq, written by whoever wrote this workspace)',
+            plan.fromFiles,
+          )
+        : vscode.l10n.t(
+            '{0} from {1} workspace files (.odinq, written by whoever wrote this workspace)',
+            plan.fromFiles,
+            plan.files,
+          ),
     );
-  return `${parts.join(' and ')}. Each search sends one request to ODIN at ${plan.origin}: ${plan.searches} request${plan.searches === 1 ? '' : 's'}, each using API credits.`;
+  return plan.searches === 1
+    ? vscode.l10n.t(
+        '{0}. Each search sends one request to ODIN at {1}: 1 request, each using API credits.',
+        parts.join(vscode.l10n.t(' and ')),
+        plan.origin,
+      )
+    : vscode.l10n.t(
+        '{0}. Each search sends one request to ODIN at {1}: {2} requests, each using API credits.',
+        parts.join(vscode.l10n.t(' and ')),
+        plan.origin,
+        plan.searches,
+      );
 }
 
 /** Keeps the snapshot of a finished run (hunts that remember); returns what changed. */
@@ -128,7 +153,12 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   const text = rerunPlanText(plan);
   if (agreed !== undefined && agreed < jobs.length) {
     out.cancelled = true;
-    out.message = `not run: ${jobs.length} requests needed, ${agreed} agreed to. ${text}`;
+    out.message = vscode.l10n.t(
+      'not run: {0} requests needed, {1} agreed to. {2}',
+      jobs.length,
+      agreed,
+      text,
+    );
     if (!quiet) void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: Re-run All {0}', out.message));
     return out;
   }
@@ -182,12 +212,18 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
       }),
   );
   out.cancelled = out.ran < jobs.length;
-  const parts = [`re-ran ${out.ran} of ${jobs.length} saved search${jobs.length === 1 ? '' : 'es'}`];
+  const parts = [
+    jobs.length === 1
+      ? vscode.l10n.t('re-ran {0} of 1 saved search', out.ran)
+      : vscode.l10n.t('re-ran {0} of {1} saved searches', out.ran, jobs.length),
+  ];
   parts.push(
-    out.changed ? `${out.changed} changed (+${out.added} new, \u2212${out.removed} gone)` : 'nothing new',
+    out.changed
+      ? vscode.l10n.t('{0} changed (+{1} new, \u2212{2} gone)', out.changed, out.added, out.removed)
+      : vscode.l10n.t('nothing new'),
   );
-  if (out.failed) parts.push(`${out.failed} failed`);
-  if (out.cancelled) parts.push('cancelled');
+  if (out.failed) parts.push(vscode.l10n.t('{0} failed', out.failed));
+  if (out.cancelled) parts.push(vscode.l10n.t('cancelled'));
   out.message = `${parts.join('; ')}.`;
   if (!quiet) {
     void vscode.window

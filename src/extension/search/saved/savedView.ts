@@ -196,7 +196,20 @@ export class SavedSearchesProvider
     );
     item.id = `saved:${s.id}`;
     item.description = change ?? neutraliseUiText(`${KINDS[s.spec.kind].label} · ${what}`, 200);
-    item.tooltip = `${neutraliseUiText(s.name, 200)}\n${KINDS[s.spec.kind].label}: ${neutraliseUiText(what, 1000)}${change ? `\nLast run: ${change}` : ''}\nClick to run.`;
+    item.tooltip = change
+      ? vscode.l10n.t(
+          '{0}\n{1}: {2}\nLast run: {3}\nClick to run.',
+          neutraliseUiText(s.name, 200),
+          KINDS[s.spec.kind].label,
+          neutraliseUiText(what, 1000),
+          change,
+        )
+      : vscode.l10n.t(
+          '{0}\n{1}: {2}\nClick to run.',
+          neutraliseUiText(s.name, 200),
+          KINDS[s.spec.kind].label,
+          neutraliseUiText(what, 1000),
+        );
     item.iconPath = new vscode.ThemeIcon('search');
     item.contextValue = 'odin.savedSearch';
     item.command = {
@@ -240,7 +253,22 @@ export class SavedSearchesProvider
           this.newsOf(element) ? C.Collapsed : C.None,
         );
         item.description = change ?? neutraliseUiText(`${h.kind ?? '?'} · ${h.query || '*'}`, 200);
-        item.tooltip = `${neutraliseUiText(h.name, 200)} (${neutraliseUiText(element.file.label, 200)})\n${h.kind ?? 'unknown kind'}: ${neutraliseUiText(h.query || '*', 1000)}${change ? `\nLast run: ${change}` : ''}\nClick to run.`;
+        item.tooltip = change
+          ? vscode.l10n.t(
+              '{0} ({1})\n{2}: {3}\nLast run: {4}\nClick to run.',
+              neutraliseUiText(h.name, 200),
+              neutraliseUiText(element.file.label, 200),
+              h.kind ?? vscode.l10n.t('unknown kind'),
+              neutraliseUiText(h.query || '*', 1000),
+              change,
+            )
+          : vscode.l10n.t(
+              '{0} ({1})\n{2}: {3}\nClick to run.',
+              neutraliseUiText(h.name, 200),
+              neutraliseUiText(element.file.label, 200),
+              h.kind ?? vscode.l10n.t('unknown kind'),
+              neutraliseUiText(h.query || '*', 1000),
+            );
         item.iconPath = new vscode.ThemeIcon('search');
         item.contextValue = 'odin.hunt';
         item.command = {
@@ -253,7 +281,10 @@ export class SavedSearchesProvider
       case 'news': {
         const n = element.news;
         item = new vscode.TreeItem(vscode.l10n.t("What's new"), C.Collapsed);
-        item.description = `${n.addedCount} new${n.addedCount > n.added.length ? ` (first ${n.added.length})` : ''}`;
+        item.description =
+          n.addedCount > n.added.length
+            ? vscode.l10n.t('{0} new (first {1})', n.addedCount, n.added.length)
+            : vscode.l10n.t('{0} new', n.addedCount);
         item.tooltip = vscode.l10n.t(
           'Results of the last run that the run before it ({0}) did not have.',
           new Date(n.since).toUTCString(),
