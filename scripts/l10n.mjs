@@ -25,7 +25,11 @@ const CALL = /\bl10n\.t\(\s*('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\s*[,)]/g;
 
 /** A TypeScript string literal's value (the escapes our messages use). */
 function unquote(literal) {
-  return literal.slice(1, -1).replace(/\\(.)/g, (_, c) => ({ n: '\n', t: '\t', '\\': '\\' })[c] ?? c);
+  return literal
+    .slice(1, -1)
+    .replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, c) =>
+      c.length === 5 ? String.fromCharCode(parseInt(c.slice(1), 16)) : ({ n: '\n', t: '\t' }[c] ?? c),
+    );
 }
 
 /** Every literal message of `vscode.l10n.t` under src/extension, sorted, each once. */
