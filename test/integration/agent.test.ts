@@ -71,6 +71,11 @@ describe('agent tools', function () {
   });
 
   describe("the tools' when clauses, as the workbench evaluates them", function () {
+    // VS Code 1.103 lists in vscode.lm.tools only the tools whose `when` clause holds (what an
+    // agent is offered); 1.139 lists disabled tools there too (getAllToolsIncludingDisabled),
+    // so only a host that filters can show from here what the workbench makes of the clauses.
+    const [major, minor] = vscode.version.split('.').map(Number);
+    const filters = major === 1 && minor <= 103;
     const listed = (): string[] =>
       vscode.lm.tools.map((t) => t.name).filter((n) => Object.keys(CALLS).includes(n));
     const onlyLocal = (): boolean => {
@@ -83,7 +88,8 @@ describe('agent tools', function () {
       await waitFor(all, 10_000, `every ODIN tool listed; listed: ${listed().join(', ')}`);
     });
 
-    it('with lookups off, only the tools that answer locally are listed', async () => {
+    it('with lookups off, only the tools that answer locally are listed', async function () {
+      if (!filters) this.skip();
       await setUser('lookups.mode', 'off');
       try {
         await waitFor(onlyLocal, 10_000, 'only the local tools listed with lookups off');
@@ -93,7 +99,8 @@ describe('agent tools', function () {
       await waitFor(all, 10_000, 'every tool listed again with lookups on');
     });
 
-    it('without a key, only the tools that answer locally are listed', async () => {
+    it('without a key, only the tools that answer locally are listed', async function () {
+      if (!filters) this.skip();
       const api = await getTestApi();
       const envKey = process.env.ODIN_API_KEY;
       try {
