@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// The English message bundle of the code: every `vscode.l10n.t('…')` message of src/extension,
+// The English message bundle of the code: every literal message of `vscode.l10n.t` in
+// src/extension and of `l10n.t` (src/core/text/l10n.ts: modules without vscode) in
+// src/extension and src/core,
 // written to l10n/bundle.l10n.json (the file translators copy to bundle.l10n.<lang>.json).
 //
 //   node scripts/l10n.mjs           writes l10n/bundle.l10n.json
@@ -35,7 +37,10 @@ function unquote(literal) {
 /** Every literal message of `vscode.l10n.t` under src/extension, sorted, each once. */
 export function messages() {
   const found = new Set();
-  for (const file of tsFiles(path.join(root, 'src', 'extension'))) {
+  for (const file of [
+    ...tsFiles(path.join(root, 'src', 'extension')),
+    ...tsFiles(path.join(root, 'src', 'core')),
+  ]) {
     for (const m of fs.readFileSync(file, 'utf8').matchAll(CALL)) found.add(unquote(m[1]));
   }
   return [...found].sort();
