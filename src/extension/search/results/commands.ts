@@ -389,7 +389,7 @@ export class ResultCommands {
           : vscode.l10n.t(
               'ODIN: exported {0} results (of {1}: not all pages were loaded) to {2}.',
               set.items.length.toLocaleString('en-US'),
-              set.total?.toLocaleString('en-US') ?? '?',
+              set.total?.toLocaleString('en-US') ?? vscode.l10n.t('more'),
               path.basename(uri.fsPath),
             ),
       );
