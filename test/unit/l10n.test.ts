@@ -151,6 +151,9 @@ const SITES = [
   /(?<![\w.])(?:placeHolder|prompt|title|tooltip|detail|label|message)\s*:\s*/g,
   /\.(?:text|tooltip|description|title|placeholder|prompt)\s*=\s*/g,
   /new vscode\.(?:TreeItem|MarkdownString)\(\s*/g,
+  /setStatusBarMessage\(\s*/g,
+  // An input box's validation: `ok ? undefined : 'message'`, `return 'message'` in validateInput.
+  /\?\s*undefined\s*:\s*/g,
 ];
 
 /** A template's own text: what lies outside its `${…}` parts (nested ones included). */
@@ -193,7 +196,18 @@ test('src/extension words what a person reads through vscode.l10n.t (no bare str
         if (!lit) continue;
         const body = outsideSubstitutions(lit[2]);
         if (!/[A-Za-z]{2}/.test(body) || /^[a-z][\w.-]*$/.test(body)) continue;
-        found.push(`${rel}:${text.slice(0, m.index).split('\n').length}: ${lit[0].slice(0, 60)}`);
+        const line = text.slice(0, m.index).split('\n').length;
+        // Words for the language model, not for a person, say so in a comment above.
+        if (
+          /l10n: English, for the model/.test(
+            text
+              .split('\n')
+              .slice(line - 4, line)
+              .join('\n'),
+          )
+        )
+          continue;
+        found.push(`${rel}:${line}: ${lit[0].slice(0, 60)}`);
       }
     }
   }

@@ -5,7 +5,10 @@ import { safeExternalUrl } from './hostModel';
 /** Actions both pages offer on their JSON: copy, open as an untitled document, save to a file. */
 export async function copyJson(value: unknown, what: string): Promise<void> {
   await vscode.env.clipboard.writeText(JSON.stringify(value, null, 2));
-  void vscode.window.setStatusBarMessage(`ODIN: copied ${neutraliseUiText(what, 120)} as JSON`, 3000);
+  void vscode.window.setStatusBarMessage(
+    vscode.l10n.t('ODIN: copied {0} as JSON', neutraliseUiText(what, 120)),
+    3000,
+  );
 }
 
 export async function openJson(value: unknown): Promise<void> {
@@ -29,13 +32,19 @@ export async function exportJson(value: unknown, fileName: string): Promise<void
     target,
     new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`),
   );
-  void vscode.window.setStatusBarMessage(`ODIN: exported to ${neutraliseUiText(target.fsPath, 200)}`, 4000);
+  void vscode.window.setStatusBarMessage(
+    vscode.l10n.t('ODIN: exported to {0}', neutraliseUiText(target.fsPath, 200)),
+    4000,
+  );
 }
 
 export async function copyText(text: string, what: string): Promise<void> {
   await vscode.env.clipboard.writeText(text);
   // `what` can be API text (a CVE id): `$(icon)` must not render in the status bar.
-  void vscode.window.setStatusBarMessage(`ODIN: copied ${neutraliseUiText(what, 120)}`, 3000);
+  void vscode.window.setStatusBarMessage(
+    vscode.l10n.t('ODIN: copied {0}', neutraliseUiText(what, 120)),
+    3000,
+  );
 }
 
 /**

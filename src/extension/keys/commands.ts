@@ -21,9 +21,9 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
         placeHolder: vscode.l10n.t('API key'),
         validateInput: (value) => {
           const v = value.trim();
-          if (!v) return 'Enter a key, or press Escape to cancel.';
-          if (/\s/.test(v)) return 'An API key contains no spaces.';
-          if (v.length > 512) return 'That is too long to be an API key.';
+          if (!v) return vscode.l10n.t('Enter a key, or press Escape to cancel.');
+          if (/\s/.test(v)) return vscode.l10n.t('An API key contains no spaces.');
+          if (v.length > 512) return vscode.l10n.t('That is too long to be an API key.');
           return undefined;
         },
       });

@@ -120,7 +120,8 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
     'odin.resumeLookups': () => {
       const wasPaused = ctx.requests.paused !== undefined;
       ctx.requests.resume();
-      if (wasPaused) void vscode.window.setStatusBarMessage('ODIN: automatic lookups resumed', 3000);
+      if (wasPaused)
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('ODIN: automatic lookups resumed'), 3000);
     },
   };
 }

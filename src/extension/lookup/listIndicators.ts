@@ -171,7 +171,7 @@ function showPicker(
   pick.onDidTriggerItemButton(async ({ item, button }) => {
     if (button === COPY) {
       await vscode.env.clipboard.writeText(item.summary.value);
-      vscode.window.setStatusBarMessage(`ODIN: copied ${item.summary.value}`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('ODIN: copied {0}', item.summary.value), 3000);
     } else if (button === LOOK_UP) {
       pick.hide();
       await runCommand('odin.lookup', item.summary.value);

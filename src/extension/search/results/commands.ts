@@ -137,7 +137,8 @@ export class ResultCommands {
         title: vscode.l10n.t('ODIN: Change Facet Count'),
         prompt: vscode.l10n.t('How many values the summary lists (1 to 10000); the summary runs again'),
         value: String(set.spec.limit ?? DEFAULT_FACETS),
-        validateInput: (v) => (valid(Number(v.trim())) ? undefined : 'A whole number from 1 to 10000'),
+        validateInput: (v) =>
+          valid(Number(v.trim())) ? undefined : vscode.l10n.t('A whole number from 1 to 10000'),
       });
       if (text === undefined) return undefined;
       count = Number(text.trim());
@@ -152,7 +153,7 @@ export class ResultCommands {
     const text = isResultNode(arg) ? copyText(arg) : typeof arg === 'string' ? arg : undefined;
     if (text === undefined) return undefined;
     await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(`ODIN: copied ${neutraliseUiText(text, 60)}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('ODIN: copied {0}', neutraliseUiText(text, 60)), 3000);
     return text;
   }
 
