@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { english, l10n } from '../../src/core/text/l10n';
 
 const root = join(__dirname, '..', '..', '..');
 const json = (file: string): Record<string, unknown> =>
@@ -223,4 +224,10 @@ test('the test above finds a bare message (it is not blind)', () => {
   const m = SITES[0].exec(sample);
   SITES[0].lastIndex = 0;
   assert.ok(m && sample.slice(m.index + m[0].length).startsWith("'ODIN"));
+});
+
+test('a placeholder inside an argument (scan data) is not expanded again; plain Node speaks English', () => {
+  assert.equal(english('ODIN: {0} and {1}', '{1}{0}', 'x'), 'ODIN: {1}{0} and x');
+  assert.equal(english('{0} of {2}', 'a'), 'a of {2}');
+  assert.equal(l10n.t('Load {0} more', 50), 'Load 50 more');
 });
