@@ -30,6 +30,8 @@ export const ALLOWED = [
   /^dist\/.+(?<!\.map)$/,
   /^media\/(?!screenshots\/).+/,
   /^package\.json$/,
+  /^package\.nls(\.[a-z-]+)?\.json$/,
+  /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,
   /^README\.md$/,
   /^CHANGELOG\.md$/,
   /^LICENSE(\.txt|\.md)?$/,
@@ -59,6 +61,8 @@ export function listPackageFiles(dir = root) {
 /** What the staging copy needs: the build inputs and everything .vscodeignore may ship. */
 const STAGE = [
   'package.json',
+  ...fs.readdirSync(root).filter((f) => /^package\.nls(\.[a-z-]+)?\.json$/.test(f)),
+  'l10n',
   'esbuild.mjs',
   'scripts/esbuild-namespaces.mjs',
   'tsconfig.json',

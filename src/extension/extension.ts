@@ -8,6 +8,7 @@ import { registerLookup } from './lookup';
 import { LookupStatus } from './lookup/statusBar';
 import { keyCommands } from './keys/commands';
 import { Log } from './shared/log';
+import { useTranslator } from '../core/text/l10n';
 import { registerSearchLazy } from './search/lazy';
 import { registerCommands } from './shared/registerCommands';
 import { KeyStore } from './shared/secrets';
@@ -22,6 +23,8 @@ import type { TestApi } from './testApi';
  */
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
   const started = performance.now();
+  // The plain modules' words (core/text/l10n.ts) in the display language, as vscode.l10n.t's.
+  useTranslator(vscode.l10n.t);
   const log = new Log();
   context.subscriptions.push(log);
   try {
@@ -84,8 +87,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     log.error(err instanceof Error ? err : String(err));
     void vscode.window
       .showErrorMessage(
-        `ODIN failed to start: ${err instanceof Error ? err.message : String(err)}`,
-        'Show Log',
+        vscode.l10n.t('ODIN failed to start: {0}', err instanceof Error ? err.message : String(err)),
+        vscode.l10n.t('Show Log'),
       )
       .then((choice) => choice && log.show());
     return undefined;

@@ -124,3 +124,40 @@ describe('activation', () => {
     assert.ok(fs.existsSync(path.join(extension().extensionPath, manifest().main ?? 'dist/extension.js')));
   });
 });
+
+/** Localisation as the real host applies it (issue 31.3; the unit test holds the files complete). */
+describe('localisation', () => {
+  it('the manifest reaches the workbench with its package.nls.json words, not %keys%', () => {
+    const pkg = extension().packageJSON as {
+      displayName: string;
+      contributes: { commands: Array<{ title: string }>; views: Record<string, Array<{ name: string }>> };
+    };
+    const words = [
+      pkg.displayName,
+      ...pkg.contributes.commands.map((c) => c.title),
+      ...Object.values(pkg.contributes.views).flatMap((v) => v.map((x) => x.name)),
+    ];
+    assert.deepStrictEqual(
+      words.filter((w) => /^%.+%$/.test(w)),
+      [],
+    );
+  });
+
+  const bundleFile = (): string =>
+    path.join(extension().extensionPath, 'l10n', `bundle.l10n.${vscode.env.language.toLowerCase()}.json`);
+
+  it('in English no bundle is loaded and vscode.l10n.t returns the message with its arguments', function () {
+    if (fs.existsSync(bundleFile())) this.skip();
+    assert.strictEqual(vscode.l10n.bundle, undefined);
+    assert.strictEqual(vscode.l10n.t('Show Log'), 'Show Log');
+    assert.strictEqual(vscode.l10n.t('ODIN: {0}', 'x'), 'ODIN: x');
+  });
+
+  it('under a display language the extension has a bundle for, vscode.l10n uses it', function () {
+    // These hosts (code-server without a language pack) run in English: skipped there.
+    if (!fs.existsSync(bundleFile())) this.skip();
+    const bundle = JSON.parse(fs.readFileSync(bundleFile(), 'utf8')) as Record<string, string>;
+    assert.ok(vscode.l10n.bundle, `no bundle loaded for ${vscode.env.language}`);
+    assert.strictEqual(vscode.l10n.t('Show Log'), bundle['Show Log']);
+  });
+});

@@ -59,9 +59,66 @@ describe('agent tools', function () {
 
   it('registers every tool in vscode.lm.tools', async () => {
     const api = await getTestApi();
+    // The workbench sends the list after it has evaluated the tools' `when` clauses.
+    await waitFor(
+      () => Object.keys(CALLS).every((n) => vscode.lm.tools.some((t) => t.name === n)),
+      10_000,
+      `every tool in vscode.lm.tools: ${vscode.lm.tools.map((t) => t.name).join(', ')}`,
+    );
     const names = vscode.lm.tools.map((t) => t.name);
     for (const n of Object.keys(CALLS)) assert.ok(names.includes(n), `${n} not in vscode.lm.tools`);
     assert.deepStrictEqual([...api.agent.toolNames].sort(), Object.keys(CALLS).sort());
+  });
+
+  describe("the tools' when clauses, as the workbench evaluates them", function () {
+    // VS Code 1.103 lists in vscode.lm.tools only the tools whose `when` clause holds (what an
+    // agent is offered); 1.139 lists disabled tools there too (getAllToolsIncludingDisabled),
+    // so only a host that filters can show from here what the workbench makes of the clauses.
+    const [major, minor] = vscode.version.split('.').map(Number);
+    const filters = major === 1 && minor <= 103;
+    const listed = (): string[] =>
+      vscode.lm.tools.map((t) => t.name).filter((n) => Object.keys(CALLS).includes(n));
+    const onlyLocal = (): boolean => {
+      const names = listed();
+      return names.length === LOCAL.size && names.every((n) => LOCAL.has(n));
+    };
+    const all = (): boolean => listed().length === Object.keys(CALLS).length;
+
+    it('with a key and lookups on, every tool is listed', async () => {
+      await waitFor(all, 10_000, `every ODIN tool listed; listed: ${listed().join(', ')}`);
+    });
+
+    it('with lookups off, only the tools that answer locally are listed', async function () {
+      if (!filters) this.skip();
+      await setUser('lookups.mode', 'off');
+      try {
+        await waitFor(onlyLocal, 10_000, 'only the local tools listed with lookups off');
+      } finally {
+        await setUser('lookups.mode', undefined);
+      }
+      await waitFor(all, 10_000, 'every tool listed again with lookups on');
+    });
+
+    it('without a key, only the tools that answer locally are listed', async function () {
+      if (!filters) this.skip();
+      const api = await getTestApi();
+      const envKey = process.env.ODIN_API_KEY;
+      try {
+        delete process.env.ODIN_API_KEY;
+        await api.ctx.keys.clear();
+        assert.strictEqual(api.ctx.keys.source(), 'none');
+        await waitFor(
+          onlyLocal,
+          10_000,
+          `only the local tools listed without a key; listed: ${listed().join(', ')}`,
+        );
+      } finally {
+        if (envKey !== undefined) process.env.ODIN_API_KEY = envKey;
+        if (testEnv.keyVia === 'testApi') await api.ctx.keys.store(testEnv.apiKey);
+        else await api.ctx.keys.refresh();
+      }
+      await waitFor(all, 10_000, 'every tool listed again with the key back');
+    });
   });
 
   describe('trusted workspace', function () {

@@ -11,9 +11,10 @@ import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { COMMAND_FEATURES } from '../../src/extension/commands';
 import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from '../../src/extension/details/ids';
 import { RESULTS_VIEW, SAVED_VIEW } from '../../src/extension/search/ids';
+import { readManifest } from '../support/manifest';
 
 const root = join(__dirname, '..', '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pkg = readManifest(root);
 const contributes = pkg.contributes;
 
 function sourceFiles(dir: string): string[] {

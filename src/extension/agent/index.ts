@@ -42,6 +42,7 @@ export function agentGate(ctx: Ctx): AgentGate {
       // An agent's call is confirmed by the user: it runs in onHover and onCommand modes.
       mode: s.mode,
       trusted: s.trusted,
+      // l10n: English, for the model (like the tools' answers and modelDescription).
       blocked: () =>
         ctx.keys.get()
           ? undefined

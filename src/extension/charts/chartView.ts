@@ -17,7 +17,7 @@ export const CHART_VIEW_TYPE = 'odin.chartView';
 
 const CHART_PAGE: PageSpec<FromChart, ToChart> = {
   page: 'chart',
-  title: 'ODIN Chart',
+  title: vscode.l10n.t('ODIN Chart'),
   script: 'chart-view.js',
   fromPage: fromChart,
   dataTypes: ['chart', 'empty'],
@@ -107,7 +107,9 @@ export class ChartPage implements vscode.Disposable {
         if (isTimeField(this.source.field)) return;
         if (!this.source.narrowable()) {
           void vscode.window.showInformationMessage(
-            'ODIN: this summary is no longer in the results view; run it again to narrow from it.',
+            vscode.l10n.t(
+              'ODIN: this summary is no longer in the results view; run it again to narrow from it.',
+            ),
           );
           return;
         }

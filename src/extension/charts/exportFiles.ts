@@ -9,20 +9,39 @@ import { checkSvg } from '../../core/charts/svgExport';
 import type { SaveMessage } from '../../common/exportProtocol';
 import type { Ctx } from '../ctx';
 
-/** What the page is, in the words of the dialog and the messages ("chart", "map"). */
-export async function saveExport(ctx: Ctx, m: SaveMessage, what: string, fileName: string): Promise<void> {
+/** The words of the save dialog and the refusal, whole sentences for translators. */
+function words(what: 'chart' | 'map', ext: 'png' | 'svg'): { title: string; refused: string } {
+  if (what === 'chart')
+    return {
+      title:
+        ext === 'png' ? vscode.l10n.t('ODIN: Save Chart as PNG') : vscode.l10n.t('ODIN: Save Chart as SVG'),
+      refused: vscode.l10n.t('ODIN: the chart could not be saved (see the log).'),
+    };
+  return {
+    title: ext === 'png' ? vscode.l10n.t('ODIN: Save Map as PNG') : vscode.l10n.t('ODIN: Save Map as SVG'),
+    refused: vscode.l10n.t('ODIN: the map could not be saved (see the log).'),
+  };
+}
+
+/** What the page is ("chart", "map") names the dialog and the messages. */
+export async function saveExport(
+  ctx: Ctx,
+  m: SaveMessage,
+  what: 'chart' | 'map',
+  fileName: string,
+): Promise<void> {
   const png = m.type === 'savePng';
+  const ext = png ? 'png' : 'svg';
   const checked = png ? checkPng(m.png) : checkSvg(m.svg);
   if (!checked.ok) {
     ctx.log.warn(`The ${what} page sent ${png ? 'a PNG' : 'an SVG'} that was refused: ${checked.reason}.`);
-    void vscode.window.showWarningMessage(`ODIN: the ${what} could not be saved (see the log).`);
+    void vscode.window.showWarningMessage(words(what, ext).refused);
     return;
   }
-  const ext = png ? 'png' : 'svg';
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = `${fileName}.${ext}`;
   const uri = await vscode.window.showSaveDialog({
-    title: `ODIN: Save ${what[0]!.toUpperCase()}${what.slice(1)} as ${ext.toUpperCase()}`,
+    title: words(what, ext).title,
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
     filters: png ? { PNG: ['png'] } : { SVG: ['svg'] },
   });

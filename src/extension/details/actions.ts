@@ -5,7 +5,10 @@ import { safeExternalUrl } from './hostModel';
 /** Actions both pages offer on their JSON: copy, open as an untitled document, save to a file. */
 export async function copyJson(value: unknown, what: string): Promise<void> {
   await vscode.env.clipboard.writeText(JSON.stringify(value, null, 2));
-  void vscode.window.setStatusBarMessage(`ODIN: copied ${neutraliseUiText(what, 120)} as JSON`, 3000);
+  void vscode.window.setStatusBarMessage(
+    vscode.l10n.t('ODIN: copied {0} as JSON', neutraliseUiText(what, 120)),
+    3000,
+  );
 }
 
 export async function openJson(value: unknown): Promise<void> {
@@ -22,20 +25,26 @@ export async function exportJson(value: unknown, fileName: string): Promise<void
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : vscode.Uri.file(fileName),
     filters: { JSON: ['json'] },
     saveLabel: 'Export',
-    title: 'Export ODIN data as JSON',
+    title: vscode.l10n.t('Export ODIN data as JSON'),
   });
   if (!target) return;
   await vscode.workspace.fs.writeFile(
     target,
     new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`),
   );
-  void vscode.window.setStatusBarMessage(`ODIN: exported to ${neutraliseUiText(target.fsPath, 200)}`, 4000);
+  void vscode.window.setStatusBarMessage(
+    vscode.l10n.t('ODIN: exported to {0}', neutraliseUiText(target.fsPath, 200)),
+    4000,
+  );
 }
 
 export async function copyText(text: string, what: string): Promise<void> {
   await vscode.env.clipboard.writeText(text);
   // `what` can be API text (a CVE id): `$(icon)` must not render in the status bar.
-  void vscode.window.setStatusBarMessage(`ODIN: copied ${neutraliseUiText(what, 120)}`, 3000);
+  void vscode.window.setStatusBarMessage(
+    vscode.l10n.t('ODIN: copied {0}', neutraliseUiText(what, 120)),
+    3000,
+  );
 }
 
 /**
@@ -46,16 +55,19 @@ export async function confirmOpenExternal(text: string | undefined): Promise<voi
   const url = safeExternalUrl(text);
   if (!url) {
     void vscode.window.showWarningMessage(
-      'ODIN: that link is not an http(s) URL, so it is not opened. You can copy it instead.',
+      vscode.l10n.t('ODIN: that link is not an http(s) URL, so it is not opened. You can copy it instead.'),
     );
     return;
   }
   const open = 'Open in Browser';
   const choice = await vscode.window.showWarningMessage(
-    'Open this link from scan data in your browser?',
+    vscode.l10n.t('Open this link from scan data in your browser?'),
     {
       modal: true,
-      detail: `${neutraliseUiText(url.href, 300)}\n\nYour browser will contact this host directly.`,
+      detail: vscode.l10n.t(
+        '{0}\n\nYour browser will contact this host directly.',
+        neutraliseUiText(url.href, 300),
+      ),
     },
     open,
   );

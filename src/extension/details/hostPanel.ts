@@ -29,7 +29,7 @@ import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/pa
 /** The host page for the webview kit: its script, its message schema, its data messages. */
 const HOST_PAGE: PageSpec<FromHostPage, ToWebview> & { page: 'host' } = {
   page: 'host',
-  title: 'ODIN host',
+  title: vscode.l10n.t('ODIN host'),
   script: 'webview.js',
   fromPage: fromHostPage,
   dataTypes: ['host', 'error'],
@@ -74,7 +74,7 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
     blocked?: string,
   ): HostPanel {
     panels.close(ip);
-    panel.title = `Host ${ip}`;
+    panel.title = vscode.l10n.t('Host {0}', ip);
     return new HostPanel(ctx, panels, panel, ip, true, blocked);
   }
 
@@ -131,7 +131,11 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
         throw new OdinApiError({
           kind: 'notFound',
           endpoint: 'GET /v1/hosts/{ip}',
-          message: `ODIN now answers "not found" for ${this.id}, but answered with scan data on ${when} UTC: that answer is kept (the hover shows it).`,
+          message: vscode.l10n.t(
+            'ODIN now answers "not found" for {0}, but answered with scan data on {1} UTC: that answer is kept (the hover shows it).',
+            this.id,
+            when,
+          ),
         });
       }
       if (r.status === 'notFound')
@@ -276,7 +280,7 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
             const commands = await vscode.commands.getCommands(true);
             if (!commands.includes('odin.searchSimilar')) {
               void vscode.window.showInformationMessage(
-                'ODIN: searching for similar hosts is not available in this version.',
+                vscode.l10n.t('ODIN: searching for similar hosts is not available in this version.'),
               );
               return;
             }

@@ -57,7 +57,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
       'odin.openHostDetails': async (arg) => {
         const ip = arg === undefined ? await askIp() : parseIp(arg);
         if (arg !== undefined && ip === undefined) {
-          void vscode.window.showWarningMessage('ODIN: that is not an IPv4 or IPv6 address.');
+          void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: that is not an IPv4 or IPv6 address.'));
           return;
         }
         const t = ip ? await explicitTarget(ctx, ip, 'ip') : undefined;
@@ -66,7 +66,7 @@ export function createDetails(ctx: Ctx): DetailsFeature {
       'odin.openWhoisDetails': async (arg) => {
         const domain = arg === undefined ? await askDomain() : parseDomain(arg);
         if (arg !== undefined && domain === undefined) {
-          void vscode.window.showWarningMessage('ODIN: that is not a domain name.');
+          void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: that is not a domain name.'));
           return;
         }
         const t = domain ? await explicitTarget(ctx, domain, 'domain') : undefined;
@@ -91,16 +91,16 @@ function stateId(state: unknown): unknown {
 
 const askIp = (): Promise<string | undefined> =>
   ask(parseIp, {
-    title: 'ODIN: Host Details',
-    prompt: 'IPv4 or IPv6 address',
+    title: vscode.l10n.t('ODIN: Host Details'),
+    prompt: vscode.l10n.t('IPv4 or IPv6 address'),
     placeHolder: '45.33.32.156',
     invalid: 'Enter an IPv4 or IPv6 address.',
   });
 
 const askDomain = (): Promise<string | undefined> =>
   ask(parseDomain, {
-    title: 'ODIN: Whois Details',
-    prompt: 'Domain name',
+    title: vscode.l10n.t('ODIN: Whois Details'),
+    prompt: vscode.l10n.t('Domain name'),
     placeHolder: 'example.com',
     invalid: 'Enter a domain name such as example.com.',
   });

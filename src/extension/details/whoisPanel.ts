@@ -25,7 +25,7 @@ interface WhoisState {
 /** The whois page for the webview kit: its script, its message schema, its data messages. */
 const WHOIS_PAGE: PageSpec<FromWhoisPage, ToWebview> & { page: 'whois' } = {
   page: 'whois',
-  title: 'ODIN whois',
+  title: vscode.l10n.t('ODIN whois'),
   script: 'webview.js',
   fromPage: fromWhoisPage,
   dataTypes: ['whois', 'error'],
@@ -51,7 +51,7 @@ export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
     blocked?: string,
   ): WhoisPanel {
     panels.close(domain);
-    panel.title = `Whois ${domain}`;
+    panel.title = vscode.l10n.t('Whois {0}', domain);
     return new WhoisPanel(ctx, panels, docs, panel, domain, true, blocked);
   }
 

@@ -185,7 +185,7 @@ export class HuntDocuments implements vscode.Disposable {
       index: q.index,
       start,
       end,
-      message: `ODIN rejected the query: ${neutraliseUiText(message, 300)}`,
+      message: vscode.l10n.t('ODIN rejected the query: {0}', neutraliseUiText(message, 300)),
     });
     this.apiErrors.set(key, list);
     this.validate(doc);

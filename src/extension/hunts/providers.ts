@@ -37,7 +37,7 @@ export function registerHuntProviders(
           if (!ctx.gate.trusted()) {
             lenses.push(
               new vscode.CodeLens(at, {
-                title: '$(shield) Restricted Mode: trust this folder to run',
+                title: vscode.l10n.t('$(shield) Restricted Mode: trust this folder to run'),
                 command: 'workbench.trust.manage',
               }),
             );
@@ -60,7 +60,11 @@ export function registerHuntProviders(
             );
           }
           lenses.push(
-            new vscode.CodeLens(at, { title: '$(save) Save', command: 'odin.saveHunt', arguments: args }),
+            new vscode.CodeLens(at, {
+              title: vscode.l10n.t('$(save) Save'),
+              command: 'odin.saveHunt',
+              arguments: args,
+            }),
           );
         }
         return lenses;
@@ -95,7 +99,7 @@ export function registerHuntProviders(
             item.range = range(doc, c.start, c.end);
             if (c.detail) item.detail = c.detail;
             if (c.sortText) item.sortText = c.sortText;
-            if (c.locked) item.label = { label: c.label, description: '$(lock) plan' };
+            if (c.locked) item.label = { label: c.label, description: vscode.l10n.t('$(lock) plan') };
             if (c.kind === 'field' || c.kind === 'option')
               item.command = { title: 'suggest', command: 'editor.action.triggerSuggest' };
             return item;

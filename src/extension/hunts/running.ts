@@ -49,7 +49,7 @@ export class HuntRunner {
   ): Promise<HuntRunSummary> {
     if (!this.gate.trusted()) {
       void vscode.window.showWarningMessage(
-        'ODIN: queries in files run only in a trusted workspace (Restricted Mode is on).',
+        vscode.l10n.t('ODIN: queries in files run only in a trusted workspace (Restricted Mode is on).'),
       );
       return { status: 'blocked', error: 'Restricted Mode' };
     }
@@ -69,7 +69,18 @@ export class HuntRunner {
       );
     if (errors?.length) {
       void vscode.window.showWarningMessage(
-        `ODIN: "${neutraliseUiText(q.name, 80)}" has ${errors.length === 1 ? 'an error' : `${errors.length} errors`} to fix first: ${errors[0].message}`,
+        errors.length === 1
+          ? vscode.l10n.t(
+              'ODIN: "{0}" has an error to fix first: {1}',
+              neutraliseUiText(q.name, 80),
+              errors[0].message,
+            )
+          : vscode.l10n.t(
+              'ODIN: "{0}" has {1} errors to fix first: {2}',
+              neutraliseUiText(q.name, 80),
+              errors.length,
+              errors[0].message,
+            ),
       );
       return { status: 'blocked', error: errors[0].message };
     }
@@ -78,11 +89,11 @@ export class HuntRunner {
       const picks = this.catalogues.fields(q.kind).map((f) => ({
         label: f.name,
         ...(f.category ? { description: f.category } : {}),
-        ...(f.locked ? { detail: '$(lock) needs a higher plan' } : {}),
+        ...(f.locked ? { detail: vscode.l10n.t('$(lock) needs a higher plan') } : {}),
       }));
       const pick = await vscode.window.showQuickPick(picks, {
-        title: `ODIN: Summarize "${neutraliseUiText(q.name, 60)}" by`,
-        placeHolder: 'Field to count results by',
+        title: vscode.l10n.t('ODIN: Summarize "{0}" by', neutraliseUiText(q.name, 60)),
+        placeHolder: vscode.l10n.t('Field to count results by'),
       });
       if (!pick) return { status: 'dismissed' };
       field = pick.label;
@@ -106,7 +117,9 @@ export class HuntRunner {
     }
     const change = await this.remember(q, act, spec, summary);
     if (change.change && summary.status === 'ready' && !opts.quiet) {
-      void vscode.window.showInformationMessage(`ODIN: "${neutraliseUiText(q.name, 80)}": ${change.change}.`);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('ODIN: "{0}": {1}.', neutraliseUiText(q.name, 80), change.change),
+      );
     }
     return { ...summary, ...change };
   }
@@ -142,7 +155,7 @@ export class HuntRunner {
     const doc = await this.findDoc(uri);
     if (!doc || !this.docs.isHuntDoc(doc)) {
       void vscode.window.showInformationMessage(
-        'ODIN: open an .odinq file (or a Markdown ```odinq fence) first.',
+        vscode.l10n.t('ODIN: open an .odinq file (or a Markdown ```odinq fence) first.'),
       );
       return undefined;
     }
@@ -154,7 +167,7 @@ export class HuntRunner {
       if (editor?.document === doc) q = this.docs.inQuery(file, doc, doc.offsetAt(editor.selection.active));
     }
     if (!q) {
-      void vscode.window.showInformationMessage('ODIN: put the cursor in a query to run it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: put the cursor in a query to run it.'));
       return undefined;
     }
     return { doc, q };

@@ -12,17 +12,18 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
   return {
     'odin.setApiKey': async () => {
       const key = await vscode.window.showInputBox({
-        title: 'ODIN: Set API Key',
-        prompt:
+        title: vscode.l10n.t('ODIN: Set API Key'),
+        prompt: vscode.l10n.t(
           'Paste your ODIN API key. It is kept in the system keyring (VS Code SecretStorage), never in settings.',
+        ),
         password: true,
         ignoreFocusOut: true,
-        placeHolder: 'API key',
+        placeHolder: vscode.l10n.t('API key'),
         validateInput: (value) => {
           const v = value.trim();
-          if (!v) return 'Enter a key, or press Escape to cancel.';
-          if (/\s/.test(v)) return 'An API key contains no spaces.';
-          if (v.length > 512) return 'That is too long to be an API key.';
+          if (!v) return vscode.l10n.t('Enter a key, or press Escape to cancel.');
+          if (/\s/.test(v)) return vscode.l10n.t('An API key contains no spaces.');
+          if (v.length > 512) return vscode.l10n.t('That is too long to be an API key.');
           return undefined;
         },
       });
@@ -33,7 +34,10 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
         if (!(err instanceof KeyringUnavailableError)) throw err;
         ctx.log.warn(err.message);
         const choice = await vscode.window.showWarningMessage(
-          `ODIN: ${err.message} The key cannot be stored. You can use it for this session only; it will be kept in memory until this window closes.`,
+          vscode.l10n.t(
+            'ODIN: {0} The key cannot be stored. You can use it for this session only; it will be kept in memory until this window closes.',
+            err.message,
+          ),
           { modal: true },
           USE_FOR_SESSION,
         );
@@ -41,15 +45,17 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
         ctx.keys.useForSession(key);
       }
       if (ctx.isDemo()) await ctx.setDemo(undefined);
-      void vscode.window.showInformationMessage('ODIN: API key saved.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: API key saved.'));
     },
 
     'odin.clearApiKey': async () => {
       await ctx.keys.clear();
       void vscode.window.showInformationMessage(
         ctx.keys.source() === 'env'
-          ? 'ODIN: Stored API key cleared. A key from the ODIN_API_KEY environment variable is still in use.'
-          : 'ODIN: API key cleared.',
+          ? vscode.l10n.t(
+              'ODIN: Stored API key cleared. A key from the ODIN_API_KEY environment variable is still in use.',
+            )
+          : vscode.l10n.t('ODIN: API key cleared.'),
       );
     },
 
@@ -58,42 +64,58 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
       // Testing the key is the user's act on the key itself: Restricted Mode does not ask.
       const run = ctx.gate.mayRun({ trigger: 'explicit', consent: 'given' });
       if ('refusal' in run) {
-        void vscode.window.showInformationMessage(`ODIN: ${run.refusal.reason} The key was not tested.`);
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('ODIN: {0} The key was not tested.', run.refusal.reason),
+        );
         return;
       }
       if (!ctx.keys.get()) {
-        const choice = await vscode.window.showWarningMessage('ODIN: No API key is set.', 'Set API Key');
+        const choice = await vscode.window.showWarningMessage(
+          vscode.l10n.t('ODIN: No API key is set.'),
+          vscode.l10n.t('Set API Key'),
+        );
         if (choice) await runCommand('odin.setApiKey');
         return;
       }
       const usage = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: 'ODIN: Testing the API key…',
+          title: vscode.l10n.t('ODIN: Testing the API key…'),
           cancellable: true,
         },
         (_progress, token) => toAbortSignal(token, (signal) => ctx.client().getCreditsUsage({ signal })),
       );
       const parts: string[] = [];
-      if (usage.hostCert?.left !== undefined) parts.push(`${usage.hostCert.left} host credits left`);
+      if (usage.hostCert?.left !== undefined)
+        parts.push(vscode.l10n.t('{0} host credits left', usage.hostCert.left));
       if (usage.bucketFile?.left !== undefined)
-        parts.push(`${usage.bucketFile.left} bucket/file credits left`);
-      if (usage.expiresOn) parts.push(`plan expires ${usage.expiresOn.slice(0, 10)}`);
+        parts.push(vscode.l10n.t('{0} bucket/file credits left', usage.bucketFile.left));
+      if (usage.expiresOn) parts.push(vscode.l10n.t('plan expires {0}', usage.expiresOn.slice(0, 10)));
       void vscode.window.showInformationMessage(
-        `ODIN: The API key works (${new URL(ctx.baseUrl()).host})${parts.length ? ': ' + parts.join(', ') : ''}.`,
+        parts.length
+          ? vscode.l10n.t(
+              'ODIN: The API key works ({0}): {1}.',
+              new URL(ctx.baseUrl()).host,
+              parts.join(', '),
+            )
+          : vscode.l10n.t('ODIN: The API key works ({0}).', new URL(ctx.baseUrl()).host),
       );
     },
 
     'odin.useDemoData': async () => {
       if (ctx.isDemo()) {
-        void vscode.window.showInformationMessage(`ODIN: Already using demo data from ${ctx.baseUrl()}.`);
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('ODIN: Already using demo data from {0}.', ctx.baseUrl()),
+        );
         return;
       }
       const server = await startEmbeddedEmulator(ctx);
       await ctx.setDemo(server);
       ctx.log.info(`Demo mode: using the embedded emulator at ${server.url}`);
       void vscode.window.showInformationMessage(
-        'ODIN: Using demo data from the built-in emulator on this machine. Nothing leaves your machine. Run "ODIN: Stop Demo Data" to return to the real service.',
+        vscode.l10n.t(
+          'ODIN: Using demo data from the built-in emulator on this machine. Nothing leaves your machine. Run "ODIN: Stop Demo Data" to return to the real service.',
+        ),
       );
     },
 

@@ -49,7 +49,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         ind = parseIndicatorArg(arg);
         if (!ind) {
           void vscode.window.showWarningMessage(
-            'ODIN: that is not an IP address, CIDR block or domain name.',
+            vscode.l10n.t('ODIN: that is not an IP address, CIDR block or domain name.'),
           );
           return;
         }
@@ -57,7 +57,9 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
         const found = fromEditor();
         if (!found) {
           void vscode.window.showInformationMessage(
-            'ODIN: put the cursor on an IP address, CIDR block or domain name (or select one), then run this again.',
+            vscode.l10n.t(
+              'ODIN: put the cursor on an IP address, CIDR block or domain name (or select one), then run this again.',
+            ),
           );
           return;
         }
@@ -69,12 +71,12 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
       if ('refusal' in d) return;
       if (!ctx.keys.get()) {
         const choice = await vscode.window.showWarningMessage(
-          'ODIN: no API key is set.',
-          'Set API Key',
-          'Try with Demo Data',
+          vscode.l10n.t('ODIN: no API key is set.'),
+          vscode.l10n.t('Set API Key'),
+          vscode.l10n.t('Try with Demo Data'),
         );
-        if (choice === 'Set API Key') await runCommand('odin.setApiKey');
-        if (choice === 'Try with Demo Data') await runCommand('odin.useDemoData');
+        if (choice === vscode.l10n.t('Set API Key')) await runCommand('odin.setApiKey');
+        if (choice === vscode.l10n.t('Try with Demo Data')) await runCommand('odin.useDemoData');
         return;
       }
       const target = targetIndicator(ind, d.target);
@@ -90,7 +92,7 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
       const card = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Window,
-          title: `ODIN: looking up ${neutraliseUiText(value, 80)}`,
+          title: vscode.l10n.t('ODIN: looking up {0}', neutraliseUiText(value, 80)),
           cancellable: true,
         },
         (_progress, token) =>
@@ -118,7 +120,8 @@ export function hoverCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odin.lookup
     'odin.resumeLookups': () => {
       const wasPaused = ctx.requests.paused !== undefined;
       ctx.requests.resume();
-      if (wasPaused) void vscode.window.setStatusBarMessage('ODIN: automatic lookups resumed', 3000);
+      if (wasPaused)
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('ODIN: automatic lookups resumed'), 3000);
     },
   };
 }

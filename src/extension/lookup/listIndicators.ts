@@ -25,12 +25,17 @@ interface IndicatorItem extends vscode.QuickPickItem {
 
 const LOOK_UP: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('search'),
-  tooltip: 'Look Up in ODIN',
+  tooltip: vscode.l10n.t('Look Up in ODIN'),
 };
-const COPY: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy (refanged)' };
+const COPY: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('copy'),
+  tooltip: vscode.l10n.t('Copy (refanged)'),
+};
 const COPY_ALL: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('copy'),
-  tooltip: 'Copy All Public Values (refanged, one per line; private and internal ones left out)',
+  tooltip: vscode.l10n.t(
+    'Copy All Public Values (refanged, one per line; private and internal ones left out)',
+  ),
 };
 
 /**
@@ -44,7 +49,9 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
     'odin.listIndicators': async (): Promise<ListedIndicators | undefined> => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) {
-        void vscode.window.showInformationMessage('ODIN: open a file (a log, a report, a config) first.');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('ODIN: open a file (a log, a report, a config) first.'),
+        );
         return undefined;
       }
       const doc = editor.document;
@@ -58,7 +65,7 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
           : await vscode.window.withProgress(
               {
                 location: vscode.ProgressLocation.Notification,
-                title: 'ODIN: finding indicators',
+                title: vscode.l10n.t('ODIN: finding indicators'),
                 cancellable: true,
               },
               (progress, token) => {
@@ -79,7 +86,10 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
       const where = selection ? 'the selection' : vscode.workspace.asRelativePath(doc.uri);
       if (list.items.length === 0) {
         void vscode.window.showInformationMessage(
-          `ODIN: no IP addresses, CIDR blocks or domain names in ${neutraliseUiText(where, 200)}.`,
+          vscode.l10n.t(
+            'ODIN: no IP addresses, CIDR blocks or domain names in {0}.',
+            neutraliseUiText(where, 200),
+          ),
         );
         return { ...list, uri: doc.uri.toString(), local: [] };
       }
@@ -99,14 +109,18 @@ function toItem(ctx: Ctx, doc: vscode.TextDocument, base: number, s: IndicatorSu
   const verdict = privacyVerdict(ctx.gate.privacy(s.value).decision, s.kind);
   const line = doc.positionAt(base + s.first).line + 1;
   const parts = [`×${s.count}`, s.kind.toUpperCase()];
-  if (s.defanged) parts.push('defanged');
+  if (s.defanged) parts.push(vscode.l10n.t('defanged'));
   return {
     // Values are detector output (digits, hex, LDH names): nothing in them renders as an icon.
     label: `$(${KIND_ICON[s.kind]}) ${s.value}`,
     description: parts.join(' · '),
     detail: verdict.allowed
-      ? `first on line ${line}`
-      : `$(lock) ${neutraliseUiText(verdict.what ?? verdict.why, 160)}: never sent · first on line ${line}`,
+      ? vscode.l10n.t('first on line {0}', line)
+      : vscode.l10n.t(
+          '$(lock) {0}: never sent · first on line {1}',
+          neutraliseUiText(verdict.what ?? verdict.why, 160),
+          line,
+        ),
     buttons: verdict.allowed ? [LOOK_UP, COPY] : [COPY],
     summary: s,
     verdict,
@@ -122,11 +136,20 @@ function showPicker(
 ): void {
   const pick = vscode.window.createQuickPick<IndicatorItem>();
   const local = items.filter((i) => !i.verdict.allowed).length;
-  pick.title = `Indicators in ${neutraliseUiText(where, 120)}`;
+  pick.title = vscode.l10n.t('Indicators in {0}', neutraliseUiText(where, 120));
   pick.placeholder =
-    `${items.length}${list.truncated ? '+' : ''} unique, ${list.total} in all` +
-    (local > 0 ? `, ${local} kept local` : '') +
-    '. Type to filter';
+    local > 0
+      ? vscode.l10n.t(
+          '{0} unique, {1} in all, {2} kept local. Type to filter',
+          `${items.length}${list.truncated ? '+' : ''}`,
+          list.total,
+          local,
+        )
+      : vscode.l10n.t(
+          '{0} unique, {1} in all. Type to filter',
+          `${items.length}${list.truncated ? '+' : ''}`,
+          list.total,
+        );
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.items = items;
@@ -148,7 +171,7 @@ function showPicker(
   pick.onDidTriggerItemButton(async ({ item, button }) => {
     if (button === COPY) {
       await vscode.env.clipboard.writeText(item.summary.value);
-      vscode.window.setStatusBarMessage(`ODIN: copied ${item.summary.value}`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('ODIN: copied {0}', item.summary.value), 3000);
     } else if (button === LOOK_UP) {
       pick.hide();
       await runCommand('odin.lookup', item.summary.value);
@@ -164,7 +187,13 @@ function showPicker(
     );
     const left = items.length - shared.length;
     vscode.window.setStatusBarMessage(
-      `ODIN: copied ${shared.length} public indicators${left ? ` (${left} private or internal left out)` : ''}`,
+      left
+        ? vscode.l10n.t(
+            'ODIN: copied {0} public indicators ({1} private or internal left out)',
+            shared.length,
+            left,
+          )
+        : vscode.l10n.t('ODIN: copied {0} public indicators', shared.length),
       3000,
     );
   });

@@ -45,17 +45,23 @@ export class LookupStatus implements vscode.Disposable {
     }
     const api = this.ctx.isDemo() ? 'demo data (local emulator)' : this.ctx.origin();
     if (pause) {
-      item.text = '$(debug-pause) ODIN paused';
-      item.tooltip = `Automatic ODIN lookups are paused: ${pause.message}\nCached results are still shown. Click to resume.`;
-      item.command = { command: 'odin.resumeLookups', title: 'Resume Automatic Lookups' };
+      item.text = vscode.l10n.t('$(debug-pause) ODIN paused');
+      item.tooltip = vscode.l10n.t(
+        'Automatic ODIN lookups are paused: {0}\nCached results are still shown. Click to resume.',
+        pause.message,
+      );
+      item.command = { command: 'odin.resumeLookups', title: vscode.l10n.t('Resume Automatic Lookups') };
       item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-      item.accessibilityInformation = { label: 'ODIN lookups paused. Activate to resume.' };
+      item.accessibilityInformation = { label: vscode.l10n.t('ODIN lookups paused. Activate to resume.') };
     } else if (!this.ctx.gate.trusted()) {
-      item.text = '$(shield) ODIN';
-      item.tooltip =
-        'Restricted Mode: ODIN hovers show local facts only; nothing is sent without your confirmation.';
-      item.command = { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' };
-      item.accessibilityInformation = { label: 'ODIN: Restricted Mode, nothing sent on hover' };
+      item.text = vscode.l10n.t('$(shield) ODIN');
+      item.tooltip = vscode.l10n.t(
+        'Restricted Mode: ODIN hovers show local facts only; nothing is sent without your confirmation.',
+      );
+      item.command = { command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') };
+      item.accessibilityInformation = {
+        label: vscode.l10n.t('ODIN: Restricted Mode, nothing sent on hover'),
+      };
     } else {
       const mode = this.ctx.gate.mode();
       const text: Record<typeof mode, string> = {
@@ -64,13 +70,19 @@ export class LookupStatus implements vscode.Disposable {
         off: 'off: nothing is sent',
       };
       item.text = mode === 'off' ? '$(circle-slash) ODIN' : '$(radio-tower) ODIN';
-      item.tooltip = `ODIN lookups: ${text[mode]}${config.hoverEnabled() ? '' : ' (hover cards disabled)'}\nAPI: ${api}\nClick to change.`;
+      item.tooltip = config.hoverEnabled()
+        ? vscode.l10n.t('ODIN lookups: {0}\nAPI: {1}\nClick to change.', text[mode], api)
+        : vscode.l10n.t(
+            'ODIN lookups: {0} (hover cards disabled)\nAPI: {1}\nClick to change.',
+            text[mode],
+            api,
+          );
       item.command = {
         command: 'workbench.action.openSettings',
-        title: 'Lookup Settings',
+        title: vscode.l10n.t('Lookup Settings'),
         arguments: ['odin.lookups.mode'],
       };
-      item.accessibilityInformation = { label: `ODIN lookups: ${text[mode]}` };
+      item.accessibilityInformation = { label: vscode.l10n.t('ODIN lookups: {0}', text[mode]) };
     }
     item.show();
   }

@@ -16,7 +16,7 @@ export const MAP_VIEW_TYPE = 'odin.mapView';
 
 const MAP_PAGE: PageSpec<FromMap, ToMap> = {
   page: 'map',
-  title: 'ODIN Map',
+  title: vscode.l10n.t('ODIN Map'),
   script: 'map-view.js',
   fromPage: fromMap,
   dataTypes: ['map', 'empty'],

@@ -29,11 +29,11 @@ export async function browseFields(f: BrowseParts, arg?: unknown): Promise<unkno
   if (!which) {
     const pick = await vscode.window.showQuickPick(
       [
-        { label: 'Host fields', which: 'hosts' as const },
-        { label: 'Exposed bucket fields', which: 'buckets' as const },
-        { label: 'Exposed file fields', which: 'files' as const },
+        { label: vscode.l10n.t('Host fields'), which: 'hosts' as const },
+        { label: vscode.l10n.t('Exposed bucket fields'), which: 'buckets' as const },
+        { label: vscode.l10n.t('Exposed file fields'), which: 'files' as const },
       ],
-      { title: 'ODIN: Browse Query Fields' },
+      { title: vscode.l10n.t('ODIN: Browse Query Fields') },
     );
     if (!pick) return undefined;
     which = pick.which;
@@ -41,14 +41,14 @@ export async function browseFields(f: BrowseParts, arg?: unknown): Promise<unkno
   const fields = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: 'ODIN: loading the field list',
+      title: vscode.l10n.t('ODIN: loading the field list'),
       cancellable: true,
     },
     (_p, token) => toAbortSignal(token, (signal) => f.catalogue.fields(which!, signal)),
   );
   const picked = await vscode.window.showQuickPick(fields.map(fieldItem), {
-    title: `ODIN: ${fields.length} queryable fields`,
-    placeHolder: 'Pick a field to start a search with it',
+    title: vscode.l10n.t('ODIN: {0} queryable fields', fields.length),
+    placeHolder: vscode.l10n.t('Pick a field to start a search with it'),
     matchOnDescription: true,
   });
   if (!picked) return undefined;

@@ -134,7 +134,7 @@ export class SearchFeature implements vscode.Disposable {
     this.reported.add(key);
     this.ctx.log.warn(`${p.message}\n  ${p.details.join('\n  ')}`);
     void vscode.window
-      .showWarningMessage(`ODIN: ${p.message}`, 'Show Log')
+      .showWarningMessage(vscode.l10n.t('ODIN: {0}', p.message), vscode.l10n.t('Show Log'))
       .then((c) => c && this.ctx.log.show());
   }
 

@@ -29,7 +29,7 @@ type Item = vscode.QuickPickItem & {
 
 const EDIT_BUTTON: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('edit'),
-  tooltip: 'Edit this query',
+  tooltip: vscode.l10n.t('Edit this query'),
 };
 
 /** What a row says after its label: its category or detail, and whether the plan locks it. */
@@ -65,8 +65,9 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
     };
 
     qp.title = error ? `${opts.title} — rejected: ${neutraliseUiText(error, 200)}` : opts.title;
-    qp.placeholder =
-      'Type a query (field:value, AND, OR, "phrases", [a TO b]); Enter runs it, * or empty for everything';
+    qp.placeholder = vscode.l10n.t(
+      'Type a query (field:value, AND, OR, "phrases", [a TO b]); Enter runs it, * or empty for everything',
+    );
     qp.ignoreFocusOut = true;
     qp.matchOnDescription = false;
     qp.matchOnDetail = false;
@@ -77,8 +78,8 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
       const items: Item[] = [];
       if (error) {
         items.push({
-          label: `$(error) ${neutraliseUiText(error, 300)}`,
-          description: 'the service rejected this query; edit it and press Enter',
+          label: vscode.l10n.t('$(error) {0}', neutraliseUiText(error, 300)),
+          description: vscode.l10n.t('the service rejected this query; edit it and press Enter'),
           action: 'error',
           value,
           alwaysShow: true,
@@ -86,8 +87,10 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
       }
       const warning = querySyntaxWarning(value);
       items.push({
-        label: `$(search) ${value.trim() ? neutraliseUiText(value, 300) : '* (everything)'}`,
-        description: warning ? `$(warning) ${warning}` : 'Run this query',
+        label: value.trim()
+          ? vscode.l10n.t('$(search) {0}', neutraliseUiText(value, 300))
+          : vscode.l10n.t('$(search) * (everything)'),
+        description: warning ? vscode.l10n.t('$(warning) {0}', warning) : vscode.l10n.t('Run this query'),
         action: 'run',
         value,
         alwaysShow: true,
@@ -226,7 +229,7 @@ export async function promptField(
     };
     let fields = catalogue.builtin(target);
     qp.title = title;
-    qp.placeholder = 'Field to summarise by (e.g. services.port, location.country_code)';
+    qp.placeholder = vscode.l10n.t('Field to summarise by (e.g. services.port, location.country_code)');
     qp.ignoreFocusOut = true;
     const render = (): void => {
       qp.items = fields.map(fieldItem);
@@ -262,7 +265,7 @@ export async function promptField(
 export async function promptIp(title: string, value?: string): Promise<string | undefined> {
   const v = await vscode.window.showInputBox({
     title,
-    prompt: 'IPv4 or IPv6 address (defanged forms such as 1.2.3[.]4 are accepted)',
+    prompt: vscode.l10n.t('IPv4 or IPv6 address (defanged forms such as 1.2.3[.]4 are accepted)'),
     placeHolder: '45.33.32.156',
     value,
     ignoreFocusOut: true,
@@ -289,8 +292,8 @@ export async function promptDomain(
 export async function promptCve(title: string): Promise<string | undefined> {
   const v = await vscode.window.showInputBox({
     title,
-    prompt: 'CVE id',
-    placeHolder: 'CVE-2021-44228',
+    prompt: vscode.l10n.t('CVE id'),
+    placeHolder: vscode.l10n.t('CVE-2021-44228'),
     ignoreFocusOut: true,
     validateInput: (text) => cveError(text),
   });
@@ -309,8 +312,8 @@ export async function promptDate(
 ): Promise<string | undefined> {
   const v = await vscode.window.showInputBox({
     title,
-    prompt: `${prompt} (YYYY-MM-DD; leave empty for no limit)`,
-    placeHolder: 'YYYY-MM-DD',
+    prompt: vscode.l10n.t('{0} (YYYY-MM-DD; leave empty for no limit)', prompt),
+    placeHolder: vscode.l10n.t('YYYY-MM-DD'),
     ignoreFocusOut: true,
     validateInput: (text) => {
       const t = text.trim();
@@ -337,7 +340,7 @@ export async function promptDomainFilter(title: string): Promise<DomainInputs | 
   const keyword = await promptText(`${title} (2/4)`, 'Keyword in the domain or subdomain (optional)');
   if (keyword === undefined) return undefined;
   if (!domain && !keyword.trim()) {
-    void vscode.window.showWarningMessage('ODIN: enter a domain or a keyword to search for.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: enter a domain or a keyword to search for.'));
     return undefined;
   }
   const after = await promptDate(`${title} (3/4)`, 'Published after');
@@ -354,15 +357,15 @@ export async function promptDomainFilter(title: string): Promise<DomainInputs | 
 
 export async function promptBucketSort(): Promise<{ sortBy?: string; sortDir?: 'asc' | 'desc' } | undefined> {
   const items: Array<vscode.QuickPickItem & { sortBy?: string; sortDir?: 'asc' | 'desc' }> = [
-    { label: 'Service default order', description: 'no sort' },
+    { label: vscode.l10n.t('Service default order'), description: vscode.l10n.t('no sort') },
     ...BUCKET_SORT_FIELDS.flatMap((f) => [
-      { label: `${f} descending`, sortBy: f, sortDir: 'desc' as const },
-      { label: `${f} ascending`, sortBy: f, sortDir: 'asc' as const },
+      { label: vscode.l10n.t('{0} descending', f), sortBy: f, sortDir: 'desc' as const },
+      { label: vscode.l10n.t('{0} ascending', f), sortBy: f, sortDir: 'asc' as const },
     ]),
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'ODIN: Sort Exposed Buckets',
-    placeHolder: 'Sort order',
+    title: vscode.l10n.t('ODIN: Sort Exposed Buckets'),
+    placeHolder: vscode.l10n.t('Sort order'),
     ignoreFocusOut: true,
   });
   if (!picked) return undefined;

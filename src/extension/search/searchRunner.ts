@@ -101,8 +101,8 @@ export class SearchRunner {
       // "off" means nothing leaves the machine, search commands included.
       void vscode.window
         .showWarningMessage(
-          'ODIN: lookups are off (setting "ODIN › Lookups: Mode"), so nothing was sent.',
-          'Open Settings',
+          vscode.l10n.t('ODIN: lookups are off (setting "ODIN › Lookups: Mode"), so nothing was sent.'),
+          vscode.l10n.t('Open Settings'),
         )
         .then(
           (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode'),
@@ -112,7 +112,7 @@ export class SearchRunner {
     // The same check as every page's (core/search pageRefusal): said here before a result set exists.
     const refused = gate.current().search(gateTargets(spec));
     if (refused) {
-      void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(refused, 300)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: {0}', neutraliseUiText(refused, 300)));
       return { status: 'blocked', error: refused };
     }
     // Restricted Mode: the user confirms once a session before a search is sent.
@@ -144,7 +144,7 @@ export class SearchRunner {
       await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `ODIN: ${neutraliseUiText(setTitle(set), 120)}`,
+          title: vscode.l10n.t('ODIN: {0}', neutraliseUiText(setTitle(set), 120)),
           cancellable: true,
         },
         (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),

@@ -39,7 +39,7 @@ export async function reportError(ctx: Ctx, err: unknown, action: string): Promi
   const buttons = [SHOW_LOG];
   if (err instanceof OdinApiError && err.kind === 'auth') buttons.unshift(SET_KEY);
   const choice = await vscode.window.showErrorMessage(
-    `ODIN: ${neutraliseUiText(action)}: ${neutraliseUiText(userMessage(err))}`,
+    vscode.l10n.t('ODIN: {0}: {1}', neutraliseUiText(action), neutraliseUiText(userMessage(err))),
     ...buttons,
   );
   if (choice === SHOW_LOG) ctx.log.show();

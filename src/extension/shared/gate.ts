@@ -172,11 +172,12 @@ export class SessionGate implements vscode.Disposable {
   async confirmRestricted(what: string): Promise<boolean> {
     if (this.hasRestrictedConsent()) return true;
     const choice = await vscode.window.showWarningMessage(
-      `Send ${neutraliseUiText(what, 120)} to ODIN?`,
+      vscode.l10n.t('Send {0} to ODIN?', neutraliseUiText(what, 120)),
       {
         modal: true,
-        detail:
+        detail: vscode.l10n.t(
           'This workspace is in Restricted Mode, so ODIN sends nothing by itself. You will not be asked again in this session.',
+        ),
       },
       SEND,
     );
@@ -217,7 +218,10 @@ function explainBlock(r: Pick<Refusal, 'code' | 'message'>): void {
   if (r.code === 'off') {
     // The command returns at once; the button works while the message stays.
     void vscode.window
-      .showInformationMessage(`ODIN: ${neutraliseUiText(r.message, 300)}`, 'Open Setting')
+      .showInformationMessage(
+        vscode.l10n.t('ODIN: {0}', neutraliseUiText(r.message, 300)),
+        vscode.l10n.t('Open Setting'),
+      )
       .then((choice) =>
         choice
           ? vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode')

@@ -37,8 +37,8 @@ const MAX_URIS = 10_000;
 
 /** How the triage says the gate's refusal (the gate decides; this is wording). */
 const LOCAL_ONLY: Partial<Record<BlockCode, string>> = {
-  'needs-consent': 'This workspace is in Restricted Mode: the triage stays on this machine.',
-  off: 'Lookups are off (setting odin.lookups.mode): the triage stays on this machine.',
+  'needs-consent': vscode.l10n.t('This workspace is in Restricted Mode: the triage stays on this machine.'),
+  off: vscode.l10n.t('Lookups are off (setting odin.lookups.mode): the triage stays on this machine.'),
 };
 
 /** Why this window may not send anything now, or undefined when it may (after a confirmation). */
@@ -46,9 +46,14 @@ function localOnlyReason(ctx: Ctx): string | undefined {
   // A triage from Restricted Mode stays local: no consent is asked for a bulk send.
   const run = ctx.gate.mayRun({ trigger: 'explicit', consent: 'none' });
   if ('refusal' in run)
-    return LOCAL_ONLY[run.refusal.code] ?? `${run.refusal.reason} The triage stays on this machine.`;
+    return (
+      LOCAL_ONLY[run.refusal.code] ??
+      vscode.l10n.t('{0} The triage stays on this machine.', run.refusal.reason)
+    );
   if (!ctx.keys.get())
-    return 'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".';
+    return vscode.l10n.t(
+      'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".',
+    );
   return undefined;
 }
 
@@ -151,13 +156,29 @@ function resultOf(t: Triage, p: TriageResult['preview'], acc: EnrichResult, loca
 
 function previewText(p: TriageResult['preview']): string {
   const lines = [
-    `${p.unique} unique indicators (${p.byKind.ipv4} IPv4, ${p.byKind.ipv6} IPv6, ${p.byKind.domain} domains, ${p.byKind.cidr} CIDR) in ${p.occurrences} occurrences.`,
-    `${p.private} private or internal: never sent.`,
-    `${p.cached} already cached: no request.`,
-    `Enrichment sends ${p.requests} request${p.requests === 1 ? '' : 's'} for ${p.toSend} indicator${p.toSend === 1 ? '' : 's'} (${p.mode === 'batched' ? 'IPs batched into host searches' : 'one lookup per indicator'}).`,
+    vscode.l10n.t(
+      '{0} unique indicators ({1} IPv4, {2} IPv6, {3} domains, {4} CIDR) in {5} occurrences.',
+      p.unique,
+      p.byKind.ipv4,
+      p.byKind.ipv6,
+      p.byKind.domain,
+      p.byKind.cidr,
+      p.occurrences,
+    ),
+    vscode.l10n.t('{0} private or internal: never sent.', p.private),
+    vscode.l10n.t('{0} already cached: no request.', p.cached),
+    vscode.l10n.t(
+      'Enrichment sends {0} for {1} ({2}).',
+      p.requests === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', p.requests),
+      p.toSend === 1 ? vscode.l10n.t('1 indicator') : vscode.l10n.t('{0} indicators', p.toSend),
+      p.mode === 'batched'
+        ? vscode.l10n.t('IPs batched into host searches')
+        : vscode.l10n.t('one lookup per indicator'),
+    ),
   ];
-  if (p.creditsLeft !== undefined) lines.push(`Credits left: ${p.creditsLeft}.`);
-  if (p.truncated) lines.push('More unique values than the triage lists; the rest are counted only.');
+  if (p.creditsLeft !== undefined) lines.push(vscode.l10n.t('Credits left: {0}.', p.creditsLeft));
+  if (p.truncated)
+    lines.push(vscode.l10n.t('More unique values than the triage lists; the rest are counted only.'));
   return lines.join('\n');
 }
 
@@ -175,19 +196,28 @@ async function runTriage(
 ): Promise<TriageResult | undefined> {
   const opts = { batching: triageSettings.batching(), batchSize: triageSettings.batchSize() };
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'ODIN triage', cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('ODIN triage'),
+      cancellable: true,
+    },
     (progress, token) =>
       toAbortSignal(token, async (cancelled) => {
         // The progress notification's Cancel (the token) or state.running (what a test aborts).
         const controller = new AbortController();
         state.running = controller;
         const signal = AbortSignal.any([cancelled, controller.signal]);
-        progress.report({ message: 'reading files…' });
+        progress.report({ message: vscode.l10n.t('reading files…') });
         const { texts, skipped } = selection
           ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] }
           : await readTexts(uris, token);
         if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
-        progress.report({ message: `scanning ${texts.length} file${texts.length === 1 ? '' : 's'}…` });
+        progress.report({
+          message:
+            texts.length === 1
+              ? vscode.l10n.t('scanning 1 file…')
+              : vscode.l10n.t('scanning {0} files…', texts.length),
+        });
         const t = await buildTriage(texts, triageCheck(ctx.gate), { signal });
         if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
         state.set(t, ctx.origin());
@@ -213,20 +243,23 @@ async function runTriage(
         }
         if (p.requests > 0 && args.send !== true) {
           if (!interactive) return resultOf(t, p, account(t), 'Not confirmed.');
-          const SEND = `Enrich (${p.requests} request${p.requests === 1 ? '' : 's'})`;
+          const SEND =
+            p.requests === 1
+              ? vscode.l10n.t('Enrich (1 request)')
+              : vscode.l10n.t('Enrich ({0} requests)', p.requests);
           const choice = await vscode.window.showWarningMessage(
-            'ODIN: triage preview',
+            vscode.l10n.t('ODIN: triage preview'),
             { modal: true, detail: previewText(p) },
             SEND,
-            'Local Only',
+            vscode.l10n.t('Local Only'),
           );
           if (choice !== SEND) return resultOf(t, p, account(t), 'Not confirmed: nothing was sent.');
         }
         // KEV and EPSS order the verdicts (a feed that cannot load is said by the store, never
         // fatal); loaded after the yes, so nothing at all leaves before the confirmation.
-        progress.report({ message: 'reading the exploitation feeds…' });
+        progress.report({ message: vscode.l10n.t('reading the exploitation feeds…') });
         await ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
-        progress.report({ message: `enriching ${p.toSend} indicators…` });
+        progress.report({ message: vscode.l10n.t('enriching {0} indicators…', p.toSend) });
         let reported = 0;
         // The count the preview showed is the most this run sends; more needs a new yes.
         const acc = await enrich(t, source, {
@@ -236,7 +269,10 @@ async function runTriage(
           ...(interactive ? { confirmFallback: (singles, budget) => confirmSingles(singles, budget) } : {}),
           onProgress: (done, all) => {
             const pct = Math.floor((100 * done) / Math.max(all, 1));
-            progress.report({ increment: pct - reported, message: `${done} of ${all} requests` });
+            progress.report({
+              increment: pct - reported,
+              message: vscode.l10n.t('{0} of {1} requests', done, all),
+            });
             reported = pct;
           },
         });
@@ -251,14 +287,21 @@ async function runTriage(
 
 /** The service refused the batched search: a new yes before one lookup per IP left. */
 async function confirmSingles(singles: number, budget: RequestBudget): Promise<boolean> {
-  const SEND = `Send ${singles} Lookup${singles === 1 ? '' : 's'}`;
+  const SEND = singles === 1 ? vscode.l10n.t('Send 1 Lookup') : vscode.l10n.t('Send {0} Lookups', singles);
   // A dialog that cannot be shown is no yes.
   const choice = await Promise.resolve(
     vscode.window.showWarningMessage(
-      'ODIN: the batched search was refused',
+      vscode.l10n.t('ODIN: the batched search was refused'),
       {
         modal: true,
-        detail: `ODIN refused the batched host search (a bad request). Looking up the ${singles} IP address${singles === 1 ? '' : 'es'} left one by one sends ${singles} more request${singles === 1 ? '' : 's'}; ${budget.spent} of the ${budget.agreed} you agreed to ${budget.spent === 1 ? 'was' : 'were'} sent. Without them those rows stay not enriched.`,
+        detail: vscode.l10n.t(
+          'ODIN refused the batched host search (a bad request). Looking up the {0} left one by one sends {1}; {2} sent. Without them those rows stay not enriched.',
+          singles === 1 ? vscode.l10n.t('1 IP address') : vscode.l10n.t('{0} IP addresses', singles),
+          singles === 1 ? vscode.l10n.t('1 more request') : vscode.l10n.t('{0} more requests', singles),
+          budget.spent === 1
+            ? vscode.l10n.t('1 of the {0} you agreed to was', budget.agreed)
+            : vscode.l10n.t('{0} of the {1} you agreed to were', budget.spent, budget.agreed),
+        ),
       },
       SEND,
     ),
@@ -269,14 +312,16 @@ async function confirmSingles(singles: number, budget: RequestBudget): Promise<b
 async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefined): Promise<void> {
   if (!r) return;
   if (state.last) TriageView.show(ctx, state);
-  const head = r.local ? `${r.local} ${r.indicators.length} unique indicators.` : r.summary;
+  const head = r.local
+    ? vscode.l10n.t('{0} {1} unique indicators.', r.local, r.indicators.length)
+    : r.summary;
   const choice = await vscode.window.showInformationMessage(
-    `ODIN triage: ${neutraliseUiText(head, 300)}`,
-    'Open Report',
-    'Save Report…',
+    vscode.l10n.t('ODIN triage: {0}', neutraliseUiText(head, 300)),
+    vscode.l10n.t('Open Report'),
+    vscode.l10n.t('Save Report…'),
   );
-  if (choice === 'Open Report') await openMarkdownReport(state);
-  else if (choice === 'Save Report…') {
+  if (choice === vscode.l10n.t('Open Report')) await openMarkdownReport(state);
+  else if (choice === vscode.l10n.t('Save Report…')) {
     const f = await askFormat();
     if (f) await saveReport(state, f);
   }
@@ -287,7 +332,9 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
     'odin.triageFile': async (): Promise<TriageResult | undefined> => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) {
-        void vscode.window.showInformationMessage('ODIN: open a file (a log, a report, a config) first.');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('ODIN: open a file (a log, a report, a config) first.'),
+        );
         return undefined;
       }
       const sel = editor.selection.isEmpty
@@ -302,7 +349,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
       if (!folder) {
         const folders = vscode.workspace.workspaceFolders ?? [];
         if (folders.length === 0) {
-          void vscode.window.showInformationMessage('ODIN: open a folder first.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: open a folder first.'));
           return undefined;
         }
         folder =
@@ -310,8 +357,11 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         if (!folder) return undefined;
       }
       const glob = await vscode.window.showInputBox({
-        title: 'ODIN: triage indicators in folder',
-        prompt: `Files to scan under ${vscode.workspace.asRelativePath(folder)} (files.exclude applies)`,
+        title: vscode.l10n.t('ODIN: triage indicators in folder'),
+        prompt: vscode.l10n.t(
+          'Files to scan under {0} (files.exclude applies)',
+          vscode.workspace.asRelativePath(folder),
+        ),
         value: triageSettings.folderGlob(),
       });
       if (!glob) return undefined;
@@ -322,7 +372,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         triageSettings.maxFiles(),
       );
       if (uris.length === 0) {
-        void vscode.window.showInformationMessage('ODIN: no file matches.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: no file matches.'));
         return undefined;
       }
       const r = await runTriage(ctx, state, uris, {}, true);
@@ -338,7 +388,10 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         if (denied.length) {
           // Refused without a modal or an awaited message: a task or keybinding gets `undefined` at once.
           void vscode.window.showWarningMessage(
-            `ODIN: odin.triage reads files of this workspace or open documents only (${denied.length} refused).`,
+            vscode.l10n.t(
+              'ODIN: odin.triage reads files of this workspace or open documents only ({0} refused).',
+              denied.length,
+            ),
           );
           return undefined;
         }
@@ -356,7 +409,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
     'odin.triageReport': async (raw?: unknown): Promise<string | undefined> => {
       if (!state.last) {
         void vscode.window.showInformationMessage(
-          'ODIN: run a triage first ("ODIN: Triage Indicators in File").',
+          vscode.l10n.t('ODIN: run a triage first ("ODIN: Triage Indicators in File").'),
         );
         return undefined;
       }

@@ -76,21 +76,35 @@ export class CreditsStatus implements vscode.Disposable {
     const low = isLow(left, plan);
     this.item.text = `$(${low ? 'warning' : 'credit-card'}) ${left.toLocaleString('en-US')}`;
     const lines = [
-      `ODIN credits left: ${left.toLocaleString('en-US')}${plan ? ` of ${plan.toLocaleString('en-US')}` : ''} (hosts and certificates)`,
+      plan
+        ? vscode.l10n.t(
+            'ODIN credits left: {0} of {1} (hosts and certificates)',
+            left.toLocaleString('en-US'),
+            plan.toLocaleString('en-US'),
+          )
+        : vscode.l10n.t('ODIN credits left: {0} (hosts and certificates)', left.toLocaleString('en-US')),
     ];
     const b = usage.bucketFile;
     if (typeof b?.left === 'number')
       lines.push(
-        `Buckets and files: ${b.left.toLocaleString('en-US')}${b.plan ? ` of ${b.plan.toLocaleString('en-US')}` : ''}`,
+        b.plan
+          ? vscode.l10n.t(
+              'Buckets and files: {0} of {1}',
+              b.left.toLocaleString('en-US'),
+              b.plan.toLocaleString('en-US'),
+            )
+          : vscode.l10n.t('Buckets and files: {0}', b.left.toLocaleString('en-US')),
       );
-    if (usage.expiresOn) lines.push(`Plan expires ${String(usage.expiresOn).slice(0, 10)}`);
-    lines.push('Click to refresh.');
+    if (usage.expiresOn) lines.push(vscode.l10n.t('Plan expires {0}', String(usage.expiresOn).slice(0, 10)));
+    lines.push(vscode.l10n.t('Click to refresh.'));
     this.item.tooltip = lines.join('\n');
     this.item.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
     if (low && !this.warned) {
       this.warned = true;
-      void vscode.window.showWarningMessage(`ODIN: ${left.toLocaleString('en-US')} credits left.`);
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('ODIN: {0} credits left.', left.toLocaleString('en-US')),
+      );
     }
   }
 

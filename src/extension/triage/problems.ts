@@ -98,7 +98,7 @@ class OpenDetailsFix implements vscode.CodeActionProvider {
       a.diagnostics = [d];
       a.isPreferred = true;
       // The command validates its argument and runs the gate as an explicit action.
-      a.command = { command: 'odin.openHostDetails', title: 'Open details', arguments: [ip] };
+      a.command = { command: 'odin.openHostDetails', title: vscode.l10n.t('Open details'), arguments: [ip] };
       out.push(a);
     }
     return out;

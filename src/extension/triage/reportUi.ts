@@ -24,7 +24,7 @@ export async function askFormat(): Promise<ReportFormat | undefined> {
   };
   const pick = await vscode.window.showQuickPick(
     REPORT_FORMATS.map((f) => ({ label: labels[f], format: f })),
-    { title: 'ODIN: triage report format' },
+    { title: vscode.l10n.t('ODIN: triage report format') },
   );
   return pick?.format;
 }
@@ -42,7 +42,7 @@ export async function saveReport(state: TriageState, format: ReportFormat): Prom
   if (text === undefined) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const target = await vscode.window.showSaveDialog({
-    title: 'Save ODIN triage report',
+    title: vscode.l10n.t('Save ODIN triage report'),
     defaultUri: folder ? vscode.Uri.joinPath(folder, `odin-triage.${EXT[format]}`) : undefined,
   });
   if (!target) return;

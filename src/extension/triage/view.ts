@@ -13,7 +13,7 @@ export const TRIAGE_VIEW_TYPE = 'odin.triageView';
 /** The triage page for the webview kit: its script, its message schema, its data messages. */
 const TRIAGE_PAGE: PageSpec<FromTriageView, ToTriageView> = {
   page: 'triage',
-  title: 'ODIN Triage',
+  title: vscode.l10n.t('ODIN Triage'),
   script: 'triage-view.js',
   fromPage: fromTriageView,
   dataTypes: ['rows', 'empty'],
@@ -80,8 +80,9 @@ export class TriageView implements vscode.Disposable {
       this.posted = [];
       this.page.post({
         type: 'empty',
-        message:
+        message: vscode.l10n.t(
           'No triage yet in this window. Run "ODIN: Triage Indicators in File" or "ODIN: Triage Indicators in Folder…".',
+        ),
       });
       return;
     }

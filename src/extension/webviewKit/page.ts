@@ -195,7 +195,7 @@ export class WebviewPage<
   report(err: unknown): void {
     if (isCancellation(err)) return;
     this.ctx.log.error(`The ${this.spec.page} page ${this.id}: ${userMessage(err)}`);
-    void vscode.window.showErrorMessage(`ODIN: ${neutraliseUiText(userMessage(err))}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('ODIN: {0}', neutraliseUiText(userMessage(err))));
   }
 
   dispose(): void {

@@ -3,14 +3,14 @@
  * (activation registers a stand-in for each declared name, src/extension/agent/lazy.ts).
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { AGENT_TOOLS } from '../../../src/agent';
 import { MCP_PROVIDER_ID } from '../../../src/extension/agent/ids';
+import { readManifest } from '../../support/manifest';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+const pkg = readManifest(ROOT) as {
   bin?: Record<string, string>;
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
@@ -21,6 +21,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
       modelDescription: string;
       inputSchema: unknown;
       toolReferenceName: string;
+      when?: string;
     }>;
     mcpServerDefinitionProviders: Array<{ id: string }>;
     modelContextServerCollections: Array<{ id: string }>;
@@ -41,6 +42,16 @@ void describe('agent manifest', () => {
       assert.deepEqual(d.inputSchema, JSON.parse(JSON.stringify(t.inputSchema)), t.name);
       assert.match(d.toolReferenceName, /^odin-[a-z-]+$/);
     }
+  });
+
+  void it('hides each tool that sends while it cannot work (no key, lookups off); the local tools stay', () => {
+    // Context key: src/extension/shared/contextKeys.ts; host test: agent.test.ts.
+    const WHEN = "odin.hasApiKey && config.odin.lookups.mode != 'off'";
+    for (const t of AGENT_TOOLS) {
+      const d = pkg.contributes.languageModelTools.find((x) => x.name === t.name)!;
+      assert.equal(d.when, t.local ? undefined : WHEN, t.name);
+    }
+    assert.ok(AGENT_TOOLS.some((t) => t.local));
   });
 
   void it('declares the MCP server provider under both contribution points, with the id the code registers', () => {

@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { readManifest } from '../../support/manifest';
 
 const root = join(__dirname, '..', '..', '..', '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pkg = readManifest(root);
 
 /** Width and height of a PNG, from its IHDR chunk. */
 export function pngSize(file: string): { width: number; height: number } {

@@ -28,12 +28,12 @@ export class ChartCommands {
     const set = this.f.setOf(arg);
     if (!set || (set.spec.kind !== 'hostSummary' && set.spec.kind !== 'fileSummary')) {
       void vscode.window.showInformationMessage(
-        'ODIN: only a summary (hosts or exposed files by a field) opens as a chart.',
+        vscode.l10n.t('ODIN: only a summary (hosts or exposed files by a field) opens as a chart.'),
       );
       return undefined;
     }
     if (set.status === 'loading' && set.pages === 0) {
-      void vscode.window.showInformationMessage('ODIN: the summary is still loading.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: the summary is still loading.'));
       return undefined;
     }
     const source = this.source(set);
@@ -50,7 +50,10 @@ export class ChartCommands {
     const facets = set.items.flatMap((i) => (i.t === 'facet' ? [i] : []));
     return {
       id: set.id,
-      title: `${set.spec.kind === 'fileSummary' ? 'Exposed files' : 'Hosts'} by ${set.spec.field ?? ''}`,
+      title:
+        set.spec.kind === 'fileSummary'
+          ? vscode.l10n.t('Exposed files by {0}', set.spec.field ?? '')
+          : vscode.l10n.t('Hosts by {0}', set.spec.field ?? ''),
       query: set.spec.query ?? '*',
       field: set.spec.field ?? '',
       buckets: facets.map((i) => i.v),

@@ -50,7 +50,7 @@ export class ResultCommands {
     await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `ODIN: ${neutraliseUiText(setTitle(set), 120)}`,
+        title: vscode.l10n.t('ODIN: {0}', neutraliseUiText(setTitle(set), 120)),
         cancellable: true,
       },
       (_p, token) => toAbortSignal(token, (signal) => set.loadNext(signal)),
@@ -69,16 +69,16 @@ export class ResultCommands {
     const plan = set.loadAllPlan();
     if (plan.requests > 0 && !(isObj(opts) && opts.confirmed === true)) {
       const choice = await vscode.window.showWarningMessage(
-        `Load all remaining results of ${neutraliseUiText(setTitle(set), 100)}?`,
+        vscode.l10n.t('Load all remaining results of {0}?', neutraliseUiText(setTitle(set), 100)),
         { modal: true, detail: loadAllText(plan) },
-        'Load All',
+        vscode.l10n.t('Load All'),
       );
-      if (choice !== 'Load All') return { ...this.f.runner.summary(set), status: 'dismissed' };
+      if (choice !== vscode.l10n.t('Load All')) return { ...this.f.runner.summary(set), status: 'dismissed' };
     }
     await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `ODIN: loading all of ${neutraliseUiText(setTitle(set), 100)}`,
+        title: vscode.l10n.t('ODIN: loading all of {0}', neutraliseUiText(setTitle(set), 100)),
         cancellable: true,
       },
       (progress, token) => {
@@ -94,11 +94,18 @@ export class ResultCommands {
     );
     if (set.lastLoadAllStop === 'pageCap') {
       void vscode.window.showInformationMessage(
-        `ODIN: stopped after ${LOAD_ALL_MAX_PAGES} requests (${set.countText()}); "Load All" again continues.`,
+        vscode.l10n.t(
+          'ODIN: stopped after {0} requests ({1}); "Load All" again continues.',
+          LOAD_ALL_MAX_PAGES,
+          set.countText(),
+        ),
       );
     } else if (set.lastLoadAllStop === 'cursorCycle') {
       void vscode.window.showWarningMessage(
-        `ODIN: stopped at ${set.countText()}: the service's next-page cursor repeated an earlier one.`,
+        vscode.l10n.t(
+          "ODIN: stopped at {0}: the service's next-page cursor repeated an earlier one.",
+          set.countText(),
+        ),
       );
     }
     return this.f.runner.summary(set);
@@ -118,7 +125,7 @@ export class ResultCommands {
   async changeFacetCount(arg?: unknown): Promise<RunSummary | undefined> {
     const set = this.setOf(arg);
     if (!set || !isSummary(set.spec.kind)) {
-      void vscode.window.showInformationMessage('ODIN: only a summary has a facet count.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: only a summary has a facet count.'));
       return undefined;
     }
     const given = isObj(arg) && !isResultNode(arg) ? arg.facetCount : undefined;
@@ -127,10 +134,11 @@ export class ResultCommands {
     let count: unknown = given;
     if (given === undefined) {
       const text = await vscode.window.showInputBox({
-        title: 'ODIN: Change Facet Count',
-        prompt: 'How many values the summary lists (1 to 10000); the summary runs again',
+        title: vscode.l10n.t('ODIN: Change Facet Count'),
+        prompt: vscode.l10n.t('How many values the summary lists (1 to 10000); the summary runs again'),
         value: String(set.spec.limit ?? DEFAULT_FACETS),
-        validateInput: (v) => (valid(Number(v.trim())) ? undefined : 'A whole number from 1 to 10000'),
+        validateInput: (v) =>
+          valid(Number(v.trim())) ? undefined : vscode.l10n.t('A whole number from 1 to 10000'),
       });
       if (text === undefined) return undefined;
       count = Number(text.trim());
@@ -145,7 +153,7 @@ export class ResultCommands {
     const text = isResultNode(arg) ? copyText(arg) : typeof arg === 'string' ? arg : undefined;
     if (text === undefined) return undefined;
     await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(`ODIN: copied ${neutraliseUiText(text, 60)}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('ODIN: copied {0}', neutraliseUiText(text, 60)), 3000);
     return text;
   }
 
@@ -189,12 +197,14 @@ export class ResultCommands {
         },
       );
     } catch (err) {
-      void vscode.window.showWarningMessage(`ODIN: ${neutraliseUiText(userMessage(err), 300)}`);
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('ODIN: {0}', neutraliseUiText(userMessage(err), 300)),
+      );
       return { status: 'error', error: userMessage(err) };
     }
     if (r.status !== 'ok') {
       void vscode.window.showInformationMessage(
-        `ODIN has no data for ${t.value}, so there is nothing to compare.`,
+        vscode.l10n.t('ODIN has no data for {0}, so there is nothing to compare.', t.value),
       );
       return { status: 'error', error: 'not found' };
     }
@@ -246,7 +256,10 @@ export class ResultCommands {
     const target = KINDS[set.spec.kind].summary;
     if (!target) {
       void vscode.window.showInformationMessage(
-        `ODIN: ${neutraliseUiText(setTitle(set), 100)} cannot be summarised (hosts and exposed files can).`,
+        vscode.l10n.t(
+          'ODIN: {0} cannot be summarised (hosts and exposed files can).',
+          neutraliseUiText(setTitle(set), 100),
+        ),
       );
       return { status: 'dismissed' };
     }
@@ -270,7 +283,7 @@ export class ResultCommands {
   ): Promise<{ count: number; complete: boolean; target: string; path?: string } | undefined> {
     const set = this.setOf(arg);
     if (!set) {
-      void vscode.window.showInformationMessage('ODIN: there are no results to export.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: there are no results to export.'));
       return undefined;
     }
     const a = isObj(arg) && !isResultNode(arg) ? arg : {};
@@ -278,14 +291,20 @@ export class ResultCommands {
     if (!format) {
       const pick = await vscode.window.showQuickPick(
         [
-          { label: 'CSV', description: 'one row per result; opens in spreadsheets', format: 'csv' as const },
           {
-            label: 'JSON',
-            description: 'the records (hosts: the fields the tree shows; the host page has the rest)',
+            label: vscode.l10n.t('CSV'),
+            description: vscode.l10n.t('one row per result; opens in spreadsheets'),
+            format: 'csv' as const,
+          },
+          {
+            label: vscode.l10n.t('JSON'),
+            description: vscode.l10n.t(
+              'the records (hosts: the fields the tree shows; the host page has the rest)',
+            ),
             format: 'json' as const,
           },
         ],
-        { title: 'ODIN: Export Results', placeHolder: 'Format' },
+        { title: vscode.l10n.t('ODIN: Export Results'), placeHolder: vscode.l10n.t('Format') },
       );
       if (!pick) return undefined;
       format = pick.format;
@@ -296,14 +315,17 @@ export class ResultCommands {
       if (set.hasMore) {
         const pick = await vscode.window.showQuickPick(
           [
-            { label: `Loaded results (${set.countText()})`, scope: 'loaded' as const },
+            { label: vscode.l10n.t('Loaded results ({0})', set.countText()), scope: 'loaded' as const },
             {
-              label: 'All results',
-              description: `loads the remaining pages first: ${loadAllText(set.loadAllPlan())}`,
+              label: vscode.l10n.t('All results'),
+              description: vscode.l10n.t(
+                'loads the remaining pages first: {0}',
+                loadAllText(set.loadAllPlan()),
+              ),
               scope: 'all' as const,
             },
           ],
-          { title: 'ODIN: Export Results', placeHolder: 'What to export' },
+          { title: vscode.l10n.t('ODIN: Export Results'), placeHolder: vscode.l10n.t('What to export') },
         );
         if (!pick) return undefined;
         scope = pick.scope;
@@ -314,10 +336,10 @@ export class ResultCommands {
     if (!target) {
       const pick = await vscode.window.showQuickPick(
         [
-          { label: 'Open in an untitled editor', target: 'editor' as const },
-          { label: 'Save to a file…', target: 'file' as const },
+          { label: vscode.l10n.t('Open in an untitled editor'), target: 'editor' as const },
+          { label: vscode.l10n.t('Save to a file…'), target: 'file' as const },
         ],
-        { title: 'ODIN: Export Results', placeHolder: 'Where to' },
+        { title: vscode.l10n.t('ODIN: Export Results'), placeHolder: vscode.l10n.t('Where to') },
       );
       if (!pick) return undefined;
       target = pick.target;
@@ -349,7 +371,7 @@ export class ResultCommands {
     if (uri && !(await this.f.ctx.argumentPaths.confirm(uri, 'write', 'ODIN: Export Results')))
       return undefined;
     uri ??= await vscode.window.showSaveDialog({
-      title: 'ODIN: Export Results',
+      title: vscode.l10n.t('ODIN: Export Results'),
       defaultUri: vscode.Uri.file(
         path.join(defaultDir(), `odin-${set.spec.kind}-${new Date().toISOString().slice(0, 10)}.${format}`),
       ),
@@ -359,7 +381,18 @@ export class ResultCommands {
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
     if (!a.path) {
       void vscode.window.showInformationMessage(
-        `ODIN: exported ${set.items.length.toLocaleString('en-US')} results${complete ? '' : ` (of ${set.total?.toLocaleString('en-US') ?? 'more'}: not all pages were loaded)`} to ${path.basename(uri.fsPath)}.`,
+        complete
+          ? vscode.l10n.t(
+              'ODIN: exported {0} results to {1}.',
+              set.items.length.toLocaleString('en-US'),
+              path.basename(uri.fsPath),
+            )
+          : vscode.l10n.t(
+              'ODIN: exported {0} results (of {1}: not all pages were loaded) to {2}.',
+              set.items.length.toLocaleString('en-US'),
+              set.total?.toLocaleString('en-US') ?? vscode.l10n.t('more'),
+              path.basename(uri.fsPath),
+            ),
       );
     }
     return { count: set.items.length, complete, target, path: uri.fsPath };

@@ -36,12 +36,14 @@ export class MapCommands {
     const countries = kind === 'hostSummary' && isCountryField(set?.spec.field);
     if (!set || (kind !== 'hosts' && !countries)) {
       void vscode.window.showInformationMessage(
-        'ODIN: a host search, or a host summary by location.country_code or asn.country_code, shows on a map.',
+        vscode.l10n.t(
+          'ODIN: a host search, or a host summary by location.country_code or asn.country_code, shows on a map.',
+        ),
       );
       return undefined;
     }
     if (set.status === 'loading' && set.pages === 0) {
-      void vscode.window.showInformationMessage('ODIN: the result set is still loading.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: the result set is still loading.'));
       return undefined;
     }
     const source = this.source(set, countries);
@@ -82,7 +84,7 @@ export class MapCommands {
     const hosts: Host[] = set.items.flatMap((i) => (i.t === 'host' ? [i.v] : []));
     const { hosts: placed, skipped } = mapHosts(hosts, this.f.results.exploitation);
     return {
-      title: `Hosts of ${query} on a map`,
+      title: vscode.l10n.t('Hosts of {0} on a map', query),
       query,
       mode: 'points',
       hosts: placed,
@@ -104,7 +106,7 @@ export class MapCommands {
     const counted = countries.reduce((n, c) => n + c.count, 0);
     const other = unplaced + (set.sumOther > 0 ? set.sumOther : 0);
     return {
-      title: `Hosts by ${set.spec.field ?? ''} on a map`,
+      title: vscode.l10n.t('Hosts by {0} on a map', set.spec.field ?? ''),
       query,
       mode: 'countries',
       hosts: [],

@@ -10,6 +10,7 @@ import { epssText, kevText } from '../../../core/exploitation/text';
 import type { ResultItem } from '../../../core/results/resultItem';
 import { describeSpec, isSummary, KINDS } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
+import { l10n } from '../../../core/text/l10n';
 import { fmt, rank, setTitle, type Node } from './resultNodes';
 import type { ResultSet } from './resultSet';
 import type { IconView, NodeView } from './viewTypes';
@@ -57,9 +58,9 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
     case 'set': {
       const stateText =
         set.status === 'loading' && set.pages === 0
-          ? 'loading…'
+          ? l10n.t('loading…')
           : set.status === 'error' && set.pages === 0
-            ? 'failed'
+            ? l10n.t('failed')
             : countDescription(set);
       return {
         id: set.id,
@@ -77,7 +78,11 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
     case 'service': {
       const s = node.service;
       const product = [s.product, s.version].filter(Boolean).join(' ');
-      const cves = s.cve.length ? `${s.cve.length} CVE${s.cve.length === 1 ? '' : 's'}` : '';
+      const cves = s.cve.length
+        ? s.cve.length === 1
+          ? l10n.t('1 CVE')
+          : l10n.t('{0} CVEs', s.cve.length)
+        : '';
       const sev = worstOf(s.cve);
       return {
         label: `${s.port}/${t(s.protocol ?? 'tcp', 20)}${s.name ? ` ${t(s.name, 40)}` : ''}`,
@@ -114,38 +119,45 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
     case 'more': {
       const shown = countDescription(set);
       return {
-        label: `Load ${fmt(set.pageSize)} more`,
-        description: `${shown} shown`,
-        tooltip: `${shown} shown. Click to load the next page; use "Load All Results" from the context menu for every page.`,
+        label: l10n.t('Load {0} more', fmt(set.pageSize)),
+        description: l10n.t('{0} shown', shown),
+        tooltip: l10n.t(
+          '{0} shown. Click to load the next page; use "Load All Results" from the context menu for every page.',
+          shown,
+        ),
         icon: { id: 'fold-down' },
         collapsible: 'none',
         contextValue: 'odin.loadMore',
-        command: { command: 'odin.loadMore', title: 'Load More Results', arguments: [set.id] },
+        command: { command: 'odin.loadMore', title: l10n.t('Load More Results'), arguments: [set.id] },
       };
     }
     case 'loading':
       return {
-        label: set.pages === 0 ? 'Loading…' : `Loading page ${set.pages + 1}…`,
-        description: set.pages ? `${countDescription(set)} shown` : '',
+        label: set.pages === 0 ? l10n.t('Loading…') : l10n.t('Loading page {0}…', set.pages + 1),
+        description: set.pages ? l10n.t('{0} shown', countDescription(set)) : '',
         icon: { id: 'loading~spin' },
         collapsible: 'none',
         contextValue: 'odin.loading',
       };
     case 'error': {
-      const message = t(set.error?.message ?? 'The request failed.', 300);
+      const message = t(set.error?.message ?? l10n.t('The request failed.'), 300);
       return {
         label: message,
-        description: set.pages ? `${countDescription(set)} kept · click to retry` : 'click to retry',
-        tooltip: `${t(set.error?.message ?? '', 1000)}\nClick to retry${set.pages ? ' the next page' : ''}.`,
+        description: set.pages
+          ? l10n.t('{0} kept · click to retry', countDescription(set))
+          : l10n.t('click to retry'),
+        tooltip: set.pages
+          ? l10n.t('{0}\nClick to retry the next page.', t(set.error?.message ?? '', 1000))
+          : l10n.t('{0}\nClick to retry.', t(set.error?.message ?? '', 1000)),
         icon: { id: 'error', color: 'errorForeground' },
         collapsible: 'none',
         contextValue: 'odin.error',
-        command: { command: 'odin.retry', title: 'Retry', arguments: [set.id] },
+        command: { command: 'odin.retry', title: l10n.t('Retry'), arguments: [set.id] },
       };
     }
     case 'empty':
       return {
-        label: 'No results',
+        label: l10n.t('No results'),
         description: t(describeSpec(set.spec), 100),
         icon: { id: 'info' },
         collapsible: 'none',
@@ -178,7 +190,7 @@ function cachedItemView(set: ResultSet, item: ResultItem, opts: ViewOptions): No
 
 /** "25 of 10,000" plus "(cancelled)" when the last load was cancelled. */
 export function countDescription(set: ResultSet): string {
-  return `${set.countText()}${set.cancelled ? ' (cancelled)' : ''}`;
+  return set.cancelled ? l10n.t('{0} (cancelled)', set.countText()) : set.countText();
 }
 
 function cveView(c: Cve, x?: ExploitationView): NodeView {
@@ -187,11 +199,15 @@ function cveView(c: Cve, x?: ExploitationView): NodeView {
   return {
     label: t(c.id, 40),
     description: [
-      e?.kev ? (e.kev.ransomware ? 'KEV (ransomware)' : 'KEV') : '',
+      e?.kev ? (e.kev.ransomware ? l10n.t('KEV (ransomware)') : 'KEV') : '',
       e?.epss && e.epss.epss >= 0.01 ? `EPSS ${(e.epss.epss * 100).toFixed(1)}%` : '',
       c.severity === 'UNKNOWN' ? '' : c.severity,
       c.score !== undefined ? String(c.score) : '',
-      c.exploit.length ? `${c.exploit.length} exploit${c.exploit.length === 1 ? '' : 's'}` : '',
+      c.exploit.length
+        ? c.exploit.length === 1
+          ? l10n.t('1 exploit')
+          : l10n.t('{0} exploits', c.exploit.length)
+        : '',
     ]
       .filter(Boolean)
       .join(' · '),
@@ -266,7 +282,7 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
           ? {
               command: {
                 command: 'odin.openWhoisDetails',
-                title: 'Open Whois Details',
+                title: l10n.t('Open Whois Details'),
                 arguments: [w.domain_name],
               },
             }
@@ -278,13 +294,18 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
       return {
         label: t(key, 150),
         description: fmt(item.v.doc_count),
-        tooltip: `${t(item.field, 100)} = ${t(key, 300)}: ${fmt(item.v.doc_count)}\nClick to narrow the search to this value.`,
+        tooltip: l10n.t(
+          '{0} = {1}: {2}\nClick to narrow the search to this value.',
+          t(item.field, 100),
+          t(key, 300),
+          fmt(item.v.doc_count),
+        ),
         icon: { id: 'filter' },
         collapsible: 'none',
         contextValue: 'odin.facet',
         command: {
           command: 'odin.narrowByFacet',
-          title: 'Narrow Search to This Value',
+          title: l10n.t('Narrow Search to This Value'),
           arguments: [set.id, item.field, item.v.key],
         },
       };
@@ -319,7 +340,7 @@ function hostView(h: Host, opts: ViewOptions): NodeView {
         h.ip,
         h.asn ? `${h.asn.number ?? ''} ${h.asn.organization ?? ''}` : '',
         h.location?.country_name ?? '',
-        h.last_updated_at ? `last seen ${h.last_updated_at}` : '',
+        h.last_updated_at ? l10n.t('last seen {0}', h.last_updated_at) : '',
       ]
         .filter((x) => x.trim())
         .join(' — '),
@@ -329,7 +350,9 @@ function hostView(h: Host, opts: ViewOptions): NodeView {
     collapsible: 'collapsed',
     contextValue: 'odin.host',
     ...(opts.detailsAvailable
-      ? { command: { command: 'odin.openHostDetails', title: 'Open Host Details', arguments: [h.ip] } }
+      ? {
+          command: { command: 'odin.openHostDetails', title: l10n.t('Open Host Details'), arguments: [h.ip] },
+        }
       : {}),
   };
 }

@@ -16,6 +16,7 @@ import {
 import type { ResultItem } from '../../../core/results/resultItem';
 import { certSummary, httpSummary } from '../../../core/hosts/serviceText';
 import { KINDS, describeSpec } from '../../../core/savedSearches';
+import { l10n } from '../../../core/text/l10n';
 import type { ResultSet } from './resultSet';
 
 export type Node =
@@ -80,7 +81,11 @@ export function setChildren(set: ResultSet): Node[] {
     out.push({
       type: 'note',
       set,
-      text: `${fmt(set.items.length)} of ${fmt(set.total)} shown: the service returns no further pages for this search. Narrow the query to see the rest.`,
+      text: l10n.t(
+        '{0} of {1} shown: the service returns no further pages for this search. Narrow the query to see the rest.',
+        fmt(set.items.length),
+        fmt(set.total),
+      ),
     });
   }
   return out;
@@ -139,24 +144,29 @@ function itemChildren(set: ResultSet, item: ResultItem): Node[] {
         .map((service): Node => ({ type: 'service', set, host: h, service }));
       return [
         ...services,
-        ...info(set, 'ASN', [h.asn?.number, h.asn?.organization].filter(Boolean).join(' '), h.asn?.number),
         ...info(
           set,
-          'Location',
+          l10n.t('ASN'),
+          [h.asn?.number, h.asn?.organization].filter(Boolean).join(' '),
+          h.asn?.number,
+        ),
+        ...info(
+          set,
+          l10n.t('Location'),
           [h.location?.city, h.location?.country_name ?? h.location?.country_code].filter(Boolean).join(', '),
         ),
-        ...info(set, 'Hostnames', h.hostnames.map((n) => n.name).join(', ')),
+        ...info(set, l10n.t('Hostnames'), h.hostnames.map((n) => n.name).join(', ')),
         ...info(
           set,
-          'Domains',
+          l10n.t('Domains'),
           h.domains
             .map((d) => d.name)
             .filter(Boolean)
             .join(', '),
         ),
-        ...info(set, 'Tags', h.tags.map((x) => x.pretty_name ?? x.name).join(', ')),
-        ...info(set, 'Network', h.whois?.network ?? h.location?.network),
-        ...info(set, 'Last seen', h.last_updated_at),
+        ...info(set, l10n.t('Tags'), h.tags.map((x) => x.pretty_name ?? x.name).join(', ')),
+        ...info(set, l10n.t('Network'), h.whois?.network ?? h.location?.network),
+        ...info(set, l10n.t('Last seen'), h.last_updated_at),
       ];
     }
     case 'bucket':
@@ -169,9 +179,9 @@ function itemChildren(set: ResultSet, item: ResultItem): Node[] {
       return exploitInfo(set, item.v);
     case 'domain':
       return [
-        ...info(set, 'Domain', item.v.domain, item.v.domain),
-        ...info(set, 'TLD', item.v.ext_dns_name?.tld),
-        ...info(set, 'Added', item.v.added_at),
+        ...info(set, l10n.t('Domain'), item.v.domain, item.v.domain),
+        ...info(set, l10n.t('TLD'), item.v.ext_dns_name?.tld),
+        ...info(set, l10n.t('Added'), item.v.added_at),
       ];
     default:
       return [];
@@ -181,37 +191,37 @@ function itemChildren(set: ResultSet, item: ResultItem): Node[] {
 function serviceInfo(set: ResultSet, s: Service): Node[] {
   // HTTP by what it answered (status, title, server); other protocols by their banner.
   return [
-    ...info(set, 'Product', [s.product, s.version].filter(Boolean).join(' ')),
-    ...info(set, 'HTTP', httpSummary(s)),
-    ...info(set, 'Banner', s.banner),
-    ...info(set, 'Certificate', certSummary(s.tls), s.tls?.fingerprintSha256),
-    ...info(set, 'URL', s.url, s.url),
+    ...info(set, l10n.t('Product'), [s.product, s.version].filter(Boolean).join(' ')),
+    ...info(set, l10n.t('HTTP'), httpSummary(s)),
+    ...info(set, l10n.t('Banner'), s.banner),
+    ...info(set, l10n.t('Certificate'), certSummary(s.tls), s.tls?.fingerprintSha256),
+    ...info(set, l10n.t('URL'), s.url, s.url),
   ];
 }
 
 function cveInfo(set: ResultSet, c: Cve, ip: string | undefined): Node[] {
   return [
-    ...info(set, 'Summary', c.summary),
-    ...info(set, 'Score', c.score),
-    ...info(set, 'Vector', c.vector_string),
-    ...info(set, 'Weakness', c.weakness),
+    ...info(set, l10n.t('Summary'), c.summary),
+    ...info(set, l10n.t('Score'), c.score),
+    ...info(set, l10n.t('Vector'), c.vector_string),
+    ...info(set, l10n.t('Weakness'), c.weakness),
     ...c.exploit.map((exploit): Node => ({ type: 'exploit', set, ...(ip ? { ip } : {}), exploit })),
     ...c.references
       .slice(0, 20)
-      .map((r): Node => ({ type: 'info', set, label: 'Reference', value: r, copy: r })),
+      .map((r): Node => ({ type: 'info', set, label: l10n.t('Reference'), value: r, copy: r })),
     ...(c.references.length > 20
-      ? info(set, 'References', `${c.references.length - 20} more (export to see all)`)
+      ? info(set, l10n.t('References'), l10n.t('{0} more (export to see all)', c.references.length - 20))
       : []),
   ];
 }
 
 function exploitInfo(set: ResultSet, e: Exploit): Node[] {
   return [
-    ...info(set, 'Description', e.description),
-    ...info(set, 'CVEs', (e.cves ?? []).join(', ')),
-    ...info(set, 'Type', e.type),
-    ...info(set, 'Platform', e.platform),
-    ...info(set, 'URL', e.url, e.url),
+    ...info(set, l10n.t('Description'), e.description),
+    ...info(set, l10n.t('CVEs'), (e.cves ?? []).join(', ')),
+    ...info(set, l10n.t('Type'), e.type),
+    ...info(set, l10n.t('Platform'), e.platform),
+    ...info(set, l10n.t('URL'), e.url, e.url),
   ];
 }
 
@@ -221,32 +231,32 @@ function bucketInfo(set: ResultSet, b: Bucket): Node[] {
     .map(([k, v]) => `${k} ${fmt(v)}`)
     .join(', ');
   return [
-    ...info(set, 'Provider', [b.provider, b.region].filter(Boolean).join(' · ')),
-    ...info(set, 'Open', b.open),
-    ...info(set, 'Files', b.files),
-    ...info(set, 'Sensitive files', b.sensitive_files),
-    ...info(set, 'Labels', b.labels.join(', ')),
-    ...info(set, 'Categories', cats || b.categories.join(', ')),
-    ...info(set, 'First indexed', b.ins_at),
-    ...info(set, 'Last scanned', b.scan_at),
-    ...info(set, 'Last found', b.last_found_at),
+    ...info(set, l10n.t('Provider'), [b.provider, b.region].filter(Boolean).join(' · ')),
+    ...info(set, l10n.t('Open'), b.open),
+    ...info(set, l10n.t('Files'), b.files),
+    ...info(set, l10n.t('Sensitive files'), b.sensitive_files),
+    ...info(set, l10n.t('Labels'), b.labels.join(', ')),
+    ...info(set, l10n.t('Categories'), cats || b.categories.join(', ')),
+    ...info(set, l10n.t('First indexed'), b.ins_at),
+    ...info(set, l10n.t('Last scanned'), b.scan_at),
+    ...info(set, l10n.t('Last found'), b.last_found_at),
   ];
 }
 
 function whoisInfo(set: ResultSet, w: WhoisRecord): Node[] {
   return [
-    ...info(set, 'Registrar', w.registrar?.name),
-    ...info(set, 'Created', w.created_date),
-    ...info(set, 'Updated', w.updated_date),
-    ...info(set, 'Expires', w.expires_date),
-    ...info(set, 'Status', w.domain_status.join(', ')),
-    ...info(set, 'Name servers', w.name_servers.join(', ')),
+    ...info(set, l10n.t('Registrar'), w.registrar?.name),
+    ...info(set, l10n.t('Created'), w.created_date),
+    ...info(set, l10n.t('Updated'), w.updated_date),
+    ...info(set, l10n.t('Expires'), w.expires_date),
+    ...info(set, l10n.t('Status'), w.domain_status.join(', ')),
+    ...info(set, l10n.t('Name servers'), w.name_servers.join(', ')),
     ...info(
       set,
-      'Registrant',
+      l10n.t('Registrant'),
       [w.registrant_contact?.company, w.registrant_contact?.country].filter(Boolean).join(', '),
     ),
-    ...info(set, 'Registrant email', w.registrant_contact?.email, w.registrant_contact?.email),
+    ...info(set, l10n.t('Registrant email'), w.registrant_contact?.email, w.registrant_contact?.email),
   ];
 }
 

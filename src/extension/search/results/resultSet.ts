@@ -10,6 +10,7 @@ import { mapInSlices } from '../../../api/slices';
 import { CompactPool, compactHost } from '../../../core/hosts/compactHost';
 import type { ResultItem } from '../../../core/results/resultItem';
 import type { PageFetcher, SearchSpec } from '../../../core/search';
+import { l10n } from '../../../core/text/l10n';
 import type { NodeView } from './viewTypes';
 
 export interface SetError {
@@ -153,7 +154,7 @@ export class ResultSet {
           this.cancelled = true;
           this.status = this.pages === 0 ? 'error' : 'ready';
           if (this.pages === 0)
-            this.error = { message: 'Cancelled before the first page arrived.', kind: 'cancelled' };
+            this.error = { message: l10n.t('Cancelled before the first page arrived.'), kind: 'cancelled' };
         } else {
           this.status = 'error';
           this.error = toSetError(err);

@@ -56,7 +56,7 @@ export class SavedSearchCommands {
   private async pickSaved(placeHolder: string): Promise<SavedSearch | undefined> {
     const list = this.f.store.list();
     if (!list.length) {
-      void vscode.window.showInformationMessage('ODIN: there are no saved searches yet.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: there are no saved searches yet.'));
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
@@ -87,7 +87,7 @@ export class SavedSearchCommands {
       spec = this.f.setOf(arg)?.spec;
     }
     if (!spec) {
-      void vscode.window.showInformationMessage('ODIN: run a search first, then save it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: run a search first, then save it.'));
       return undefined;
     }
     let file: vscode.Uri | 'personal' | undefined =
@@ -113,8 +113,8 @@ export class SavedSearchCommands {
     let name = typeof a.name === 'string' ? a.name.trim() : undefined;
     if (name !== undefined && nameError(name)) throw new Error(nameError(name));
     name ??= await vscode.window.showInputBox({
-      title: 'ODIN: Save Search',
-      prompt: `Name for "${neutraliseUiText(describeSpec(spec), 100)}"`,
+      title: vscode.l10n.t('ODIN: Save Search'),
+      prompt: vscode.l10n.t('Name for "{0}"', neutraliseUiText(describeSpec(spec), 100)),
       value: uniqueName(describeSpec(spec).slice(0, 80), taken),
       ignoreFocusOut: true,
       validateInput: nameError,
@@ -131,30 +131,37 @@ export class SavedSearchCommands {
     await this.f.workspaceHunts.start();
     type Pick = vscode.QuickPickItem & { to: vscode.Uri | 'personal' | 'new' };
     const picks: Pick[] = [
-      { label: '$(account) My saved searches', description: 'only on this machine', to: 'personal' },
+      {
+        label: vscode.l10n.t('$(account) My saved searches'),
+        description: vscode.l10n.t('only on this machine'),
+        to: 'personal',
+      },
       ...this.f.workspaceHunts
         .list()
         .filter((f) => f.uri.toString() !== exclude)
         .map((f): Pick => ({
-          label: `$(file) ${neutraliseUiText(f.label, 200)}`,
-          description: `workspace file, ${f.hunts.length} quer${f.hunts.length === 1 ? 'y' : 'ies'}`,
+          label: vscode.l10n.t('$(file) {0}', neutraliseUiText(f.label, 200)),
+          description:
+            f.hunts.length === 1
+              ? vscode.l10n.t('workspace file, 1 query')
+              : vscode.l10n.t('workspace file, {0} queries', f.hunts.length),
           to: f.uri,
         })),
       {
-        label: '$(new-file) New .odinq file\u2026',
-        description: 'in the workspace, shared through git',
+        label: vscode.l10n.t('$(new-file) New .odinq file\u2026'),
+        description: vscode.l10n.t('in the workspace, shared through git'),
         to: 'new',
       },
     ];
     const pick = await vscode.window.showQuickPick(picks, {
-      title: 'ODIN: Save Search',
-      placeHolder: 'Save into your saved searches or into a workspace .odinq file',
+      title: vscode.l10n.t('ODIN: Save Search'),
+      placeHolder: vscode.l10n.t('Save into your saved searches or into a workspace .odinq file'),
     });
     if (!pick) return undefined;
     if (pick.to !== 'new') return pick.to;
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     return vscode.window.showSaveDialog({
-      title: 'ODIN: New .odinq File',
+      title: vscode.l10n.t('ODIN: New .odinq File'),
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'hunts.odinq') } : {}),
       filters: { 'ODIN queries': ['odinq'] },
     });
@@ -236,7 +243,7 @@ export class SavedSearchCommands {
     let name = typeof newName === 'string' ? newName.trim() : undefined;
     if (name !== undefined && nameError(name)) throw new Error(nameError(name));
     name ??= await vscode.window.showInputBox({
-      title: 'ODIN: Rename Saved Search',
+      title: vscode.l10n.t('ODIN: Rename Saved Search'),
       value: s.name,
       ignoreFocusOut: true,
       validateInput: nameError,
@@ -276,13 +283,13 @@ export class SavedSearchCommands {
       const label =
         targets.length === 1
           ? `"${neutraliseUiText(targets[0].name, 100)}"`
-          : `${targets.length} saved searches`;
+          : vscode.l10n.t('{0} saved searches', targets.length);
       const choice = await vscode.window.showWarningMessage(
-        `Delete ${label}?`,
-        { modal: true, detail: 'This cannot be undone (export first to keep a copy).' },
-        'Delete',
+        vscode.l10n.t('Delete {0}?', label),
+        { modal: true, detail: vscode.l10n.t('This cannot be undone (export first to keep a copy).') },
+        vscode.l10n.t('Delete'),
       );
-      if (choice !== 'Delete') return false;
+      if (choice !== vscode.l10n.t('Delete')) return false;
     }
     const ids = new Set(targets.map((t) => t.id));
     await this.f.store.update((list) => list.filter((x) => !ids.has(x.id)));

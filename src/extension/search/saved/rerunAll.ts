@@ -43,12 +43,37 @@ export function rerunPlanText(plan: {
 }): string {
   const mine = plan.searches - plan.fromFiles;
   const parts: string[] = [];
-  if (mine) parts.push(`${mine} of your saved search${mine === 1 ? '' : 'es'}`);
+  if (mine)
+    parts.push(
+      mine === 1
+        ? vscode.l10n.t('1 of your saved searches')
+        : vscode.l10n.t('{0} of your saved searches', mine),
+    );
   if (plan.fromFiles)
     parts.push(
-      `${plan.fromFiles} from ${plan.files} workspace file${plan.files === 1 ? '' : 's'} (.odinq, written by whoever wrote this workspace)`,
+      plan.files === 1
+        ? vscode.l10n.t(
+            '{0} from 1 workspace file (.odinq, written by whoever wrote this workspace)',
+            plan.fromFiles,
+          )
+        : vscode.l10n.t(
+            '{0} from {1} workspace files (.odinq, written by whoever wrote this workspace)',
+            plan.fromFiles,
+            plan.files,
+          ),
     );
-  return `${parts.join(' and ')}. Each search sends one request to ODIN at ${plan.origin}: ${plan.searches} request${plan.searches === 1 ? '' : 's'}, each using API credits.`;
+  return plan.searches === 1
+    ? vscode.l10n.t(
+        '{0}. Each search sends one request to ODIN at {1}: 1 request, each using API credits.',
+        parts.join(vscode.l10n.t(' and ')),
+        plan.origin,
+      )
+    : vscode.l10n.t(
+        '{0}. Each search sends one request to ODIN at {1}: {2} requests, each using API credits.',
+        parts.join(vscode.l10n.t(' and ')),
+        plan.origin,
+        plan.searches,
+      );
 }
 
 /** Keeps the snapshot of a finished run (hunts that remember); returns what changed. */
@@ -118,7 +143,7 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   };
   if (!jobs.length) {
     out.message = 'there are no saved searches to run.';
-    if (!quiet) void vscode.window.showInformationMessage(`ODIN: ${out.message}`);
+    if (!quiet) void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: {0}', out.message));
     return out;
   }
   // Said before it is sent: how many searches and requests, and from where. Searches from
@@ -128,8 +153,13 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   const text = rerunPlanText(plan);
   if (agreed !== undefined && agreed < jobs.length) {
     out.cancelled = true;
-    out.message = `not run: ${jobs.length} requests needed, ${agreed} agreed to. ${text}`;
-    if (!quiet) void vscode.window.showWarningMessage(`ODIN: Re-run All ${out.message}`);
+    out.message = vscode.l10n.t(
+      'not run: {0} requests needed, {1} agreed to. {2}',
+      jobs.length,
+      agreed,
+      text,
+    );
+    if (!quiet) void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: Re-run All {0}', out.message));
     return out;
   }
   if (agreed === undefined && (fromFiles > 0 || jobs.length > RERUN_WITHOUT_ASKING)) {
@@ -137,7 +167,7 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
     // A dialog that cannot be shown (a test host refuses them) is no yes.
     const choice = await Promise.resolve(
       vscode.window.showWarningMessage(
-        `ODIN: re-run ${jobs.length} saved searches (${jobs.length} requests)?`,
+        vscode.l10n.t('ODIN: re-run {0} saved searches ({1} requests)?', jobs.length, jobs.length),
         { modal: true, detail: text },
         RUN,
       ),
@@ -153,7 +183,7 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
-      title: 'ODIN: Re-running saved searches',
+      title: vscode.l10n.t('ODIN: Re-running saved searches'),
       cancellable: true,
     },
     (progress, token) =>
@@ -182,16 +212,25 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
       }),
   );
   out.cancelled = out.ran < jobs.length;
-  const parts = [`re-ran ${out.ran} of ${jobs.length} saved search${jobs.length === 1 ? '' : 'es'}`];
+  const parts = [
+    jobs.length === 1
+      ? vscode.l10n.t('re-ran {0} of 1 saved search', out.ran)
+      : vscode.l10n.t('re-ran {0} of {1} saved searches', out.ran, jobs.length),
+  ];
   parts.push(
-    out.changed ? `${out.changed} changed (+${out.added} new, \u2212${out.removed} gone)` : 'nothing new',
+    out.changed
+      ? vscode.l10n.t('{0} changed (+{1} new, \u2212{2} gone)', out.changed, out.added, out.removed)
+      : vscode.l10n.t('nothing new'),
   );
-  if (out.failed) parts.push(`${out.failed} failed`);
-  if (out.cancelled) parts.push('cancelled');
+  if (out.failed) parts.push(vscode.l10n.t('{0} failed', out.failed));
+  if (out.cancelled) parts.push(vscode.l10n.t('cancelled'));
   out.message = `${parts.join('; ')}.`;
   if (!quiet) {
     void vscode.window
-      .showInformationMessage(`ODIN: ${out.message}`, ...(out.changed ? ['Show Saved Searches'] : []))
+      .showInformationMessage(
+        vscode.l10n.t('ODIN: {0}', out.message),
+        ...(out.changed ? [vscode.l10n.t('Show Saved Searches')] : []),
+      )
       .then((c) => c && vscode.commands.executeCommand('odin.savedSearches.focus'));
   }
   return out;

@@ -22,6 +22,7 @@ import {
   type EntryError,
   type SavedSearch,
 } from '../../../core/savedSearches';
+import { l10n } from '../../../core/text/l10n';
 
 export const STORE_FILE = 'saved-searches.json';
 
@@ -150,7 +151,11 @@ export class SavedSearchStore {
       );
       await fsp.rename(this.file, aside);
       this.report({
-        message: `Your saved searches file could not be read and was kept aside as ${path.basename(aside)}. ${parsed.fatal}`,
+        message: l10n.t(
+          'Your saved searches file could not be read and was kept aside as {0}. {1}',
+          path.basename(aside),
+          parsed.fatal,
+        ),
         details: [aside],
       });
       this.lastText = undefined;
@@ -183,7 +188,17 @@ export class SavedSearchStore {
 
 function problemFor(errors: EntryError[], file: string): StoreProblem {
   return {
-    message: `${errors.length} saved search${errors.length === 1 ? '' : 'es'} could not be read and ${errors.length === 1 ? 'was' : 'were'} kept aside (in the "rejected" list of ${path.basename(file)}).`,
+    message:
+      errors.length === 1
+        ? l10n.t(
+            '1 saved search could not be read and was kept aside (in the "rejected" list of {0}).',
+            path.basename(file),
+          )
+        : l10n.t(
+            '{0} saved searches could not be read and were kept aside (in the "rejected" list of {1}).',
+            errors.length,
+            path.basename(file),
+          ),
     details: errors.map(describeEntryError),
   };
 }

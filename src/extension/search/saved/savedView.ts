@@ -196,10 +196,27 @@ export class SavedSearchesProvider
     );
     item.id = `saved:${s.id}`;
     item.description = change ?? neutraliseUiText(`${KINDS[s.spec.kind].label} · ${what}`, 200);
-    item.tooltip = `${neutraliseUiText(s.name, 200)}\n${KINDS[s.spec.kind].label}: ${neutraliseUiText(what, 1000)}${change ? `\nLast run: ${change}` : ''}\nClick to run.`;
+    item.tooltip = change
+      ? vscode.l10n.t(
+          '{0}\n{1}: {2}\nLast run: {3}\nClick to run.',
+          neutraliseUiText(s.name, 200),
+          KINDS[s.spec.kind].label,
+          neutraliseUiText(what, 1000),
+          change,
+        )
+      : vscode.l10n.t(
+          '{0}\n{1}: {2}\nClick to run.',
+          neutraliseUiText(s.name, 200),
+          KINDS[s.spec.kind].label,
+          neutraliseUiText(what, 1000),
+        );
     item.iconPath = new vscode.ThemeIcon('search');
     item.contextValue = 'odin.savedSearch';
-    item.command = { command: 'odin.runSavedSearch', title: 'Run Saved Search', arguments: [s.id] };
+    item.command = {
+      command: 'odin.runSavedSearch',
+      title: vscode.l10n.t('Run Saved Search'),
+      arguments: [s.id],
+    };
     return item;
   }
 
@@ -208,9 +225,11 @@ export class SavedSearchesProvider
     let item: vscode.TreeItem;
     switch (element.type) {
       case 'hunts':
-        item = new vscode.TreeItem('Workspace hunts', C.Expanded);
+        item = new vscode.TreeItem(vscode.l10n.t('Workspace hunts'), C.Expanded);
         item.description = String(this.workspace?.list().reduce((n, f) => n + f.hunts.length, 0) ?? 0);
-        item.tooltip = 'The .odinq files of this workspace (shared through git). Click a query to run it.';
+        item.tooltip = vscode.l10n.t(
+          'The .odinq files of this workspace (shared through git). Click a query to run it.',
+        );
         item.iconPath = new vscode.ThemeIcon('repo');
         item.contextValue = 'odin.workspaceHunts';
         break;
@@ -220,7 +239,11 @@ export class SavedSearchesProvider
         item.description = `${element.file.hunts.length}`;
         item.iconPath = vscode.ThemeIcon.File;
         item.contextValue = 'odin.huntFile';
-        item.command = { command: 'vscode.open', title: 'Open File', arguments: [element.file.uri] };
+        item.command = {
+          command: 'vscode.open',
+          title: vscode.l10n.t('Open File'),
+          arguments: [element.file.uri],
+        };
         break;
       case 'hunt': {
         const h = element.hunt;
@@ -230,21 +253,42 @@ export class SavedSearchesProvider
           this.newsOf(element) ? C.Collapsed : C.None,
         );
         item.description = change ?? neutraliseUiText(`${h.kind ?? '?'} · ${h.query || '*'}`, 200);
-        item.tooltip = `${neutraliseUiText(h.name, 200)} (${neutraliseUiText(element.file.label, 200)})\n${h.kind ?? 'unknown kind'}: ${neutraliseUiText(h.query || '*', 1000)}${change ? `\nLast run: ${change}` : ''}\nClick to run.`;
+        item.tooltip = change
+          ? vscode.l10n.t(
+              '{0} ({1})\n{2}: {3}\nLast run: {4}\nClick to run.',
+              neutraliseUiText(h.name, 200),
+              neutraliseUiText(element.file.label, 200),
+              h.kind ?? vscode.l10n.t('unknown kind'),
+              neutraliseUiText(h.query || '*', 1000),
+              change,
+            )
+          : vscode.l10n.t(
+              '{0} ({1})\n{2}: {3}\nClick to run.',
+              neutraliseUiText(h.name, 200),
+              neutraliseUiText(element.file.label, 200),
+              h.kind ?? vscode.l10n.t('unknown kind'),
+              neutraliseUiText(h.query || '*', 1000),
+            );
         item.iconPath = new vscode.ThemeIcon('search');
         item.contextValue = 'odin.hunt';
         item.command = {
           command: 'odin.runHunt',
-          title: 'Run',
+          title: vscode.l10n.t('Run'),
           arguments: [element.file.uri.toString(), h.index],
         };
         break;
       }
       case 'news': {
         const n = element.news;
-        item = new vscode.TreeItem("What's new", C.Collapsed);
-        item.description = `${n.addedCount} new${n.addedCount > n.added.length ? ` (first ${n.added.length})` : ''}`;
-        item.tooltip = `Results of the last run that the run before it (${new Date(n.since).toUTCString()}) did not have.`;
+        item = new vscode.TreeItem(vscode.l10n.t("What's new"), C.Collapsed);
+        item.description =
+          n.addedCount > n.added.length
+            ? vscode.l10n.t('{0} new (first {1})', n.addedCount, n.added.length)
+            : vscode.l10n.t('{0} new', n.addedCount);
+        item.tooltip = vscode.l10n.t(
+          'Results of the last run that the run before it ({0}) did not have.',
+          new Date(n.since).toUTCString(),
+        );
         item.iconPath = new vscode.ThemeIcon('sparkle');
         item.contextValue = 'odin.news';
         break;
@@ -253,18 +297,18 @@ export class SavedSearchesProvider
         const type = element.news.type ?? 'host';
         item = new vscode.TreeItem(neutraliseUiText(element.id, 200), C.None);
         item.iconPath = new vscode.ThemeIcon(NEW_ICONS[type] ?? 'circle-small');
-        item.tooltip = `New since ${new Date(element.news.since).toUTCString()}`;
+        item.tooltip = vscode.l10n.t('New since {0}', new Date(element.news.since).toUTCString());
         item.contextValue = 'odin.newResult';
         if (type === 'host' && this.detailsAvailable())
           item.command = {
             command: 'odin.openHostDetails',
-            title: 'Open Host Details',
+            title: vscode.l10n.t('Open Host Details'),
             arguments: [element.id],
           };
         else if (type === 'domain' && this.detailsAvailable())
           item.command = {
             command: 'odin.openWhoisDetails',
-            title: 'Open Whois Details',
+            title: vscode.l10n.t('Open Whois Details'),
             arguments: [element.id],
           };
         break;

@@ -35,7 +35,7 @@ export async function exportSavedSearches(
   if (uri && !(await f.ctx.argumentPaths.confirm(uri, 'write', 'ODIN: Export Saved Searches')))
     return undefined;
   uri ??= await vscode.window.showSaveDialog({
-    title: 'ODIN: Export Saved Searches',
+    title: vscode.l10n.t('ODIN: Export Saved Searches'),
     defaultUri: vscode.Uri.file(path.join(defaultDir(), 'odin-searches.json')),
     filters: { JSON: ['json'] },
   });
@@ -45,7 +45,12 @@ export async function exportSavedSearches(
   await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
   if (!isObj(arg))
     void vscode.window.showInformationMessage(
-      `ODIN: exported ${list.length} saved searches (format version ${FORMAT_VERSION}) to ${path.basename(uri.fsPath)}.`,
+      vscode.l10n.t(
+        'ODIN: exported {0} saved searches (format version {1}) to {2}.',
+        list.length,
+        FORMAT_VERSION,
+        path.basename(uri.fsPath),
+      ),
     );
   return { path: uri.fsPath, count: list.length };
 }
@@ -66,7 +71,7 @@ export async function importSavedSearches(
     return undefined;
   if (!uri) {
     const picked = await vscode.window.showOpenDialog({
-      title: 'ODIN: Import Saved Searches',
+      title: vscode.l10n.t('ODIN: Import Saved Searches'),
       canSelectMany: false,
       filters: { JSON: ['json'] },
       defaultUri: vscode.Uri.file(defaultDir()),
@@ -81,14 +86,14 @@ export async function importSavedSearches(
     text = Buffer.from(bytes).toString('utf8');
   } catch (err) {
     const fatal = `Could not read ${path.basename(uri.fsPath)}: ${err instanceof Error ? err.message : String(err)}`;
-    if (!quiet) void vscode.window.showErrorMessage(`ODIN: ${neutraliseUiText(fatal)}`);
+    if (!quiet) void vscode.window.showErrorMessage(vscode.l10n.t('ODIN: {0}', neutraliseUiText(fatal)));
     return { added: 0, skipped: 0, errors: [], fatal };
   }
   const parsed = parseSearchesFile(text);
   if ('fatal' in parsed) {
     const fatal = `${path.basename(uri.fsPath)} was not imported: ${parsed.fatal} Nothing was changed.`;
     f.ctx.log.warn(fatal);
-    if (!quiet) void vscode.window.showErrorMessage(`ODIN: ${neutraliseUiText(fatal, 600)}`);
+    if (!quiet) void vscode.window.showErrorMessage(vscode.l10n.t('ODIN: {0}', neutraliseUiText(fatal, 600)));
     return { added: 0, skipped: 0, errors: [], fatal };
   }
   let added = 0;

@@ -1,0 +1,233 @@
+/**
+ * Localisation (issue 31.3): every user-visible string of the manifest is a `%key%` of
+ * package.nls.json, every user-visible string of the code goes through `vscode.l10n.t`
+ * (whose messages are l10n/bundle.l10n.json, written by `node scripts/l10n.mjs`), and each
+ * second language translates every key and keeps its placeholders, icons, command links and
+ * code spans. The language models' `modelDescription` stays English on purpose.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import { english, l10n } from '../../src/core/text/l10n';
+
+const root = join(__dirname, '..', '..', '..');
+const json = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(root, file), 'utf8')) as Record<string, unknown>;
+const pkg = json('package.json') as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const nls = json('package.nls.json') as Record<string, string>;
+/** Names that are not words: the brand. */
+const NOT_WORDS = new Set(['ODIN']);
+/** The second languages (file suffixes); each must be complete. */
+const LANGUAGES = ['de'];
+
+/** Each user-visible string of the manifest with where it is. */
+function manifestStrings(): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  const add = (where: string, v: unknown): void => {
+    if (Array.isArray(v)) v.forEach((x, i) => add(`${where}[${i}]`, x));
+    else if (v !== undefined) out.push([where, v]);
+  };
+  const c = pkg.contributes;
+  add('displayName', pkg.displayName);
+  add('description', pkg.description);
+  add('capabilities.untrustedWorkspaces.description', pkg.capabilities?.untrustedWorkspaces?.description);
+  for (const cmd of c.commands) {
+    add(`${cmd.command}.title`, cmd.title);
+    add(`${cmd.command}.shortTitle`, cmd.shortTitle);
+    add(`${cmd.command}.category`, cmd.category);
+  }
+  for (const t of c.languageModelTools) {
+    add(`${t.name}.displayName`, t.displayName);
+    add(`${t.name}.userDescription`, t.userDescription);
+  }
+  add('configuration.title', c.configuration.title);
+  for (const [k, p] of Object.entries<Record<string, unknown>>(c.configuration.properties)) {
+    for (const f of [
+      'description',
+      'markdownDescription',
+      'enumDescriptions',
+      'markdownEnumDescriptions',
+      'deprecationMessage',
+      'markdownDeprecationMessage',
+    ])
+      add(`${k}.${f}`, p[f]);
+  }
+  for (const w of c.walkthroughs) {
+    add(`${w.id}.title`, w.title);
+    add(`${w.id}.description`, w.description);
+    for (const s of w.steps) {
+      add(`${w.id}.${s.id}.title`, s.title);
+      add(`${w.id}.${s.id}.description`, s.description);
+      add(`${w.id}.${s.id}.altText`, s.media?.altText);
+    }
+  }
+  for (const list of Object.values<Array<Record<string, unknown>>>(c.viewsContainers))
+    for (const v of list) add(`${String(v.id)}.title`, v.title);
+  for (const list of Object.values<Array<Record<string, unknown>>>(c.views))
+    for (const v of list) add(`${String(v.id)}.name`, v.name);
+  c.viewsWelcome.forEach((v: { view: string; contents: string }, i: number) =>
+    add(`viewsWelcome[${i}] ${v.view}`, v.contents),
+  );
+  return out;
+}
+
+test('every user-visible string of package.json is a %key% of package.nls.json (the brand aside)', () => {
+  const strings = manifestStrings();
+  assert.ok(strings.length > 100, `only ${strings.length} strings found: the walk is broken`);
+  const raw = strings.filter(([, v]) => typeof v !== 'string' || (!/^%.+%$/.test(v) && !NOT_WORDS.has(v)));
+  assert.deepEqual(raw, [], 'strings to move into package.nls.json');
+  const missing = strings
+    .map(([, v]) => String(v))
+    .filter((v) => /^%.+%$/.test(v) && !(v.slice(1, -1) in nls));
+  assert.deepEqual(missing, [], 'keys package.nls.json does not have');
+});
+
+test('package.nls.json has no key package.json does not use', () => {
+  const text = readFileSync(join(root, 'package.json'), 'utf8');
+  assert.deepEqual(
+    Object.keys(nls).filter((k) => !text.includes(`"%${k}%"`)),
+    [],
+  );
+});
+
+test("the tools' modelDescription stays English for the model (not a %key%)", () => {
+  for (const t of pkg.contributes.languageModelTools) {
+    assert.ok(!/^%.+%$/.test(String(t.modelDescription)), t.name);
+  }
+});
+
+/** What a translation must keep: placeholders, icons, command links and `code` spans. */
+function fixedParts(text: string): string[] {
+  return [...text.matchAll(/\{\d+\}|\$\([\w-]+\)|\(command:[^)]*\)|`[^`]*`/g)].map((m) => m[0]).sort();
+}
+
+function checkTranslation(english: Record<string, string>, file: string): void {
+  const other = json(file) as Record<string, string>;
+  assert.deepEqual(
+    Object.keys(english).filter((k) => typeof other[k] !== 'string' || other[k].trim() === ''),
+    [],
+    `${file}: keys without a translation`,
+  );
+  assert.deepEqual(
+    Object.keys(other).filter((k) => !(k in english)),
+    [],
+    `${file}: keys the English file does not have`,
+  );
+  const broken = Object.keys(english).filter(
+    (k) => fixedParts(english[k]).join('\n') !== fixedParts(other[k]).join('\n'),
+  );
+  assert.deepEqual(
+    broken.map((k) => `${k}: ${fixedParts(english[k]).join(' ')} ≠ ${fixedParts(other[k]).join(' ')}`),
+    [],
+    `${file}: translations that lost or changed a placeholder, icon, command link or code span`,
+  );
+}
+
+for (const lang of LANGUAGES) {
+  test(`package.nls.${lang}.json translates every key and keeps placeholders, links and code`, () => {
+    checkTranslation(nls, `package.nls.${lang}.json`);
+  });
+  test(`l10n/bundle.l10n.${lang}.json translates every message and keeps placeholders and icons`, () => {
+    checkTranslation(
+      json('l10n/bundle.l10n.json') as Record<string, string>,
+      `l10n/bundle.l10n.${lang}.json`,
+    );
+  });
+}
+
+test('l10n/bundle.l10n.json holds exactly the messages of the code (node scripts/l10n.mjs writes it)', () => {
+  const messages = JSON.parse(
+    execFileSync(process.execPath, [join(root, 'scripts', 'l10n.mjs'), '--print'], { encoding: 'utf8' }),
+  ) as string[];
+  const bundle = json('l10n/bundle.l10n.json');
+  assert.deepEqual(Object.keys(bundle).sort(), messages, 'run `node scripts/l10n.mjs`');
+  for (const m of messages) assert.equal(bundle[m], m);
+});
+
+/** Where a user-visible string starts: a message, a prompt's or item's field, a status or tree item. */
+const SITES = [
+  /show(?:Information|Warning|Error)Message\(\s*/g,
+  /(?<![\w.])(?:placeHolder|prompt|title|tooltip|detail|label|message)\s*:\s*/g,
+  /\.(?:text|tooltip|description|title|placeholder|prompt)\s*=\s*/g,
+  /new vscode\.(?:TreeItem|MarkdownString)\(\s*/g,
+  /setStatusBarMessage\(\s*/g,
+  // An input box's validation: `ok ? undefined : 'message'`, `return 'message'` in validateInput.
+  /\?\s*undefined\s*:\s*/g,
+];
+
+/** A template's own text: what lies outside its `${…}` parts (nested ones included). */
+function outsideSubstitutions(body: string): string {
+  let out = '';
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    if (depth === 0 && body[i] === '$' && body[i + 1] === '{') {
+      depth = 1;
+      i++;
+    } else if (depth > 0) {
+      if (body[i] === '{') depth++;
+      else if (body[i] === '}') depth--;
+    } else out += body[i];
+  }
+  return out;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return sourceFiles(p);
+    return name.endsWith('.ts') ? [p] : [];
+  });
+}
+
+test('src/extension words what a person reads through vscode.l10n.t (no bare string literal or template)', () => {
+  const dir = join(root, 'src', 'extension');
+  const found: string[] = [];
+  for (const file of sourceFiles(dir)) {
+    const rel = relative(dir, file).split('\\').join('/');
+    if (rel === 'testApi.ts') continue;
+    const text = readFileSync(file, 'utf8');
+    for (const site of SITES) {
+      for (const m of text.matchAll(site)) {
+        const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 200);
+        // A literal with a word in it (two letters and a space, or a capital): ids and
+        // single lower-case words (codicon names, kinds) are not sentences.
+        const lit = /^(['"`])((?:\\.|(?!\1)[^\\])*)\1/.exec(rest);
+        if (!lit) continue;
+        const body = outsideSubstitutions(lit[2]);
+        if (!/[A-Za-z]{2}/.test(body) || /^[a-z][\w.-]*$/.test(body)) continue;
+        const line = text.slice(0, m.index).split('\n').length;
+        // Words for the language model, not for a person, say so in a comment above.
+        if (
+          /l10n: English, for the model/.test(
+            text
+              .split('\n')
+              .slice(line - 4, line)
+              .join('\n'),
+          )
+        )
+          continue;
+        found.push(`${rel}:${line}: ${lit[0].slice(0, 60)}`);
+      }
+    }
+  }
+  assert.deepEqual(
+    found,
+    [],
+    'wrap these in vscode.l10n.t, or l10n.t of core/text/l10n.ts where vscode is not imported (then run node scripts/l10n.mjs)',
+  );
+});
+
+test('the test above finds a bare message (it is not blind)', () => {
+  const sample = "void vscode.window.showWarningMessage('ODIN: something went wrong.');";
+  const m = SITES[0].exec(sample);
+  SITES[0].lastIndex = 0;
+  assert.ok(m && sample.slice(m.index + m[0].length).startsWith("'ODIN"));
+});
+
+test('a placeholder inside an argument (scan data) is not expanded again; plain Node speaks English', () => {
+  assert.equal(english('ODIN: {0} and {1}', '{1}{0}', 'x'), 'ODIN: {1}{0} and x');
+  assert.equal(english('{0} of {2}', 'a'), 'a of {2}');
+  assert.equal(l10n.t('Load {0} more', 50), 'Load 50 more');
+});
