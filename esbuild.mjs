@@ -255,12 +255,35 @@ if (!only || only.has('extension') || FEATURES.some((f) => only.has(f))) await s
 
 const selected = Object.entries(targets).filter(([name]) => !only || only.has(name));
 
-// The details pages load the codicon font from the extension's own files (CSP: no remote fonts).
-if (!only || only.has('webview')) {
+// The pages load the codicon font from the extension's own files (CSP: no remote fonts),
+// cut to the glyphs they draw (src/webview/icons.ts): ~3 KB instead of 126 KB + 34 KB of CSS.
+if (!only || only.has('webview')) await writeCodicons();
+
+async function writeCodicons() {
+  const src = 'node_modules/@vscode/codicons/dist';
+  const list = /export const ICONS = \[([^\]]*)\]/.exec(fs.readFileSync('src/webview/icons.ts', 'utf8'));
+  const names = [...(list?.[1] ?? '').matchAll(/'([a-z0-9-]+)'/g)].map((m) => m[1]);
+  const css = fs.readFileSync(`${src}/codicon.css`, 'utf8');
+  const rules = names.map((name) => {
+    const rule = new RegExp(`^\\.codicon-${name}:before \\{ content: "\\\\([0-9a-f]+)" \\}$`, 'm').exec(css);
+    if (!rule) throw new Error(`src/webview/icons.ts names "${name}", which @vscode/codicons does not have`);
+    return { name, code: parseInt(rule[1], 16), line: rule[0] };
+  });
+  const { default: subsetFont } = await import('subset-font');
+  const ttf = await subsetFont(
+    fs.readFileSync(`${src}/codicon.ttf`),
+    rules.map((r) => String.fromCodePoint(r.code)).join(''),
+    { targetFormat: 'truetype' },
+  );
+  // The stylesheet's head (licence, @font-face, the .codicon rule, the spin modifier) up to
+  // the first glyph rule, then one rule per glyph kept.
+  const head = css.slice(0, css.search(/^\.codicon-[a-z0-9-]+:before/m));
   fs.mkdirSync('dist/codicons', { recursive: true });
-  for (const f of ['codicon.css', 'codicon.ttf']) {
-    fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
-  }
+  fs.writeFileSync('dist/codicons/codicon.ttf', ttf);
+  fs.writeFileSync(
+    'dist/codicons/codicon.css',
+    `${head.replace(/codicon\.ttf\?[0-9a-f]+/, 'codicon.ttf')}${rules.map((r) => r.line).join('\n')}\n`,
+  );
 }
 if (watch) {
   for (const [, opts] of selected) {

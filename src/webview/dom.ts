@@ -2,6 +2,7 @@
  * Small DOM helpers for the details pages. Every string from the API enters the document
  * through `text()` (textContent, with invisible characters made visible), never as HTML.
  */
+import type { IconName } from './icons';
 
 export type Child = Node | string | number | undefined | null | false;
 
@@ -86,7 +87,7 @@ export function visibleTitle(s: string): string {
   return s.replace(INVISIBLE_G, (ch) => `<${codePoint(ch)}>`);
 }
 
-export function icon(name: string): HTMLElement {
+export function icon(name: IconName): HTMLElement {
   const el = document.createElement('span');
   el.className = `codicon codicon-${name}`;
   el.setAttribute('aria-hidden', 'true');
@@ -96,7 +97,7 @@ export function icon(name: string): HTMLElement {
 /** A button with a codicon and a label (or an icon-only button with an accessible name). */
 export function button(
   label: string,
-  iconName: string | undefined,
+  iconName: IconName | undefined,
   onClick: () => void,
   opts: { iconOnly?: boolean; class?: string; title?: string } = {},
 ): HTMLButtonElement {

@@ -2,6 +2,7 @@
  * The host details page: summary, services (banners on demand), CVEs (sortable, paged),
  * exploits, hostnames, domains and the network's whois. DOM APIs only.
  */
+import type { IconName } from './icons';
 import { SEVERITY_RANK, type CveView, type ExploitView, type HostView } from '../common/protocol';
 import { compareRisk, type Risk } from '../core/exploitation/order';
 import { epssText, kevText } from '../core/exploitation/text';
@@ -151,7 +152,7 @@ export class HostPage {
   private header(host: HostView): HTMLElement {
     const action = (
       label: string,
-      iconName: string,
+      iconName: IconName,
       a: 'refresh' | 'copyJson' | 'openJson' | 'export' | 'searchSimilar',
     ) => button(label, iconName, () => this.ctx.post({ type: 'action', action: a }));
     const badges = h('div', { class: 'badges' });

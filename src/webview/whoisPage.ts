@@ -3,6 +3,7 @@
  * four contacts, the history as a timeline of field changes (with a side-by-side diff in
  * VS Code's diff editor), and the raw record. DOM APIs only.
  */
+import type { IconName } from './icons';
 import type { WhoisSnapshotView, WhoisView } from '../common/protocol';
 import type { PageContext } from './context';
 import { button, chips, clear, dl, h, icon, section } from './dom';
@@ -79,7 +80,7 @@ export class WhoisPage {
   private header(w: WhoisView): HTMLElement {
     const action = (
       label: string,
-      iconName: string,
+      iconName: IconName,
       a: 'refresh' | 'copyJson' | 'openJson' | 'export' | 'copyRaw',
     ) => button(label, iconName, () => this.ctx.post({ type: 'action', action: a }));
     return h(

@@ -5,6 +5,7 @@
  * only by postMessage after `ready`; every string enters the page through dom.ts (textContent).
  * The page sends back row indices only.
  */
+import type { IconName } from '../icons';
 import {
   filterRows,
   haystack,
@@ -531,7 +532,7 @@ function select(label: string, options: Array<[string, string]>, value: string):
   return s;
 }
 
-function iconButton(name: string, label: string, action: 'open' | 'reveal'): HTMLButtonElement {
+function iconButton(name: IconName, label: string, action: 'open' | 'reveal'): HTMLButtonElement {
   const b = h('button', {
     class: 'icon-button',
     title: label,
