@@ -816,6 +816,30 @@ const opensChart: Check = async (a) => {
 CHECKS['view/item/context:odin.openChart@odin.summarySet'] = opensChart;
 CHECKS['view/item/context:odin.openChart@odin.facet'] = opensChart;
 
+/** Runs the action on a host search's node: its map page renders. */
+CHECKS['view/item/context:odin.showOnMap@odin.resultSet'] = async (a) => {
+  const api = await getTestApi();
+  const [node] = (await a.args()) as [Node];
+  const since = Date.now();
+  await exec({ ...a, args: async () => [node] });
+  await api.maps.waitForRendered('map', node.set.id, since, 30_000);
+};
+/**
+ * "Show on Map" sits on every summary node; it draws summaries by country (a port summary
+ * says which draw). Run on the node of a summary by location.country_code: its map renders.
+ */
+CHECKS['view/item/context:odin.showSummaryOnMap@odin.summarySet'] = async (a) => {
+  const api = await getTestApi();
+  const r = await run('odin.summarizeHosts', { field: 'location.country_code', query: '*', limit: 5 });
+  assert.ok(r?.setId, `a country summary: ${JSON.stringify(r)}`);
+  const f = await feature();
+  const node = f.results.getChildren().find((n) => n.type === 'set' && n.set.id === r.setId);
+  assert.ok(node && f.results.getTreeItem(node).contextValue === 'odin.summarySet', 'its summary node');
+  const since = Date.now();
+  await exec({ ...a, args: async () => [node] });
+  await api.maps.waitForRendered('map', r.setId, since, 30_000);
+};
+
 describe('every affordance works (generated list)', function () {
   this.timeout(900_000);
   let actions: Action[] = [];
