@@ -214,25 +214,10 @@ export class Ui {
     });
   }
 
-  /** Switches the colour theme (the setting the theme picker writes), e.g. 'Light Modern'. */
+  /** Switches the colour theme the way a person does (Preferences: Color Theme), e.g. 'Light Modern'. */
   async setTheme(label) {
-    // Written to the user settings file, as the theme picker would: the picker also asks the
-    // (empty) extension gallery for more themes, and now and then waited ~30 s for it. The
-    // picker stays the way when the file is not plain JSON.
-    const file = path.join(this.info.userDataDir, 'User', 'settings.json');
-    let settings;
-    try {
-      settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-    } catch {
-      settings = undefined;
-    }
-    if (settings && typeof settings === 'object') {
-      settings['workbench.colorTheme'] = `Default ${label}`;
-      fs.writeFileSync(file, JSON.stringify(settings, null, 2));
-    } else {
-      await this.runCommand('Preferences: Color Theme');
-      await this.pickQuickItem(new RegExp(`^\\s*${escapeRe(label)}\\s*$`));
-    }
+    await this.runCommand('Preferences: Color Theme');
+    await this.pickQuickItem(new RegExp(`^\\s*${escapeRe(label)}\\s*$`));
     // The workbench carries the theme's kind as a class once the theme is applied.
     const kind = /light/i.test(label) ? 'vs' : /high contrast/i.test(label) ? 'hc-black' : 'vs-dark';
     await this.page.waitForFunction(
