@@ -210,6 +210,26 @@ function pidAlive(pid) {
 }
 
 const npmCmd = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/**
+ * The environment for the npm installs: this process's, without what an enclosing `npm test`
+ * put there (npm_config_*, npm_node_execpath, NODE, node-gyp's bin directory on PATH…), which
+ * would run code-server's postinstall and node-gyp on the machine's Node instead of the host's.
+ */
+function installEnv() {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    // npm run exports its config in lower case (npm_config_user_agent names its own Node,
+    // which code-server's postinstall checks); a user's NPM_CONFIG_* (a mirror) stays.
+    if (/^npm_/.test(k) || k === 'NODE' || k === 'INIT_CWD') continue;
+    env[k] = v;
+  }
+  env.PATH = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => !/node-gyp-bin|[\\/]node_modules[\\/]\.bin$/.test(dir))
+    .join(path.delimiter);
+  return env;
+}
 const quietNpmEnv = {
   npm_config_audit: 'false',
   npm_config_fund: 'false',
@@ -247,7 +267,7 @@ async function ensureNode(version, quiet) {
       log(quiet, `installing node@${version} from the npm registry into ${prefix}`);
       freshPrefix(prefix);
       run(npmCmd, ['install', '--prefix', prefix, '--no-save', '--loglevel=error', `node@${version}`], {
-        env: { ...process.env, ...quietNpmEnv },
+        env: { ...installEnv(), ...quietNpmEnv },
         cwd: prefix,
         stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
       });
@@ -307,7 +327,7 @@ export async function ensureHost({
       freshPrefix(prefix);
       if (h.seedRipgrep) seedRipgrepCache(h.seedRipgrep, quiet);
       const env = {
-        ...process.env,
+        ...installEnv(),
         ...quietNpmEnv,
         npm_config_unsafe_perm: 'true', // its postinstall refuses to run as root otherwise
         npm_config_yes: 'true', // node-pty's postinstall runs `npx node-gyp`
@@ -316,7 +336,7 @@ export async function ensureHost({
         // npm, the postinstall's version check and node-gyp all run on the host's Node, and
         // native modules build against its headers (the machine's npm config names /usr).
         const dir = path.dirname(path.dirname(nodeBin));
-        env.PATH = `${path.dirname(nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`;
+        env.PATH = `${path.dirname(nodeBin)}${path.delimiter}${env.PATH ?? ''}`;
         env.npm_config_nodedir = path.join(dir, 'node_modules', `node-${process.platform}-${process.arch}`);
         env.npm_config_build_from_source = 'kerberos'; // no prebuilt-binary download attempt
       }

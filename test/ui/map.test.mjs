@@ -2,7 +2,8 @@
 // Hosts…" from the palette, the set's inline "Show Result Set on Map" in the Results view, the
 // hosts as points on a world map beside the editor; a click on a point opens its host's page;
 // the table toggle; the hostile host's labels inert. The port chart in the light theme.
-// Screenshots (media/screenshots/map-search.png, chart-ports-light.png with --update-screenshots).
+// A summary by country shaded on the map. Screenshots (media/screenshots/map-search.png,
+// map-countries.png, chart-ports-light.png with --update-screenshots).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { detailsFrame } from './detailsFrame.mjs';
@@ -129,6 +130,38 @@ describe('map page', () => {
       .locator('.quick-input-widget .quick-input-title', { hasText: 'ODIN: Save Map as PNG' })
       .waitFor({ state: 'visible', timeout: 15_000 });
     await ui.page.keyboard.press('Escape');
+  });
+
+  it('shades the countries of a summary by country (screenshot)', async () => {
+    await ui.reset();
+    await ui.runCommand('ODIN: Summarize Hosts by Field\u2026');
+    await quickInput('Field to summarise by').waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.answerInput('location.country_code');
+    await quickInput('Type a query').waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.answerInput('services.port:443');
+    const row = ui
+      .view('Results')
+      .locator('.monaco-list-row')
+      .filter({
+        has: ui.page.locator('.label-name', {
+          hasText: 'Host summary: location.country_code over services.port:443',
+        }),
+      })
+      .first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    // "Show on Map" is in the summary node's context menu, as a person finds it.
+    await row.click({ button: 'right' });
+    await ui.page
+      .locator('.monaco-menu .action-item .action-label', { hasText: /^Show on Map$/ })
+      .first()
+      .click();
+    const frame = await mapFrame('Hosts by location.country_code on a map');
+    const shaded = frame.locator('svg.world-map.countries path.country[class*="shade-"]');
+    assert.ok((await shaded.count()) > 0, 'countries shaded by their count');
+    assert.equal(await frame.locator('svg.world-map circle.point').count(), 0, 'no points');
+    await ui.page.mouse.move(1000, 51);
+    await painted(frame.locator('svg.world-map'));
+    await ui.screenshot('map-countries');
   });
 
   it('the port chart in the light theme', async () => {
