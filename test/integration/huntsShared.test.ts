@@ -29,7 +29,10 @@ function workspaceDir(): string {
   return folder.uri.fsPath;
 }
 
-const DIR = 'hunts-shared-it';
+// An existing folder of the sample workspace: a folder made by the test just before its first
+// file is one the host's file watcher may not yet watch (inotify), and the file's event is lost.
+const DIR = 'infra';
+const PREFIX = 'hunts-it-';
 const label = (f: SearchFeature, n: SavedNode): string => {
   const l = f.saved.getTreeItem(n).label;
   return typeof l === 'string' ? l : (l?.label ?? '');
@@ -57,7 +60,6 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
 
   before(async function () {
     if (restricted) this.skip();
-    fs.mkdirSync(dir(), { recursive: true });
     const f = await feature();
     await f.store.update(() => []);
   });
@@ -65,7 +67,8 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
   after(async () => {
     if (restricted) return;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    fs.rmSync(dir(), { recursive: true, force: true });
+    for (const name of fs.readdirSync(dir()))
+      if (name.startsWith(PREFIX)) fs.rmSync(path.join(dir(), name), { force: true });
     await emulatorAdmin('DELETE', 'change').catch(() => undefined);
     const f = await feature();
     await f.store.update(() => []);
@@ -73,12 +76,12 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
 
   it("the workspace's .odinq files appear as a group of their own, followed as they change", async () => {
     const f = await feature();
-    const file = path.join(dir(), 'team.odinq');
+    const file = path.join(dir(), `${PREFIX}team.odinq`);
     fs.writeFileSync(
       file,
       '# Team hunts\n@hosts Exposed RDP\nservices.port:3389\n\n@buckets Big dumps sort=files\n*\n',
     );
-    const node = await fileNode(f, `${DIR}/team.odinq`, 2);
+    const node = await fileNode(f, `${DIR}/${PREFIX}team.odinq`, 2);
     const group = f.saved.getChildren().find((n) => n.type === 'hunts')!;
     assert.strictEqual(label(f, group), 'Workspace hunts');
     const queries = f.saved.getChildren(node);
@@ -99,12 +102,12 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
 
     // A change on disk (a git pull) shows without a reload.
     fs.appendFileSync(file, '\n@domains Example subdomains\ndomain: example.com\n');
-    await fileNode(f, `${DIR}/team.odinq`, 3);
+    await fileNode(f, `${DIR}/${PREFIX}team.odinq`, 3);
   });
 
   it('"Save" writes into a workspace .odinq file (existing or new) as well as into personal saved searches', async () => {
     const f = await feature();
-    const file = path.join(dir(), 'team.odinq');
+    const file = path.join(dir(), `${PREFIX}team.odinq`);
     const saved = (await vscode.commands.executeCommand('odin.saveSearch', {
       spec: { kind: 'buckets', query: 'provider: aws', sortBy: 'files', sortDir: 'desc' },
       name: 'AWS by files',
@@ -116,23 +119,23 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
       fs.readFileSync(file, 'utf8'),
       /\n\n@buckets AWS by files sort=files order=desc\nprovider: aws\n$/,
     );
-    await fileNode(f, `${DIR}/team.odinq`, 4);
-    const fresh = path.join(dir(), 'new.odinq');
+    await fileNode(f, `${DIR}/${PREFIX}team.odinq`, 4);
+    const fresh = path.join(dir(), `${PREFIX}new.odinq`);
     await vscode.commands.executeCommand('odin.saveSearch', {
       spec: { kind: 'fileSummary', query: 'ext: sql', field: 'provider' },
       name: 'SQL dumps',
       target: { file: fresh },
     });
     assert.match(fs.readFileSync(fresh, 'utf8'), /@files SQL dumps by=provider\next: sql\n/);
-    await fileNode(f, `${DIR}/new.odinq`, 1);
+    await fileNode(f, `${DIR}/${PREFIX}new.odinq`, 1);
     // Not a .odinq file: refused with a message, nothing written.
     const refused = await vscode.commands.executeCommand('odin.saveSearch', {
       spec: { kind: 'hosts', query: 'x' },
       name: 'Not a hunt file',
-      target: { file: path.join(dir(), 'notes.txt') },
+      target: { file: path.join(dir(), `${PREFIX}notes.txt`) },
     });
     assert.strictEqual(refused, undefined);
-    assert.ok(!fs.existsSync(path.join(dir(), 'notes.txt')));
+    assert.ok(!fs.existsSync(path.join(dir(), `${PREFIX}notes.txt`)));
     const personal = (await vscode.commands.executeCommand('odin.saveSearch', {
       spec: { kind: 'hosts', query: 'services.port:22' },
       name: 'SSH',
@@ -156,9 +159,9 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
       })) as SavedSearch;
       const first = (await vscode.commands.executeCommand('odin.runSavedSearch', s.id)) as RunSummary;
       assert.strictEqual(first.status, 'ready', first.error);
-      const hunt = path.join(dir(), 'remember.odinq');
+      const hunt = path.join(dir(), `${PREFIX}remember.odinq`);
       fs.writeFileSync(hunt, '@hosts Everything, a hundred  size=100\n*\n');
-      const huntFile = await fileNode(f, `${DIR}/remember.odinq`, 1);
+      const huntFile = await fileNode(f, `${DIR}/${PREFIX}remember.odinq`, 1);
       const r0 = (await vscode.commands.executeCommand(
         'odin.runHunt',
         vscode.Uri.file(hunt).toString(),
@@ -266,10 +269,10 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
     it('Re-run All states its searches and requests first: workspace files need a yes that names the count, and it sends no more', async () => {
       const f = await feature();
       fs.writeFileSync(
-        path.join(dir(), 'budget.odinq'),
+        path.join(dir(), `${PREFIX}budget.odinq`),
         [80, 443, 8080].map((p) => `@hosts Port ${p}\nservices.port:${p}\n`).join('\n'),
       );
-      await fileNode(f, `${DIR}/budget.odinq`, 3);
+      await fileNode(f, `${DIR}/${PREFIX}budget.odinq`, 3);
       // A count too small: nothing runs, and the answer says how many it needs.
       await clearEmulatorLog();
       const short = (await vscode.commands.executeCommand('odin.rerunAllSavedSearches', {
@@ -293,7 +296,7 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
       })) as RerunAllSummary;
       assert.strictEqual(ran.ran, needed, ran.message);
       assert.ok((await lookupLog()).length <= needed, `at most ${needed} requests`);
-      fs.rmSync(path.join(dir(), 'budget.odinq'));
+      fs.rmSync(path.join(dir(), `${PREFIX}budget.odinq`));
     });
   });
 });
