@@ -45,8 +45,6 @@ exports.run = async function () {
       (e.packageJSON.activationEvents ?? []).some((ev) => ev === '*' || ev === 'onStartupFinished'),
   );
   await Promise.allSettled(starting.map((e) => e.activate()));
-  // bench idle gap: the host's own start-up work (not an event to wait for) settles.
-  await new Promise((r) => setTimeout(r, 1000));
   const before = new Set(Object.keys(require.cache));
   const t0 = performance.now();
   await ext.activate();
