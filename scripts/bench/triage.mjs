@@ -200,6 +200,9 @@ export async function renderRows({ runs = Number(process.env.TRIAGE_RENDER_RUNS 
     ];
   }
   const rows = await viewRows();
+  // The header the extension posts with the rows (the view refuses a rows message without it).
+  const { triageGlance } = require(out('common/triageGlance.js'));
+  const glance = triageGlance(rows);
   const { chromium } = await import('playwright-core');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-triage-render-'));
   const url = (p) => `file://${path.join(root, p)}`;
@@ -230,13 +233,32 @@ export async function renderRows({ runs = Number(process.env.TRIAGE_RENDER_RUNS 
     const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await tab.goto(`file://${path.join(dir, 'view.html')}`);
     await tab.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
+    // A refused message would leave the page silent: the section stops by itself and says so.
+    const refused = [];
+    tab.on('console', (m) => m.type() === 'error' && refused.push(m.text()));
     for (let i = 0; i < runs + 1; i++) {
-      const r = await tab.evaluate(
-        ([list, generation]) =>
+      let guard;
+      const silent = new Promise((_, reject) => {
+        guard = setTimeout(
+          () =>
+            reject(
+              new Error(`the view did not render in 60 s; page errors: ${refused.join(' | ') || 'none'}`),
+            ),
+          60_000,
+        );
+      });
+      const measured = tab.evaluate(
+        ([list, generation, header]) =>
           new Promise((resolve) => {
             const t0 = performance.now();
             window.postMessage(
-              { type: 'rows', generation, rowsJson: list, summary: `10,000+ unique indicators` },
+              {
+                type: 'rows',
+                generation,
+                rowsJson: list,
+                summary: `10,000+ unique indicators`,
+                glance: header,
+              },
               '*',
             );
             const wait = () => {
@@ -248,8 +270,9 @@ export async function renderRows({ runs = Number(process.env.TRIAGE_RENDER_RUNS 
             };
             wait();
           }),
-        [JSON.stringify(rows), i + 1],
+        [JSON.stringify(rows), i + 1, glance],
       );
+      const r = await Promise.race([measured, silent]).finally(() => clearTimeout(guard));
       if (i === 0) continue; // warm-up: the script's first compile
       page.push(r.page);
       frame.push(r.frame);

@@ -4,19 +4,19 @@
 // writes the profile and prints the functions activation spends its time in, self and
 // inclusive (a function counted once per sample in which it is on the stack).
 //
-// Usage: node scripts/bench/profile-activation.mjs [--host=oldest|newest] [--production] [--one]
+// Usage: node scripts/profile-activation.mjs [--host=oldest|newest] [--production] [--one]
 //        [--reps=3] [--top=25] [--out=DIR]
 // --one: the same sources as one bundle (the activation bench's other build), minified.
 // Default build: esbuild.mjs without --production (not minified, so names are readable; the
 // parse cost differs a little from the shipped build). --production profiles the shipped build.
-// Take the lock the tests use: flock /tmp/odin-host.lock node scripts/bench/profile-activation.mjs
+// Take the lock the tests use: flock /tmp/odin-host.lock node scripts/profile-activation.mjs
 import * as childProcess from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startHost } from '../host/host.mjs';
-import { stage } from '../package.mjs';
-import { buildOne } from './activation.mjs';
+import { startHost } from './host/host.mjs';
+import { stage } from './package.mjs';
+import { buildOne } from './bench/activation.mjs';
 
 const opt = (name) =>
   process.argv
