@@ -35,16 +35,31 @@ exports.run = async function () {
   const ext = vscode.extensions.getExtension(id);
   if (!ext) throw new Error('extension not found: ' + id);
   if (ext.isActive) throw new Error('already active: activation events were not removed');
-  // Built-in extensions that start with the window (npm, JSON, Emmet, Git…) activate on the
-  // same thread; measured while they do, a start reads 15–500 ms for the empty extension.
-  // Let them finish first, for every extension measured alike.
-  const starting = vscode.extensions.all.filter(
-    (e) =>
-      e.id !== id &&
-      !e.isActive &&
-      (e.packageJSON.activationEvents ?? []).some((ev) => ev === '*' || ev === 'onStartupFinished'),
-  );
-  await Promise.allSettled(starting.map((e) => e.activate()));
+  // The workbench keeps the extension host busy while it starts (documents, settings, built-in
+  // extensions that start with the window: npm, JSON, Emmet, Git…, on the same thread); a start
+  // measured in that time reads 15–500 ms for the empty extension. Measure in a quiet host,
+  // every extension alike: after the workbench says it has started (the built-ins that wait
+  // for onStartupFinished become active by themselves), once those built-ins and the ones
+  // with "*" have finished activating, and once the thread has had no task over 5 ms for
+  // 250 ms.
+  const startsWith = (ev) =>
+    vscode.extensions.all.filter(
+      (e) => e.id !== id && (e.packageJSON.activationEvents ?? []).includes(ev),
+    );
+  const afterStartup = startsWith('onStartupFinished');
+  const settle = performance.now();
+  const poll = () => new Promise((resolve) => setTimeout(resolve, 20));
+  while (afterStartup.length && !afterStartup.some((e) => e.isActive) && performance.now() - settle < 30000)
+    await poll();
+  await Promise.allSettled([...startsWith('*'), ...afterStartup].map((e) => e.activate()));
+  let quietSince = performance.now();
+  for (let last = performance.now(); performance.now() - quietSince < 250 && performance.now() - settle < 40000; ) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = performance.now();
+    if (now - last > 5) quietSince = now;
+    last = now;
+  }
+  const settledMs = performance.now() - settle;
   const before = new Set(Object.keys(require.cache));
   const t0 = performance.now();
   await ext.activate();
@@ -53,7 +68,7 @@ exports.run = async function () {
   const loaded = Object.keys(require.cache)
     .filter((f) => !before.has(f) && f.startsWith(base))
     .map((f) => ({ file: path.relative(base, f), bytes: fs.statSync(f).size }));
-  console.log('ODIN-BENCH ' + JSON.stringify({ id, ms, loaded }));
+  console.log('ODIN-BENCH ' + JSON.stringify({ id, ms, loaded, settledMs }));
 };
 `;
 
@@ -179,6 +194,7 @@ export default async function run() {
     fs.cpSync(path.join(root, 'test', 'fixtures', 'sample-workspace'), workspace, { recursive: true });
 
     const ms = { empty: [], one: [], split: [] };
+    const settled = [];
     const loaded = { one: [], split: [] };
     for (let i = 0; i < reps; i++) {
       // Rotate the order so that no side always gets the warmer disk cache.
@@ -190,6 +206,7 @@ export default async function run() {
             ? await measure({ devPath: empty, id: 'odin-bench.empty', entry, workspace })
             : await measure({ devPath: builds[which], id: ourId, entry, workspace });
         ms[which].push(r.ms);
+        settled.push(r.settledMs);
         if (which !== 'empty') loaded[which] = r.loaded;
       }
     }
@@ -202,7 +219,7 @@ export default async function run() {
         name: 'activation: empty extension (host cost)',
         value: round(base),
         unit: 'ms',
-        note: `median of ${reps}: ${ms.empty.map(round).join(', ')}`,
+        note: `median of ${reps}: ${ms.empty.map(round).join(', ')}; each start measured once the host was quiet (${round(median(settled))} ms median after the tests began)`,
       },
     ];
     for (const [which, label] of [
@@ -214,8 +231,9 @@ export default async function run() {
           name: `activation overhead over empty: ${label}`,
           value: round(median(ms[which]) - base),
           unit: 'ms',
-          target: `< ${BUDGETS.overheadMs}`,
-          note: `activation median of ${reps}: ${ms[which].map(round).join(', ')} ms`,
+          // The budget is the shipped build's; the other is the comparison that keeps it.
+          target: which === 'split' ? `< ${BUDGETS.overheadMs}` : undefined,
+          note: `activation median of ${reps}: ${ms[which].map(round).join(', ')} ms${which === 'one' ? '; the comparison the split build is kept on' : ''}`,
         },
         {
           name: `code loaded at activation: ${label}`,
