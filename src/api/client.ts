@@ -183,6 +183,7 @@ export class OdinClient {
     const body = await this.post(op, path, { ...params }, opts);
     // A page of hosts can take tens of milliseconds to normalise: in slices, between turns.
     const items = await mapInSlices(this.list(body), item, {
+      spend: true,
       signal: opts?.signal,
       cancelled: () => this.error(op, 'cancelled', 'cancelled while reading the page'),
     });

@@ -34,6 +34,7 @@ import type { SearchKind, SearchSpec } from './kinds';
 
 /** One page of a result set, as the Results view keeps it. */
 export interface PageResult {
+  /** A fresh list: the result set takes it over and empties it while it compacts the items. */
   items: ResultItem[];
   /** Total matches the service reports (may be capped, e.g. 10,000 on host search). */
   total?: number;

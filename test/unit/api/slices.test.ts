@@ -49,3 +49,22 @@ test("mapInSlices stops with the caller's error once the signal is aborted betwe
   );
   assert.equal(seen, 3, 'no item is mapped after the abort');
 });
+
+test('mapInSlices with spend drops each item from the list once mapped (a spent page holds nothing)', async () => {
+  const page = Array.from({ length: 5 }, (_, i) => ({ i }));
+  const seenLeft: number[] = [];
+  const out = await mapInSlices(
+    page,
+    (item) => {
+      seenLeft.push(page.filter((x) => x !== undefined).length);
+      return item.i * 2;
+    },
+    { cancelled, sliceMs: 0, spend: true },
+  );
+  assert.deepEqual(out, [0, 2, 4, 6, 8]);
+  assert.deepEqual(seenLeft, [4, 3, 2, 1, 0], 'the item being mapped is already out of the list');
+  assert.ok(page.every((x) => x === undefined));
+  const kept = [{ i: 1 }];
+  await mapInSlices(kept, (item) => item.i, { cancelled });
+  assert.deepEqual(kept, [{ i: 1 }], 'without spend the list is left as it was');
+});

@@ -128,7 +128,7 @@ export class ResultSet {
         const items = await mapInSlices(
           page.items,
           (item): ResultItem => (item.t === 'host' ? { t: 'host', v: compactHost(item.v, this.pool) } : item),
-          { signal: controller.signal, cancelled: abortError },
+          { signal: controller.signal, cancelled: abortError, spend: true },
         );
         for (const item of items) this.items.push(item);
         if (page.total !== undefined) this.total = page.total;
