@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import ts from 'typescript';
 import { english, l10n } from '../../src/core/text/l10n';
 
 const root = join(__dirname, '..', '..', '..');
@@ -230,4 +231,230 @@ test('a placeholder inside an argument (scan data) is not expanded again; plain 
   assert.equal(english('ODIN: {0} and {1}', '{1}{0}', 'x'), 'ODIN: {1}{0} and x');
   assert.equal(english('{0} of {2}', 'a'), 'a of {2}');
   assert.equal(l10n.t('Load {0} more', 50), 'Load 50 more');
+});
+
+// ---------------------------------------------------------------- the pages' words (src/webview)
+//
+// The pages write their own text through `l10n.t` of core/text/l10n.ts, translated by the
+// `words` message the webview kit posts (common/words.ts). The scan below reads the pages and
+// the modules of src/common they render with the TypeScript compiler (the webview's own
+// tsconfig), and finds literals that reach the page as text: the arguments of a function
+// whose parameter is a text (`label`, `title`, `children`, ... of dom.ts and the pages' own
+// helpers: the compiler says which function a call reaches), `title` / `aria-label` /
+// `placeholder` / `label` properties, `.textContent` / `.title` / ... assignments,
+// `setAttribute('aria-label' | 'title' | 'placeholder', ...)`, and a sentence anywhere.
+
+/** Parameters whose argument a page shows as text. */
+const TEXT_PARAMS = new Set([
+  'label',
+  'title',
+  'text',
+  'textContent',
+  'message',
+  'children',
+  'columns',
+  'rows',
+  'heading',
+  'caption',
+  'placeholder',
+  'note',
+]);
+/** Properties (object literals, `attrs`) and assignments that reach the page as text. */
+const TEXT_PROPS = new Set([
+  'title',
+  'aria-label',
+  'placeholder',
+  'alt',
+  'label',
+  'ariaLabel',
+  'textContent',
+  'innerText',
+  'aria-valuetext',
+  'aria-roledescription',
+]);
+/** Acronyms and names read the same in every language (a literal of only these is not a word). */
+const SAME_IN_EVERY_LANGUAGE = /^[\s\p{P}\p{S}\d]*(?:(?:ODIN|[A-Z]{2,5}s?)[\s\p{P}\p{S}\d]*)*$/u;
+
+interface PageWord {
+  file: string;
+  line: number;
+  text: string;
+}
+
+/** Whether a literal's own text (outside `${…}`) is a word a person reads. */
+function isWord(body: string): boolean {
+  return /\p{L}{2}/u.test(body) && !SAME_IN_EVERY_LANGUAGE.test(body);
+}
+
+/** A sentence wherever it is: a capitalised word, a space, a lower-case word (not a CSS class list). */
+const SENTENCE = /(?:^|[^\w-])[A-Z][a-z]*,? [a-z]{2,}(?![\w-]*\s*[:=])/;
+
+function scanPageWords(program: ts.Program, files: ts.SourceFile[]): PageWord[] {
+  const checker = program.getTypeChecker();
+  const found: PageWord[] = [];
+  const seen = new Set<ts.Node>();
+  const report = (node: ts.Node, text: string): void => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    const sf = node.getSourceFile();
+    found.push({
+      file: relative(root, sf.fileName).split('\\').join('/'),
+      line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+      text: text.slice(0, 60),
+    });
+  };
+  /** The literals an expression shows (through conditionals, `??`, templates, arrays): not into calls. */
+  const literals = (e: ts.Node | undefined): void => {
+    if (!e) return;
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) {
+      if (isWord(e.text)) report(e, e.getText());
+    } else if (ts.isTemplateExpression(e)) {
+      const own = [e.head.text, ...e.templateSpans.map((s) => s.literal.text)].join(' ');
+      if (isWord(own)) report(e, e.getText());
+      for (const s of e.templateSpans) literals(s.expression);
+    } else if (ts.isConditionalExpression(e)) {
+      literals(e.whenTrue);
+      literals(e.whenFalse);
+    } else if (ts.isBinaryExpression(e)) {
+      literals(e.left);
+      literals(e.right);
+    } else if (
+      ts.isParenthesizedExpression(e) ||
+      ts.isAsExpression(e) ||
+      ts.isSpreadElement(e) ||
+      ts.isNonNullExpression(e)
+    ) {
+      literals(e.expression);
+    } else if (ts.isArrayLiteralExpression(e)) {
+      e.elements.forEach(literals);
+    }
+  };
+  const paramName = (call: ts.CallExpression, i: number): string | undefined => {
+    const decl = checker.getResolvedSignature(call)?.getDeclaration();
+    if (!decl || !('parameters' in decl)) return undefined;
+    const params = decl.parameters;
+    const p = params[i] ?? (params.at(-1)?.dotDotDotToken ? params.at(-1) : undefined);
+    return p && ts.isIdentifier(p.name) ? p.name.text : undefined;
+  };
+  const propName = (n: ts.PropertyName | ts.MemberName): string | undefined =>
+    ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isPrivateIdentifier(n) ? n.text : undefined;
+  const isL10nCall = (call: ts.CallExpression): boolean =>
+    /^(?:l10n\.t|english)$/.test(call.expression.getText());
+  for (const sf of files) {
+    const visit = (node: ts.Node): void => {
+      if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
+      if (ts.isCallExpression(node)) {
+        if (isL10nCall(node)) return; // its message is the key; its arguments are values
+        const callee = node.expression.getText();
+        if (/\.setAttribute$/.test(callee) && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+          if (TEXT_PROPS.has(node.arguments[0].text)) literals(node.arguments[1]);
+        } else if (/(?:^|\.)createTextNode$/.test(callee)) {
+          literals(node.arguments[0]);
+        } else {
+          node.arguments.forEach((a, i) => {
+            const name = paramName(node, i);
+            if (name && TEXT_PARAMS.has(name)) literals(a);
+          });
+        }
+      } else if (ts.isPropertyAssignment(node)) {
+        const name = propName(node.name);
+        if (name && TEXT_PROPS.has(name)) literals(node.initializer);
+      } else if (
+        ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        ts.isPropertyAccessExpression(node.left) &&
+        TEXT_PROPS.has(node.left.name.text)
+      ) {
+        literals(node.right);
+      } else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+        if (SENTENCE.test(node.text)) report(node, node.getText());
+      } else if (ts.isTemplateExpression(node)) {
+        const own = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ');
+        if (SENTENCE.test(own)) report(node, node.getText());
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return found;
+}
+
+/** The pages' program (src/webview/tsconfig.json) with extra in-memory files (the blindness sample). */
+function pagesProgram(extra: Record<string, string> = {}): ts.Program {
+  const dir = join(root, 'src', 'webview');
+  const config = ts.readConfigFile(join(dir, 'tsconfig.json'), (f) => ts.sys.readFile(f));
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, dir);
+  const host = ts.createCompilerHost(parsed.options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.getSourceFile = (f, lang, ...rest) =>
+    f in extra ? ts.createSourceFile(f, extra[f], lang, true) : getSourceFile(f, lang, ...rest);
+  host.fileExists = (f) => f in extra || fileExists(f);
+  return ts.createProgram([...parsed.fileNames, ...Object.keys(extra)], parsed.options, host);
+}
+
+/** What the page scan reads: every page file and the modules of src/common (the pages render them). */
+function pageFiles(program: ts.Program): ts.SourceFile[] {
+  const inside = (f: string, ...dir: string[]): boolean => !relative(join(root, ...dir), f).startsWith('..');
+  return program
+    .getSourceFiles()
+    .filter(
+      (sf) =>
+        !sf.isDeclarationFile &&
+        (inside(sf.fileName, 'src', 'webview') || inside(sf.fileName, 'src', 'common')) &&
+        !sf.fileName.endsWith('.generated.ts'),
+    );
+}
+
+const SAMPLE = join(root, 'src', 'webview', 'l10nSample.ts');
+const SAMPLE_TEXT = `
+import { button, h, section } from './dom';
+import { l10n } from '../core/text/l10n';
+const el = h('p', { title: 'Bare title' }, 'Bare child', l10n.t('Wrapped {0}', 'arg value'), 'CVE');
+el.textContent = 'Bare text';
+el.setAttribute('aria-label', 'Bare label');
+el.className = 'badge badge-vuln';
+button('Bare button', undefined, () => undefined);
+section('Bare section', undefined, () => el);
+h('input', { attrs: { placeholder: 'Bare placeholder' } });
+export const x = [el, 'A sentence anywhere', 'Enter', el.dataset.ok ? 'yes' : \`\${el.id} more\`];
+h('p', null, el.hidden ? 'yes' : 'no');
+`;
+
+let programs: { real: ts.Program } | undefined;
+const program = (): ts.Program =>
+  (programs ??= { real: pagesProgram({ [SAMPLE]: SAMPLE_TEXT }) }).real;
+
+test('the pages write what a person reads through l10n.t (no bare word at a DOM site or sentence)', () => {
+  const found = scanPageWords(
+    program(),
+    pageFiles(program()).filter((sf) => sf.fileName !== SAMPLE),
+  );
+  assert.deepEqual(
+    found.map((w) => `${w.file}:${w.line}: ${w.text}`),
+    [],
+    "wrap these in l10n.t of core/text/l10n.ts (then run node scripts/l10n.mjs and translate them)",
+  );
+});
+
+test('the page scan finds a bare word at each kind of site (it is not blind)', () => {
+  const sample = program().getSourceFile(SAMPLE);
+  assert.ok(sample);
+  assert.deepEqual(
+    scanPageWords(program(), [sample])
+      .map((w) => w.text)
+      .sort(),
+    [
+      "'Bare title'",
+      "'Bare child'",
+      "'Bare text'",
+      "'Bare label'",
+      "'Bare button'",
+      "'Bare section'",
+      "'Bare placeholder'",
+      "'A sentence anywhere'",
+      "'yes'",
+      "'no'",
+    ].sort(),
+  );
 });

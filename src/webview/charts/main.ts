@@ -9,6 +9,8 @@ import { isToChart, type ChartView, type FromChart } from '../../common/chartPro
 import { button, clear, gridTable, h } from '../dom';
 import { pngDataUrl, svgSize } from '../export';
 import { vscode } from '../vscodeApi';
+import { useWords } from '../../common/words';
+import { l10n } from '../../core/text/l10n';
 import { barChart, fitLabels, standaloneSvg } from './svg';
 
 const post = (m: FromChart): void => vscode.postMessage(m);
@@ -114,6 +116,10 @@ function render(generation: number, chart: ChartView): void {
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
   const m = e.data;
   if (!isToChart(m)) return;
+  if (m.type === 'words') {
+    useWords(m.words);
+    return;
+  }
   if (m.type === 'empty') {
     current = undefined;
     clear(root);

@@ -11,6 +11,8 @@ import { standaloneSvg } from '../charts/svg';
 import { button, clear, gridTable, h } from '../dom';
 import { pngDataUrl, svgSize } from '../export';
 import { vscode } from '../vscodeApi';
+import { useWords } from '../../common/words';
+import { l10n } from '../../core/text/l10n';
 import { drawMap } from './draw';
 
 const post = (m: FromMap): void => vscode.postMessage(m);
@@ -203,6 +205,10 @@ function render(generation: number, map: MapView): void {
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
   const m = e.data;
   if (!isToMap(m)) return;
+  if (m.type === 'words') {
+    useWords(m.words);
+    return;
+  }
   if (m.type === 'empty') {
     current = undefined;
     clear(root);

@@ -32,6 +32,8 @@ import { barChart, fitLabels } from '../charts/svg';
 import { button, clear, h, icon } from '../dom';
 import { cellClass, COLUMNS, KIND_LABEL, VERDICT_LABEL } from './columns';
 import { vscode } from '../vscodeApi';
+import { useWords } from '../../common/words';
+import { l10n } from '../../core/text/l10n';
 
 const post = (m: FromTriageView): void => vscode.postMessage(m);
 
@@ -545,11 +547,17 @@ function iconButton(name: IconName, label: string, action: 'open' | 'reveal'): H
 }
 
 const root = document.getElementById('root') as HTMLElement;
-const table = new TriageTable(root);
+/** Built on the first rows (or empty state), after the words: its toolbar is in the user's language. */
+let table: TriageTable | undefined;
 
 window.addEventListener('message', (event: MessageEvent) => {
   if (!isToTriageView(event.data)) return;
   const m = event.data;
+  if (m.type === 'words') {
+    useWords(m.words);
+    return;
+  }
+  table ??= new TriageTable(root);
   if (m.type === 'rows') table.show(m);
   else table.showEmpty(m.message);
 });
