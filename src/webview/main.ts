@@ -70,7 +70,7 @@ function showNotice(message: string, load: boolean): void {
               post({ type: 'action', action: 'refresh' });
             },
           },
-          'Load from ODIN',
+          l10n.t('Load from ODIN'),
         )
       : undefined,
   );
@@ -89,7 +89,7 @@ function onMessage(message: ToWebview): void {
       // Only the IP or domain is kept for restoring after a reload: never data.
       vscode.setState({ id: message.id });
       counts = { ...ZERO };
-      status(`Loading ${message.id}…`);
+      status(l10n.t('Loading {0}…', message.id));
       return;
     case 'error':
       status(`${message.id}: ${message.message}`, 'error');

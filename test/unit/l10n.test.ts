@@ -327,6 +327,17 @@ function scanPageWords(program: ts.Program, files: ts.SourceFile[]): PageWord[] 
       literals(e.expression);
     } else if (ts.isArrayLiteralExpression(e)) {
       e.elements.forEach(literals);
+    } else if (
+      // `['Port', 'Name'].map((c) => h('th', null, c))`: the labels of a list (its lower-case
+      // single words are class names or ids).
+      ts.isCallExpression(e) &&
+      ts.isPropertyAccessExpression(e.expression) &&
+      e.expression.name.text === 'map' &&
+      ts.isArrayLiteralExpression(e.expression.expression)
+    ) {
+      for (const x of e.expression.expression.elements)
+        if ((ts.isStringLiteral(x) || ts.isNoSubstitutionTemplateLiteral(x)) && /[A-Z ]/.test(x.text))
+          literals(x);
     }
   };
   const paramName = (call: ts.CallExpression, i: number): string | undefined => {
@@ -417,6 +428,7 @@ el.className = 'badge badge-vuln';
 button('Bare button', undefined, () => undefined);
 section('Bare section', undefined, () => el);
 h('input', { attrs: { placeholder: 'Bare placeholder' } });
+h('tr', null, ...['', 'Bare column', 'port'].map((c) => h('th', null, c)));
 export const x = [el, 'A sentence anywhere', 'Enter', el.dataset.ok ? 'yes' : \`\${el.id} more\`];
 h('p', null, el.hidden ? 'yes' : 'no');
 `;
@@ -452,6 +464,7 @@ test('the page scan finds a bare word at each kind of site (it is not blind)', (
       "'Bare button'",
       "'Bare section'",
       "'Bare placeholder'",
+      "'Bare column'",
       "'A sentence anywhere'",
       "'yes'",
       "'no'",
