@@ -26,7 +26,11 @@ export function bannerBox(
         clear(note);
         if (body.length < total) {
           note.appendChild(
-            h('span', { class: 'muted' }, l10n.t('Showing {0} of {1}. ', formatBytes(body.length), formatBytes(total))),
+            h(
+              'span',
+              { class: 'muted' },
+              l10n.t('Showing {0} of {1}. ', formatBytes(body.length), formatBytes(total)),
+            ),
           );
           if (!full) note.appendChild(button(l10n.t('Show all'), 'unfold', () => load(true)));
         }

@@ -15,11 +15,17 @@ export function certificateBox(ctx: PageContext, cert: CertificateView, serviceI
   box.appendChild(
     dl([
       [l10n.t('Subject'), cert.subject],
-      [l10n.t('Issuer'), cert.selfSigned ? l10n.t('{0} (self-signed)', cert.issuer ?? '').trim() : cert.issuer],
+      [
+        l10n.t('Issuer'),
+        cert.selfSigned ? l10n.t('{0} (self-signed)', cert.issuer ?? '').trim() : cert.issuer,
+      ],
       [l10n.t('Names'), cert.names.length ? cert.names.join(', ') : undefined],
       [l10n.t('Valid from'), cert.notBefore],
       [l10n.t('Valid until'), cert.notAfter],
-      [l10n.t('Self-signed'), cert.selfSigned === undefined ? undefined : cert.selfSigned ? l10n.t('yes') : l10n.t('no')],
+      [
+        l10n.t('Self-signed'),
+        cert.selfSigned === undefined ? undefined : cert.selfSigned ? l10n.t('yes') : l10n.t('no'),
+      ],
       [l10n.t('Validation'), cert.validation],
       [l10n.t('Key'), cert.key],
       ['SHA-256', cert.fingerprint ? h('span', { class: 'mono wrap' }, cert.fingerprint) : undefined],

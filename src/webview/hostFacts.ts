@@ -37,7 +37,17 @@ export function domains(host: HostView): Node {
     );
   }
   navigableRows(tbody);
-  return gridTable([l10n.t('Domain'), l10n.t('Web server'), l10n.t('Country'), l10n.t('DNS servers'), l10n.t('Emails'), l10n.t('Updated')], tbody);
+  return gridTable(
+    [
+      l10n.t('Domain'),
+      l10n.t('Web server'),
+      l10n.t('Country'),
+      l10n.t('DNS servers'),
+      l10n.t('Emails'),
+      l10n.t('Updated'),
+    ],
+    tbody,
+  );
 }
 
 export function whois(host: HostView): Node {
@@ -53,9 +63,14 @@ export function whois(host: HostView): Node {
   );
   if (w.raw) {
     box.appendChild(
-      section(l10n.t('Raw network whois'), undefined, () => h('pre', { class: 'raw', tabIndex: 0 }, w.raw ?? ''), {
-        expanded: false,
-      }),
+      section(
+        l10n.t('Raw network whois'),
+        undefined,
+        () => h('pre', { class: 'raw', tabIndex: 0 }, w.raw ?? ''),
+        {
+          expanded: false,
+        },
+      ),
     );
   }
   return box;

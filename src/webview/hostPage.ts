@@ -92,11 +92,17 @@ export class HostPage {
     }
     this.cveSlot = h('div', { class: 'slot' });
     this.root.appendChild(
-      section(l10n.t('Vulnerabilities (CVEs)'), undefined, () => this.cveSlot, { id: 'cves', extra: this.cveCount }),
+      section(l10n.t('Vulnerabilities (CVEs)'), undefined, () => this.cveSlot, {
+        id: 'cves',
+        extra: this.cveCount,
+      }),
     );
     this.exploitSlot = h('div', { class: 'slot' });
     this.root.appendChild(
-      section(l10n.t('Exploits'), undefined, () => this.exploitSlot, { id: 'exploits', extra: this.exploitCount }),
+      section(l10n.t('Exploits'), undefined, () => this.exploitSlot, {
+        id: 'exploits',
+        extra: this.exploitCount,
+      }),
     );
     this.renderCves();
     this.renderExploits();
@@ -158,7 +164,9 @@ export class HostPage {
     ) => button(label, iconName, () => this.ctx.post({ type: 'action', action: a }));
     const badges = h('div', { class: 'badges' });
     if (host.isVuln)
-      badges.appendChild(h('span', { class: 'badge badge-vuln' }, icon('warning'), ' ', l10n.t('Vulnerable')));
+      badges.appendChild(
+        h('span', { class: 'badge badge-vuln' }, icon('warning'), ' ', l10n.t('Vulnerable')),
+      );
     if (host.asn) badges.appendChild(h('span', { class: 'badge' }, host.asn));
     const sub = [host.organization, host.location].filter((x): x is string => !!x);
     return h(
@@ -190,7 +198,10 @@ export class HostPage {
         [l10n.t('Location'), host.location],
         [l10n.t('Tags'), chips(host.tags)],
         [l10n.t('Modules'), chips(host.modules, 'chip chip-muted')],
-        [l10n.t('Vulnerable'), host.isVuln === undefined ? undefined : host.isVuln ? l10n.t('yes') : l10n.t('no')],
+        [
+          l10n.t('Vulnerable'),
+          host.isVuln === undefined ? undefined : host.isVuln ? l10n.t('yes') : l10n.t('no'),
+        ],
         ...host.dates.map((d): [string, string] => [d.label, d.value]),
         [l10n.t('Not kept'), host.notKept],
       ]),
@@ -224,9 +235,13 @@ export class HostPage {
     clear(slot);
     this.cveCount.textContent = `${this.cves.length}${this.moreCves ? '+' : ''}`;
     if (this.cvesError)
-      slot.appendChild(h('p', { class: 'error', role: 'alert' }, l10n.t('CVE lookup failed: {0}', this.cvesError)));
+      slot.appendChild(
+        h('p', { class: 'error', role: 'alert' }, l10n.t('CVE lookup failed: {0}', this.cvesError)),
+      );
     if (this.cves.length === 0) {
-      slot.appendChild(h('p', { class: 'empty' }, this.cvesError ? '' : l10n.t('No CVEs are listed for this host.')));
+      slot.appendChild(
+        h('p', { class: 'empty' }, this.cvesError ? '' : l10n.t('No CVEs are listed for this host.')),
+      );
       return;
     }
     const header = (label: string, key: SortKey): HTMLElement => {
@@ -430,7 +445,10 @@ export class HostPage {
       );
     }
     navigableRows(tbody);
-    return gridTable(['ID', l10n.t('Description'), l10n.t('Platform'), l10n.t('Type'), 'CVEs', l10n.t('Link / file')], tbody);
+    return gridTable(
+      ['ID', l10n.t('Description'), l10n.t('Platform'), l10n.t('Type'), 'CVEs', l10n.t('Link / file')],
+      tbody,
+    );
   }
 }
 

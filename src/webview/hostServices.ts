@@ -131,8 +131,14 @@ export class ServicesSection {
       'button',
       {
         class: 'icon-button',
-        title: s.bannerLength ? l10n.t('Show banner ({0})', formatBytes(s.bannerLength)) : l10n.t('Show details'),
-        attrs: { type: 'button', 'aria-expanded': 'false', 'aria-label': l10n.t('Details of port {0}', s.port) },
+        title: s.bannerLength
+          ? l10n.t('Show banner ({0})', formatBytes(s.bannerLength))
+          : l10n.t('Show details'),
+        attrs: {
+          type: 'button',
+          'aria-expanded': 'false',
+          'aria-label': l10n.t('Details of port {0}', s.port),
+        },
         onClick: (e) => {
           e.stopPropagation();
           const open = main.getAttribute('aria-expanded') !== 'true';

@@ -11,8 +11,13 @@ export function linkText(ctx: PageContext, url: string, link: LinkRef): HTMLElem
     { class: 'link-text' },
     h('span', { class: 'url' }, url),
     button(l10n.t('Copy link'), 'copy', () => ctx.post({ type: 'copyLink', link }), { iconOnly: true }),
-    button(l10n.t('Open in browser (asks first)'), 'link-external', () => ctx.post({ type: 'openLink', link }), {
-      iconOnly: true,
-    }),
+    button(
+      l10n.t('Open in browser (asks first)'),
+      'link-external',
+      () => ctx.post({ type: 'openLink', link }),
+      {
+        iconOnly: true,
+      },
+    ),
   );
 }

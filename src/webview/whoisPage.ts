@@ -43,7 +43,10 @@ export class WhoisPage {
           [l10n.t('Domain'), h('span', { class: 'mono' }, w.domain)],
           [l10n.t('Registrar'), w.registrar?.name],
           [l10n.t('Registrar IANA id'), w.registrar?.id],
-          [l10n.t('Registrar URL'), w.registrar?.url ? h('span', { class: 'url' }, w.registrar.url) : undefined],
+          [
+            l10n.t('Registrar URL'),
+            w.registrar?.url ? h('span', { class: 'url' }, w.registrar.url) : undefined,
+          ],
           [l10n.t('Registrar whois'), w.registrar?.whois],
           [l10n.t('Created'), w.created],
           [l10n.t('Updated'), w.updated],
@@ -73,7 +76,11 @@ export class WhoisPage {
         undefined,
         () =>
           w.raw
-            ? h('pre', { class: 'raw', tabIndex: 0, attrs: { 'aria-label': l10n.t('Raw whois record') } }, w.raw)
+            ? h(
+                'pre',
+                { class: 'raw', tabIndex: 0, attrs: { 'aria-label': l10n.t('Raw whois record') } },
+                w.raw,
+              )
             : h('p', { class: 'empty' }, l10n.t('No raw record.')),
         { id: 'raw', expanded: false },
       ),
@@ -152,7 +159,9 @@ export class WhoisPage {
   private history(w: WhoisView): Node {
     const box = h('div');
     if (w.historyError)
-      box.appendChild(h('p', { class: 'error', role: 'alert' }, l10n.t('History lookup failed: {0}', w.historyError)));
+      box.appendChild(
+        h('p', { class: 'error', role: 'alert' }, l10n.t('History lookup failed: {0}', w.historyError)),
+      );
     if (w.history.length === 0) {
       if (!w.historyError) box.appendChild(h('p', { class: 'empty' }, l10n.t('No earlier snapshots.')));
       return box;
@@ -238,7 +247,9 @@ export class WhoisPage {
             h(
               'td',
               { class: 'wrap after' },
-              c.after !== undefined ? h('ins', null, c.after) : h('span', { class: 'muted' }, l10n.t('removed')),
+              c.after !== undefined
+                ? h('ins', null, c.after)
+                : h('span', { class: 'muted' }, l10n.t('removed')),
             ),
           ),
         );
@@ -250,14 +261,20 @@ export class WhoisPage {
           h(
             'table',
             { class: 'grid changes' },
-            h('caption', { class: 'visually-hidden' }, s.date ? l10n.t('Changes on {0}', s.date) : l10n.t('Changes in this snapshot')),
+            h(
+              'caption',
+              { class: 'visually-hidden' },
+              s.date ? l10n.t('Changes on {0}', s.date) : l10n.t('Changes in this snapshot'),
+            ),
             h(
               'thead',
               null,
               h(
                 'tr',
                 null,
-                ...[l10n.t('Field'), l10n.t('Before'), '', l10n.t('After')].map((l) => h('th', { attrs: { scope: 'col' } }, l)),
+                ...[l10n.t('Field'), l10n.t('Before'), '', l10n.t('After')].map((l) =>
+                  h('th', { attrs: { scope: 'col' } }, l),
+                ),
               ),
             ),
             tbody,

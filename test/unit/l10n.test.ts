@@ -434,8 +434,7 @@ h('p', null, el.hidden ? 'yes' : 'no');
 `;
 
 let programs: { real: ts.Program } | undefined;
-const program = (): ts.Program =>
-  (programs ??= { real: pagesProgram({ [SAMPLE]: SAMPLE_TEXT }) }).real;
+const program = (): ts.Program => (programs ??= { real: pagesProgram({ [SAMPLE]: SAMPLE_TEXT }) }).real;
 
 test('the pages write what a person reads through l10n.t (no bare word at a DOM site or sentence)', () => {
   const found = scanPageWords(
@@ -445,7 +444,7 @@ test('the pages write what a person reads through l10n.t (no bare word at a DOM 
   assert.deepEqual(
     found.map((w) => `${w.file}:${w.line}: ${w.text}`),
     [],
-    "wrap these in l10n.t of core/text/l10n.ts (then run node scripts/l10n.mjs and translate them)",
+    'wrap these in l10n.t of core/text/l10n.ts (then run node scripts/l10n.mjs and translate them)',
   );
 });
 

@@ -87,10 +87,17 @@ function render(generation: number, chart: ChartView): void {
     if (span) span.textContent = label;
   });
   toggle.classList.add('chart-toggle');
-  const save = button(l10n.t('Save as SVG'), 'save', () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }), {
-    class: 'chart-save',
+  const save = button(
+    l10n.t('Save as SVG'),
+    'save',
+    () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }),
+    {
+      class: 'chart-save',
+    },
+  );
+  const savePng = button(l10n.t('Save as PNG'), 'file-media', () => void savePngOf(svg), {
+    class: 'chart-save-png',
   });
-  const savePng = button(l10n.t('Save as PNG'), 'file-media', () => void savePngOf(svg), { class: 'chart-save-png' });
   root.appendChild(
     h(
       'header',
@@ -106,7 +113,8 @@ function render(generation: number, chart: ChartView): void {
       h('div', { class: 'toolbar' }, toggle, save, savePng),
     ),
   );
-  if (chart.bars.length === 0) root.appendChild(h('p', { class: 'status' }, l10n.t('The summary has no values.')));
+  if (chart.bars.length === 0)
+    root.appendChild(h('p', { class: 'status' }, l10n.t('The summary has no values.')));
   root.appendChild(chartBox);
   root.appendChild(tableBox);
   if (state.mode === 'chart') fitLabels(svg);

@@ -43,7 +43,13 @@ export function clusterLabel(
   if (c.hosts.length === 1) return `${hostLabel(first)}: ${levelText(first.level)}`;
   const place = [first.city, first.country].filter(Boolean).join(' ');
   return place
-    ? l10n.t('{0} hosts near {1}, worst {2}; opens {3}', fmt(c.hosts.length), place, levelText(c.level), first.ip)
+    ? l10n.t(
+        '{0} hosts near {1}, worst {2}; opens {3}',
+        fmt(c.hosts.length),
+        place,
+        levelText(c.level),
+        first.ip,
+      )
     : l10n.t('{0} hosts, worst {1}; opens {2}', fmt(c.hosts.length), levelText(c.level), first.ip);
 }
 

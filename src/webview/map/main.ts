@@ -83,7 +83,11 @@ function hostTable(map: MapView): HTMLElement {
       ),
     );
   }
-  const box = h('div', null, gridTable([l10n.t('Host'), 'CVEs', l10n.t('Hostname'), l10n.t('Organisation'), l10n.t('Place')], tbody));
+  const box = h(
+    'div',
+    null,
+    gridTable([l10n.t('Host'), 'CVEs', l10n.t('Hostname'), l10n.t('Organisation'), l10n.t('Place')], tbody),
+  );
   if (map.hosts.length > TABLE_ROWS)
     box.appendChild(
       h(
@@ -180,9 +184,14 @@ function render(generation: number, map: MapView): void {
     const span = toggle.querySelector('span:not(.codicon)');
     if (span) span.textContent = label;
   });
-  const saveSvg = button(l10n.t('Save as SVG'), 'save', () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }), {
-    class: 'map-save',
-  });
+  const saveSvg = button(
+    l10n.t('Save as SVG'),
+    'save',
+    () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }),
+    {
+      class: 'map-save',
+    },
+  );
   const saveStatus = h('p', { class: 'status', attrs: { role: 'status' } });
   const savePngButton = button(l10n.t('Save as PNG'), 'file-media', () => void savePng(svg, saveStatus), {
     class: 'map-save-png',

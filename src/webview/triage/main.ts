@@ -97,7 +97,11 @@ class TriageTable {
   private readonly head = h('div', { class: 'trow thead', role: 'row' });
   private readonly spacer = h('div', { class: 'spacer' });
   private readonly body = h('div', { class: 'tbody', role: 'rowgroup' });
-  private readonly empty = h('p', { class: 'status empty', hidden: true }, l10n.t('No row matches the filter.'));
+  private readonly empty = h(
+    'p',
+    { class: 'status empty', hidden: true },
+    l10n.t('No row matches the filter.'),
+  );
   private readonly verdictSel: HTMLSelectElement;
   private readonly kindSel: HTMLSelectElement;
   private readonly textInput: HTMLInputElement;
@@ -306,7 +310,13 @@ class TriageTable {
       h(
         'thead',
         null,
-        h('tr', null, ...[l10n.t('Value'), l10n.t('Rows'), l10n.t('Share')].map((l) => h('th', { attrs: { scope: 'col' } }, l))),
+        h(
+          'tr',
+          null,
+          ...[l10n.t('Value'), l10n.t('Rows'), l10n.t('Share')].map((l) =>
+            h('th', { attrs: { scope: 'col' } }, l),
+          ),
+        ),
       ),
       tbody,
     );
@@ -442,7 +452,8 @@ class TriageTable {
     }
     // The buttons collapse in a narrow panel (p2); Enter, Shift+Enter and a double click remain.
     const actions = h('div', { class: 'tcell p2 actions', role: 'gridcell' });
-    if (r.details) actions.appendChild(iconButton('link-external', l10n.t('Open details of {0}', r.value), 'open'));
+    if (r.details)
+      actions.appendChild(iconButton('link-external', l10n.t('Open details of {0}', r.value), 'open'));
     actions.appendChild(iconButton('go-to-file', l10n.t('Reveal occurrences of {0}', r.value), 'reveal'));
     row.appendChild(actions);
     return row;
