@@ -10,8 +10,15 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import * as esbuild from 'esbuild';
 import ts from 'typescript';
+import { isToChart } from '../../src/common/chartProtocol';
+import { isToMap } from '../../src/common/mapProtocol';
+import { isToWebview, type HostView, type WhoisView } from '../../src/common/protocol';
+import { isToTriageView } from '../../src/common/triageProtocol';
+import { wordsMessage } from '../../src/common/words';
 import { english, l10n } from '../../src/core/text/l10n';
+import { LightDocument, type LightElement } from '../support/lightDom';
 
 const root = join(__dirname, '..', '..', '..');
 const json = (file: string): Record<string, unknown> =>
@@ -469,4 +476,165 @@ test('the page scan finds a bare word at each kind of site (it is not blind)', (
       "'no'",
     ].sort(),
   );
+});
+
+// ---------------------------------------------------------------- a page renders its words
+
+/** The host and whois pages' modules with the page's own l10n (one bundle: one translator). */
+interface PageModules {
+  HostPage: new (root: unknown, ctx: unknown) => { showHost(h: HostView): void };
+  WhoisPage: new (root: unknown, ctx: unknown) => { show(w: WhoisView): void };
+  useWords(words: Record<string, string>): void;
+  useTranslator(t: (m: string, ...a: Array<string | number | boolean>) => string): void;
+  english: (m: string, ...a: Array<string | number | boolean>) => string;
+}
+
+let pageModules: PageModules | undefined;
+/** Bundles the pages' modules as the page bundle does (esbuild), run in this process over a light DOM. */
+function loadPages(): PageModules {
+  if (pageModules) return pageModules;
+  const out = esbuild.buildSync({
+    stdin: {
+      contents: [
+        "export { HostPage } from './hostPage';",
+        "export { WhoisPage } from './whoisPage';",
+        "export { useWords } from '../common/words';",
+        "export { useTranslator, english } from '../core/text/l10n';",
+      ].join('\n'),
+      resolveDir: join(root, 'src', 'webview'),
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'cjs',
+    platform: 'neutral',
+    write: false,
+    logLevel: 'silent',
+  });
+  const module = { exports: {} as PageModules };
+  new Function('module', 'exports', out.outputFiles[0]!.text)(module, module.exports);
+  return (pageModules = module.exports);
+}
+
+/** Renders `draw` into a fresh light DOM (the page's globals set for the call) and returns its root. */
+function renderPage(draw: (root: LightElement, ctx: unknown) => void): LightElement {
+  const g = globalThis as unknown as { document?: unknown };
+  const before = g.document;
+  const doc = new LightDocument();
+  g.document = doc;
+  try {
+    const root = doc.createElement('main');
+    const ctx = {
+      post: () => undefined,
+      requests: { request: () => new Promise(() => undefined) },
+      rendered: () => undefined,
+    };
+    draw(root, ctx);
+    return root;
+  } finally {
+    g.document = before;
+  }
+}
+
+const WHOIS: WhoisView = {
+  domain: 'example.com',
+  registrar: { name: 'Registrar <b>Inc</b>' },
+  expires: '2026-12-01',
+  daysToExpiry: 5,
+  expiryWarningDays: 30,
+  status: ['clientTransferProhibited'],
+  nameServers: ['ns1.example.com'],
+  contacts: [{ role: 'technical', fields: [] }],
+  history: [
+    { index: 0, date: '2024-01-01', changes: [] },
+    {
+      index: 1,
+      date: '2025-01-01',
+      changes: [{ field: 'registrar', kind: 'changed', before: 'A', after: 'B' }],
+    },
+  ],
+};
+const HOST: HostView = {
+  ip: '203.0.113.7',
+  tags: [],
+  modules: [],
+  dates: [],
+  services: [],
+  hostBanners: [],
+  hostnames: [],
+  domains: [],
+  cves: [],
+  isVuln: true,
+} as unknown as HostView;
+
+const GERMAN = json('l10n/bundle.l10n.de.json') as Record<string, string>;
+
+test('the whois and host pages render in English without words, and in German with the German bundle', () => {
+  const pages = loadPages();
+  try {
+    pages.useTranslator(pages.english);
+    const whoisEn = renderPage((root, ctx) => new pages.WhoisPage(root, ctx).show(WHOIS)).readable;
+    const hostEn = renderPage((root, ctx) => new pages.HostPage(root, ctx).showHost(HOST)).readable;
+    for (const w of [
+      'Contacts',
+      'Compare with previous',
+      'Expires in 5 days (2026-12-01).',
+      'Technical',
+      'Whois actions',
+    ])
+      assert.ok(whoisEn.includes(w), `English whois page: ${w}`);
+    for (const w of [
+      'Services',
+      'No services seen on this host.',
+      'Vulnerable',
+      'Search Similar',
+      'Host actions',
+    ])
+      assert.ok(hostEn.includes(w), `English host page: ${w}`);
+
+    pages.useWords(GERMAN);
+    const whoisDe = renderPage((root, ctx) => new pages.WhoisPage(root, ctx).show(WHOIS)).readable;
+    const hostDe = renderPage((root, ctx) => new pages.HostPage(root, ctx).showHost(HOST)).readable;
+    for (const w of [
+      'Kontakte',
+      'Mit vorherigem vergleichen',
+      'Läuft in 5 Tagen ab (2026-12-01).',
+      'Technisch',
+      'Whois-Aktionen',
+    ])
+      assert.ok(whoisDe.includes(w), `German whois page: ${w}`);
+    for (const w of [
+      'Dienste',
+      'Auf diesem Host wurden keine Dienste gesehen.',
+      'Verwundbar',
+      'Ähnliche suchen',
+      'Host-Aktionen',
+    ])
+      assert.ok(hostDe.includes(w), `German host page: ${w}`);
+    for (const w of ['Contacts', 'Compare with previous', 'Whois actions'])
+      assert.ok(!whoisDe.includes(w), w);
+    for (const w of ['Services', 'Search Similar', 'Host actions']) assert.ok(!hostDe.includes(w), w);
+    // Scan data stays text, never translated or parsed: the registrar's name is as it came.
+    assert.ok(whoisDe.includes('Registrar: Registrar <b>Inc</b>'));
+  } finally {
+    pages.useTranslator(pages.english);
+  }
+});
+
+test('the words message: a record of strings, without a prototype; anything else is refused by every page', () => {
+  const words = { Contacts: 'Kontakte', ['__proto__']: 'x' };
+  const parsed = wordsMessage({ type: 'words', words: JSON.parse(JSON.stringify(words)) });
+  assert.ok(parsed);
+  assert.equal(Object.getPrototypeOf(parsed.words), null);
+  assert.equal(parsed.words.Contacts, 'Kontakte');
+  for (const bad of [
+    { type: 'words', words: { a: 1 } },
+    { type: 'words', words: ['a'] },
+    { type: 'words', words: 'Kontakte' },
+    { type: 'words', words: {}, extra: true },
+  ]) {
+    assert.equal(wordsMessage(bad), undefined, JSON.stringify(bad));
+    assert.equal(isToWebview(bad), false);
+  }
+  for (const accepts of [isToWebview, isToChart, isToMap, isToTriageView])
+    assert.ok(accepts({ type: 'words', words: { Contacts: 'Kontakte' } }), accepts.name);
 });
