@@ -33,8 +33,15 @@ const levelText = (l: string): string => {
       return l;
   }
 };
-// Country names in VS Code's language (the shell's `lang`), else English.
-const regions = new Intl.DisplayNames([document.documentElement.lang || 'en', 'en'], { type: 'region' });
+/** Country names in VS Code's language (the shell's `lang`), else English (a tag Intl refuses too). */
+function regionNames(): Intl.DisplayNames {
+  try {
+    return new Intl.DisplayNames([document.documentElement.lang || 'en', 'en'], { type: 'region' });
+  } catch {
+    return new Intl.DisplayNames(['en'], { type: 'region' });
+  }
+}
+const regions = regionNames();
 const countryName = (code: string): string => {
   try {
     return (code && regions.of(code)) || code;
