@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The English message bundle of the code: every literal message of `vscode.l10n.t` in
 // src/extension and of `l10n.t` (src/core/text/l10n.ts: modules without vscode) in
-// src/extension and src/core,
-// written to l10n/bundle.l10n.json (the file translators copy to bundle.l10n.<lang>.json).
+// src/extension, src/core, src/common and src/webview (the pages: the webview kit posts them
+// their translations, common/words.ts), written to l10n/bundle.l10n.json (the file
+// translators copy to bundle.l10n.<lang>.json).
 //
 //   node scripts/l10n.mjs           writes l10n/bundle.l10n.json
 //   node scripts/l10n.mjs --print   prints the messages as JSON (what test/unit/l10n.test.ts reads)
@@ -34,13 +35,12 @@ function unquote(literal) {
     );
 }
 
-/** Every literal message of `vscode.l10n.t` under src/extension, sorted, each once. */
+/** Every literal message of `vscode.l10n.t` / `l10n.t` in those folders, sorted, each once. */
 export function messages() {
   const found = new Set();
-  for (const file of [
-    ...tsFiles(path.join(root, 'src', 'extension')),
-    ...tsFiles(path.join(root, 'src', 'core')),
-  ]) {
+  for (const file of ['extension', 'core', 'common', 'webview'].flatMap((dir) =>
+    tsFiles(path.join(root, 'src', dir)),
+  )) {
     for (const m of fs.readFileSync(file, 'utf8').matchAll(CALL)) found.add(unquote(m[1]));
   }
   return [...found].sort();

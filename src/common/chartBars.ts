@@ -4,6 +4,7 @@
  * as a bar of its own at the end. Pure: no VS Code, no DOM. Labels are kept as the plain
  * strings the scan data holds; the page puts them in the document as text, never markup.
  */
+import { l10n } from '../core/text/l10n';
 /** A summary bucket as the API answers it (structurally api/types.ts AggregationBucket). */
 export interface ChartBucket {
   key: string | number | boolean | null;
@@ -22,11 +23,13 @@ export interface ChartBar {
   other?: true;
 }
 
-export const NONE_LABEL = '(none)';
-export const OTHER_LABEL = 'Other values';
+/** The label of a null key. */
+export const noneLabel = (): string => l10n.t('(none)');
+/** The label of the bar of values not listed. */
+export const otherLabel = (): string => l10n.t('Other values');
 
 export function keyLabel(key: ChartBucket['key']): string {
-  return key === null ? NONE_LABEL : String(key);
+  return key === null ? noneLabel() : String(key);
 }
 
 /** Bars of `buckets` (largest first) and one "other" bar when `sumOther` > 0. */
@@ -42,7 +45,7 @@ export function chartBars(buckets: readonly ChartBucket[], sumOther = 0): ChartB
     share: share(counted(b.doc_count)),
   }));
   bars.sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
-  if (other > 0) bars.push({ label: OTHER_LABEL, count: other, share: share(other), other: true });
+  if (other > 0) bars.push({ label: otherLabel(), count: other, share: share(other), other: true });
   return bars;
 }
 

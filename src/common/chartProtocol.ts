@@ -8,6 +8,7 @@ import type { ChartBar } from './chartBars';
 import type { TimeUnit } from './timeHistogram';
 import { withSaves } from './exportProtocol';
 import { index, literal, message, ms, object, text, trusted, union, type Infer } from './schema';
+import { wordsMessage } from './words';
 
 export type { ChartBar };
 
@@ -32,6 +33,7 @@ export interface ChartView {
 export const toChart = union(
   object({ type: literal('chart'), generation: index, chart: trusted<ChartView>() }),
   object({ type: literal('empty'), message: text }),
+  wordsMessage,
 );
 export type ToChart = Infer<typeof toChart>;
 

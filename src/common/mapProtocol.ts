@@ -6,6 +6,7 @@
 import type { CountryShade, MapCluster, MapHost, MapLevel } from '../core/geo/types';
 import { withSaves } from './exportProtocol';
 import { index, literal, message, ms, object, text, trusted, union, type Infer } from './schema';
+import { wordsMessage } from './words';
 
 export type { CountryShade, MapCluster, MapHost, MapLevel };
 
@@ -32,6 +33,7 @@ export interface MapView {
 export const toMap = union(
   object({ type: literal('map'), generation: index, map: trusted<MapView>() }),
   object({ type: literal('empty'), message: text }),
+  wordsMessage,
 );
 export type ToMap = Infer<typeof toMap>;
 

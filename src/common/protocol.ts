@@ -41,6 +41,7 @@ import {
   type RequestsOf,
 } from './schema';
 import type { CveView, ExploitView, HostView, WhoisView } from './viewModels';
+import { wordsMessage } from './words';
 
 export * from './viewModels';
 export { replyMessage, type ReplyMessage } from './requestReply';
@@ -70,6 +71,7 @@ export const toWebview = union(
    */
   object({ type: literal('notice'), message: text, load: optional(bool) }),
   replyMessage,
+  wordsMessage,
 );
 export type ToWebview = Infer<typeof toWebview>;
 

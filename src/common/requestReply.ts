@@ -5,6 +5,7 @@
  * (`requests(...)` in `schema.ts`; the host page's are `Requests` in `protocol.ts`).
  */
 import { index, literal, object, optional, text, union, type Check, type Infer } from './schema';
+import { l10n } from '../core/text/l10n';
 
 /** Method → the parameters it takes and the result it gives. */
 export type RequestMap = Record<string, { params: unknown; result: unknown }>;
@@ -49,7 +50,7 @@ export class RequestClient<R extends RequestMap> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(requestId);
-        reject(new Error('No answer from the extension.'));
+        reject(new Error(l10n.t('No answer from the extension.')));
       }, this.timeoutMs);
       this.pending.set(requestId, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.post({ type: 'request', requestId, method, params } as RequestMessage<R>);

@@ -6,13 +6,15 @@
  * in a bar of its own, never dropped; "other" (`sum_other_doc_count`) stays its own bar, as
  * in chartBars.ts. Pure: no VS Code, no DOM.
  */
-import { OTHER_LABEL, type ChartBar, type ChartBucket } from './chartBars';
+import { otherLabel, type ChartBar, type ChartBucket } from './chartBars';
+import { l10n } from '../core/text/l10n';
 
 export type TimeUnit = 'day' | 'week' | 'month' | 'year';
 
 /** Bins at most per chart: the unit grows until the range fits. */
 export const MAX_BINS = 60;
-export const NOT_A_DATE_LABEL = 'Not a date';
+/** The bar of the buckets whose key is not a date. */
+export const notADateLabel = (): string => l10n.t('Not a date');
 
 const DAY = 86_400_000;
 
@@ -70,7 +72,7 @@ function binLabel(start: number, unit: TimeUnit): string {
     case 'day':
       return iso.slice(0, 10);
     case 'week':
-      return `week of ${iso.slice(0, 10)}`;
+      return l10n.t('week of {0}', iso.slice(0, 10));
     case 'month':
       return iso.slice(0, 7);
     case 'year':
@@ -142,7 +144,7 @@ export function timeHistogram(buckets: readonly ChartBucket[], sumOther = 0): Ti
     to = new Date(max).toISOString().slice(0, 10);
   }
   if (unparsed > 0)
-    bars.push({ label: NOT_A_DATE_LABEL, count: unparsed, share: share(unparsed), other: true });
-  if (other > 0) bars.push({ label: OTHER_LABEL, count: other, share: share(other), other: true });
+    bars.push({ label: notADateLabel(), count: unparsed, share: share(unparsed), other: true });
+  if (other > 0) bars.push({ label: otherLabel(), count: other, share: share(other), other: true });
   return { unit, bars, unparsed, ...(from ? { from, to } : {}) };
 }

@@ -14,28 +14,34 @@ import {
   type TriageRowView,
   type TriageVerdictClass,
 } from './triageProtocol';
+import { l10n } from '../core/text/l10n';
 
 export { GLANCE_CHARTS, type GlanceChartId } from './triageProtocol';
 
 /** Bars per chart besides "other". */
 export const GLANCE_TOP = 5;
 
-export const VERDICT_LABEL: Record<TriageVerdictClass, string> = {
-  vulnerable: 'Vulnerable',
-  known: 'Known',
-  unknown: 'Unknown to ODIN',
-  local: 'Not sent',
-  pending: 'Not enriched',
-  failed: 'Failed',
-};
+/** A verdict class in words (a function: the words are known once translations are). */
+export function verdictLabel(v: TriageVerdictClass): string {
+  return {
+    vulnerable: l10n.t('Vulnerable'),
+    known: l10n.t('Known'),
+    unknown: l10n.t('Unknown to ODIN'),
+    local: l10n.t('Not sent'),
+    pending: l10n.t('Not enriched'),
+    failed: l10n.t('Failed'),
+  }[v];
+}
 
-const TITLES: Record<GlanceChartId, string> = {
-  verdict: 'Verdicts',
-  band: 'Worst CVE',
-  country: 'Top countries',
-  asn: 'Top ASNs',
-  product: 'Top products with CVEs',
-};
+function chartTitle(id: GlanceChartId): string {
+  return {
+    verdict: l10n.t('Verdicts'),
+    band: l10n.t('Worst CVE'),
+    country: l10n.t('Top countries'),
+    asn: l10n.t('Top ASNs'),
+    product: l10n.t('Top products with CVEs'),
+  }[id];
+}
 
 export interface GlanceChart {
   id: GlanceChartId;
@@ -109,7 +115,7 @@ function fixedChart(
     const count = counts.get(k)!;
     return { bucket, label: label(k), count, share: counted > 0 ? count / counted : 0 };
   });
-  return { id, title: TITLES[id], bars, keys, counted };
+  return { id, title: chartTitle(id), bars, keys, counted };
 }
 
 /** The largest `GLANCE_TOP` values, then "other" for the rest (ties by value). */
@@ -133,7 +139,7 @@ function topChart(
     top.map(([k, c]) => ({ key: label ? label(k) : k, doc_count: c })),
     rest,
   );
-  return { id, title: TITLES[id], bars, keys, counted };
+  return { id, title: chartTitle(id), bars, keys, counted };
 }
 
 /** The header's charts for the rows of one triage. */
@@ -142,9 +148,9 @@ export function triageGlance(rows: readonly TriageRowView[]): TriageGlance {
   for (const r of rows) if (r.asn && r.org && !asnOrg.has(r.asn)) asnOrg.set(r.asn, r.org);
   return {
     charts: [
-      fixedChart('verdict', rows, VERDICT_CLASSES, (k) => VERDICT_LABEL[k as TriageVerdictClass]),
+      fixedChart('verdict', rows, VERDICT_CLASSES, (k) => verdictLabel(k as TriageVerdictClass)),
       fixedChart('band', rows, [...RISK_BANDS, NO_CVES], (k) =>
-        k === NO_CVES ? 'No known CVEs' : RISK_BAND_LABEL[k as keyof typeof RISK_BAND_LABEL],
+        k === NO_CVES ? l10n.t('No known CVEs') : RISK_BAND_LABEL[k as keyof typeof RISK_BAND_LABEL],
       ),
       topChart('country', rows),
       topChart('asn', rows, (k) => (asnOrg.has(k) ? `${k} ${asnOrg.get(k)!}` : k)),

@@ -22,6 +22,7 @@ import {
   type Infer,
 } from './schema';
 import { isIndex, isRec } from './validate';
+import { wordsMessage } from './words';
 
 /** The verdict class a row is filtered and sorted by. */
 export type TriageVerdictClass = 'vulnerable' | 'known' | 'unknown' | 'local' | 'pending' | 'failed';
@@ -94,6 +95,7 @@ export const toTriageView = union(
     glance: trusted<TriageGlance>(),
   }),
   object({ type: literal('empty'), message: text }),
+  wordsMessage,
 );
 export type ToTriageView = Infer<typeof toTriageView>;
 

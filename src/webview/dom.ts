@@ -3,6 +3,7 @@
  * through `text()` (textContent, with invisible characters made visible), never as HTML.
  */
 import type { IconName } from './icons';
+import { l10n } from '../core/text/l10n';
 
 export type Child = Node | string | number | undefined | null | false;
 
@@ -74,7 +75,7 @@ export function text(s: string): Node {
     const mark = document.createElement('span');
     mark.className = 'invisible';
     mark.textContent = codePoint(m[0]);
-    mark.title = 'Invisible or control character in the data';
+    mark.title = l10n.t('Invisible or control character in the data');
     frag.appendChild(mark);
     last = i + m[0].length;
   }
@@ -221,9 +222,9 @@ export function navigableRows(tbody: HTMLTableSectionElement): void {
 }
 
 export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} chars`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} K chars`;
-  return `${(n / 1024 / 1024).toFixed(1)} M chars`;
+  if (n < 1024) return l10n.t('{0} chars', n);
+  if (n < 1024 * 1024) return l10n.t('{0} K chars', (n / 1024).toFixed(1));
+  return l10n.t('{0} M chars', (n / 1024 / 1024).toFixed(1));
 }
 
 export function clear(el: Element): void {

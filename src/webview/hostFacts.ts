@@ -1,9 +1,10 @@
 /** The host page's names, domains and network whois (plain facts from the host record). */
 import type { HostView } from '../common/protocol';
 import { dl, gridTable, h, navigableRows, section } from './dom';
+import { l10n } from '../core/text/l10n';
 
 export function hostnames(host: HostView): Node {
-  if (host.hostnames.length === 0) return h('p', { class: 'empty' }, 'No hostnames recorded.');
+  if (host.hostnames.length === 0) return h('p', { class: 'empty' }, l10n.t('No hostnames recorded.'));
   return h(
     'ul',
     { class: 'plain-list' },
@@ -19,7 +20,7 @@ export function hostnames(host: HostView): Node {
 }
 
 export function domains(host: HostView): Node {
-  if (host.domains.length === 0) return h('p', { class: 'empty' }, 'No domains recorded.');
+  if (host.domains.length === 0) return h('p', { class: 'empty' }, l10n.t('No domains recorded.'));
   const tbody = h('tbody');
   for (const d of host.domains) {
     tbody.appendChild(
@@ -36,25 +37,40 @@ export function domains(host: HostView): Node {
     );
   }
   navigableRows(tbody);
-  return gridTable(['Domain', 'Web server', 'Country', 'DNS servers', 'Emails', 'Updated'], tbody);
+  return gridTable(
+    [
+      l10n.t('Domain'),
+      l10n.t('Web server'),
+      l10n.t('Country'),
+      l10n.t('DNS servers'),
+      l10n.t('Emails'),
+      l10n.t('Updated'),
+    ],
+    tbody,
+  );
 }
 
 export function whois(host: HostView): Node {
   const w = host.whois;
-  if (!w) return h('p', { class: 'empty' }, 'No network whois in this record.');
+  if (!w) return h('p', { class: 'empty' }, l10n.t('No network whois in this record.'));
   const box = h('div');
   box.appendChild(
     dl([
-      ['Organisation', w.organization],
-      ['Network', w.network],
-      ['Description', w.descr ? h('span', { class: 'prose' }, w.descr) : undefined],
+      [l10n.t('Organisation'), w.organization],
+      [l10n.t('Network'), w.network],
+      [l10n.t('Description'), w.descr ? h('span', { class: 'prose' }, w.descr) : undefined],
     ]),
   );
   if (w.raw) {
     box.appendChild(
-      section('Raw network whois', undefined, () => h('pre', { class: 'raw', tabIndex: 0 }, w.raw ?? ''), {
-        expanded: false,
-      }),
+      section(
+        l10n.t('Raw network whois'),
+        undefined,
+        () => h('pre', { class: 'raw', tabIndex: 0 }, w.raw ?? ''),
+        {
+          expanded: false,
+        },
+      ),
     );
   }
   return box;

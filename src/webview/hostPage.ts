@@ -11,6 +11,7 @@ import { domains, hostnames, whois } from './hostFacts';
 import { ServicesSection } from './hostServices';
 import { linkText } from './links';
 import { button, chips, clear, dl, gridTable, h, icon, navigableRows, section } from './dom';
+import { l10n } from '../core/text/l10n';
 
 /** A CVE's place in the one ordering rule (core/exploitation/order.ts). */
 function risk(c: CveView): Risk {
@@ -72,14 +73,14 @@ export class HostPage {
     this.root.appendChild(this.header(host));
     this.root.appendChild(this.summary(host));
     this.root.appendChild(
-      section('Services', host.services.length, () => this.servicesSection.render(host.services), {
+      section(l10n.t('Services'), host.services.length, () => this.servicesSection.render(host.services), {
         id: 'services',
       }),
     );
     if (host.hostBanners.length) {
       this.root.appendChild(
         section(
-          'Host banners',
+          l10n.t('Host banners'),
           host.hostBanners.length,
           () => this.servicesSection.hostBanners(host.hostBanners),
           {
@@ -91,27 +92,33 @@ export class HostPage {
     }
     this.cveSlot = h('div', { class: 'slot' });
     this.root.appendChild(
-      section('Vulnerabilities (CVEs)', undefined, () => this.cveSlot, { id: 'cves', extra: this.cveCount }),
+      section(l10n.t('Vulnerabilities (CVEs)'), undefined, () => this.cveSlot, {
+        id: 'cves',
+        extra: this.cveCount,
+      }),
     );
     this.exploitSlot = h('div', { class: 'slot' });
     this.root.appendChild(
-      section('Exploits', undefined, () => this.exploitSlot, { id: 'exploits', extra: this.exploitCount }),
+      section(l10n.t('Exploits'), undefined, () => this.exploitSlot, {
+        id: 'exploits',
+        extra: this.exploitCount,
+      }),
     );
     this.renderCves();
     this.renderExploits();
     this.root.appendChild(
-      section('Hostnames', host.hostnames.length, () => hostnames(host), {
+      section(l10n.t('Hostnames'), host.hostnames.length, () => hostnames(host), {
         id: 'hostnames',
         expanded: host.hostnames.length > 0,
       }),
     );
     this.root.appendChild(
-      section('Domains', host.domains.length, () => domains(host), {
+      section(l10n.t('Domains'), host.domains.length, () => domains(host), {
         id: 'domains',
         expanded: host.domains.length > 0,
       }),
     );
-    this.root.appendChild(section('Network whois', undefined, () => whois(host), { id: 'whois' }));
+    this.root.appendChild(section(l10n.t('Network whois'), undefined, () => whois(host), { id: 'whois' }));
     this.report(started);
   }
 
@@ -157,7 +164,9 @@ export class HostPage {
     ) => button(label, iconName, () => this.ctx.post({ type: 'action', action: a }));
     const badges = h('div', { class: 'badges' });
     if (host.isVuln)
-      badges.appendChild(h('span', { class: 'badge badge-vuln' }, icon('warning'), ' Vulnerable'));
+      badges.appendChild(
+        h('span', { class: 'badge badge-vuln' }, icon('warning'), ' ', l10n.t('Vulnerable')),
+      );
     if (host.asn) badges.appendChild(h('span', { class: 'badge' }, host.asn));
     const sub = [host.organization, host.location].filter((x): x is string => !!x);
     return h(
@@ -167,12 +176,12 @@ export class HostPage {
       sub.length ? h('p', { class: 'subtitle' }, sub.join(' · ')) : null,
       h(
         'div',
-        { class: 'toolbar', role: 'toolbar', attrs: { 'aria-label': 'Host actions' } },
-        action('Refresh', 'refresh', 'refresh'),
-        action('Copy JSON', 'copy', 'copyJson'),
-        action('Open JSON', 'json', 'openJson'),
-        action('Export…', 'save', 'export'),
-        action('Search Similar', 'search', 'searchSimilar'),
+        { class: 'toolbar', role: 'toolbar', attrs: { 'aria-label': l10n.t('Host actions') } },
+        action(l10n.t('Refresh'), 'refresh', 'refresh'),
+        action(l10n.t('Copy JSON'), 'copy', 'copyJson'),
+        action(l10n.t('Open JSON'), 'json', 'openJson'),
+        action(l10n.t('Export…'), 'save', 'export'),
+        action(l10n.t('Search Similar'), 'search', 'searchSimilar'),
       ),
     );
   }
@@ -183,15 +192,18 @@ export class HostPage {
       { class: 'summary' },
       dl([
         ['IP', host.ip],
-        ['Organisation', host.organization],
+        [l10n.t('Organisation'), host.organization],
         ['ASN', [host.asn, host.asnCountry ? ` (${host.asnCountry})` : undefined]],
-        ['Network', host.network],
-        ['Location', host.location],
-        ['Tags', chips(host.tags)],
-        ['Modules', chips(host.modules, 'chip chip-muted')],
-        ['Vulnerable', host.isVuln === undefined ? undefined : host.isVuln ? 'yes' : 'no'],
+        [l10n.t('Network'), host.network],
+        [l10n.t('Location'), host.location],
+        [l10n.t('Tags'), chips(host.tags)],
+        [l10n.t('Modules'), chips(host.modules, 'chip chip-muted')],
+        [
+          l10n.t('Vulnerable'),
+          host.isVuln === undefined ? undefined : host.isVuln ? l10n.t('yes') : l10n.t('no'),
+        ],
         ...host.dates.map((d): [string, string] => [d.label, d.value]),
-        ['Not kept', host.notKept],
+        [l10n.t('Not kept'), host.notKept],
       ]),
     );
   }
@@ -223,9 +235,13 @@ export class HostPage {
     clear(slot);
     this.cveCount.textContent = `${this.cves.length}${this.moreCves ? '+' : ''}`;
     if (this.cvesError)
-      slot.appendChild(h('p', { class: 'error', role: 'alert' }, `CVE lookup failed: ${this.cvesError}`));
+      slot.appendChild(
+        h('p', { class: 'error', role: 'alert' }, l10n.t('CVE lookup failed: {0}', this.cvesError)),
+      );
     if (this.cves.length === 0) {
-      slot.appendChild(h('p', { class: 'empty' }, this.cvesError ? '' : 'No CVEs are listed for this host.'));
+      slot.appendChild(
+        h('p', { class: 'empty' }, this.cvesError ? '' : l10n.t('No CVEs are listed for this host.')),
+      );
       return;
     }
     const header = (label: string, key: SortKey): HTMLElement => {
@@ -239,7 +255,7 @@ export class HostPage {
           {
             class: 'sort-button',
             attrs: { type: 'button' },
-            title: `Sort by ${label.toLowerCase()}`,
+            title: l10n.t('Sort by {0}', label),
             onClick: () => {
               this.sort = { key, desc: active ? !this.sort.desc : key !== 'id' };
               this.renderCves();
@@ -264,13 +280,13 @@ export class HostPage {
           null,
           h('th', { class: 'col-toggle', attrs: { scope: 'col' } }, ''),
           header('CVE', 'id'),
-          header('Severity', 'severity'),
-          header('Score', 'score'),
+          header(l10n.t('Severity'), 'severity'),
+          header(l10n.t('Score'), 'score'),
           header('KEV', 'risk'),
           header('EPSS', 'epss'),
-          h('th', { attrs: { scope: 'col' } }, 'Summary'),
-          h('th', { attrs: { scope: 'col' } }, 'Ports'),
-          h('th', { attrs: { scope: 'col' } }, 'Exploits'),
+          h('th', { attrs: { scope: 'col' } }, l10n.t('Summary')),
+          h('th', { attrs: { scope: 'col' } }, l10n.t('Ports')),
+          h('th', { attrs: { scope: 'col' } }, l10n.t('Exploits')),
         ),
       ),
     );
@@ -284,7 +300,7 @@ export class HostPage {
         'button',
         {
           class: 'icon-button',
-          attrs: { type: 'button', 'aria-expanded': 'false', 'aria-label': `Details of ${c.id}` },
+          attrs: { type: 'button', 'aria-expanded': 'false', 'aria-label': l10n.t('Details of {0}', c.id) },
           onClick: (e) => {
             e.stopPropagation();
             const open = toggle.getAttribute('aria-expanded') !== 'true';
@@ -299,7 +315,7 @@ export class HostPage {
         },
         icon('chevron-right'),
       );
-      const summary = c.summary ?? (c.source === 'host' ? 'Details load from the CVE endpoint…' : '');
+      const summary = c.summary ?? (c.source === 'host' ? l10n.t('Details load from the CVE endpoint…') : '');
       append(
         row,
         h('td', { class: 'col-toggle' }, toggle),
@@ -309,7 +325,7 @@ export class HostPage {
         h(
           'td',
           { class: 'nowrap', title: c.kev ? kevText(c.kev) : '' },
-          c.kev ? (c.kev.ransomware ? 'KEV · ransomware' : `KEV ${c.kev.added}`) : '',
+          c.kev ? (c.kev.ransomware ? l10n.t('KEV · ransomware') : l10n.t('KEV {0}', c.kev.added)) : '',
         ),
         h(
           'td',
@@ -327,9 +343,9 @@ export class HostPage {
     navigableRows(tbody);
     slot.appendChild(h('div', { class: 'table-scroll' }, table));
     if (this.moreCves) {
-      const more = button('Load more CVEs', 'fold-down', () => {
+      const more = button(l10n.t('Load more CVEs'), 'fold-down', () => {
         more.disabled = true;
-        more.replaceChildren(icon('loading'), h('span', null, 'Loading…'));
+        more.replaceChildren(icon('loading'), h('span', null, l10n.t('Loading…')));
         const started = performance.now();
         this.ctx.requests.request('moreCves', {}).then(
           (r) => {
@@ -355,19 +371,19 @@ export class HostPage {
       h(
         'div',
         { class: 'inline-actions' },
-        button('Copy CVE id', 'copy', () => this.ctx.post({ type: 'copyCve', cveId: c.id })),
+        button(l10n.t('Copy CVE id'), 'copy', () => this.ctx.post({ type: 'copyCve', cveId: c.id })),
       ),
     );
     box.appendChild(
       dl([
-        ['Summary', c.summary ? h('span', { class: 'prose' }, c.summary) : undefined],
-        ['Vector', c.vector],
-        ['Weakness', c.weakness],
-        ['Ports', c.services.join(', ')],
+        [l10n.t('Summary'), c.summary ? h('span', { class: 'prose' }, c.summary) : undefined],
+        [l10n.t('Vector'), c.vector],
+        [l10n.t('Weakness'), c.weakness],
+        [l10n.t('Ports'), c.services.join(', ')],
       ]),
     );
     if (c.references.length) {
-      box.appendChild(h('h3', null, `References (${c.references.length})`));
+      box.appendChild(h('h3', null, l10n.t('References ({0})', c.references.length)));
       box.appendChild(
         h(
           'ul',
@@ -379,7 +395,7 @@ export class HostPage {
       );
     }
     if (c.exploits.length) {
-      box.appendChild(h('h3', null, `Exploits (${c.exploits.length})`));
+      box.appendChild(h('h3', null, l10n.t('Exploits ({0})', c.exploits.length)));
       box.appendChild(this.exploitTable(c.exploits));
     }
     return box;
@@ -393,16 +409,16 @@ export class HostPage {
     this.exploitCount.textContent = this.exploitsLoaded ? String(this.exploits.length) : '…';
     if (this.exploitsError) {
       slot.appendChild(
-        h('p', { class: 'error', role: 'alert' }, `Exploit lookup failed: ${this.exploitsError}`),
+        h('p', { class: 'error', role: 'alert' }, l10n.t('Exploit lookup failed: {0}', this.exploitsError)),
       );
       return;
     }
     if (!this.exploitsLoaded) {
-      slot.appendChild(h('p', { class: 'status' }, 'Loading exploits…'));
+      slot.appendChild(h('p', { class: 'status' }, l10n.t('Loading exploits…')));
       return;
     }
     if (this.exploits.length === 0) {
-      slot.appendChild(h('p', { class: 'empty' }, 'No public exploits are listed for this host.'));
+      slot.appendChild(h('p', { class: 'empty' }, l10n.t('No public exploits are listed for this host.')));
       return;
     }
     slot.appendChild(this.exploitTable(this.exploits));
@@ -429,7 +445,10 @@ export class HostPage {
       );
     }
     navigableRows(tbody);
-    return gridTable(['ID', 'Description', 'Platform', 'Type', 'CVEs', 'Link / file'], tbody);
+    return gridTable(
+      ['ID', l10n.t('Description'), l10n.t('Platform'), l10n.t('Type'), 'CVEs', l10n.t('Link / file')],
+      tbody,
+    );
   }
 }
 

@@ -9,6 +9,7 @@ import { certificateBox } from './certificate';
 import type { PageContext } from './context';
 import { dl, formatBytes, h, icon, navigableRows, section } from './dom';
 import { linkText } from './links';
+import { l10n } from '../core/text/l10n';
 
 /** Service rows built before the first paint, then per batch. */
 const FIRST_ROWS = 60;
@@ -19,14 +20,14 @@ export class ServicesSection {
 
   /** The services table (filterable; rows built in batches; details on demand). */
   render(services: ServiceView[]): Node {
-    if (services.length === 0) return h('p', { class: 'empty' }, 'No services seen on this host.');
+    if (services.length === 0) return h('p', { class: 'empty' }, l10n.t('No services seen on this host.'));
     const frag = document.createDocumentFragment();
     const filter = h('input', {
       class: 'filter',
       attrs: {
         type: 'search',
-        placeholder: 'Filter services (port, name, product…)',
-        'aria-label': 'Filter services',
+        placeholder: l10n.t('Filter services (port, name, product…)'),
+        'aria-label': l10n.t('Filter services'),
       },
     });
     const table = h('table', { class: 'grid services-table' });
@@ -49,14 +50,14 @@ export class ServicesSection {
           null,
           ...[
             '',
-            'Port',
-            'Protocol',
-            'Name',
-            'Product',
-            'Version',
-            'Tunnel',
-            'URL / title',
-            'Software',
+            l10n.t('Port'),
+            l10n.t('Protocol'),
+            l10n.t('Name'),
+            l10n.t('Product'),
+            l10n.t('Version'),
+            l10n.t('Tunnel'),
+            l10n.t('URL / title'),
+            l10n.t('Software'),
             'CVEs',
           ].map((c, i) => h('th', { attrs: { scope: 'col' }, class: i === 0 ? 'col-toggle' : undefined }, c)),
         ),
@@ -130,8 +131,14 @@ export class ServicesSection {
       'button',
       {
         class: 'icon-button',
-        title: s.bannerLength ? `Show banner (${formatBytes(s.bannerLength)})` : 'Show details',
-        attrs: { type: 'button', 'aria-expanded': 'false', 'aria-label': `Details of port ${s.port}` },
+        title: s.bannerLength
+          ? l10n.t('Show banner ({0})', formatBytes(s.bannerLength))
+          : l10n.t('Show details'),
+        attrs: {
+          type: 'button',
+          'aria-expanded': 'false',
+          'aria-label': l10n.t('Details of port {0}', s.port),
+        },
         onClick: (e) => {
           e.stopPropagation();
           const open = main.getAttribute('aria-expanded') !== 'true';
@@ -172,11 +179,11 @@ export class ServicesSection {
     const box = h('div', { class: 'service-detail' });
     box.appendChild(
       dl([
-        ['HTTP status', s.statusCode === undefined ? undefined : String(s.statusCode)],
-        ['Title', s.title],
-        ['Server', s.server],
-        ['Extra info', s.extraInfo],
-        ['Last seen', s.lastUpdated],
+        [l10n.t('HTTP status'), s.statusCode === undefined ? undefined : String(s.statusCode)],
+        [l10n.t('Title'), s.title],
+        [l10n.t('Server'), s.server],
+        [l10n.t('Extra info'), s.extraInfo],
+        [l10n.t('Last seen'), s.lastUpdated],
         ['CVEs', s.cves.length ? s.cves.join(', ') : undefined],
       ]),
     );
@@ -184,11 +191,11 @@ export class ServicesSection {
     if (s.bannerLength === 0) {
       // HTTP records no banner: what it answered is above.
       if (s.statusCode === undefined && !s.title && !s.server)
-        box.appendChild(h('p', { class: 'empty' }, 'No banner recorded for this service.'));
+        box.appendChild(h('p', { class: 'empty' }, l10n.t('No banner recorded for this service.')));
       return box;
     }
     box.appendChild(
-      bannerBox(`Banner of port ${s.port}`, s.bannerLength, (full) =>
+      bannerBox(l10n.t('Banner of port {0}', s.port), s.bannerLength, (full) =>
         this.ctx.requests.request('banner', { serviceIndex: s.index, full }),
       ),
     );
@@ -201,10 +208,10 @@ export class ServicesSection {
     lengths.forEach((length, index) => {
       list.appendChild(
         section(
-          `Banner ${index + 1}`,
+          l10n.t('Banner {0}', index + 1),
           formatBytes(length),
           () =>
-            bannerBox(`Host banner ${index + 1}`, length, (full) =>
+            bannerBox(l10n.t('Host banner {0}', index + 1), length, (full) =>
               this.ctx.requests.request('hostBanner', { index, full }),
             ),
           { expanded: false },

@@ -16,6 +16,8 @@ import { clear, h } from './dom';
 import { HostPage } from './hostPage';
 import { WhoisPage } from './whoisPage';
 import { vscode } from './vscodeApi';
+import { useWords } from '../common/words';
+import { l10n } from '../core/text/l10n';
 
 const page: PageKind = document.body.dataset.page === 'whois' ? 'whois' : 'host';
 const root = document.getElementById('root') as HTMLElement;
@@ -68,7 +70,7 @@ function showNotice(message: string, load: boolean): void {
               post({ type: 'action', action: 'refresh' });
             },
           },
-          'Load from ODIN',
+          l10n.t('Load from ODIN'),
         )
       : undefined,
   );
@@ -79,12 +81,15 @@ function showNotice(message: string, load: boolean): void {
 function onMessage(message: ToWebview): void {
   if (context.requests.handleReply(message)) return;
   switch (message.type) {
+    case 'words':
+      useWords(message.words);
+      return;
     case 'loading':
       if (message.page !== page) return;
       // Only the IP or domain is kept for restoring after a reload: never data.
       vscode.setState({ id: message.id });
       counts = { ...ZERO };
-      status(`Loading ${message.id}…`);
+      status(l10n.t('Loading {0}…', message.id));
       return;
     case 'error':
       status(`${message.id}: ${message.message}`, 'error');

@@ -7,13 +7,17 @@ import type { IconName } from './icons';
 import type { WhoisSnapshotView, WhoisView } from '../common/protocol';
 import type { PageContext } from './context';
 import { button, chips, clear, dl, h, icon, section } from './dom';
+import { l10n } from '../core/text/l10n';
 
-const ROLE_LABEL = {
-  registrant: 'Registrant',
-  administrative: 'Administrative',
-  technical: 'Technical',
-  billing: 'Billing',
-} as const;
+/** A contact's role as a heading (a function: the words are the page's, known once it has them). */
+function roleLabel(role: 'registrant' | 'administrative' | 'technical' | 'billing'): string {
+  return {
+    registrant: l10n.t('Registrant'),
+    administrative: l10n.t('Administrative'),
+    technical: l10n.t('Technical'),
+    billing: l10n.t('Billing'),
+  }[role];
+}
 
 export class WhoisPage {
   constructor(
@@ -36,17 +40,20 @@ export class WhoisPage {
         'div',
         { class: 'summary' },
         dl([
-          ['Domain', h('span', { class: 'mono' }, w.domain)],
-          ['Registrar', w.registrar?.name],
-          ['Registrar IANA id', w.registrar?.id],
-          ['Registrar URL', w.registrar?.url ? h('span', { class: 'url' }, w.registrar.url) : undefined],
-          ['Registrar whois', w.registrar?.whois],
-          ['Created', w.created],
-          ['Updated', w.updated],
-          ['Expires', w.expires],
-          ['Status', chips(w.status)],
+          [l10n.t('Domain'), h('span', { class: 'mono' }, w.domain)],
+          [l10n.t('Registrar'), w.registrar?.name],
+          [l10n.t('Registrar IANA id'), w.registrar?.id],
           [
-            'Name servers',
+            l10n.t('Registrar URL'),
+            w.registrar?.url ? h('span', { class: 'url' }, w.registrar.url) : undefined,
+          ],
+          [l10n.t('Registrar whois'), w.registrar?.whois],
+          [l10n.t('Created'), w.created],
+          [l10n.t('Updated'), w.updated],
+          [l10n.t('Expires'), w.expires],
+          [l10n.t('Status'), chips(w.status)],
+          [
+            l10n.t('Name servers'),
             w.nameServers.length
               ? h('ul', { class: 'plain-list mono' }, ...w.nameServers.map((n) => h('li', null, n)))
               : undefined,
@@ -55,22 +62,26 @@ export class WhoisPage {
       ),
     );
     const contacts = w.contacts.filter((c) => c.fields.length > 0).length;
-    this.root.appendChild(section('Contacts', contacts, () => this.contacts(w), { id: 'contacts' }));
+    this.root.appendChild(section(l10n.t('Contacts'), contacts, () => this.contacts(w), { id: 'contacts' }));
     const changes = w.history.reduce((n, s) => n + s.changes.length, 0);
     this.root.appendChild(
-      section('History', w.history.length, () => this.history(w), {
+      section(l10n.t('History'), w.history.length, () => this.history(w), {
         id: 'history',
         expanded: w.history.length > 0 || w.historyError !== undefined,
       }),
     );
     this.root.appendChild(
       section(
-        'Raw record',
+        l10n.t('Raw record'),
         undefined,
         () =>
           w.raw
-            ? h('pre', { class: 'raw', tabIndex: 0, attrs: { 'aria-label': 'Raw whois record' } }, w.raw)
-            : h('p', { class: 'empty' }, 'No raw record.'),
+            ? h(
+                'pre',
+                { class: 'raw', tabIndex: 0, attrs: { 'aria-label': l10n.t('Raw whois record') } },
+                w.raw,
+              )
+            : h('p', { class: 'empty' }, l10n.t('No raw record.')),
         { id: 'raw', expanded: false },
       ),
     );
@@ -87,15 +98,15 @@ export class WhoisPage {
       'header',
       { class: 'page-header' },
       h('div', { class: 'title-row' }, h('h1', null, icon('book'), ' ', w.domain)),
-      w.registrar?.name ? h('p', { class: 'subtitle' }, `Registrar: ${w.registrar.name}`) : null,
+      w.registrar?.name ? h('p', { class: 'subtitle' }, l10n.t('Registrar: {0}', w.registrar.name)) : null,
       h(
         'div',
-        { class: 'toolbar', role: 'toolbar', attrs: { 'aria-label': 'Whois actions' } },
-        action('Refresh', 'refresh', 'refresh'),
-        w.raw ? action('Copy Raw', 'copy', 'copyRaw') : null,
-        action('Copy JSON', 'copy', 'copyJson'),
-        action('Open JSON', 'json', 'openJson'),
-        action('Export…', 'save', 'export'),
+        { class: 'toolbar', role: 'toolbar', attrs: { 'aria-label': l10n.t('Whois actions') } },
+        action(l10n.t('Refresh'), 'refresh', 'refresh'),
+        w.raw ? action(l10n.t('Copy Raw'), 'copy', 'copyRaw') : null,
+        action(l10n.t('Copy JSON'), 'copy', 'copyJson'),
+        action(l10n.t('Open JSON'), 'json', 'openJson'),
+        action(l10n.t('Export…'), 'save', 'export'),
       ),
     );
   }
@@ -108,7 +119,10 @@ export class WhoisPage {
         'div',
         { class: 'callout callout-error', role: 'alert' },
         icon('error'),
-        ` Expired ${-d} day${d === -1 ? '' : 's'} ago (${w.expires ?? ''}).`,
+        ' ',
+        d === -1
+          ? l10n.t('Expired 1 day ago ({0}).', w.expires ?? '')
+          : l10n.t('Expired {0} days ago ({1}).', -d, w.expires ?? ''),
       );
     }
     if (d <= w.expiryWarningDays) {
@@ -116,7 +130,10 @@ export class WhoisPage {
         'div',
         { class: 'callout callout-warning', role: 'alert' },
         icon('warning'),
-        ` Expires in ${d} day${d === 1 ? '' : 's'} (${w.expires ?? ''}).`,
+        ' ',
+        d === 1
+          ? l10n.t('Expires in 1 day ({0}).', w.expires ?? '')
+          : l10n.t('Expires in {0} days ({1}).', d, w.expires ?? ''),
       );
     }
     return undefined;
@@ -130,10 +147,10 @@ export class WhoisPage {
         h(
           'div',
           { class: 'card' },
-          h('h3', null, icon('person'), ' ', ROLE_LABEL[c.role]),
+          h('h3', null, icon('person'), ' ', roleLabel(c.role)),
           c.fields.length
             ? dl(c.fields.map((f): [string, string] => [f.label, f.value]))
-            : h('p', { class: 'empty' }, 'Not published (or redacted).'),
+            : h('p', { class: 'empty' }, l10n.t('Not published (or redacted).')),
         ),
       ),
     );
@@ -142,9 +159,11 @@ export class WhoisPage {
   private history(w: WhoisView): Node {
     const box = h('div');
     if (w.historyError)
-      box.appendChild(h('p', { class: 'error', role: 'alert' }, `History lookup failed: ${w.historyError}`));
+      box.appendChild(
+        h('p', { class: 'error', role: 'alert' }, l10n.t('History lookup failed: {0}', w.historyError)),
+      );
     if (w.history.length === 0) {
-      if (!w.historyError) box.appendChild(h('p', { class: 'empty' }, 'No earlier snapshots.'));
+      if (!w.historyError) box.appendChild(h('p', { class: 'empty' }, l10n.t('No earlier snapshots.')));
       return box;
     }
     if (w.history.length >= 2) box.appendChild(this.compare(w.history));
@@ -157,7 +176,7 @@ export class WhoisPage {
   /** Two pickers and a button: any two snapshots side by side in the diff editor. */
   private compare(history: WhoisSnapshotView[]): HTMLElement {
     const label = (s: WhoisSnapshotView): string =>
-      `${s.date ?? `snapshot ${s.index + 1}`}${s.registrar ? ` · ${s.registrar}` : ''}`;
+      `${s.date ?? l10n.t('snapshot {0}', s.index + 1)}${s.registrar ? ` · ${s.registrar}` : ''}`;
     const picker = (id: string, selected: number): HTMLSelectElement => {
       const sel = h('select', { id });
       for (const s of history) {
@@ -175,11 +194,11 @@ export class WhoisPage {
     return h(
       'div',
       { class: 'compare' },
-      h('label', { attrs: { for: 'diff-from' } }, 'Compare'),
+      h('label', { attrs: { for: 'diff-from' } }, l10n.t('Compare')),
       from,
-      h('label', { attrs: { for: 'diff-to' } }, 'with'),
+      h('label', { attrs: { for: 'diff-to' } }, l10n.t('with')),
       to,
-      button('Open Diff', 'diff', () => {
+      button(l10n.t('Open Diff'), 'diff', () => {
         const a = Number(from.value);
         const b = Number(to.value);
         if (a !== b) this.ctx.post({ type: 'diffSnapshots', from: a, to: b });
@@ -193,11 +212,11 @@ export class WhoisPage {
       'div',
       { class: 'timeline-head' },
       h('span', { class: 'timeline-dot' }, icon('circle-filled')),
-      h('strong', null, s.date ?? 'Undated snapshot'),
+      h('strong', null, s.date ?? l10n.t('Undated snapshot')),
       s.registrar ? h('span', { class: 'muted' }, ` · ${s.registrar}`) : null,
       s.index > 0
         ? button(
-            'Compare with previous',
+            l10n.t('Compare with previous'),
             'diff',
             () => this.ctx.post({ type: 'diffSnapshots', from: s.index - 1, to: s.index }),
             {
@@ -208,9 +227,9 @@ export class WhoisPage {
     );
     item.appendChild(head);
     if (s.index === 0) {
-      item.appendChild(h('p', { class: 'muted' }, 'Oldest snapshot on record.'));
+      item.appendChild(h('p', { class: 'muted' }, l10n.t('Oldest snapshot on record.')));
     } else if (s.changes.length === 0) {
-      item.appendChild(h('p', { class: 'muted' }, 'No field changes from the previous snapshot.'));
+      item.appendChild(h('p', { class: 'muted' }, l10n.t('No field changes from the previous snapshot.')));
     } else {
       const tbody = h('tbody');
       for (const c of s.changes) {
@@ -228,7 +247,9 @@ export class WhoisPage {
             h(
               'td',
               { class: 'wrap after' },
-              c.after !== undefined ? h('ins', null, c.after) : h('span', { class: 'muted' }, 'removed'),
+              c.after !== undefined
+                ? h('ins', null, c.after)
+                : h('span', { class: 'muted' }, l10n.t('removed')),
             ),
           ),
         );
@@ -240,14 +261,20 @@ export class WhoisPage {
           h(
             'table',
             { class: 'grid changes' },
-            h('caption', { class: 'visually-hidden' }, `Changes on ${s.date ?? 'this snapshot'}`),
+            h(
+              'caption',
+              { class: 'visually-hidden' },
+              s.date ? l10n.t('Changes on {0}', s.date) : l10n.t('Changes in this snapshot'),
+            ),
             h(
               'thead',
               null,
               h(
                 'tr',
                 null,
-                ...['Field', 'Before', '', 'After'].map((l) => h('th', { attrs: { scope: 'col' } }, l)),
+                ...[l10n.t('Field'), l10n.t('Before'), '', l10n.t('After')].map((l) =>
+                  h('th', { attrs: { scope: 'col' } }, l),
+                ),
               ),
             ),
             tbody,

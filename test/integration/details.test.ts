@@ -75,6 +75,28 @@ describe('details pages', function () {
     assert.strictEqual(api.details.rejected, rejected, 'the page sent no refused message');
   });
 
+  it('posts no words to a page in English: the page renders its own English (issue 31.3)', async () => {
+    // The words message (common/words.ts) carries vscode.l10n.bundle, which VS Code leaves
+    // undefined in English. A German window needs the German language pack, which this
+    // offline test host cannot install: the German rendering is a unit test (l10n.test.ts).
+    assert.strictEqual(vscode.env.language, 'en');
+    const api = await getTestApi();
+    const rejected = api.details.rejected;
+    const t0 = Date.now();
+    const e = await openAndRender(
+      'odin.openHostDetails',
+      FIXTURE_HOSTS.webServer,
+      (r) => r.counts.services > 0,
+    );
+    const phases = api.details.marks
+      .filter((m) => m.page === 'host' && m.id === FIXTURE_HOSTS.webServer && m.at >= t0)
+      .map((m) => m.phase);
+    assert.ok(phases.includes('ready') && phases.includes('data'), phases.join(' '));
+    assert.ok(!phases.includes('words'), `no words posted in English: ${phases.join(' ')}`);
+    assert.ok(e.counts.services >= 2, `services: ${e.counts.services}`);
+    assert.strictEqual(api.details.rejected, rejected, 'the page sent no refused message');
+  });
+
   it('reveals the open panel instead of opening a second one for the same host', async () => {
     await openAndRender('odin.openHostDetails', FIXTURE_HOSTS.resolver);
     await vscode.commands.executeCommand('odin.openHostDetails', FIXTURE_HOSTS.resolver);

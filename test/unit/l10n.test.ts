@@ -10,7 +10,15 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import * as esbuild from 'esbuild';
+import ts from 'typescript';
+import { isToChart } from '../../src/common/chartProtocol';
+import { isToMap } from '../../src/common/mapProtocol';
+import { isToWebview, type HostView, type WhoisView } from '../../src/common/protocol';
+import { isToTriageView } from '../../src/common/triageProtocol';
+import { wordsMessage } from '../../src/common/words';
 import { english, l10n } from '../../src/core/text/l10n';
+import { LightDocument, type LightElement } from '../support/lightDom';
 
 const root = join(__dirname, '..', '..', '..');
 const json = (file: string): Record<string, unknown> =>
@@ -230,4 +238,403 @@ test('a placeholder inside an argument (scan data) is not expanded again; plain 
   assert.equal(english('ODIN: {0} and {1}', '{1}{0}', 'x'), 'ODIN: {1}{0} and x');
   assert.equal(english('{0} of {2}', 'a'), 'a of {2}');
   assert.equal(l10n.t('Load {0} more', 50), 'Load 50 more');
+});
+
+// ---------------------------------------------------------------- the pages' words (src/webview)
+//
+// The pages write their own text through `l10n.t` of core/text/l10n.ts, translated by the
+// `words` message the webview kit posts (common/words.ts). The scan below reads the pages and
+// the modules of src/common they render with the TypeScript compiler (the webview's own
+// tsconfig), and finds literals that reach the page as text: the arguments of a function
+// whose parameter is a text (`label`, `title`, `children`, ... of dom.ts and the pages' own
+// helpers: the compiler says which function a call reaches), `title` / `aria-label` /
+// `placeholder` / `label` properties, `.textContent` / `.title` / ... assignments,
+// `setAttribute('aria-label' | 'title' | 'placeholder', ...)`, and a sentence anywhere.
+
+/** Parameters whose argument a page shows as text. */
+const TEXT_PARAMS = new Set([
+  'label',
+  'title',
+  'text',
+  'textContent',
+  'message',
+  'children',
+  'columns',
+  'rows',
+  'heading',
+  'caption',
+  'placeholder',
+  'note',
+]);
+/** Properties (object literals, `attrs`) and assignments that reach the page as text. */
+const TEXT_PROPS = new Set([
+  'title',
+  'aria-label',
+  'placeholder',
+  'alt',
+  'label',
+  'ariaLabel',
+  'textContent',
+  'innerText',
+  'aria-valuetext',
+  'aria-roledescription',
+]);
+/** Acronyms and names read the same in every language (a literal of only these is not a word). */
+const SAME_IN_EVERY_LANGUAGE = /^[\s\p{P}\p{S}\d]*(?:(?:ODIN|[A-Z]{2,5}s?)[\s\p{P}\p{S}\d]*)*$/u;
+
+interface PageWord {
+  file: string;
+  line: number;
+  text: string;
+}
+
+/** Whether a literal's own text (outside `${…}`) is a word a person reads. */
+function isWord(body: string): boolean {
+  return /\p{L}{2}/u.test(body) && !SAME_IN_EVERY_LANGUAGE.test(body);
+}
+
+/** A sentence wherever it is: a capitalised word, a space, a lower-case word (not a CSS class list). */
+const SENTENCE = /(?:^|[^\w-])[A-Z][a-z]*,? [a-z]{2,}(?![\w-]*\s*[:=])/;
+
+function scanPageWords(program: ts.Program, files: ts.SourceFile[]): PageWord[] {
+  const checker = program.getTypeChecker();
+  const found: PageWord[] = [];
+  const seen = new Set<ts.Node>();
+  const report = (node: ts.Node, text: string): void => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    const sf = node.getSourceFile();
+    found.push({
+      file: relative(root, sf.fileName).split('\\').join('/'),
+      line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+      text: text.slice(0, 60),
+    });
+  };
+  /** The literals an expression shows (through conditionals, `??`, templates, arrays): not into calls. */
+  const literals = (e: ts.Node | undefined): void => {
+    if (!e) return;
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) {
+      if (isWord(e.text)) report(e, e.getText());
+    } else if (ts.isTemplateExpression(e)) {
+      const own = [e.head.text, ...e.templateSpans.map((s) => s.literal.text)].join(' ');
+      if (isWord(own)) report(e, e.getText());
+      for (const s of e.templateSpans) literals(s.expression);
+    } else if (ts.isConditionalExpression(e)) {
+      literals(e.whenTrue);
+      literals(e.whenFalse);
+    } else if (ts.isBinaryExpression(e)) {
+      literals(e.left);
+      literals(e.right);
+    } else if (
+      ts.isParenthesizedExpression(e) ||
+      ts.isAsExpression(e) ||
+      ts.isSpreadElement(e) ||
+      ts.isNonNullExpression(e)
+    ) {
+      literals(e.expression);
+    } else if (ts.isArrayLiteralExpression(e)) {
+      e.elements.forEach(literals);
+    } else if (
+      // `['Port', 'Name'].map((c) => h('th', null, c))`: the labels of a list (its lower-case
+      // single words are class names or ids).
+      ts.isCallExpression(e) &&
+      ts.isPropertyAccessExpression(e.expression) &&
+      e.expression.name.text === 'map' &&
+      ts.isArrayLiteralExpression(e.expression.expression)
+    ) {
+      for (const x of e.expression.expression.elements)
+        if ((ts.isStringLiteral(x) || ts.isNoSubstitutionTemplateLiteral(x)) && /[A-Z ]/.test(x.text))
+          literals(x);
+    }
+  };
+  const paramName = (call: ts.CallExpression, i: number): string | undefined => {
+    const decl = checker.getResolvedSignature(call)?.getDeclaration();
+    if (!decl || !('parameters' in decl)) return undefined;
+    const params = decl.parameters;
+    const p = params[i] ?? (params.at(-1)?.dotDotDotToken ? params.at(-1) : undefined);
+    return p && ts.isIdentifier(p.name) ? p.name.text : undefined;
+  };
+  const propName = (n: ts.PropertyName | ts.MemberName): string | undefined =>
+    ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isPrivateIdentifier(n) ? n.text : undefined;
+  const isL10nCall = (call: ts.CallExpression): boolean =>
+    /^(?:l10n\.t|english)$/.test(call.expression.getText());
+  for (const sf of files) {
+    const visit = (node: ts.Node): void => {
+      if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
+      if (ts.isCallExpression(node)) {
+        if (isL10nCall(node)) return; // its message is the key; its arguments are values
+        const callee = node.expression.getText();
+        if (/\.setAttribute$/.test(callee) && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+          if (TEXT_PROPS.has(node.arguments[0].text)) literals(node.arguments[1]);
+        } else if (/(?:^|\.)createTextNode$/.test(callee)) {
+          literals(node.arguments[0]);
+        } else {
+          node.arguments.forEach((a, i) => {
+            const name = paramName(node, i);
+            if (name && TEXT_PARAMS.has(name)) literals(a);
+          });
+        }
+      } else if (ts.isPropertyAssignment(node)) {
+        const name = propName(node.name);
+        if (name && TEXT_PROPS.has(name)) literals(node.initializer);
+      } else if (
+        ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        ts.isPropertyAccessExpression(node.left) &&
+        TEXT_PROPS.has(node.left.name.text)
+      ) {
+        literals(node.right);
+      } else if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+        if (SENTENCE.test(node.text)) report(node, node.getText());
+      } else if (ts.isTemplateExpression(node)) {
+        const own = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ');
+        if (SENTENCE.test(own)) report(node, node.getText());
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return found;
+}
+
+/** The pages' program (src/webview/tsconfig.json) with extra in-memory files (the blindness sample). */
+function pagesProgram(extra: Record<string, string> = {}): ts.Program {
+  const dir = join(root, 'src', 'webview');
+  const config = ts.readConfigFile(join(dir, 'tsconfig.json'), (f) => ts.sys.readFile(f));
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, dir);
+  const host = ts.createCompilerHost(parsed.options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.getSourceFile = (f, lang, ...rest) =>
+    f in extra ? ts.createSourceFile(f, extra[f], lang, true) : getSourceFile(f, lang, ...rest);
+  host.fileExists = (f) => f in extra || fileExists(f);
+  return ts.createProgram([...parsed.fileNames, ...Object.keys(extra)], parsed.options, host);
+}
+
+/** What the page scan reads: every page file and the modules of src/common (the pages render them). */
+function pageFiles(program: ts.Program): ts.SourceFile[] {
+  const inside = (f: string, ...dir: string[]): boolean => !relative(join(root, ...dir), f).startsWith('..');
+  return program
+    .getSourceFiles()
+    .filter(
+      (sf) =>
+        !sf.isDeclarationFile &&
+        (inside(sf.fileName, 'src', 'webview') || inside(sf.fileName, 'src', 'common')) &&
+        !sf.fileName.endsWith('.generated.ts'),
+    );
+}
+
+const SAMPLE = join(root, 'src', 'webview', 'l10nSample.ts');
+const SAMPLE_TEXT = `
+import { button, h, section } from './dom';
+import { l10n } from '../core/text/l10n';
+const el = h('p', { title: 'Bare title' }, 'Bare child', l10n.t('Wrapped {0}', 'arg value'), 'CVE');
+el.textContent = 'Bare text';
+el.setAttribute('aria-label', 'Bare label');
+el.className = 'badge badge-vuln';
+button('Bare button', undefined, () => undefined);
+section('Bare section', undefined, () => el);
+h('input', { attrs: { placeholder: 'Bare placeholder' } });
+h('tr', null, ...['', 'Bare column', 'port'].map((c) => h('th', null, c)));
+export const x = [el, 'A sentence anywhere', 'Enter', el.dataset.ok ? 'yes' : \`\${el.id} more\`];
+h('p', null, el.hidden ? 'yes' : 'no');
+`;
+
+let programs: { real: ts.Program } | undefined;
+const program = (): ts.Program => (programs ??= { real: pagesProgram({ [SAMPLE]: SAMPLE_TEXT }) }).real;
+
+test('the pages write what a person reads through l10n.t (no bare word at a DOM site or sentence)', () => {
+  const found = scanPageWords(
+    program(),
+    pageFiles(program()).filter((sf) => sf.fileName !== SAMPLE),
+  );
+  assert.deepEqual(
+    found.map((w) => `${w.file}:${w.line}: ${w.text}`),
+    [],
+    'wrap these in l10n.t of core/text/l10n.ts (then run node scripts/l10n.mjs and translate them)',
+  );
+});
+
+test('the page scan finds a bare word at each kind of site (it is not blind)', () => {
+  const sample = program().getSourceFile(SAMPLE);
+  assert.ok(sample);
+  assert.deepEqual(
+    scanPageWords(program(), [sample])
+      .map((w) => w.text)
+      .sort(),
+    [
+      "'Bare title'",
+      "'Bare child'",
+      "'Bare text'",
+      "'Bare label'",
+      "'Bare button'",
+      "'Bare section'",
+      "'Bare placeholder'",
+      "'Bare column'",
+      "'A sentence anywhere'",
+      "'yes'",
+      "'no'",
+    ].sort(),
+  );
+});
+
+// ---------------------------------------------------------------- a page renders its words
+
+/** The host and whois pages' modules with the page's own l10n (one bundle: one translator). */
+interface PageModules {
+  HostPage: new (root: unknown, ctx: unknown) => { showHost(h: HostView): void };
+  WhoisPage: new (root: unknown, ctx: unknown) => { show(w: WhoisView): void };
+  useWords(words: Record<string, string>): void;
+  useTranslator(t: (m: string, ...a: Array<string | number | boolean>) => string): void;
+  english: (m: string, ...a: Array<string | number | boolean>) => string;
+}
+
+let pageModules: PageModules | undefined;
+/** Bundles the pages' modules as the page bundle does (esbuild), run in this process over a light DOM. */
+function loadPages(): PageModules {
+  if (pageModules) return pageModules;
+  const out = esbuild.buildSync({
+    stdin: {
+      contents: [
+        "export { HostPage } from './hostPage';",
+        "export { WhoisPage } from './whoisPage';",
+        "export { useWords } from '../common/words';",
+        "export { useTranslator, english } from '../core/text/l10n';",
+      ].join('\n'),
+      resolveDir: join(root, 'src', 'webview'),
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'cjs',
+    platform: 'neutral',
+    write: false,
+    logLevel: 'silent',
+  });
+  const module = { exports: {} as PageModules };
+  new Function('module', 'exports', out.outputFiles[0]!.text)(module, module.exports);
+  return (pageModules = module.exports);
+}
+
+/** Renders `draw` into a fresh light DOM (the page's globals set for the call) and returns its root. */
+function renderPage(draw: (root: LightElement, ctx: unknown) => void): LightElement {
+  const g = globalThis as unknown as { document?: unknown };
+  const before = g.document;
+  const doc = new LightDocument();
+  g.document = doc;
+  try {
+    const root = doc.createElement('main');
+    const ctx = {
+      post: () => undefined,
+      requests: { request: () => new Promise(() => undefined) },
+      rendered: () => undefined,
+    };
+    draw(root, ctx);
+    return root;
+  } finally {
+    g.document = before;
+  }
+}
+
+const WHOIS: WhoisView = {
+  domain: 'example.com',
+  registrar: { name: 'Registrar <b>Inc</b>' },
+  expires: '2026-12-01',
+  daysToExpiry: 5,
+  expiryWarningDays: 30,
+  status: ['clientTransferProhibited'],
+  nameServers: ['ns1.example.com'],
+  contacts: [{ role: 'technical', fields: [] }],
+  history: [
+    { index: 0, date: '2024-01-01', changes: [] },
+    {
+      index: 1,
+      date: '2025-01-01',
+      changes: [{ field: 'registrar', kind: 'changed', before: 'A', after: 'B' }],
+    },
+  ],
+};
+const HOST: HostView = {
+  ip: '203.0.113.7',
+  tags: [],
+  modules: [],
+  dates: [],
+  services: [],
+  hostBanners: [],
+  hostnames: [],
+  domains: [],
+  cves: [],
+  isVuln: true,
+} as unknown as HostView;
+
+const GERMAN = json('l10n/bundle.l10n.de.json') as Record<string, string>;
+
+test('the whois and host pages render in English without words, and in German with the German bundle', () => {
+  const pages = loadPages();
+  try {
+    pages.useTranslator(pages.english);
+    const whoisEn = renderPage((root, ctx) => new pages.WhoisPage(root, ctx).show(WHOIS)).readable;
+    const hostEn = renderPage((root, ctx) => new pages.HostPage(root, ctx).showHost(HOST)).readable;
+    for (const w of [
+      'Contacts',
+      'Compare with previous',
+      'Expires in 5 days (2026-12-01).',
+      'Technical',
+      'Whois actions',
+    ])
+      assert.ok(whoisEn.includes(w), `English whois page: ${w}`);
+    for (const w of [
+      'Services',
+      'No services seen on this host.',
+      'Vulnerable',
+      'Search Similar',
+      'Host actions',
+    ])
+      assert.ok(hostEn.includes(w), `English host page: ${w}`);
+
+    pages.useWords(GERMAN);
+    const whoisDe = renderPage((root, ctx) => new pages.WhoisPage(root, ctx).show(WHOIS)).readable;
+    const hostDe = renderPage((root, ctx) => new pages.HostPage(root, ctx).showHost(HOST)).readable;
+    for (const w of [
+      'Kontakte',
+      'Mit vorherigem vergleichen',
+      'Läuft in 5 Tagen ab (2026-12-01).',
+      'Technisch',
+      'Whois-Aktionen',
+    ])
+      assert.ok(whoisDe.includes(w), `German whois page: ${w}`);
+    for (const w of [
+      'Dienste',
+      'Auf diesem Host wurden keine Dienste gesehen.',
+      'Verwundbar',
+      'Ähnliche suchen',
+      'Host-Aktionen',
+    ])
+      assert.ok(hostDe.includes(w), `German host page: ${w}`);
+    for (const w of ['Contacts', 'Compare with previous', 'Whois actions'])
+      assert.ok(!whoisDe.includes(w), w);
+    for (const w of ['Services', 'Search Similar', 'Host actions']) assert.ok(!hostDe.includes(w), w);
+    // Scan data stays text, never translated or parsed: the registrar's name is as it came.
+    assert.ok(whoisDe.includes('Registrar: Registrar <b>Inc</b>'));
+  } finally {
+    pages.useTranslator(pages.english);
+  }
+});
+
+test('the words message: a record of strings, without a prototype; anything else is refused by every page', () => {
+  const words = { Contacts: 'Kontakte', ['__proto__']: 'x' };
+  const parsed = wordsMessage({ type: 'words', words: JSON.parse(JSON.stringify(words)) });
+  assert.ok(parsed);
+  assert.equal(Object.getPrototypeOf(parsed.words), null);
+  assert.equal(parsed.words.Contacts, 'Kontakte');
+  for (const bad of [
+    { type: 'words', words: { a: 1 } },
+    { type: 'words', words: ['a'] },
+    { type: 'words', words: 'Kontakte' },
+    { type: 'words', words: {}, extra: true },
+  ]) {
+    assert.equal(wordsMessage(bad), undefined, JSON.stringify(bad));
+    assert.equal(isToWebview(bad), false);
+  }
+  for (const accepts of [isToWebview, isToChart, isToMap, isToTriageView])
+    assert.ok(accepts({ type: 'words', words: { Contacts: 'Kontakte' } }), accepts.name);
 });

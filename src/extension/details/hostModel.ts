@@ -16,6 +16,7 @@ import {
   type HostView,
   type ServiceView,
 } from '../../common/protocol';
+import { l10n } from '../../core/text/l10n';
 
 const MAX_FIELD = 10_000;
 
@@ -208,16 +209,20 @@ export function hostView(host: Host, x?: ExploitationView): HostView {
     const d = date(v);
     if (d) dates.push({ label, value: d });
   };
-  addDate('Last updated', host.last_updated_at);
-  addDate('Location updated', host.location_updated_at);
-  addDate('ASN updated', host.asn_updated_at);
-  addDate('Whois updated', host.whois_updated_at);
+  addDate(l10n.t('Last updated'), host.last_updated_at);
+  addDate(l10n.t('Location updated'), host.location_updated_at);
+  addDate(l10n.t('ASN updated'), host.asn_updated_at);
+  addDate(l10n.t('Whois updated'), host.whois_updated_at);
   const omitted = host.services_omitted ?? 0;
   const notKept = [
     omitted
-      ? `${omitted.toLocaleString('en-US')} of the ${(omitted + host.services.length).toLocaleString('en-US')} services the answer listed (those with CVEs are kept first)`
+      ? l10n.t(
+          '{0} of the {1} services the answer listed (those with CVEs are kept first)',
+          omitted.toLocaleString('en-US'),
+          (omitted + host.services.length).toLocaleString('en-US'),
+        )
       : '',
-    host.details_cut ? 'part of the other lists and protocol details' : '',
+    host.details_cut ? l10n.t('part of the other lists and protocol details') : '',
   ]
     .filter((x) => x)
     .join('; ');
@@ -274,7 +279,7 @@ export function hostBannerText(
 ): { text: string; length: number } {
   const banner = hostBanners(host)[index];
   if (banner === undefined)
-    throw new Error('That banner is no longer in this host record. Refresh the page.');
+    throw new Error(l10n.t('That banner is no longer in this host record. Refresh the page.'));
   return { text: banner.slice(0, full ? BANNER_MAX : preview), length: banner.length };
 }
 
@@ -286,7 +291,7 @@ export function bannerText(
   preview: number,
 ): { text: string; length: number } {
   const s = host.services?.[serviceIndex];
-  if (!s) throw new Error('That service is no longer in this host record. Refresh the page.');
+  if (!s) throw new Error(l10n.t('That service is no longer in this host record. Refresh the page.'));
   const banner = serviceBanner(s);
   return { text: banner.slice(0, full ? BANNER_MAX : preview), length: banner.length };
 }

@@ -57,7 +57,7 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
   static show(ctx: Ctx, panels: OpenPanels<HostPanel>, ip: string): HostPanel {
     return panels.show(ip, () => {
       // Beside the editor, so the file (and the log) stays in view.
-      const panel = WebviewPage.createPanel(ctx, HOST_VIEW_TYPE, `Host ${ip}`);
+      const panel = WebviewPage.createPanel(ctx, HOST_VIEW_TYPE, vscode.l10n.t('Host {0}', ip));
       return new HostPanel(ctx, panels, panel, ip, false);
     });
   }

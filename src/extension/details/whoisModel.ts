@@ -4,6 +4,7 @@
 import type { WhoisContact, WhoisRecord } from '../../api/types';
 import type { WhoisContactView, WhoisView } from '../../common/protocol';
 import { daysUntil, snapshotDate, whoisTimeline } from '../../core/whois/diff';
+import { l10n } from '../../core/text/l10n';
 
 const cap = (s: string | undefined, max = 2000): string | undefined =>
   s === undefined || s === '' ? undefined : s.length > max ? `${s.slice(0, max)}…` : s;
@@ -15,23 +16,24 @@ const CONTACT_ROLES: Array<[WhoisContactView['role'], keyof WhoisRecord]> = [
   ['billing', 'billing_contact'],
 ];
 
-const CONTACT_LABELS: Array<[keyof WhoisContact, string]> = [
-  ['name', 'Name'],
-  ['company', 'Organisation'],
-  ['email', 'Email'],
-  ['phone', 'Phone'],
-  ['fax', 'Fax'],
-  ['address', 'Address'],
-  ['city', 'City'],
-  ['state', 'State'],
-  ['zip', 'Postal code'],
-  ['country', 'Country'],
-  ['country_code', 'Country code'],
+/** A contact's fields in the page's order, with their labels (words: made when asked for). */
+const contactLabels = (): Array<[keyof WhoisContact, string]> => [
+  ['name', l10n.t('Name')],
+  ['company', l10n.t('Organisation')],
+  ['email', l10n.t('Email')],
+  ['phone', l10n.t('Phone')],
+  ['fax', l10n.t('Fax')],
+  ['address', l10n.t('Address')],
+  ['city', l10n.t('City')],
+  ['state', l10n.t('State')],
+  ['zip', l10n.t('Postal code')],
+  ['country', l10n.t('Country')],
+  ['country_code', l10n.t('Country code')],
 ];
 
 function contactView(role: WhoisContactView['role'], c: WhoisContact | undefined): WhoisContactView {
   const fields: WhoisContactView['fields'] = [];
-  for (const [key, label] of CONTACT_LABELS) {
+  for (const [key, label] of contactLabels()) {
     const v = cap(c?.[key]);
     if (v) fields.push({ label, value: v });
   }

@@ -37,7 +37,7 @@ export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
 
   static show(ctx: Ctx, panels: OpenPanels<WhoisPanel>, docs: WhoisSnapshotDocs, domain: string): WhoisPanel {
     return panels.show(domain, () => {
-      const panel = WebviewPage.createPanel(ctx, WHOIS_VIEW_TYPE, `Whois ${domain}`);
+      const panel = WebviewPage.createPanel(ctx, WHOIS_VIEW_TYPE, vscode.l10n.t('Whois {0}', domain));
       return new WhoisPanel(ctx, panels, docs, panel, domain, false);
     });
   }

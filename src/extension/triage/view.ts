@@ -45,7 +45,7 @@ export class TriageView implements vscode.Disposable {
       open.panel.reveal(undefined, preserveFocus);
       return open;
     }
-    const panel = WebviewPage.createPanel(ctx, TRIAGE_VIEW_TYPE, 'ODIN Triage', {
+    const panel = WebviewPage.createPanel(ctx, TRIAGE_VIEW_TYPE, vscode.l10n.t('ODIN Triage'), {
       viewColumn: vscode.ViewColumn.Beside,
       preserveFocus,
     });

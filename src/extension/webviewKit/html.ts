@@ -39,12 +39,13 @@ export function pageHtml(
     "form-action 'none'",
     "base-uri 'none'",
   ].join('; ');
-  // `page` and `title` are our own constants (never API data); escaped anyway. The
-  // stylesheets come after "Loading…": a stylesheet in <head> blocks the first paint, and
-  // the workbench can take up to 30 s to serve a webview resource (its service worker's
-  // time limit), so the page says it is loading from the first paint.
+  // `page` and `title` are our own constants (never API data), the words our own translations
+  // and the language VS Code's; all escaped anyway. The stylesheets come after "Loading…": a
+  // stylesheet in <head> blocks the first paint, and the workbench can take up to 30 s to
+  // serve a webview resource (its service worker's time limit), so the page says it is
+  // loading from the first paint.
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${attr(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
@@ -52,7 +53,7 @@ export function pageHtml(
 <title>${attr(title)}</title>
 </head>
 <body data-page="${attr(page)}">
-<main id="root" aria-live="polite"><p class="status">Loading…</p></main>
+<main id="root" aria-live="polite"><p class="status">${attr(vscode.l10n.t('Loading…'))}</p></main>
 <link rel="stylesheet" href="${attr(asset('dist', 'codicons', 'codicon.css'))}">
 <link rel="stylesheet" href="${attr(asset('media', 'details.css'))}">
 <script nonce="${attr(nonce)}" src="${attr(asset('dist', script))}"></script>

@@ -6,6 +6,7 @@ import {
   type RequestMessage,
 } from '../../common/requestReply';
 import type { Check } from '../../common/schema';
+import type { WordsMessage } from '../../common/words';
 import { neutraliseUiText } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';
@@ -133,6 +134,18 @@ export class WebviewPage<
     void this.panel.webview.postMessage(message).then(undefined, () => undefined);
   }
 
+  /**
+   * The page's words (common/words.ts): VS Code's translations of our messages, posted before
+   * anything else so the page renders in the user's language; nothing in English (no bundle).
+   */
+  private postWords(): void {
+    const bundle = vscode.l10n.bundle;
+    if (!bundle) return;
+    const words: WordsMessage = { type: 'words', words: bundle };
+    this.ctx.pages.notePhase(this.ref, 'words');
+    void this.panel.webview.postMessage(words).then(undefined, () => undefined);
+  }
+
   reveal(preserveFocus = false): void {
     this.panel.reveal(undefined, preserveFocus);
   }
@@ -156,6 +169,7 @@ export class WebviewPage<
       case 'ready':
         this.ready = true;
         this.ctx.pages.notePhase(this.ref, 'ready');
+        this.postWords();
         this.owner.onReady();
         return;
       case 'rendered': {

@@ -18,9 +18,12 @@ export interface RenderedPage extends PageRef {
   at: number;
 }
 
-/** A phase of a page's life: `created`, `ready` (its handshake), `data` (its view model posted). */
+/**
+ * A phase of a page's life: `created`, `ready` (its handshake), `words` (its translations
+ * posted: only when VS Code is not in English), `data` (its view model posted).
+ */
 export interface PagePhase extends PageRef {
-  phase: 'created' | 'ready' | 'data';
+  phase: 'created' | 'ready' | 'words' | 'data';
   at: number;
 }
 

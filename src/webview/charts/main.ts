@@ -9,6 +9,8 @@ import { isToChart, type ChartView, type FromChart } from '../../common/chartPro
 import { button, clear, gridTable, h } from '../dom';
 import { pngDataUrl, svgSize } from '../export';
 import { vscode } from '../vscodeApi';
+import { useWords } from '../../common/words';
+import { l10n } from '../../core/text/l10n';
 import { barChart, fitLabels, standaloneSvg } from './svg';
 
 const post = (m: FromChart): void => vscode.postMessage(m);
@@ -43,7 +45,7 @@ function table(chart: ChartView): HTMLElement {
           active
             ? button(bar.label, 'filter', () => narrow(bar), {
                 class: 'link-button',
-                title: 'Narrow the search to this value',
+                title: l10n.t('Narrow the search to this value'),
               })
             : bar.label,
         ),
@@ -52,7 +54,7 @@ function table(chart: ChartView): HTMLElement {
       ),
     );
   }
-  return gridTable([chart.field, 'Count', 'Share'], tbody);
+  return gridTable([chart.field, l10n.t('Count'), l10n.t('Share')], tbody);
 }
 
 async function savePngOf(svg: SVGSVGElement): Promise<void> {
@@ -72,23 +74,30 @@ function render(generation: number, chart: ChartView): void {
   });
   const chartBox = h('div', { class: 'chart-box', hidden: state.mode !== 'chart' }, svg);
   const tableBox = h('div', { class: 'chart-table', hidden: state.mode !== 'table' }, table(chart));
-  const toggle = button(state.mode === 'chart' ? 'Show Table' : 'Show Chart', 'table', () => {
+  const toggle = button(state.mode === 'chart' ? l10n.t('Show Table') : l10n.t('Show Chart'), 'table', () => {
     state.mode = state.mode === 'chart' ? 'table' : 'chart';
     vscode.setState(state);
     chartBox.hidden = state.mode !== 'chart';
     tableBox.hidden = state.mode !== 'table';
     if (state.mode === 'chart') fitLabels(svg);
-    const label = state.mode === 'chart' ? 'Show Table' : 'Show Chart';
+    const label = state.mode === 'chart' ? l10n.t('Show Table') : l10n.t('Show Chart');
     toggle.setAttribute('aria-label', label);
     toggle.title = label;
     const span = toggle.querySelector('span:not(.codicon)');
     if (span) span.textContent = label;
   });
   toggle.classList.add('chart-toggle');
-  const save = button('Save as SVG', 'save', () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }), {
-    class: 'chart-save',
+  const save = button(
+    l10n.t('Save as SVG'),
+    'save',
+    () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }),
+    {
+      class: 'chart-save',
+    },
+  );
+  const savePng = button(l10n.t('Save as PNG'), 'file-media', () => void savePngOf(svg), {
+    class: 'chart-save-png',
   });
-  const savePng = button('Save as PNG', 'file-media', () => void savePngOf(svg), { class: 'chart-save-png' });
   root.appendChild(
     h(
       'header',
@@ -97,14 +106,15 @@ function render(generation: number, chart: ChartView): void {
       h(
         'p',
         { class: 'status' },
-        `${chart.query} · ${fmt(chart.total)} counted in ${chart.bars.length} bars`,
-        chart.narrowable ? ' · click a bar (or Enter on it) to narrow the search' : '',
+        l10n.t('{0} · {1} counted in {2} bars', chart.query, fmt(chart.total), chart.bars.length),
+        chart.narrowable ? l10n.t(' · click a bar (or Enter on it) to narrow the search') : '',
       ),
       ...chart.notes.map((n) => h('p', { class: 'status' }, n)),
       h('div', { class: 'toolbar' }, toggle, save, savePng),
     ),
   );
-  if (chart.bars.length === 0) root.appendChild(h('p', { class: 'status' }, 'The summary has no values.'));
+  if (chart.bars.length === 0)
+    root.appendChild(h('p', { class: 'status' }, l10n.t('The summary has no values.')));
   root.appendChild(chartBox);
   root.appendChild(tableBox);
   if (state.mode === 'chart') fitLabels(svg);
@@ -114,6 +124,10 @@ function render(generation: number, chart: ChartView): void {
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
   const m = e.data;
   if (!isToChart(m)) return;
+  if (m.type === 'words') {
+    useWords(m.words);
+    return;
+  }
   if (m.type === 'empty') {
     current = undefined;
     clear(root);

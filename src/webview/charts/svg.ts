@@ -7,6 +7,7 @@
  * clone for export, where those variables do not exist.
  */
 import { shareText, type ChartBar } from '../../common/chartBars';
+import { l10n } from '../../core/text/l10n';
 
 const NS = 'http://www.w3.org/2000/svg';
 export const ROW_H = 26;
@@ -64,7 +65,7 @@ export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGS
   });
   const max = bars.reduce((m, b) => Math.max(m, b.count), 0);
   const plotW = Math.max(40, width - labelW - valueW - PAD * 2);
-  const action = opts.actionLabel ?? 'Narrow the search to this value.';
+  const action = opts.actionLabel ?? l10n.t('Narrow the search to this value.');
   bars.forEach((bar, i) => {
     const y = PAD + i * ROW_H;
     const w = max > 0 ? Math.max(bar.count > 0 ? 2 : 0, (bar.count / max) * plotW) : 0;

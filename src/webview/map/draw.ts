@@ -9,6 +9,7 @@
  */
 import type { MapCluster, MapHost, MapView } from '../../common/mapProtocol';
 import { WORLD, WORLD_SCALE } from './world.generated';
+import { l10n } from '../../core/text/l10n';
 
 const NS = 'http://www.w3.org/2000/svg';
 /** What of the world is drawn (degrees): Antarctica is left out (by the generator), the Arctic cut at 85°N. */
@@ -41,7 +42,15 @@ export function clusterLabel(
   const first = hosts[c.hosts[0]!]!;
   if (c.hosts.length === 1) return `${hostLabel(first)}: ${levelText(first.level)}`;
   const place = [first.city, first.country].filter(Boolean).join(' ');
-  return `${fmt(c.hosts.length)} hosts${place ? ` near ${place}` : ''}, worst ${levelText(c.level)}; opens ${first.ip}`;
+  return place
+    ? l10n.t(
+        '{0} hosts near {1}, worst {2}; opens {3}',
+        fmt(c.hosts.length),
+        place,
+        levelText(c.level),
+        first.ip,
+      )
+    : l10n.t('{0} hosts, worst {1}; opens {2}', fmt(c.hosts.length), levelText(c.level), first.ip);
 }
 
 export interface DrawOptions {

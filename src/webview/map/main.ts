@@ -11,13 +11,37 @@ import { standaloneSvg } from '../charts/svg';
 import { button, clear, gridTable, h } from '../dom';
 import { pngDataUrl, svgSize } from '../export';
 import { vscode } from '../vscodeApi';
+import { useWords } from '../../common/words';
+import { l10n } from '../../core/text/l10n';
 import { drawMap } from './draw';
 
 const post = (m: FromMap): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
 const fmt = (n: number): string => n.toLocaleString('en-US');
-const levelText = (l: string): string => LEVEL_TEXT[l as keyof typeof LEVEL_TEXT] ?? l;
-const regions = new Intl.DisplayNames(['en'], { type: 'region' });
+/** A level's words in the page's language (the English is core/geo/types.ts LEVEL_TEXT). */
+const levelText = (l: string): string => {
+  switch (l as keyof typeof LEVEL_TEXT) {
+    case 'exploited':
+      return l10n.t('Known exploited CVE');
+    case 'vulnerable':
+      return l10n.t('Vulnerable');
+    case 'unknown':
+      return l10n.t('CVEs unknown');
+    case 'clean':
+      return l10n.t('No known CVEs');
+    default:
+      return l;
+  }
+};
+/** Country names in VS Code's language (the shell's `lang`), else English (a tag Intl refuses too). */
+function regionNames(): Intl.DisplayNames {
+  try {
+    return new Intl.DisplayNames([document.documentElement.lang || 'en', 'en'], { type: 'region' });
+  } catch {
+    return new Intl.DisplayNames(['en'], { type: 'region' });
+  }
+}
+const regions = regionNames();
 const countryName = (code: string): string => {
   try {
     return (code && regions.of(code)) || code;
@@ -55,7 +79,7 @@ function hostTable(map: MapView): HTMLElement {
           map.openable
             ? button(host.ip, 'server', () => openHost(i), {
                 class: 'link-button',
-                title: 'Open the host page',
+                title: l10n.t('Open the host page'),
               })
             : host.ip,
         ),
@@ -66,13 +90,17 @@ function hostTable(map: MapView): HTMLElement {
       ),
     );
   }
-  const box = h('div', null, gridTable(['Host', 'CVEs', 'Hostname', 'Organisation', 'Place'], tbody));
+  const box = h(
+    'div',
+    null,
+    gridTable([l10n.t('Host'), 'CVEs', l10n.t('Hostname'), l10n.t('Organisation'), l10n.t('Place')], tbody),
+  );
   if (map.hosts.length > TABLE_ROWS)
     box.appendChild(
       h(
         'p',
         { class: 'status' },
-        `The first ${fmt(TABLE_ROWS)} of ${fmt(map.hosts.length)} hosts, worst first.`,
+        l10n.t('The first {0} of {1} hosts, worst first.', fmt(TABLE_ROWS), fmt(map.hosts.length)),
       ),
     );
   return box;
@@ -90,7 +118,7 @@ function countryTable(map: MapView): HTMLElement {
         h('td', { class: 'num' }, fmt(c.count)),
       ),
     );
-  return gridTable([map.field, 'Country', 'Count'], tbody);
+  return gridTable([map.field, l10n.t('Country'), l10n.t('Count')], tbody);
 }
 
 function legend(map: MapView): HTMLElement {
@@ -98,11 +126,13 @@ function legend(map: MapView): HTMLElement {
     return h(
       'p',
       { class: 'map-legend status' },
-      'Fewer ',
+      l10n.t('Fewer'),
+      ' ',
       ...[1, 2, 3, 4, 5].map((s) =>
         h('span', { class: `swatch shade-${s}`, attrs: { 'aria-hidden': 'true' } }),
       ),
-      ' more (log scale)',
+      ' ',
+      l10n.t('more (log scale)'),
     );
   const counts = new Map<string, number>();
   for (const host of map.hosts) counts.set(host.level, (counts.get(host.level) ?? 0) + 1);
@@ -122,7 +152,10 @@ async function savePng(svg: SVGSVGElement, status: HTMLElement): Promise<void> {
     post({ type: 'savePng', png: await pngDataUrl(standaloneSvg(svg), width, height) });
     status.textContent = '';
   } catch (e) {
-    status.textContent = `The PNG could not be drawn (${e instanceof Error ? e.message : String(e)}); Save as SVG still works.`;
+    status.textContent = l10n.t(
+      'The PNG could not be drawn ({0}); Save as SVG still works.',
+      e instanceof Error ? e.message : String(e),
+    );
   }
 }
 
@@ -147,28 +180,38 @@ function render(generation: number, map: MapView): void {
     }
     tableBox.hidden = state.mode !== 'table';
   };
-  const toggle = button(state.mode === 'map' ? 'Show Table' : 'Show Map', 'table', () => {
+  const toggle = button(state.mode === 'map' ? l10n.t('Show Table') : l10n.t('Show Map'), 'table', () => {
     state.mode = state.mode === 'map' ? 'table' : 'map';
     vscode.setState(state);
     mapBox.hidden = state.mode !== 'map';
     showTable();
-    const label = state.mode === 'map' ? 'Show Table' : 'Show Map';
+    const label = state.mode === 'map' ? l10n.t('Show Table') : l10n.t('Show Map');
     toggle.setAttribute('aria-label', label);
     toggle.title = label;
     const span = toggle.querySelector('span:not(.codicon)');
     if (span) span.textContent = label;
   });
-  const saveSvg = button('Save as SVG', 'save', () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }), {
-    class: 'map-save',
-  });
+  const saveSvg = button(
+    l10n.t('Save as SVG'),
+    'save',
+    () => post({ type: 'saveSvg', svg: standaloneSvg(svg) }),
+    {
+      class: 'map-save',
+    },
+  );
   const saveStatus = h('p', { class: 'status', attrs: { role: 'status' } });
-  const savePngButton = button('Save as PNG', 'file-media', () => void savePng(svg, saveStatus), {
+  const savePngButton = button(l10n.t('Save as PNG'), 'file-media', () => void savePng(svg, saveStatus), {
     class: 'map-save-png',
   });
   const shown =
     map.mode === 'points'
-      ? `${fmt(map.hosts.length)} of ${fmt(map.total)} loaded hosts in ${fmt(map.clusters.length)} points`
-      : `${fmt(map.total)} counted in ${fmt(map.countries.length)} countries`;
+      ? l10n.t(
+          '{0} of {1} loaded hosts in {2} points',
+          fmt(map.hosts.length),
+          fmt(map.total),
+          fmt(map.clusters.length),
+        )
+      : l10n.t('{0} counted in {1} countries', fmt(map.total), fmt(map.countries.length));
   root.appendChild(
     h(
       'header',
@@ -180,7 +223,7 @@ function render(generation: number, map: MapView): void {
         `${map.query} · ${shown}`,
         map.skippedText ? ` · ${map.skippedText}` : '',
         map.mode === 'points' && map.openable
-          ? ' · click a point (or Enter on it) to open its worst host'
+          ? l10n.t(' · click a point (or Enter on it) to open its worst host')
           : '',
       ),
       ...map.notes.map((n) => h('p', { class: 'status' }, n)),
@@ -203,6 +246,10 @@ function render(generation: number, map: MapView): void {
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
   const m = e.data;
   if (!isToMap(m)) return;
+  if (m.type === 'words') {
+    useWords(m.words);
+    return;
+  }
   if (m.type === 'empty') {
     current = undefined;
     clear(root);

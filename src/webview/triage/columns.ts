@@ -2,12 +2,14 @@
 // it is shown (media/details.css collapses the lower priorities in a narrow panel). Cells are
 // strings or DOM nodes, never HTML.
 import type { SortKey, TriageKind, TriageRowView } from '../../common/triageProtocol';
-import { VERDICT_LABEL } from '../../common/triageGlance';
+import { verdictLabel } from '../../common/triageGlance';
 import { h } from '../dom';
+import { l10n } from '../../core/text/l10n';
 
 export interface Column {
   key: SortKey | undefined;
-  label: string;
+  /** The header (a function: the page's words arrive after this module is loaded). */
+  label: () => string;
   cell: (r: TriageRowView) => Node | string;
   cls?: string;
   /**
@@ -18,17 +20,14 @@ export interface Column {
   prio: 1 | 2 | 3;
 }
 
-export { VERDICT_LABEL };
-export const KIND_LABEL: Record<TriageKind, string> = {
-  ipv4: 'IPv4',
-  ipv6: 'IPv6',
-  domain: 'Domain',
-  cidr: 'CIDR',
-};
+export { verdictLabel };
+export function kindLabel(k: TriageKind): string {
+  return { ipv4: 'IPv4', ipv6: 'IPv6', domain: l10n.t('Domain'), cidr: 'CIDR' }[k];
+}
 
 function verdictText(r: TriageRowView): string {
-  if (r.verdict === 'known' && (r.kind === 'ipv4' || r.kind === 'ipv6')) return 'No known CVEs';
-  return VERDICT_LABEL[r.verdict];
+  if (r.verdict === 'known' && (r.kind === 'ipv4' || r.kind === 'ipv6')) return l10n.t('No known CVEs');
+  return verdictLabel(r.verdict);
 }
 
 function ports(r: TriageRowView): string {
@@ -40,9 +39,13 @@ function ports(r: TriageRowView): string {
 function facts(r: TriageRowView): string {
   if (r.kind === 'domain') {
     const bits = [
-      r.ageDays !== undefined ? `${r.ageDays} d old` : undefined,
-      r.expires ? `expires ${r.expires}` : undefined,
-      r.subdomains !== undefined ? `${r.subdomains} subdomain${r.subdomains === 1 ? '' : 's'}` : undefined,
+      r.ageDays !== undefined ? l10n.t('{0} d old', r.ageDays) : undefined,
+      r.expires ? l10n.t('expires {0}', r.expires) : undefined,
+      r.subdomains === undefined
+        ? undefined
+        : r.subdomains === 1
+          ? l10n.t('1 subdomain')
+          : l10n.t('{0} subdomains', r.subdomains),
     ];
     const s = bits.filter(Boolean).join(' · ');
     if (s) return s;
@@ -52,18 +55,18 @@ function facts(r: TriageRowView): string {
 }
 
 export const COLUMNS: Column[] = [
-  { key: 'value', label: 'Indicator', cell: (r) => r.value, cls: 'c-value', prio: 1 },
-  { key: 'kind', label: 'Kind', cell: (r) => KIND_LABEL[r.kind], prio: 2 },
+  { key: 'value', label: () => l10n.t('Indicator'), cell: (r) => r.value, cls: 'c-value', prio: 1 },
+  { key: 'kind', label: () => l10n.t('Kind'), cell: (r) => kindLabel(r.kind), prio: 2 },
   {
     key: 'verdict',
-    label: 'Verdict',
+    label: () => l10n.t('Verdict'),
     cell: (r) => h('span', { class: `verdict v-${r.verdict}` }, verdictText(r)),
     prio: 1,
   },
-  { key: 'cves', label: 'CVEs', cell: (r) => (r.cves ? String(r.cves) : ''), cls: 'num', prio: 1 },
+  { key: 'cves', label: () => 'CVEs', cell: (r) => (r.cves ? String(r.cves) : ''), cls: 'num', prio: 1 },
   {
     key: 'score',
-    label: 'CVSS',
+    label: () => 'CVSS',
     cell: (r) =>
       r.maxScore !== undefined || r.severity
         ? h(
@@ -76,42 +79,42 @@ export const COLUMNS: Column[] = [
   },
   {
     key: 'kev',
-    label: 'KEV',
+    label: () => 'KEV',
     cell: (r) =>
       r.kev
         ? h(
             'span',
-            { class: 'kev', attrs: { title: r.exploited ?? 'Known exploited (CISA KEV)' } },
-            r.ransomware ? 'KEV · ransomware' : r.kev > 1 ? `KEV ×${r.kev}` : 'KEV',
+            { class: 'kev', attrs: { title: r.exploited ?? l10n.t('Known exploited (CISA KEV)') } },
+            r.ransomware ? l10n.t('KEV · ransomware') : r.kev > 1 ? `KEV ×${r.kev}` : 'KEV',
           )
         : '',
     prio: 1,
   },
   {
     key: 'epss',
-    label: 'EPSS',
+    label: () => 'EPSS',
     cell: (r) => (r.epss !== undefined ? `${(r.epss * 100).toFixed(r.epss >= 0.1 ? 1 : 2)}%` : ''),
     cls: 'num',
     prio: 2,
   },
   {
     key: 'exploits',
-    label: 'Exploits',
+    label: () => l10n.t('Exploits'),
     cell: (r) => (r.exploits ? String(r.exploits) : ''),
     cls: 'num',
     prio: 3,
   },
-  { key: 'ports', label: 'Ports', cell: ports, prio: 3 },
+  { key: 'ports', label: () => l10n.t('Ports'), cell: ports, prio: 3 },
   {
     key: 'org',
-    label: 'Org / ASN',
+    label: () => l10n.t('Org / ASN'),
     cell: (r) => (r.kind === 'domain' ? (r.registrar ?? '') : [r.org, r.asn].filter(Boolean).join(' · ')),
     prio: 2,
   },
-  { key: 'country', label: 'Country', cell: (r) => r.country ?? '', prio: 2 },
-  { key: undefined, label: 'Tags / facts', cell: facts, prio: 3 },
-  { key: 'count', label: 'Seen', cell: (r) => String(r.count), cls: 'num', prio: 2 },
-  { key: 'first', label: 'First at', cell: (r) => r.first, prio: 3 },
+  { key: 'country', label: () => l10n.t('Country'), cell: (r) => r.country ?? '', prio: 2 },
+  { key: undefined, label: () => l10n.t('Tags / facts'), cell: facts, prio: 3 },
+  { key: 'count', label: () => l10n.t('Seen'), cell: (r) => String(r.count), cls: 'num', prio: 2 },
+  { key: 'first', label: () => l10n.t('First at'), cell: (r) => r.first, prio: 3 },
 ];
 
 /** The classes of a column's cells (header and rows): its priority, its own class. */

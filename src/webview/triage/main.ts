@@ -30,8 +30,10 @@ import { shareText, type ChartBar } from '../../common/chartBars';
 import { glanceFilter, type GlanceChart, type TriageGlance } from '../../common/triageGlance';
 import { barChart, fitLabels } from '../charts/svg';
 import { button, clear, h, icon } from '../dom';
-import { cellClass, COLUMNS, KIND_LABEL, VERDICT_LABEL } from './columns';
+import { cellClass, COLUMNS, kindLabel, verdictLabel } from './columns';
 import { vscode } from '../vscodeApi';
+import { useWords } from '../../common/words';
+import { l10n } from '../../core/text/l10n';
 
 const post = (m: FromTriageView): void => vscode.postMessage(m);
 
@@ -83,19 +85,23 @@ class TriageTable {
   /** The header of small charts (common/triageGlance.ts): a bar filters the table. */
   private readonly glanceBox = h('section', {
     class: 'glance',
-    attrs: { 'aria-label': 'Triage at a glance: click a bar (or Enter on it) to filter the table' },
+    attrs: { 'aria-label': l10n.t('Triage at a glance: click a bar (or Enter on it) to filter the table') },
   });
   private readonly shownCount = h('span', { class: 'shown-count', attrs: { 'aria-live': 'polite' } });
   private readonly grid = h('div', {
     class: 'tgrid',
     role: 'grid',
     tabIndex: 0,
-    attrs: { 'aria-label': 'Triage results', 'aria-multiselectable': 'false' },
+    attrs: { 'aria-label': l10n.t('Triage results'), 'aria-multiselectable': 'false' },
   });
   private readonly head = h('div', { class: 'trow thead', role: 'row' });
   private readonly spacer = h('div', { class: 'spacer' });
   private readonly body = h('div', { class: 'tbody', role: 'rowgroup' });
-  private readonly empty = h('p', { class: 'status empty', hidden: true }, 'No row matches the filter.');
+  private readonly empty = h(
+    'p',
+    { class: 'status empty', hidden: true },
+    l10n.t('No row matches the filter.'),
+  );
   private readonly verdictSel: HTMLSelectElement;
   private readonly kindSel: HTMLSelectElement;
   private readonly textInput: HTMLInputElement;
@@ -103,27 +109,27 @@ class TriageTable {
 
   constructor(private readonly root: HTMLElement) {
     this.verdictSel = select(
-      'Verdict',
-      [['', 'All verdicts'], ...VERDICT_CLASSES.map((v) => [v, VERDICT_LABEL[v]] as [string, string])],
+      l10n.t('Verdict'),
+      [['', l10n.t('All verdicts')], ...VERDICT_CLASSES.map((v) => [v, verdictLabel(v)] as [string, string])],
       this.state.filter.verdict ?? '',
     );
     this.kindSel = select(
-      'Kind',
-      [['', 'All kinds'], ...TRIAGE_KINDS.map((k) => [k, KIND_LABEL[k]] as [string, string])],
+      l10n.t('Kind'),
+      [['', l10n.t('All kinds')], ...TRIAGE_KINDS.map((k) => [k, kindLabel(k)] as [string, string])],
       this.state.filter.kind ?? '',
     );
     this.textInput = h('input', {
       class: 'filter-text',
       attrs: {
         type: 'search',
-        placeholder: 'Filter: value, org, ASN, country, tag, file',
-        'aria-label': 'Filter text',
+        placeholder: l10n.t('Filter: value, org, ASN, country, tag, file'),
+        'aria-label': l10n.t('Filter text'),
       },
     });
     this.textInput.value = this.state.filter.text ?? '';
     this.exploitedBox = h('input', {
       class: 'filter-exploited',
-      attrs: { type: 'checkbox', 'aria-label': 'Known exploited only' },
+      attrs: { type: 'checkbox', 'aria-label': l10n.t('Known exploited only') },
     });
     this.exploitedBox.checked = this.state.filter.exploited === true;
     this.exploitedBox.addEventListener('change', () =>
@@ -153,10 +159,10 @@ class TriageTable {
           h(
             'button',
             { class: 'sort', attrs: { type: 'button' }, data: { key }, onClick: () => this.sortBy(key) },
-            c.label,
+            c.label(),
           ),
         );
-      } else cell.appendChild(h('span', null, c.label));
+      } else cell.appendChild(h('span', null, c.label()));
       this.head.appendChild(cell);
     }
     this.grid.append(this.head, h('div', { class: 'viewport' }, this.spacer, this.body));
@@ -179,7 +185,7 @@ class TriageTable {
   show(m: Extract<ToTriageView, { type: 'rows' }>): void {
     const started = performance.now();
     const rows = parseRows(m.rowsJson);
-    if (!rows) return this.showEmpty('The triage results could not be read.');
+    if (!rows) return this.showEmpty(l10n.t('The triage results could not be read.'));
     this.generation = m.generation;
     this.rows = rows;
     this.hay = rows.map(haystack);
@@ -192,7 +198,7 @@ class TriageTable {
     clear(this.summary);
     this.summary.append(m.summary);
     this.root.append(
-      h('header', { class: 'triage-head' }, h('h1', null, icon('checklist'), 'Triage'), this.summary),
+      h('header', { class: 'triage-head' }, h('h1', null, icon('checklist'), l10n.t('Triage')), this.summary),
       this.glanceBox,
       h(
         'div',
@@ -201,17 +207,17 @@ class TriageTable {
         this.kindSel.parentElement!,
         h(
           'label',
-          { class: 'tfilter', attrs: { title: 'Rows with a CVE in the CISA KEV catalogue' } },
+          { class: 'tfilter', attrs: { title: l10n.t('Rows with a CVE in the CISA KEV catalogue') } },
           this.exploitedBox,
-          h('span', null, 'Known exploited only'),
+          h('span', null, l10n.t('Known exploited only')),
         ),
         this.textInput,
         this.shownCount,
-        button('Open Report', 'markdown', () => post({ type: 'action', action: 'openReport' }), {
-          title: 'Open the Markdown report of this triage (defanged, for a ticket)',
+        button(l10n.t('Open Report'), 'markdown', () => post({ type: 'action', action: 'openReport' }), {
+          title: l10n.t('Open the Markdown report of this triage (defanged, for a ticket)'),
         }),
-        button('Save Report…', 'save', () => post({ type: 'action', action: 'saveReport' }), {
-          title: 'Save the report as Markdown, CSV, JSON, STIX 2.1 or MISP',
+        button(l10n.t('Save Report…'), 'save', () => post({ type: 'action', action: 'saveReport' }), {
+          title: l10n.t('Save the report as Markdown, CSV, JSON, STIX 2.1 or MISP'),
         }),
       ),
       this.grid,
@@ -250,7 +256,7 @@ class TriageTable {
         width,
         title: chart.title,
         compact: true,
-        actionLabel: 'Filter the table to these rows (again: clear the filter).',
+        actionLabel: l10n.t('Filter the table to these rows (again: clear the filter).'),
         onActivate: (bar) => this.pickBar(chart, bar),
         ...(chosen >= 0 ? { selected: chosen } : {}),
       });
@@ -304,7 +310,13 @@ class TriageTable {
       h(
         'thead',
         null,
-        h('tr', null, ...['Value', 'Rows', 'Share'].map((l) => h('th', { attrs: { scope: 'col' } }, l))),
+        h(
+          'tr',
+          null,
+          ...[l10n.t('Value'), l10n.t('Rows'), l10n.t('Share')].map((l) =>
+            h('th', { attrs: { scope: 'col' } }, l),
+          ),
+        ),
       ),
       tbody,
     );
@@ -374,8 +386,8 @@ class TriageTable {
     const bar = chart?.bars.find((b) => b.bucket !== undefined && chart.keys[b.bucket] === g?.key);
     this.shownCount.textContent =
       (this.order.length === this.rows.length
-        ? `${this.rows.length} rows`
-        : `${this.order.length} of ${this.rows.length} rows`) +
+        ? l10n.t('{0} rows', this.rows.length)
+        : l10n.t('{0} of {1} rows', this.order.length, this.rows.length)) +
       (chart && bar ? ` · ${chart.title}: ${bar.label}` : '');
     this.empty.hidden = this.order.length > 0 || this.rows.length === 0;
     this.grid.setAttribute('aria-rowcount', String(this.order.length + 1));
@@ -440,8 +452,9 @@ class TriageTable {
     }
     // The buttons collapse in a narrow panel (p2); Enter, Shift+Enter and a double click remain.
     const actions = h('div', { class: 'tcell p2 actions', role: 'gridcell' });
-    if (r.details) actions.appendChild(iconButton('link-external', `Open details of ${r.value}`, 'open'));
-    actions.appendChild(iconButton('go-to-file', `Reveal occurrences of ${r.value}`, 'reveal'));
+    if (r.details)
+      actions.appendChild(iconButton('link-external', l10n.t('Open details of {0}', r.value), 'open'));
+    actions.appendChild(iconButton('go-to-file', l10n.t('Reveal occurrences of {0}', r.value), 'reveal'));
     row.appendChild(actions);
     return row;
   }
@@ -545,11 +558,17 @@ function iconButton(name: IconName, label: string, action: 'open' | 'reveal'): H
 }
 
 const root = document.getElementById('root') as HTMLElement;
-const table = new TriageTable(root);
+/** Built on the first rows (or empty state), after the words: its toolbar is in the user's language. */
+let table: TriageTable | undefined;
 
 window.addEventListener('message', (event: MessageEvent) => {
   if (!isToTriageView(event.data)) return;
   const m = event.data;
+  if (m.type === 'words') {
+    useWords(m.words);
+    return;
+  }
+  table ??= new TriageTable(root);
   if (m.type === 'rows') table.show(m);
   else table.showEmpty(m.message);
 });

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chartBars, NONE_LABEL, OTHER_LABEL, shareText } from '../../../src/common/chartBars';
+import { chartBars, noneLabel, otherLabel, shareText } from '../../../src/common/chartBars';
 import { fromChart, isToChart } from '../../../src/common/chartProtocol';
 import { checkSvg, MAX_SVG_CHARS } from '../../../src/core/charts/svgExport';
 import { PAYLOADS } from '../../../src/emulator/hostile';
@@ -27,7 +27,7 @@ test('buckets become bars sorted by count, with their share of everything counte
       ['80', 30, 0],
       ['a', 10, 3],
       ['b', 10, 2],
-      [OTHER_LABEL, 100, undefined],
+      [otherLabel(), 100, undefined],
     ],
   );
   assert.equal(bars[0]!.share, 50 / 200);
@@ -47,7 +47,7 @@ test('no "other" bar when nothing is left out; null keys, empty and odd counts',
   );
   assert.equal(bars.length, 3);
   assert.ok(!bars.some((b) => b.other));
-  assert.equal(bars[0]!.label, NONE_LABEL);
+  assert.equal(bars[0]!.label, noneLabel());
   assert.deepEqual(
     bars.map((b) => b.count),
     [3, 0, 0],

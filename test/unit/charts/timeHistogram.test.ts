@@ -6,11 +6,11 @@ import {
   isTimeField,
   keyTime,
   MAX_BINS,
-  NOT_A_DATE_LABEL,
+  notADateLabel,
   timeHistogram,
   timeUnit,
 } from '../../../src/common/timeHistogram';
-import { OTHER_LABEL } from '../../../src/common/chartBars';
+import { otherLabel } from '../../../src/common/chartBars';
 
 const DAY = 86_400_000;
 
@@ -32,7 +32,7 @@ void describe('time histogram', () => {
     const h = timeHistogram([], 7);
     assert.deepEqual(
       h.bars.map((b) => [b.label, b.count, b.other]),
-      [[OTHER_LABEL, 7, true]],
+      [[otherLabel(), 7, true]],
     );
   });
 
@@ -96,8 +96,8 @@ void describe('time histogram', () => {
       h.bars.map((b) => [b.label, b.count]),
       [
         ['2026-11-20', 5],
-        [NOT_A_DATE_LABEL, 4],
-        [OTHER_LABEL, 3],
+        [notADateLabel(), 4],
+        [otherLabel(), 3],
       ],
     );
     assert.equal(

@@ -69,7 +69,9 @@ export class MapCommands {
     const query = set.spec.query ?? '*';
     return {
       id: set.id,
-      title: countries ? `Hosts by ${set.spec.field ?? ''} on a map` : `Hosts of ${query} on a map`,
+      title: countries
+        ? vscode.l10n.t('Hosts by {0} on a map', set.spec.field ?? '')
+        : vscode.l10n.t('Hosts of {0} on a map', query),
       fileName: `odin-map-${setTitle(set)
         .replace(/[^A-Za-z0-9._-]+/g, '-')
         .slice(0, 60)}`,
