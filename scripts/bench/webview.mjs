@@ -52,7 +52,11 @@ export default async function run({
       r.firstOpen ?? [],
       'first',
       '< 1500 ms',
-      `typical host, emulator latency ${latencyMs} ms`,
+      `typical host, emulator latency ${latencyMs} ms; ${(r.firstOpen ?? [])
+        .map(
+          (x) => `webview load ${fixed(x.load)}, fetch ${fixed(x.fetch)}, post + render ${fixed(x.show)} ms`,
+        )
+        .join('; ')}`,
     ),
   ];
   for (const [kind, label, ip, targets] of [
