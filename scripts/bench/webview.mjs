@@ -48,13 +48,6 @@ export default async function run({
   };
   const rows = [
     row(
-      "VS Code's first webview in a fresh browser profile (blank page)",
-      r.blankFirst ?? [],
-      'first',
-      undefined,
-      "the workbench installs its webview service worker, once per browser profile; any extension's first page pays it. Measured before the rows below",
-    ),
-    row(
       'first details page of the session, command → first render',
       r.firstOpen ?? [],
       'first',

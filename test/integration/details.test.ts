@@ -239,32 +239,9 @@ describe('details-bench', function () {
     };
   }
 
-  /** A blank webview, from creation to its script's first message (ms). */
-  async function blankWebview(): Promise<number> {
-    const vscode = await import('vscode');
-    const t0 = Date.now();
-    const panel = vscode.window.createWebviewPanel('odin.benchBlank', 'blank', vscode.ViewColumn.One, {
-      enableScripts: true,
-    });
-    try {
-      await new Promise<void>((resolve) => {
-        panel.webview.onDidReceiveMessage(() => resolve());
-        panel.webview.html =
-          '<!DOCTYPE html><html><body><script>acquireVsCodeApi().postMessage("ready")</script></body></html>';
-      });
-      return Date.now() - t0;
-    } finally {
-      panel.dispose();
-    }
-  }
-
   it('measures time to first render', async () => {
     const { FIXTURE_HOSTS: H } = await import('../../src/emulator/fixtures');
-    const result: Record<string, Run[]> = { typical: [], huge: [], firstOpen: [], blankFirst: [] };
-    // The workbench's first webview in a fresh browser profile installs the webview service
-    // worker (VS Code's, once per profile: 1–3 s on 1.139); every extension's first page
-    // pays it once. Measured on its own with a blank page, so the rows below are the pages'.
-    result.blankFirst.push({ first: await blankWebview() } as Run);
+    const result: Record<string, Run[]> = { typical: [], huge: [], firstOpen: [] };
     // The first details page of the session (what a person sees first), then fresh panels.
     result.firstOpen.push(await time(H.webServer, undefined));
     for (let i = 0; i < n; i++) {
