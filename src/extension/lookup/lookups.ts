@@ -1,4 +1,5 @@
 import type { ExploitationView } from '../../core/exploitation';
+import { l10n } from '../../core/text/l10n';
 import { getDomain } from 'tldts';
 import { OdinApiError } from '../../api/errors';
 import type { WhoisRecord } from '../../api/types';
@@ -26,20 +27,27 @@ import type { Decision, Refusal } from '../shared/gate';
 import { privacyVerdict, targetIndicator, type Indicator, type PrivacyVerdict } from './policy';
 
 /** Why the card shows local facts only when the gate refused for the mode or trust (display text). */
-const MODE_CARD: Partial<Record<Refusal['code'], { why: string; lookupLink: boolean }>> = {
-  untrusted: { why: 'This workspace is in Restricted Mode: ODIN sends nothing on hover.', lookupLink: true },
-  'needs-consent': {
-    why: 'This workspace is in Restricted Mode: ODIN sends nothing on hover.',
-    lookupLink: true,
-  },
-  off: { why: 'Lookups are off (setting odin.lookups.mode).', lookupLink: false },
-  'on-command': { why: 'Lookups run on command only (setting odin.lookups.mode).', lookupLink: true },
-};
+function modeCard(code: Refusal['code']): { why: string; lookupLink: boolean } | undefined {
+  switch (code) {
+    case 'untrusted':
+    case 'needs-consent':
+      return {
+        why: l10n.t('This workspace is in Restricted Mode: ODIN sends nothing on hover.'),
+        lookupLink: true,
+      };
+    case 'off':
+      return { why: l10n.t('Lookups are off (setting odin.lookups.mode).'), lookupLink: false };
+    case 'on-command':
+      return { why: l10n.t('Lookups run on command only (setting odin.lookups.mode).'), lookupLink: true };
+    default:
+      return undefined;
+  }
+}
 
-const NO_KEY = {
-  why: 'No API key is set. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".',
+const noKey = (): { why: string; lookupLink: boolean } => ({
+  why: l10n.t('No API key is set. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".'),
   lookupLink: false,
-};
+});
 
 export interface CardRequest {
   indicator: Indicator;
@@ -102,7 +110,7 @@ function decideCard(ctx: Ctx, req: CardRequest, freshOnly: boolean): Step {
     ind.kind,
   );
   if (!privacy.allowed) return { card: localCard(ind.value, { what: privacy.what, why: privacy.why }, opts) };
-  const block = 'refusal' in d ? MODE_CARD[d.refusal.code] : ctx.keys.get() ? undefined : NO_KEY;
+  const block = 'refusal' in d ? modeCard(d.refusal.code) : ctx.keys.get() ? undefined : noKey();
   if (block) {
     // In onCommand mode an earlier explicit lookup of this value is still shown.
     const cached = 'refusal' in d && d.refusal.code === 'on-command' ? peek(ctx, ind, opts) : undefined;

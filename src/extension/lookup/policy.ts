@@ -1,6 +1,7 @@
 import type { Detection } from '../../core/detect';
 import type { Target } from '../../core/gate';
 import type { PolicyDecision } from '../../core/privacy';
+import { l10n } from '../../core/text/l10n';
 
 /** What hovers and the lookup command work on: one detection in a text. */
 export type Indicator = Detection;
@@ -32,8 +33,12 @@ export function privacyVerdict(v: PolicyDecision, kind: Indicator['kind']): Priv
   if (v.source !== 'classifier') return { allowed: false, why: `${capitalise(v.reason)}.` };
   const why =
     kind === 'domain'
-      ? 'Internal and special-use names are never sent to ODIN. If you own it, add it to "odin.privacy.allow" in your user settings.'
-      : 'Not globally reachable, so it is never sent to ODIN. If it is a range you own, add it to "odin.privacy.allow" in your user settings.';
+      ? l10n.t(
+          'Internal and special-use names are never sent to ODIN. If you own it, add it to "odin.privacy.allow" in your user settings.',
+        )
+      : l10n.t(
+          'Not globally reachable, so it is never sent to ODIN. If it is a range you own, add it to "odin.privacy.allow" in your user settings.',
+        );
   // Registry rows read as a name ("Private-Use (RFC 1918)"); other reasons as a sentence.
   return /^[A-Z]/.test(v.reason)
     ? { allowed: false, what: v.reason, why }

@@ -64,7 +64,9 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
       for (const d of subs) d.dispose();
     };
 
-    qp.title = error ? `${opts.title} — rejected: ${neutraliseUiText(error, 200)}` : opts.title;
+    qp.title = error
+      ? vscode.l10n.t('{0} — rejected: {1}', opts.title, neutraliseUiText(error, 200))
+      : opts.title;
     qp.placeholder = vscode.l10n.t(
       'Type a query (field:value, AND, OR, "phrases", [a TO b]); Enter runs it, * or empty for everything',
     );
@@ -280,7 +282,9 @@ export async function promptDomain(
 ): Promise<string | undefined> {
   const v = await vscode.window.showInputBox({
     title,
-    prompt: opts.optional ? 'Domain (leave empty to search by keyword only)' : 'Domain name',
+    prompt: opts.optional
+      ? vscode.l10n.t('Domain (leave empty to search by keyword only)')
+      : vscode.l10n.t('Domain name'),
     placeHolder: 'example.com',
     value: opts.value,
     ignoreFocusOut: true,
@@ -320,7 +324,7 @@ export async function promptDate(
       if (!t) return undefined;
       const why = dateError(t);
       if (why) return why;
-      if (notBefore && t < notBefore) return `Must not be before ${notBefore}.`;
+      if (notBefore && t < notBefore) return vscode.l10n.t('Must not be before {0}.', notBefore);
       return undefined;
     },
   });
@@ -337,15 +341,18 @@ export interface DomainInputs {
 export async function promptDomainFilter(title: string): Promise<DomainInputs | undefined> {
   const domain = await promptDomain(`${title} (1/4)`, { optional: true });
   if (domain === undefined) return undefined;
-  const keyword = await promptText(`${title} (2/4)`, 'Keyword in the domain or subdomain (optional)');
+  const keyword = await promptText(
+    `${title} (2/4)`,
+    vscode.l10n.t('Keyword in the domain or subdomain (optional)'),
+  );
   if (keyword === undefined) return undefined;
   if (!domain && !keyword.trim()) {
     void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: enter a domain or a keyword to search for.'));
     return undefined;
   }
-  const after = await promptDate(`${title} (3/4)`, 'Published after');
+  const after = await promptDate(`${title} (3/4)`, vscode.l10n.t('Published after'));
   if (after === undefined) return undefined;
-  const before = await promptDate(`${title} (4/4)`, 'Published before', after || undefined);
+  const before = await promptDate(`${title} (4/4)`, vscode.l10n.t('Published before'), after || undefined);
   if (before === undefined) return undefined;
   return {
     ...(domain ? { domain } : {}),

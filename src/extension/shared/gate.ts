@@ -179,9 +179,9 @@ export class SessionGate implements vscode.Disposable {
           'This workspace is in Restricted Mode, so ODIN sends nothing by itself. You will not be asked again in this session.',
         ),
       },
-      SEND,
+      send(),
     );
-    if (choice !== SEND) return false;
+    if (choice !== send()) return false;
     this.restrictedConsent = true;
     return true;
   }
@@ -204,7 +204,7 @@ export class SessionGate implements vscode.Disposable {
   }
 }
 
-const SEND = 'Send to ODIN';
+const send = (): string => vscode.l10n.t('Send to ODIN');
 
 function toDecision(v: Verdict): Decision {
   if (v.send) return { target: v.target, privacy: { allowed: true, reason: v.reason, source: v.source } };

@@ -46,13 +46,28 @@ export interface LoadAllPlan {
 /** "3 requests of up to 100 results each (about 250 results)" — what "Load All" says before it starts. */
 export function loadAllText(plan: LoadAllPlan): string {
   const n = (x: number): string => x.toLocaleString('en-US');
-  const requests = `${n(plan.requests)} request${plan.requests === 1 ? '' : 's'} of up to ${n(plan.pageSize)} results each`;
+  const requests =
+    plan.requests === 1
+      ? l10n.t('1 request of up to {0} results each', n(plan.pageSize))
+      : l10n.t('{0} requests of up to {1} results each', n(plan.requests), n(plan.pageSize));
   if (plan.remaining === undefined)
-    return `Up to ${requests}; the service gave no total. Each request uses API credits; you can cancel at any time.`;
+    return l10n.t(
+      'Up to {0}; the service gave no total. Each request uses API credits; you can cancel at any time.',
+      requests,
+    );
+  const more =
+    plan.remaining === 1
+      ? l10n.t('1 more result: {0}.', requests)
+      : l10n.t('{0} more results: {1}.', n(plan.remaining), requests);
   const capped = plan.capped
-    ? ` It stops after ${n(plan.requests)} requests (${n(plan.requests * plan.pageSize)} results); run it again to go on.`
-    : '';
-  return `${n(plan.remaining)} more result${plan.remaining === 1 ? '' : 's'}: ${requests}.${capped} Each request uses API credits; you can cancel at any time.`;
+    ? l10n.t(
+        'It stops after {0} requests ({1} results); run it again to go on.',
+        n(plan.requests),
+        n(plan.requests * plan.pageSize),
+      )
+    : undefined;
+  const credits = l10n.t('Each request uses API credits; you can cancel at any time.');
+  return [more, capped, credits].filter(Boolean).join(' ');
 }
 
 export class ResultSet {
@@ -144,7 +159,10 @@ export class ResultSet {
           this.cursorCycle = true;
           this.notes = [
             ...this.notes,
-            `Stopped after ${this.pages.toLocaleString('en-US')} pages: the service's next-page cursor repeats an earlier one, so further pages would repeat results.`,
+            l10n.t(
+              "Stopped after {0} pages: the service's next-page cursor repeats an earlier one, so further pages would repeat results.",
+              this.pages.toLocaleString('en-US'),
+            ),
           ];
         }
         this.status = 'ready';

@@ -230,7 +230,8 @@ export class SavedSearchCommands {
       return (await runCommand('odin.runHunt', arg.file.uri.toString(), arg.hunt.index)) as
         (RunSummary & Change) | undefined;
     const s =
-      this.savedOf(arg) ?? (arg === undefined ? await this.pickSaved('Saved search to run') : undefined);
+      this.savedOf(arg) ??
+      (arg === undefined ? await this.pickSaved(vscode.l10n.t('Saved search to run')) : undefined);
     if (!s) return undefined;
     if (KINDS[s.spec.kind].page) return this.f.runner.searchCommand(s.spec.kind)({ ...s.spec });
     const summary = await this.f.runner.run(s.spec, { interactive: true });
@@ -238,7 +239,7 @@ export class SavedSearchCommands {
   }
 
   async renameSaved(arg?: unknown, newName?: unknown): Promise<SavedSearch | undefined> {
-    const s = this.savedOf(arg) ?? (await this.pickSaved('Saved search to rename'));
+    const s = this.savedOf(arg) ?? (await this.pickSaved(vscode.l10n.t('Saved search to rename')));
     if (!s) return undefined;
     let name = typeof newName === 'string' ? newName.trim() : undefined;
     if (name !== undefined && nameError(name)) throw new Error(nameError(name));
@@ -254,7 +255,7 @@ export class SavedSearchCommands {
   }
 
   async editSaved(arg?: unknown, newSpec?: unknown): Promise<SavedSearch | undefined> {
-    const s = this.savedOf(arg) ?? (await this.pickSaved('Saved search to edit'));
+    const s = this.savedOf(arg) ?? (await this.pickSaved(vscode.l10n.t('Saved search to edit')));
     if (!s) return undefined;
     let spec: SearchSpec | undefined;
     if (isObj(newSpec)) {
@@ -273,7 +274,8 @@ export class SavedSearchCommands {
     const targets: SavedSearch[] = [];
     const selected = this.f.savedView.selection.flatMap((n) => (n.type === 'search' ? [n.search] : []));
     const one =
-      this.savedOf(arg) ?? (arg === undefined ? await this.pickSaved('Saved search to delete') : undefined);
+      this.savedOf(arg) ??
+      (arg === undefined ? await this.pickSaved(vscode.l10n.t('Saved search to delete')) : undefined);
     if (!one) return false;
     // Context menu on one of several selected entries: delete the selection.
     if (selected.some((s) => s.id === one.id) && selected.length > 1) targets.push(...selected);
@@ -297,7 +299,7 @@ export class SavedSearchCommands {
   }
 
   async duplicateSaved(arg?: unknown): Promise<SavedSearch | undefined> {
-    const s = this.savedOf(arg) ?? (await this.pickSaved('Saved search to duplicate'));
+    const s = this.savedOf(arg) ?? (await this.pickSaved(vscode.l10n.t('Saved search to duplicate')));
     if (!s) return undefined;
     let copy: SavedSearch | undefined;
     await this.f.store.update((list) => {
