@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import ts from 'typescript';
 import { english, l10n } from '../../src/core/text/l10n';
 
 const root = join(__dirname, '..', '..', '..');
@@ -230,4 +231,134 @@ test('a placeholder inside an argument (scan data) is not expanded again; plain 
   assert.equal(english('ODIN: {0} and {1}', '{1}{0}', 'x'), 'ODIN: {1}{0} and x');
   assert.equal(english('{0} of {2}', 'a'), 'a of {2}');
   assert.equal(l10n.t('Load {0} more', 50), 'Load 50 more');
+});
+
+// ---------------------------------------------------------------------------------------------
+// The core's own words (issue 31.3): the pure modules that build text for a person (hover
+// cards, search kinds, exploitation and triage words, reports, hunts' diagnostics, whois diffs,
+// the gate's refusals) word it through `l10n.t` of core/text/l10n.ts. The rule reads every
+// string literal and template of those files, wherever it is (a helper's return included),
+// through the TypeScript parser: one with a sentence or a capitalised word in its own text
+// must be the message of `l10n.t`, or stand under a comment `// l10n: English, <why>` (for
+// the model, for the log, a format a machine reads, a name) on its statement or on the
+// function or constant that holds it.
+
+/** The core's word modules, as paths under src/core (a folder means every file in it). */
+const CORE_WORD_MODULES = [
+  'cards',
+  'exploitation/bands.ts',
+  'exploitation/host.ts',
+  'exploitation/text.ts',
+  'gate/index.ts',
+  'hunts',
+  'query/completion.ts',
+  'query/examples.ts',
+  'query/query.ts',
+  'requests/pause.ts',
+  'results/export.ts',
+  'search/catalogue.ts',
+  'search/kinds.ts',
+  'triage',
+  'whois',
+];
+
+/** Text a person reads: two words, or one capitalised word ("Tags", "Copy"). */
+const WORDS = /[A-Za-z]{2,} +[A-Za-z]{2,}|\b[A-Z][a-z]{2,}\b/;
+const ENGLISH_MARK = /\/\/ ?l10n: English\b/;
+
+function isL10nCall(node: ts.Node): node is ts.CallExpression {
+  return ts.isCallExpression(node) && /^l10n\.t$/.test(node.expression.getText());
+}
+
+/** Does a `// l10n: English, …` comment stand before this node or one that holds it? */
+function markedEnglish(node: ts.Node, text: string): boolean {
+  for (let n: ts.Node | undefined = node; n && !ts.isSourceFile(n); n = n.parent) {
+    const comments = ts.getLeadingCommentRanges(text, n.getFullStart()) ?? [];
+    if (comments.some((c) => ENGLISH_MARK.test(text.slice(c.pos, c.end)))) return true;
+  }
+  return false;
+}
+
+/** The bare words of one core module: `line: literal` for each literal the rule refuses. */
+export function bareCoreWords(fileName: string, text: string): string[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isTypeNode(node)) return;
+    let own: string | undefined;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) own = node.text;
+    else if (ts.isTemplateExpression(node))
+      own = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ');
+    const isMessage = node.parent && isL10nCall(node.parent) && node.parent.arguments[0] === node;
+    if (own !== undefined && !isMessage && WORDS.test(own) && !markedEnglish(node, text)) {
+      const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+      found.push(`${line}: ${node.getText(file).replace(/\s+/g, ' ').slice(0, 70)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** `l10n.t` calls made while a module loads: they run before activation gives the translator. */
+export function wordsAtLoad(fileName: string, text: string): string[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)) return;
+    if (isL10nCall(node) && !/\bvscode\.l10n\.t$/.test(node.expression.getText(file))) {
+      const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+      found.push(`${line}: ${node.getText(file).slice(0, 70)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+function coreWordFiles(): string[] {
+  const core = join(root, 'src', 'core');
+  return CORE_WORD_MODULES.flatMap((m) => {
+    const p = join(core, m);
+    return statSync(p).isDirectory() ? sourceFiles(p) : [p];
+  }).filter((f) => !f.endsWith('.d.ts'));
+}
+
+test("the core's word modules word what a person reads through l10n.t (no bare sentence, helpers included)", () => {
+  const files = coreWordFiles();
+  assert.ok(files.length > 20, `only ${files.length} word modules found: the list is broken`);
+  const found = files.flatMap((f) =>
+    bareCoreWords(f, readFileSync(f, 'utf8')).map((w) => `${relative(root, f).split('\\').join('/')}:${w}`),
+  );
+  assert.deepEqual(
+    found,
+    [],
+    'wrap these in l10n.t of core/text/l10n.ts (then run node scripts/l10n.mjs), or mark them // l10n: English, <why>',
+  );
+});
+
+test('no l10n.t of core/text/l10n.ts runs while a module loads (it would stay English)', () => {
+  const found = [...sourceFiles(join(root, 'src', 'core')), ...sourceFiles(join(root, 'src', 'extension'))].flatMap(
+    (f) => wordsAtLoad(f, readFileSync(f, 'utf8')).map((w) => `${relative(root, f)}:${w}`),
+  );
+  assert.deepEqual(found, [], 'move these into a function or a getter');
+});
+
+test('the core words rule is not blind: a bare sentence in a helper, a template, a table', () => {
+  const sample = [
+    "import { l10n } from '../text/l10n';",
+    "function ago(min: number): string { return min < 1 ? 'just now' : `${min} min ago`; }",
+    "const LABELS = { open: 'Tags', closed: l10n.t('Closed ports') };",
+    "export function f(): string { return l10n.t('Open ports ({0})', 3); }",
+    '// l10n: English, for the log',
+    "function g(): string { return 'cache written to disk'; }",
+    "type Kind = 'Host search' | 'other';",
+    "const id = 'odin.openHostDetails';",
+  ].join('\n');
+  assert.deepEqual(bareCoreWords('sample.ts', sample), [
+    "2: 'just now'",
+    '2: `${min} min ago`',
+    "3: 'Tags'",
+  ]);
+  assert.deepEqual(wordsAtLoad('sample.ts', sample), ["3: l10n.t('Closed ports')"]);
 });
