@@ -250,6 +250,8 @@ const CORE_WORD_MODULES = [
   'exploitation/host.ts',
   'exploitation/text.ts',
   'gate/index.ts',
+  'privacy/domain.ts',
+  'privacy/policy.ts',
   'hunts',
   'query/completion.ts',
   'query/examples.ts',
