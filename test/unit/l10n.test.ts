@@ -264,8 +264,12 @@ const CORE_WORD_MODULES = [
   'whois',
 ];
 
-/** Text a person reads: two words, or one capitalised word ("Tags", "Copy"). */
-const WORDS = /[A-Za-z]{2,} +[A-Za-z]{2,}|\b[A-Z][a-z]{2,}\b/;
+/**
+ * Text a person reads: two words, one capitalised word ("Tags", "Copy"), or a word beside a
+ * template's value ("expires ${day}", written `{}` here). A lone lower-case word is not
+ * caught: it reads the same as the tokens ('hosts', 'domain') the core passes around.
+ */
+const WORDS = /[A-Za-z]{2,} +[A-Za-z]{2,}|\b[A-Z][a-z]{2,}\b|[a-z]{3,} +\{\}|\{\} +[a-z]{3,}/;
 const ENGLISH_MARK = /\/\/ ?l10n: English\b/;
 
 function isL10nCall(node: ts.Node): node is ts.CallExpression {
@@ -290,7 +294,7 @@ export function bareCoreWords(fileName: string, text: string): string[] {
     let own: string | undefined;
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) own = node.text;
     else if (ts.isTemplateExpression(node))
-      own = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(' ');
+      own = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('{}');
     const isMessage = node.parent && isL10nCall(node.parent) && node.parent.arguments[0] === node;
     if (own !== undefined && !isMessage && WORDS.test(own) && !markedEnglish(node, text)) {
       const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
@@ -350,6 +354,7 @@ test('the core words rule is not blind: a bare sentence in a helper, a template,
   const sample = [
     "import { l10n } from '../text/l10n';",
     "function ago(min: number): string { return min < 1 ? 'just now' : `${min} min ago`; }",
+    "const until = (day: string): string => `expires ${day}`;",
     "const LABELS = { open: 'Tags', closed: l10n.t('Closed ports') };",
     "export function f(): string { return l10n.t('Open ports ({0})', 3); }",
     '// l10n: English, for the log',
@@ -360,7 +365,8 @@ test('the core words rule is not blind: a bare sentence in a helper, a template,
   assert.deepEqual(bareCoreWords('sample.ts', sample), [
     "2: 'just now'",
     '2: `${min} min ago`',
-    "3: 'Tags'",
+    '3: `expires ${day}`',
+    "4: 'Tags'",
   ]);
-  assert.deepEqual(wordsAtLoad('sample.ts', sample), ["3: l10n.t('Closed ports')"]);
+  assert.deepEqual(wordsAtLoad('sample.ts', sample), ["4: l10n.t('Closed ports')"]);
 });
