@@ -258,6 +258,7 @@ const CORE_WORD_MODULES = [
   'query/query.ts',
   'requests/pause.ts',
   'results/export.ts',
+  'savedSearches',
   'search/catalogue.ts',
   'search/kinds.ts',
   'triage',
