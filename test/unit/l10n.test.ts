@@ -256,6 +256,8 @@ const CORE_WORD_MODULES = [
   'query/completion.ts',
   'query/examples.ts',
   'query/query.ts',
+  'requests/budget.ts',
+  'requests/limiter.ts',
   'requests/pause.ts',
   'results/export.ts',
   'savedSearches',
