@@ -11,7 +11,9 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { english, l10n } from '../../src/core/text/l10n';
+import { english, l10n, useTranslator } from '../../src/core/text/l10n';
+import { findTool, invokeTool, toolErrorText } from '../../src/agent';
+import { toolContext } from './agent/support';
 
 const root = join(__dirname, '..', '..', '..');
 const json = (file: string): Record<string, unknown> =>
@@ -347,9 +349,10 @@ test("the core's word modules word what a person reads through l10n.t (no bare s
 });
 
 test('no l10n.t of core/text/l10n.ts runs while a module loads (it would stay English)', () => {
-  const found = [...sourceFiles(join(root, 'src', 'core')), ...sourceFiles(join(root, 'src', 'extension'))].flatMap(
-    (f) => wordsAtLoad(f, readFileSync(f, 'utf8')).map((w) => `${relative(root, f)}:${w}`),
-  );
+  const found = [
+    ...sourceFiles(join(root, 'src', 'core')),
+    ...sourceFiles(join(root, 'src', 'extension')),
+  ].flatMap((f) => wordsAtLoad(f, readFileSync(f, 'utf8')).map((w) => `${relative(root, f)}:${w}`));
   assert.deepEqual(found, [], 'move these into a function or a getter');
 });
 
@@ -357,7 +360,7 @@ test('the core words rule is not blind: a bare sentence in a helper, a template,
   const sample = [
     "import { l10n } from '../text/l10n';",
     "function ago(min: number): string { return min < 1 ? 'just now' : `${min} min ago`; }",
-    "const until = (day: string): string => `expires ${day}`;",
+    'const until = (day: string): string => `expires ${day}`;',
     "const LABELS = { open: 'Tags', closed: l10n.t('Closed ports') };",
     "export function f(): string { return l10n.t('Open ports ({0})', 3); }",
     '// l10n: English, for the log',
@@ -372,4 +375,26 @@ test('the core words rule is not blind: a bare sentence in a helper, a template,
     "4: 'Tags'",
   ]);
   assert.deepEqual(wordsAtLoad('sample.ts', sample), ["4: l10n.t('Closed ports')"]);
+});
+
+test("an agent tool's answer keeps the core's words English while the UI speaks another language", async () => {
+  const marked = (message: string, ...args: Array<string | number | boolean>): string =>
+    `«${english(message, ...args)}»`;
+  useTranslator(marked);
+  try {
+    // The UI's words go through the translator...
+    assert.equal(l10n.t('Copy IP'), '«Copy IP»');
+    // ...a tool call's do not: a private address is refused by the core gate's own words.
+    const ctx = toolContext('http://127.0.0.1:9', 'test-key');
+    const err = await invokeTool(findTool('odin_lookup_host')!, { ip: '10.1.2.3' }, ctx).catch(
+      (e: unknown) => e,
+    );
+    const text = toolErrorText(err);
+    assert.match(text, /10\.1\.2\.3 is .*not sent to ODIN/);
+    assert.doesNotMatch(text, /«|»/);
+    // And the translator is back for the UI after the call.
+    assert.equal(l10n.t('Copy IP'), '«Copy IP»');
+  } finally {
+    useTranslator(english);
+  }
 });
