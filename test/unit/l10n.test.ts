@@ -252,6 +252,7 @@ const CORE_WORD_MODULES = [
   'exploitation/host.ts',
   'exploitation/text.ts',
   'gate/index.ts',
+  'hosts/serviceText.ts',
   'privacy/domain.ts',
   'privacy/policy.ts',
   'hunts',
