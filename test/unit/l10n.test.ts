@@ -14,6 +14,10 @@ import ts from 'typescript';
 import { english, l10n, useTranslator } from '../../src/core/text/l10n';
 import { findTool, invokeTool, toolErrorText } from '../../src/agent';
 import { toolContext } from './agent/support';
+import { hostNotFoundCard } from '../../src/core/cards/hoverCard';
+import { RISK_BAND_LABEL } from '../../src/core/exploitation/bands';
+import { Gate } from '../../src/core/gate';
+import { KINDS } from '../../src/core/search/kinds';
 
 const root = join(__dirname, '..', '..', '..');
 const json = (file: string): Record<string, unknown> =>
@@ -398,4 +402,21 @@ test("an agent tool's answer keeps the core's words English while the UI speaks 
   } finally {
     useTranslator(english);
   }
+});
+
+test('core words read the translator of the moment: tables (getters), cards and refusals', () => {
+  useTranslator((message, ...args) => `«${english(message, ...args)}»`);
+  try {
+    assert.equal(KINDS.hosts.label, '«Host search»');
+    assert.equal(RISK_BAND_LABEL.kev, '«KEV (known exploited)»');
+    assert.match(hostNotFoundCard('8.8.8.8', { now: 0 }), /«ODIN has no scan data for this address\.»/);
+    const refused = new Gate({ mode: 'off', trusted: true }).decide('8.8.8.8', {
+      trigger: 'explicit',
+      source: 'command',
+    });
+    assert.ok(!refused.send && /^«8\.8\.8\.8 is not sent to ODIN: lookups are off/.test(refused.message));
+  } finally {
+    useTranslator(english);
+  }
+  assert.equal(KINDS.hosts.label, 'Host search');
 });
