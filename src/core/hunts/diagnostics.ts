@@ -376,7 +376,7 @@ function checkDomainQuery(text: string, parsed: ParseOutcome): QueryDiagnostic[]
   }
   const names = Object.keys(DOMAIN_FIELDS);
   for (const ref of parsed.fields) {
-    if (!DOMAIN_FIELDS[ref.field]) {
+    if (!Object.hasOwn(DOMAIN_FIELDS, ref.field)) {
       const guess = nearest(ref.field, names);
       out.push({
         start: ref.start,
@@ -419,6 +419,7 @@ export function domainFilterOf(text: string): Record<string, string> {
   const parsed = parseLucene(text);
   const out: Record<string, string> = {};
   for (const ref of parsed.fields)
-    if (DOMAIN_FIELDS[ref.field] && ref.value !== undefined) out[ref.field] = stripQuotes(ref.value);
+    if (Object.hasOwn(DOMAIN_FIELDS, ref.field) && ref.value !== undefined)
+      out[ref.field] = stripQuotes(ref.value);
   return out;
 }

@@ -242,17 +242,19 @@ export function hoverAt(
   if (s === e || text[after] !== ':') return undefined;
   const name = text.slice(s, e).replace(/^[-+]+/, '');
   if (q.kind === 'domains') {
-    const doc = DOMAIN_FIELDS[name];
+    const doc = Object.hasOwn(DOMAIN_FIELDS, name) ? DOMAIN_FIELDS[name] : undefined;
     return doc ? { start: s, end: e, markdown: `**${escapeMarkdown(name, 200)}** — ${doc}` } : undefined;
   }
   const info = fields(q.kind).find((f) => f.name === name);
   const lines = [
     `**${escapeMarkdown(name, 200)}**${info?.category ? ` · ${escapeMarkdown(info.category, 200)}` : ''}`,
   ];
-  if (FIELD_DOCS[name]) lines.push(FIELD_DOCS[name]);
+  // Own keys only: `constructor:` or `valueOf:` is no documented field.
+  const doc = Object.hasOwn(FIELD_DOCS, name) ? FIELD_DOCS[name] : undefined;
+  if (doc) lines.push(doc);
   if (info?.locked) lines.push(l10n.t('Locked: needs a higher ODIN plan.'));
-  const values = ENUMERATIONS[name];
+  const values = Object.hasOwn(ENUMERATIONS, name) ? ENUMERATIONS[name] : undefined;
   if (values) lines.push(l10n.t('Values: {0}', values.map((v) => `\`${v}\``).join(', ')));
-  if (!info && !FIELD_DOCS[name]) lines.push(l10n.t('Not in the {0} field catalogue.', q.kind));
+  if (!info && !doc) lines.push(l10n.t('Not in the {0} field catalogue.', q.kind));
   return { start: s, end: e, markdown: lines.join('\n\n') };
 }

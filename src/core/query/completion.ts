@@ -107,7 +107,9 @@ export function complete(text: string, opts: CompleteOptions): Completion[] {
   const out: Completion[] = [];
   if (ctx.position === 'value') {
     const values =
-      ENUMERATIONS[ctx.field ?? ''] ?? (ctx.field?.startsWith('file_cat_count') ? [] : undefined);
+      // Own keys only: a field typed as `valueOf:` or `constructor:` is no enumeration.
+      (Object.hasOwn(ENUMERATIONS, ctx.field ?? '') ? ENUMERATIONS[ctx.field ?? ''] : undefined) ??
+      (ctx.field?.startsWith('file_cat_count') ? [] : undefined);
     if (values) {
       const p = ctx.prefix.toLowerCase();
       for (const v of values) {
