@@ -15,6 +15,8 @@
  *
  * Pure Node: no `vscode` import.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { englishWhile } from '../core/text/l10n';
 import {
   countFiles,
   countHosts,
@@ -69,6 +71,10 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   knownExploitedTool,
 ];
 
+/** Set while a tool call answers the model (and in everything it awaits). */
+const answeringTheModel = new AsyncLocalStorage<true>();
+englishWhile(() => answeringTheModel.getStore() === true);
+
 export function findTool(name: string): AgentTool | undefined {
   return AGENT_TOOLS.find((t) => t.name === name);
 }
@@ -83,9 +89,12 @@ export async function invokeTool(
   ctx: ToolContext,
   signal?: AbortSignal,
 ): Promise<string> {
-  // `prepareLocal` only serves confirmations: a run scans for itself.
-  const call = tool.prepare(input, ctx);
-  // Answers are redacted as they come in, before any line is built or cut.
-  const safe = redactingContext(ctx);
-  return safe.clean(await call.run(safe.ctx, signal));
+  // The answer is for the model: the core's words in it stay English whatever the UI speaks.
+  return answeringTheModel.run(true, async () => {
+    // `prepareLocal` only serves confirmations: a run scans for itself.
+    const call = tool.prepare(input, ctx);
+    // Answers are redacted as they come in, before any line is built or cut.
+    const safe = redactingContext(ctx);
+    return safe.clean(await call.run(safe.ctx, signal));
+  });
 }

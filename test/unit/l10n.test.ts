@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { english, l10n, useTranslator } from '../../src/core/text/l10n';
 import * as esbuild from 'esbuild';
 import ts from 'typescript';
 import { isToChart } from '../../src/common/chartProtocol';
@@ -17,8 +18,13 @@ import { isToMap } from '../../src/common/mapProtocol';
 import { isToWebview, type HostView, type WhoisView } from '../../src/common/protocol';
 import { isToTriageView } from '../../src/common/triageProtocol';
 import { wordsMessage } from '../../src/common/words';
-import { english, l10n } from '../../src/core/text/l10n';
 import { LightDocument, type LightElement } from '../support/lightDom';
+import { findTool, invokeTool, toolErrorText } from '../../src/agent';
+import { toolContext } from './agent/support';
+import { hostNotFoundCard } from '../../src/core/cards/hoverCard';
+import { RISK_BAND_LABEL } from '../../src/core/exploitation/bands';
+import { Gate } from '../../src/core/gate';
+import { KINDS } from '../../src/core/search/kinds';
 
 const root = join(__dirname, '..', '..', '..');
 const json = (file: string): Record<string, unknown> =>
@@ -637,4 +643,186 @@ test('the words message: a record of strings, without a prototype; anything else
   }
   for (const accepts of [isToWebview, isToChart, isToMap, isToTriageView])
     assert.ok(accepts({ type: 'words', words: { Contacts: 'Kontakte' } }), accepts.name);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The core's own words (issue 31.3): the pure modules that build text for a person (hover
+// cards, search kinds, exploitation and triage words, reports, hunts' diagnostics, whois diffs,
+// the gate's refusals) word it through `l10n.t` of core/text/l10n.ts. The rule reads every
+// string literal and template of those files, wherever it is (a helper's return included),
+// through the TypeScript parser: one with a sentence or a capitalised word in its own text
+// must be the message of `l10n.t`, or stand under a comment `// l10n: English, <why>` (for
+// the model, for the log, a format a machine reads, a name) on its statement or on the
+// function or constant that holds it.
+
+/** The core's word modules, as paths under src/core (a folder means every file in it). */
+const CORE_WORD_MODULES = [
+  'cards',
+  'exploitation/bands.ts',
+  'exploitation/host.ts',
+  'exploitation/text.ts',
+  'gate/index.ts',
+  'hosts/serviceText.ts',
+  'privacy/domain.ts',
+  'privacy/policy.ts',
+  'hunts',
+  'query/completion.ts',
+  'query/examples.ts',
+  'query/query.ts',
+  'requests/budget.ts',
+  'requests/limiter.ts',
+  'requests/pause.ts',
+  'results/export.ts',
+  'savedSearches',
+  'search/catalogue.ts',
+  'search/kinds.ts',
+  'triage',
+  'whois',
+];
+
+/**
+ * Text a person reads: two words, one capitalised word ("Tags", "Copy"), or a word beside a
+ * template's value ("expires ${day}", written `{}` here). A lone lower-case word is not
+ * caught: it reads the same as the tokens ('hosts', 'domain') the core passes around.
+ */
+const WORDS = /[A-Za-z]{2,} +[A-Za-z]{2,}|\b[A-Z][a-z]{2,}\b|[a-z]{3,} +\{\}|\{\} +[a-z]{3,}/;
+const ENGLISH_MARK = /\/\/ ?l10n: English\b/;
+
+function isL10nCall(node: ts.Node): node is ts.CallExpression {
+  return ts.isCallExpression(node) && /^l10n\.t$/.test(node.expression.getText());
+}
+
+/** Does a `// l10n: English, …` comment stand before this node or one that holds it? */
+function markedEnglish(node: ts.Node, text: string): boolean {
+  for (let n: ts.Node | undefined = node; n && !ts.isSourceFile(n); n = n.parent) {
+    const comments = ts.getLeadingCommentRanges(text, n.getFullStart()) ?? [];
+    if (comments.some((c) => ENGLISH_MARK.test(text.slice(c.pos, c.end)))) return true;
+  }
+  return false;
+}
+
+/** The bare words of one core module: `line: literal` for each literal the rule refuses. */
+export function bareCoreWords(fileName: string, text: string): string[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isTypeNode(node)) return;
+    let own: string | undefined;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) own = node.text;
+    else if (ts.isTemplateExpression(node))
+      own = [node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('{}');
+    const isMessage = node.parent && isL10nCall(node.parent) && node.parent.arguments[0] === node;
+    if (own !== undefined && !isMessage && WORDS.test(own) && !markedEnglish(node, text)) {
+      const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+      found.push(`${line}: ${node.getText(file).replace(/\s+/g, ' ').slice(0, 70)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** `l10n.t` calls made while a module loads: they run before activation gives the translator. */
+export function wordsAtLoad(fileName: string, text: string): string[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)) return;
+    if (isL10nCall(node) && !/\bvscode\.l10n\.t$/.test(node.expression.getText(file))) {
+      const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+      found.push(`${line}: ${node.getText(file).slice(0, 70)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+function coreWordFiles(): string[] {
+  const core = join(root, 'src', 'core');
+  return CORE_WORD_MODULES.flatMap((m) => {
+    const p = join(core, m);
+    return statSync(p).isDirectory() ? sourceFiles(p) : [p];
+  }).filter((f) => !f.endsWith('.d.ts'));
+}
+
+test("the core's word modules word what a person reads through l10n.t (no bare sentence, helpers included)", () => {
+  const files = coreWordFiles();
+  assert.ok(files.length > 20, `only ${files.length} word modules found: the list is broken`);
+  const found = files.flatMap((f) =>
+    bareCoreWords(f, readFileSync(f, 'utf8')).map((w) => `${relative(root, f).split('\\').join('/')}:${w}`),
+  );
+  assert.deepEqual(
+    found,
+    [],
+    'wrap these in l10n.t of core/text/l10n.ts (then run node scripts/l10n.mjs), or mark them // l10n: English, <why>',
+  );
+});
+
+test('no l10n.t of core/text/l10n.ts runs while a module loads (it would stay English)', () => {
+  const found = [
+    ...sourceFiles(join(root, 'src', 'core')),
+    ...sourceFiles(join(root, 'src', 'extension')),
+  ].flatMap((f) => wordsAtLoad(f, readFileSync(f, 'utf8')).map((w) => `${relative(root, f)}:${w}`));
+  assert.deepEqual(found, [], 'move these into a function or a getter');
+});
+
+test('the core words rule is not blind: a bare sentence in a helper, a template, a table', () => {
+  const sample = [
+    "import { l10n } from '../text/l10n';",
+    "function ago(min: number): string { return min < 1 ? 'just now' : `${min} min ago`; }",
+    'const until = (day: string): string => `expires ${day}`;',
+    "const LABELS = { open: 'Tags', closed: l10n.t('Closed ports') };",
+    "export function f(): string { return l10n.t('Open ports ({0})', 3); }",
+    '// l10n: English, for the log',
+    "function g(): string { return 'cache written to disk'; }",
+    "type Kind = 'Host search' | 'other';",
+    "const id = 'odin.openHostDetails';",
+  ].join('\n');
+  assert.deepEqual(bareCoreWords('sample.ts', sample), [
+    "2: 'just now'",
+    '2: `${min} min ago`',
+    '3: `expires ${day}`',
+    "4: 'Tags'",
+  ]);
+  assert.deepEqual(wordsAtLoad('sample.ts', sample), ["4: l10n.t('Closed ports')"]);
+});
+
+test("an agent tool's answer keeps the core's words English while the UI speaks another language", async () => {
+  const marked = (message: string, ...args: Array<string | number | boolean>): string =>
+    `«${english(message, ...args)}»`;
+  useTranslator(marked);
+  try {
+    // The UI's words go through the translator...
+    assert.equal(l10n.t('Copy IP'), '«Copy IP»');
+    // ...a tool call's do not: a private address is refused by the core gate's own words.
+    const ctx = toolContext('http://127.0.0.1:9', 'test-key');
+    const err = await invokeTool(findTool('odin_lookup_host')!, { ip: '10.1.2.3' }, ctx).catch(
+      (e: unknown) => e,
+    );
+    const text = toolErrorText(err);
+    assert.match(text, /10\.1\.2\.3 is .*not sent to ODIN/);
+    assert.doesNotMatch(text, /«|»/);
+    // And the translator is back for the UI after the call.
+    assert.equal(l10n.t('Copy IP'), '«Copy IP»');
+  } finally {
+    useTranslator(english);
+  }
+});
+
+test('core words read the translator of the moment: tables (getters), cards and refusals', () => {
+  useTranslator((message, ...args) => `«${english(message, ...args)}»`);
+  try {
+    assert.equal(KINDS.hosts.label, '«Host search»');
+    assert.equal(RISK_BAND_LABEL.kev, '«KEV (known exploited)»');
+    assert.match(hostNotFoundCard('8.8.8.8', { now: 0 }), /«ODIN has no scan data for this address\.»/);
+    const refused = new Gate({ mode: 'off', trusted: true }).decide('8.8.8.8', {
+      trigger: 'explicit',
+      source: 'command',
+    });
+    assert.ok(!refused.send && /^«8\.8\.8\.8 is not sent to ODIN: lookups are off/.test(refused.message));
+  } finally {
+    useTranslator(english);
+  }
+  assert.equal(KINDS.hosts.label, 'Host search');
 });

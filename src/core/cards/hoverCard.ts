@@ -11,6 +11,7 @@
 import { SEVERITY_RANK, type Cve, type Host, type WhoisRecord } from '../../api/types';
 import { certSummary, cvesHaveDetails, serviceSummary } from '../hosts/serviceText';
 import { escapeMarkdown } from '../text/inert';
+import { l10n } from '../text/l10n';
 import { vulnerability } from '../hosts/vulnerability';
 // The parts by file, not through the index: the index brings the feed parsers (and node:zlib),
 // which activation must not load (issue 28).
@@ -56,6 +57,7 @@ const DAY_MS = 86_400_000;
 
 /** `[label](command:id?args "tooltip")` with the arguments JSON-encoded; only our hover commands. */
 export function commandLink(label: string, id: string, args: unknown[], tooltip: string): string {
+  // l10n: English, for the log (a programming error)
   if (!HOVER_COMMAND_IDS.includes(id)) throw new Error(`not a hover command: ${id}`);
   // encodeURIComponent leaves !'()* alone; a ')' would end the link target.
   const encoded = encodeURIComponent(JSON.stringify(args)).replace(
@@ -83,18 +85,18 @@ export function day(iso: string | undefined): string | undefined {
 
 function ago(ms: number): string {
   const min = Math.max(0, Math.round(ms / 60_000));
-  if (min < 1) return 'just now';
-  if (min < 60) return `${min} min ago`;
+  if (min < 1) return l10n.t('just now');
+  if (min < 60) return l10n.t('{0} min ago', min);
   const h = Math.round(min / 60);
-  if (h < 48) return `${h} h ago`;
-  return `${Math.round(h / 24)} days ago`;
+  if (h < 48) return l10n.t('{0} h ago', h);
+  return l10n.t('{0} days ago', Math.round(h / 24));
 }
 
 function header(title: string, opts: CardOptions): string {
   const refanged = opts.defangedFrom
-    ? ` (refanged from ${md(opts.defangedFrom, 80)})`
+    ? ` ${l10n.t('(refanged from {0})', md(opts.defangedFrom, 80))}`
     : opts.writtenAs
-      ? ` (written ${md(opts.writtenAs, 80)})`
+      ? ` ${l10n.t('(written {0})', md(opts.writtenAs, 80))}`
       : '';
   return `**${title}**${refanged}`;
 }
@@ -118,8 +120,8 @@ function footer(opts: CardOptions, extra: string[] = []): string {
   if (opts.cachedAt !== undefined) {
     bits.push(
       opts.stale
-        ? `cached ${ago(opts.now - opts.cachedAt)}, may be outdated`
-        : `cached ${ago(opts.now - opts.cachedAt)}`,
+        ? l10n.t('cached {0}, may be outdated', ago(opts.now - opts.cachedAt))
+        : l10n.t('cached {0}', ago(opts.now - opts.cachedAt)),
     );
   }
   return bits.length ? `_${bits.join(' · ')}_` : '';
@@ -176,7 +178,7 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
   const seen = day(host.last_updated_at);
   const who = breaks([
     `${header(`ODIN · ${md(ip, 60)}`, opts)}${owner ? ` — ${owner}` : ''}`,
-    [place, seen ? `last seen ${seen}` : ''].filter(Boolean).join(' · '),
+    [place, seen ? l10n.t('last seen {0}', seen) : ''].filter(Boolean).join(' · '),
   ]);
 
   const exposed: string[] = [];
@@ -193,19 +195,23 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
       });
     // A host listing more services than normalisation keeps says how many it listed.
     const listed = host.services.length + (host.services_omitted ?? 0);
-    const more = listed > MAX_PORTS ? ` · +${fmt(listed - MAX_PORTS)} more` : '';
-    const kept = host.services_omitted ? `, ${fmt(host.services.length)} kept` : '';
-    exposed.push(`**Open ports (${fmt(listed)}${kept}):** ${ports.join(' · ')}${more}`);
+    const more = listed > MAX_PORTS ? ` · ${l10n.t('+{0} more', fmt(listed - MAX_PORTS))}` : '';
+    const list = `${ports.join(' · ')}${more}`;
+    exposed.push(
+      host.services_omitted
+        ? l10n.t('**Open ports ({0}, {1} kept):** {2}', fmt(listed), fmt(host.services.length), list)
+        : l10n.t('**Open ports ({0}):** {1}', fmt(listed), list),
+    );
   } else {
-    exposed.push('**Open ports:** none seen');
+    exposed.push(l10n.t('**Open ports:** none seen'));
   }
   const cert = host.services.map((s) => certSummary(s.tls)).find((c) => c !== undefined);
-  if (cert) exposed.push(`**Certificate:** ${md(cert, 160)}`);
+  if (cert) exposed.push(l10n.t('**Certificate:** {0}', md(cert, 160)));
   // Tags that hold (normalisation keeps a tag only when its value is true).
   if (host.tags.length) {
     const tags = host.tags.slice(0, MAX_TAGS).map((t) => `**${md(t.pretty_name ?? t.name, 40)}**`);
-    const more = host.tags.length > MAX_TAGS ? ` · +${host.tags.length - MAX_TAGS} more` : '';
-    exposed.push(`**Tags:** ${tags.join(' · ')}${more}`);
+    const more = host.tags.length > MAX_TAGS ? ` · ${l10n.t('+{0} more', host.tags.length - MAX_TAGS)}` : '';
+    exposed.push(l10n.t('**Tags:** {0}', `${tags.join(' · ')}${more}`));
   }
   const x = opts.exploitation;
   const { top, total, exploits } = topCves(host, MAX_CVES, x);
@@ -213,17 +219,17 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
   const feedFooter: string[] = [];
   if (vuln.state === 'vulnerable') {
     // Exploits are only known from full CVE records (a search hit's `{id, severity}` says nothing of them).
-    const counts = cvesHaveDetails(host.services)
-      ? `${fmt(total)} CVE${total === 1 ? '' : 's'} · ${fmt(exploits)} known exploit${exploits === 1 ? '' : 's'}`
-      : `${fmt(total)} CVE${total === 1 ? '' : 's'}`;
+    const cves = total === 1 ? l10n.t('1 CVE') : l10n.t('{0} CVEs', fmt(total));
+    const known = exploits === 1 ? l10n.t('1 known exploit') : l10n.t('{0} known exploits', fmt(exploits));
+    const counts = cvesHaveDetails(host.services) ? `${cves} · ${known}` : cves;
     if (x) {
       // The verdict leads with the worst exploitation signal, then the CVSS (issue 29).
       const signal = hostSignalText(hostExploitation(allCves(host), x));
-      exposed.push(`**Vulnerable:** yes · ${signal ? `${signal} · ` : ''}${counts}`);
+      exposed.push(l10n.t('**Vulnerable:** yes · {0}', signal ? `${signal} · ${counts}` : counts));
       // A hover is small: a feed is named only when it is stale or unusable (never a silent
       // "not exploited"); fresh feeds' dates are on the host page and in the reports.
       for (const s of [x.kevStatus(), x.epssStatus()]) if (feedNeedsNote(s)) feedFooter.push(feedNote(s));
-    } else exposed.push(`**Vulnerable:** yes · ${counts}`);
+    } else exposed.push(l10n.t('**Vulnerable:** yes · {0}', counts));
     if (top.length) {
       // One line, so the links stay visible without scrolling: the worst signal is in words
       // on the verdict line above, each CVE's in short here ("KEV, ransomware; EPSS 66.4%").
@@ -231,18 +237,28 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
         const signals = x ? shortSignals(x.lookup(c.id)) : '';
         return `${md(c.id, 40)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}${signals ? ` (${signals})` : ''}`;
       });
-      exposed.push(`**Top CVEs:** ${list.join(' · ')}`);
+      exposed.push(l10n.t('**Top CVEs:** {0}', list.join(' · ')));
     }
   } else if (vuln.state === 'unknown') {
-    exposed.push(`**Vulnerable:** unknown, ${md(vuln.why, 80)}`);
+    exposed.push(l10n.t('**Vulnerable:** unknown, {0}', md(vuln.why, 80)));
   } else {
-    exposed.push('**Vulnerable:** no known CVEs');
+    exposed.push(l10n.t('**Vulnerable:** no known CVEs'));
   }
 
   const actions = links([
-    commandLink('Open details', HOVER_COMMANDS.openHostDetails, [ip], 'Open the full host details'),
-    commandLink('Similar hosts', HOVER_COMMANDS.searchSimilar, [ip], 'Search hosts like this one'),
-    commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address'),
+    commandLink(
+      l10n.t('Open details'),
+      HOVER_COMMANDS.openHostDetails,
+      [ip],
+      l10n.t('Open the full host details'),
+    ),
+    commandLink(
+      l10n.t('Similar hosts'),
+      HOVER_COMMANDS.searchSimilar,
+      [ip],
+      l10n.t('Search hosts like this one'),
+    ),
+    commandLink(l10n.t('Copy IP'), HOVER_COMMANDS.copyValue, [ip], l10n.t('Copy the IP address')),
   ]);
   return join([who, breaks(exposed), breaks([footer(opts, feedFooter), actions])]);
 }
@@ -261,9 +277,9 @@ function breaks(lines: string[]): string {
 export function hostNotFoundCard(ip: string, opts: CardOptions): string {
   return join([
     header(`ODIN · ${md(ip, 60)}`, opts),
-    'ODIN has no scan data for this address.',
+    l10n.t('ODIN has no scan data for this address.'),
     footer(opts),
-    links([commandLink('Copy IP', HOVER_COMMANDS.copyValue, [ip], 'Copy the IP address')]),
+    links([commandLink(l10n.t('Copy IP'), HOVER_COMMANDS.copyValue, [ip], l10n.t('Copy the IP address'))]),
   ]);
 }
 
@@ -278,46 +294,55 @@ export function domainCard(
 ): string {
   const title =
     opts.hovered && opts.hovered !== domain
-      ? `${header(`ODIN · ${md(opts.hovered, 120)}`, opts)} (whois of ${md(domain, 120)})`
+      ? `${header(`ODIN · ${md(opts.hovered, 120)}`, opts)} ${l10n.t('(whois of {0})', md(domain, 120))}`
       : header(`ODIN · ${md(domain, 120)}`, opts);
   const lines: string[] = [title];
   if ('ok' in whois) {
     const w = whois.ok;
-    if (w.registrar?.name) lines.push(`**Registrar:** ${md(w.registrar.name)}`);
+    if (w.registrar?.name) lines.push(l10n.t('**Registrar:** {0}', md(w.registrar.name)));
     const created = day(w.created_date);
     const expires = day(w.expires_date);
     const dates: string[] = [];
-    if (created) dates.push(`created ${created}`);
+    if (created) dates.push(l10n.t('created {0}', created));
     if (expires) {
       const left = Math.floor((Date.parse(w.expires_date as string) - opts.now) / DAY_MS);
-      if (left < 0) dates.push(`**⚠ expired ${expires}**`);
+      if (left < 0) dates.push(l10n.t('**⚠ expired {0}**', expires));
       else if (left <= opts.expiryWarningDays)
-        dates.push(`**⚠ expires ${expires} (in ${left} day${left === 1 ? '' : 's'})**`);
-      else dates.push(`expires ${expires}`);
+        dates.push(
+          left === 1
+            ? l10n.t('**⚠ expires {0} (in 1 day)**', expires)
+            : l10n.t('**⚠ expires {0} (in {1} days)**', expires, left),
+        );
+      else dates.push(l10n.t('expires {0}', expires));
     }
     if (dates.length) lines.push(dates.join(' · '));
     if (w.name_servers.length) {
       const ns = w.name_servers.slice(0, MAX_NAME_SERVERS).map((n) => md(n.toLowerCase(), 80));
       const more =
         w.name_servers.length > MAX_NAME_SERVERS
-          ? ` · +${w.name_servers.length - MAX_NAME_SERVERS} more`
+          ? ` · ${l10n.t('+{0} more', w.name_servers.length - MAX_NAME_SERVERS)}`
           : '';
-      lines.push(`**Name servers:** ${ns.join(' · ')}${more}`);
+      lines.push(l10n.t('**Name servers:** {0}', `${ns.join(' · ')}${more}`));
     }
   } else if ('notFound' in whois) {
-    lines.push('No whois record in ODIN.');
+    lines.push(l10n.t('No whois record in ODIN.'));
   } else if ('error' in whois) {
-    lines.push(`Whois: ${md(whois.error, 200)}`);
+    lines.push(l10n.t('Whois: {0}', md(whois.error, 200)));
   } else {
-    lines.push(`Whois: ${md(whois.pending, 200)}`);
+    lines.push(l10n.t('Whois: {0}', md(whois.pending, 200)));
   }
-  if ('ok' in subdomains) lines.push(`**Known subdomains:** ${fmt(subdomains.ok)}`);
-  else if ('error' in subdomains) lines.push(`Subdomains: ${md(subdomains.error, 200)}`);
+  if ('ok' in subdomains) lines.push(l10n.t('**Known subdomains:** {0}', fmt(subdomains.ok)));
+  else if ('error' in subdomains) lines.push(l10n.t('Subdomains: {0}', md(subdomains.error, 200)));
   const actions = links([
     'ok' in whois
-      ? commandLink('Open whois', HOVER_COMMANDS.openWhoisDetails, [domain], 'Open the full whois record')
+      ? commandLink(
+          l10n.t('Open whois'),
+          HOVER_COMMANDS.openWhoisDetails,
+          [domain],
+          l10n.t('Open the full whois record'),
+        )
       : '',
-    commandLink('Copy domain', HOVER_COMMANDS.copyValue, [domain], 'Copy the domain name'),
+    commandLink(l10n.t('Copy domain'), HOVER_COMMANDS.copyValue, [domain], l10n.t('Copy the domain name')),
   ]);
   return join([lines[0], breaks(lines.slice(1)), breaks([footer(opts), actions])]);
 }
@@ -327,18 +352,23 @@ export function cidrCard(cidr: string, total: Part<number>, opts: CardOptions): 
   const lines = [header(`ODIN · ${md(cidr, 60)}`, opts)];
   if ('ok' in total) {
     // The live service caps totals at 10000.
-    const n = total.ok >= 10_000 ? '10,000 or more' : fmt(total.ok);
-    lines.push(`**Known hosts in this block:** ${n}`);
+    const n = total.ok >= 10_000 ? l10n.t('{0} or more', fmt(10_000)) : fmt(total.ok);
+    lines.push(l10n.t('**Known hosts in this block:** {0}', n));
   } else if ('notFound' in total) {
-    lines.push('**Known hosts in this block:** 0');
+    lines.push(l10n.t('**Known hosts in this block:** {0}', 0));
   } else if ('error' in total) {
     lines.push(md(total.error, 200));
   } else {
     lines.push(md(total.pending, 200));
   }
   const actions = links([
-    commandLink('Search hosts in it', HOVER_COMMANDS.searchSimilar, [cidr], 'Search the hosts in this block'),
-    commandLink('Copy', HOVER_COMMANDS.copyValue, [cidr], 'Copy the block'),
+    commandLink(
+      l10n.t('Search hosts in it'),
+      HOVER_COMMANDS.searchSimilar,
+      [cidr],
+      l10n.t('Search the hosts in this block'),
+    ),
+    commandLink(l10n.t('Copy'), HOVER_COMMANDS.copyValue, [cidr], l10n.t('Copy the block')),
   ]);
   return join([lines[0], breaks(lines.slice(1)), breaks([footer(opts), actions])]);
 }
@@ -352,18 +382,25 @@ export function localCard(
   facts: { what?: string; why: string; lookupLink?: boolean; resumeLink?: boolean },
   opts: CardOptions,
 ): string {
-  const is = facts.what ? ` is ${md(facts.what, 200)}` : '';
+  const title = header(`ODIN · ${md(value, 120)}`, opts);
   return join([
-    `${header(`ODIN · ${md(value, 120)}`, opts)}${is}: not looked up`,
+    facts.what
+      ? l10n.t('{0} is {1}: not looked up', title, md(facts.what, 200))
+      : l10n.t('{0}: not looked up', title),
     md(facts.why, 300),
     links([
       facts.lookupLink
-        ? commandLink('Look up now', HOVER_COMMANDS.lookup, [value], 'Send this value to ODIN once')
+        ? commandLink(
+            l10n.t('Look up now'),
+            HOVER_COMMANDS.lookup,
+            [value],
+            l10n.t('Send this value to ODIN once'),
+          )
         : '',
       facts.resumeLink
-        ? commandLink('Resume lookups', HOVER_COMMANDS.resume, [], 'Resume automatic lookups')
+        ? commandLink(l10n.t('Resume lookups'), HOVER_COMMANDS.resume, [], l10n.t('Resume automatic lookups'))
         : '',
-      commandLink('Copy', HOVER_COMMANDS.copyValue, [value], 'Copy the value'),
+      commandLink(l10n.t('Copy'), HOVER_COMMANDS.copyValue, [value], l10n.t('Copy the value')),
     ]),
   ]);
 }
@@ -373,10 +410,7 @@ export function errorCard(value: string, message: string, opts: CardOptions): st
   return join([header(`ODIN · ${md(value, 120)}`, opts), md(message, 300)]);
 }
 
-/** What a hover says when ODIN has not answered within the hover's few seconds. */
-export const NOT_ANSWERED_YET = 'ODIN has not answered yet: hover again in a moment.';
-
 /** The card of a lookup still under way (it goes on and fills the cache for the next hover). */
 export function pendingCard(value: string, opts: CardOptions): string {
-  return errorCard(value, NOT_ANSWERED_YET, opts);
+  return errorCard(value, l10n.t('ODIN has not answered yet: hover again in a moment.'), opts);
 }

@@ -26,6 +26,7 @@ import { formatIPv4, formatIPv6, parseIPv4, parseIPv6, refang } from '../detect'
 import type { DetectionKind } from '../detect';
 import { PrivacyPolicy, specialDomain, type DecisionSource, type PolicyDecision } from '../privacy';
 import { formatBlock, parseCidr } from '../privacy/ip';
+import { l10n } from '../text/l10n';
 import { queryValues } from './query';
 
 export { queryValues, unescapeLucene, type QueryValue } from './query';
@@ -200,35 +201,67 @@ function kindOf(t: Target): DetectionKind {
   return t.version === 6 ? 'ipv6' : 'ipv4';
 }
 
-const TRIGGER_TEXT: Record<
-  Exclude<BlockCode, 'invalid' | 'workspace-deny' | 'user-deny' | 'not-public'>,
-  string
-> = {
-  off: 'Lookups are off (setting odin.lookups.mode), so nothing was sent.',
-  untrusted: 'This workspace is in Restricted Mode: ODIN sends nothing by itself.',
-  'needs-consent': 'This workspace is in Restricted Mode: confirm before anything is sent.',
-  'on-command': 'Lookups run on command only (setting odin.lookups.mode).',
-};
+type TriggerBlock = Exclude<BlockCode, 'invalid' | 'workspace-deny' | 'user-deny' | 'not-public'>;
 
-/** The same reasons as a clause after a value ("x is not sent to ODIN: <why>."). */
-const TRIGGER_WHY: Record<keyof typeof TRIGGER_TEXT, string> = {
-  off: 'lookups are off (setting odin.lookups.mode)',
-  untrusted: 'this workspace is in Restricted Mode, where ODIN sends nothing by itself',
-  'needs-consent':
-    "this workspace is in Restricted Mode, where nothing is sent without the user's confirmation",
-  'on-command': 'lookups run on command only (setting odin.lookups.mode)',
-};
+/** Why nothing is sent for a mode or trust block, as a sentence. */
+function triggerText(block: TriggerBlock): string {
+  switch (block) {
+    case 'off':
+      return l10n.t('Lookups are off (setting odin.lookups.mode), so nothing was sent.');
+    case 'untrusted':
+      return l10n.t('This workspace is in Restricted Mode: ODIN sends nothing by itself.');
+    case 'needs-consent':
+      return l10n.t('This workspace is in Restricted Mode: confirm before anything is sent.');
+    case 'on-command':
+      return l10n.t('Lookups run on command only (setting odin.lookups.mode).');
+  }
+}
 
-/** A privacy refusal naming the value: registry rows read as what it is, list entries as why. */
+/** The same reasons naming the value, or nothing at all ("x is not sent to ODIN: <why>."). */
+function triggerMessage(block: TriggerBlock, value?: string): string {
+  switch (block) {
+    case 'off':
+      return value === undefined
+        ? l10n.t('Nothing is sent to ODIN: lookups are off (setting odin.lookups.mode).')
+        : l10n.t('{0} is not sent to ODIN: lookups are off (setting odin.lookups.mode).', value);
+    case 'untrusted':
+      return value === undefined
+        ? l10n.t(
+            'Nothing is sent to ODIN: this workspace is in Restricted Mode, where ODIN sends nothing by itself.',
+          )
+        : l10n.t(
+            '{0} is not sent to ODIN: this workspace is in Restricted Mode, where ODIN sends nothing by itself.',
+            value,
+          );
+    case 'needs-consent':
+      return value === undefined
+        ? l10n.t(
+            "Nothing is sent to ODIN: this workspace is in Restricted Mode, where nothing is sent without the user's confirmation.",
+          )
+        : l10n.t(
+            "{0} is not sent to ODIN: this workspace is in Restricted Mode, where nothing is sent without the user's confirmation.",
+            value,
+          );
+    case 'on-command':
+      return value === undefined
+        ? l10n.t('Nothing is sent to ODIN: lookups run on command only (setting odin.lookups.mode).')
+        : l10n.t('{0} is not sent to ODIN: lookups run on command only (setting odin.lookups.mode).', value);
+  }
+}
+
+/**
+ * A privacy refusal naming the value: a registry row (a capitalised name, "Private-Use (RFC
+ * 1918)") reads as what it is, anything else (list entries, invalid values) as why.
+ */
 export function privacyMessage(value: string, decision: PolicyDecision): string {
-  return /^[A-Z]/.test(decision.reason)
-    ? `${value} is ${decision.reason}: not sent to ODIN.`
-    : `${value} is not sent to ODIN: ${decision.reason.replace(/\.$/, '')}.`;
+  return decision.source === 'classifier' && /^[A-Z]/.test(decision.reason)
+    ? l10n.t('{0} is {1}: not sent to ODIN.', value, decision.reason)
+    : l10n.t('{0} is not sent to ODIN: {1}.', value, decision.reason.replace(/\.$/, ''));
 }
 
 /** How a refused input is named when it did not parse (quoted, cut short). */
 function shown(input: unknown): string {
-  return typeof input === 'string' ? JSON.stringify(input.trim().slice(0, 60)) : 'The value';
+  return typeof input === 'string' ? JSON.stringify(input.trim().slice(0, 60)) : l10n.t('The value');
 }
 
 export class Gate {
@@ -254,7 +287,7 @@ export class Gate {
       return {
         decision: {
           allowed: false,
-          reason: 'not a valid IP address, CIDR block or host name',
+          reason: l10n.t('not a valid IP address, CIDR block or host name'),
           source: 'invalid',
         },
       };
@@ -304,7 +337,8 @@ export class Gate {
     for (const value of [spec.ip, spec.domain]) {
       if (value === undefined) continue;
       const { target, decision } = this.privacy(value);
-      if (!decision.allowed) return `${target?.value ?? value} is not looked up: ${decision.reason}.`;
+      if (!decision.allowed)
+        return l10n.t('{0} is not looked up: {1}.', target?.value ?? value, decision.reason);
     }
     for (const text of [spec.query, spec.field, spec.keyword]) {
       const refused = this.query(text);
@@ -320,16 +354,18 @@ export class Gate {
       return {
         send: false,
         code: 'invalid',
-        reason: 'That is not a valid IP address, CIDR block or host name.',
-        message: `${shown(input)} is not ${req.accept ? req.accept.map(describeKind).join(' or ') : 'a valid IP address, CIDR block or host name'}: not sent to ODIN.`,
+        reason: l10n.t('That is not a valid IP address, CIDR block or host name.'),
+        message: req.accept
+          ? l10n.t('{0} is not {1}: not sent to ODIN.', shown(input), describeKinds(req.accept))
+          : l10n.t('{0} is not a valid IP address, CIDR block or host name: not sent to ODIN.', shown(input)),
       };
     if (req.accept && !req.accept.includes(target.kind)) {
-      const expected = req.accept.map(describeKind).join(' or ');
+      const expected = describeKinds(req.accept);
       return {
         send: false,
         code: 'invalid',
-        reason: `Expected ${expected}.`,
-        message: `${shown(input)} is not ${expected}: not sent to ODIN.`,
+        reason: l10n.t('Expected {0}.', expected),
+        message: l10n.t('{0} is not {1}: not sent to ODIN.', shown(input), expected),
         target,
       };
     }
@@ -345,8 +381,8 @@ export class Gate {
     }
     const block = this.triggerBlock(req);
     if (block) {
-      const message = `${target.value} is not sent to ODIN: ${TRIGGER_WHY[block]}.`;
-      return { send: false, code: block, reason: TRIGGER_TEXT[block], message, target, privacy: decision };
+      const message = triggerMessage(block, target.value);
+      return { send: false, code: block, reason: triggerText(block), message, target, privacy: decision };
     }
     return { send: true, target, reason: decision.reason, source: decision.source };
   }
@@ -363,8 +399,8 @@ export class Gate {
     return {
       ok: false,
       code: block,
-      reason: TRIGGER_TEXT[block],
-      message: `Nothing is sent to ODIN: ${TRIGGER_WHY[block]}.`,
+      reason: triggerText(block),
+      message: triggerMessage(block),
     };
   }
 
@@ -374,14 +410,13 @@ export class Gate {
    * `off` and Restricted Mode do: nothing leaves the machine by itself then.
    */
   mayFetchFeeds(): { ok: true } | { ok: false; reason: string } {
-    if (this.settings.mode === 'off') return { ok: false, reason: 'lookups are off (odin.lookups.mode)' };
-    if (!this.settings.trusted) return { ok: false, reason: 'the workspace is in Restricted Mode' };
+    if (this.settings.mode === 'off')
+      return { ok: false, reason: l10n.t('lookups are off (odin.lookups.mode)') };
+    if (!this.settings.trusted) return { ok: false, reason: l10n.t('the workspace is in Restricted Mode') };
     return { ok: true };
   }
 
-  private triggerBlock(
-    req: Pick<GateRequest, 'trigger' | 'consented'>,
-  ): keyof typeof TRIGGER_TEXT | undefined {
+  private triggerBlock(req: Pick<GateRequest, 'trigger' | 'consented'>): TriggerBlock | undefined {
     if (this.settings.mode === 'off') return 'off';
     if (!this.settings.trusted) {
       if (req.trigger === 'automatic') return 'untrusted';
@@ -393,8 +428,12 @@ export class Gate {
   }
 }
 
-function describeKind(k: Target['kind']): string {
-  return k === 'ip' ? 'an IP address' : k === 'cidr' ? 'a CIDR block' : 'a domain name';
+/** "an IP address", "an IP address or a domain name": the kinds a request accepts. */
+function describeKinds(kinds: ReadonlyArray<Target['kind']>): string {
+  const named = kinds.map((k) =>
+    k === 'ip' ? l10n.t('an IP address') : k === 'cidr' ? l10n.t('a CIDR block') : l10n.t('a domain name'),
+  );
+  return named.length ? named.reduce((a, b) => l10n.t('{0} or {1}', a, b)) : '';
 }
 
 function capitalise(s: string): string {

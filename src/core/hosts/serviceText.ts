@@ -6,6 +6,7 @@
  * itself. Nothing is said that the data does not say.
  */
 import type { Service, TlsCertificate } from '../../api/types';
+import { l10n } from '../text/l10n';
 
 /** `200 "Welcome" (nginx/1.24.0)`, or undefined when the HTTP module says nothing. */
 export function httpSummary(s: Service): string | undefined {
@@ -40,12 +41,12 @@ export function certSummary(c: TlsCertificate | undefined): string | undefined {
   const subject = c.subject.commonName ?? c.names[0] ?? c.subject.organization;
   const issuer = [c.issuer.commonName, c.issuer.organization].filter((x) => x).join(', ');
   const notes = [
-    issuer && !c.selfSigned ? `issuer ${issuer}` : '',
-    c.notAfter ? `until ${c.notAfter.slice(0, 10)}` : '',
-    c.selfSigned ? 'self-signed' : '',
+    issuer && !c.selfSigned ? l10n.t('issuer {0}', issuer) : '',
+    c.notAfter ? l10n.t('until {0}', c.notAfter.slice(0, 10)) : '',
+    c.selfSigned ? l10n.t('self-signed') : '',
   ].filter((x) => x !== '');
   if (!subject && !notes.length) return undefined;
-  return `${subject ?? 'certificate'}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+  return `${subject ?? l10n.t('certificate')}${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
 
 /** True when CVE records carry details (score, summary): only then can exploits be counted. */

@@ -10,6 +10,7 @@
  */
 import * as lucene from 'lucene';
 import type { FieldInfo } from '../query/completion';
+import { l10n } from '../text/l10n';
 import { nearest, type HuntKind } from './file';
 
 export type DiagnosticCode =
@@ -43,10 +44,18 @@ export interface QueryDiagnostic {
 
 /** The structured fields of a domain search (it takes no query string). */
 export const DOMAIN_FIELDS: Record<string, string> = {
-  domain: 'The domain whose subdomains are listed, e.g. example.com.',
-  keyword: 'A word the domain or subdomain contains.',
-  publishedAfter: 'Only records added after this date (YYYY-MM-DD).',
-  publishedBefore: 'Only records added before this date (YYYY-MM-DD).',
+  get domain() {
+    return l10n.t('The domain whose subdomains are listed, e.g. example.com.');
+  },
+  get keyword() {
+    return l10n.t('A word the domain or subdomain contains.');
+  },
+  get publishedAfter() {
+    return l10n.t('Only records added after this date (YYYY-MM-DD).');
+  },
+  get publishedBefore() {
+    return l10n.t('Only records added before this date (YYYY-MM-DD).');
+  },
 };
 
 export interface CheckOptions {
@@ -102,8 +111,11 @@ export function normalise(text: string): Normalised {
         end: i + 1,
         severity: 'error',
         code: 'unclosedQuote',
-        message: `This ${ch === '"' ? 'double' : 'single'} quote is never closed.`,
-        fix: { title: 'Close the quote', start: insertAt, end: insertAt, text: ch },
+        message:
+          ch === '"'
+            ? l10n.t('This double quote is never closed.')
+            : l10n.t('This single quote is never closed.'),
+        fix: { title: l10n.t('Close the quote'), start: insertAt, end: insertAt, text: ch },
       });
       return { text: out.join(''), problems };
     }
@@ -144,8 +156,8 @@ function balanceProblem(text: string): QueryDiagnostic | undefined {
           end: i + 1,
           severity: 'error',
           code: 'unmatchedClose',
-          message: `This "${ch}" closes nothing.`,
-          fix: { title: `Remove "${ch}"`, start: i, end: i + 1, text: '' },
+          message: l10n.t('This "{0}" closes nothing.', ch),
+          fix: { title: l10n.t('Remove "{0}"', ch), start: i, end: i + 1, text: '' },
         };
       }
     }
@@ -160,8 +172,8 @@ function balanceProblem(text: string): QueryDiagnostic | undefined {
       end: open.at + 1,
       severity: 'error',
       code: 'unclosedGroup',
-      message: 'This "(" is never closed.',
-      fix: { title: 'Add the closing ")"', start: end, end, text: ')' },
+      message: l10n.t('This "(" is never closed.'),
+      fix: { title: l10n.t('Add the closing ")"'), start: end, end, text: ')' },
     };
   }
   return {
@@ -169,7 +181,11 @@ function balanceProblem(text: string): QueryDiagnostic | undefined {
     end: open.at + 1,
     severity: 'error',
     code: 'unclosedRange',
-    message: `This range is never closed: write it as ${open.ch}low TO high${open.ch === '[' ? ']' : '}'} (* for an open end).`,
+    message: l10n.t(
+      'This range is never closed: write it as {0} (* for an open end).',
+      // l10n: English, query syntax
+      `${open.ch}low TO high${open.ch === '[' ? ']' : '}'}`,
+    ),
   };
 }
 
@@ -193,8 +209,10 @@ function danglingOperator(text: string): QueryDiagnostic | undefined {
         end: at + m[0].length,
         severity: 'error',
         code: 'danglingOperator',
-        message: `"${m[0]}" needs a term on ${missingLeft ? 'its left' : 'its right'}.`,
-        fix: { title: `Remove "${m[0]}"`, start: at, end: at + m[0].length, text: '' },
+        message: missingLeft
+          ? l10n.t('"{0}" needs a term on its left.', m[0])
+          : l10n.t('"{0}" needs a term on its right.', m[0]),
+        fix: { title: l10n.t('Remove "{0}"', m[0]), start: at, end: at + m[0].length, text: '' },
       };
     }
   }
@@ -246,10 +264,10 @@ export function parseLucene(text: string): ParseOutcome {
         code: 'syntax',
         message:
           found === null
-            ? 'The query ends too early: a value or term is missing here.'
+            ? l10n.t('The query ends too early: a value or term is missing here.')
             : found === ':'
-              ? 'A ":" here has no field name before it (quote values that contain ":").'
-              : `Unexpected "${found}" here.`,
+              ? l10n.t('A ":" here has no field name before it (quote values that contain ":").')
+              : l10n.t('Unexpected "{0}" here.', found),
       },
     };
   }
@@ -276,11 +294,11 @@ export function checkQuery(text: string, kind: HuntKind, opts: CheckOptions = {}
         code: 'emptyQuery',
         message:
           kind === 'domains'
-            ? 'This domain search has no filter: add e.g. "domain: example.com".'
-            : 'This query is empty and would match everything: write "*" if that is what you mean.',
+            ? l10n.t('This domain search has no filter: add e.g. "domain: example.com".')
+            : l10n.t('This query is empty and would match everything: write "*" if that is what you mean.'),
         ...(kind === 'domains'
           ? {}
-          : { fix: { title: 'Write "*" (match everything)', start: 0, end: 0, text: '*' } }),
+          : { fix: { title: l10n.t('Write "*" (match everything)'), start: 0, end: 0, text: '*' } }),
       },
     ];
   }
@@ -305,9 +323,11 @@ export function checkQuery(text: string, kind: HuntKind, opts: CheckOptions = {}
         end: ref.end,
         severity: 'warning',
         code: 'unknownField',
-        message: `"${ref.field}" is not a field of ${kind}.${guess ? ` Did you mean "${guess}"?` : ''}`,
+        message: guess
+          ? l10n.t('"{0}" is not a field of {1}. Did you mean "{2}"?', ref.field, kind, guess)
+          : l10n.t('"{0}" is not a field of {1}.', ref.field, kind),
         ...(guess
-          ? { fix: { title: `Change to ${guess}`, start: ref.start, end: ref.end, text: guess } }
+          ? { fix: { title: l10n.t('Change to {0}', guess), start: ref.start, end: ref.end, text: guess } }
           : {}),
       });
     } else if (info.locked) {
@@ -316,7 +336,7 @@ export function checkQuery(text: string, kind: HuntKind, opts: CheckOptions = {}
         end: ref.end,
         severity: 'warning',
         code: 'lockedField',
-        message: `"${ref.field}" needs a higher ODIN plan; the search may be refused.`,
+        message: l10n.t('"{0}" needs a higher ODIN plan; the search may be refused.', ref.field),
       });
     }
   }
@@ -333,8 +353,9 @@ function checkDomainQuery(text: string, parsed: ParseOutcome): QueryDiagnostic[]
       end: bad.index + bad[0].length,
       severity: 'error',
       code: 'domainSyntax',
-      message:
+      message: l10n.t(
         'A domain search takes "field: value" filters joined by AND only (domain, keyword, publishedAfter, publishedBefore).',
+      ),
     });
   }
   const implicit = collectImplicit(parsed.ast);
@@ -344,22 +365,27 @@ function checkDomainQuery(text: string, parsed: ParseOutcome): QueryDiagnostic[]
       end: implicit.end,
       severity: 'error',
       code: 'domainSyntax',
-      message: 'Write filters as "field: value", e.g. "domain: example.com".',
-      fix: { title: 'Make it "domain: …"', start: implicit.start, end: implicit.start, text: 'domain: ' },
+      message: l10n.t('Write filters as "field: value", e.g. "domain: example.com".'),
+      fix: {
+        title: l10n.t('Make it "domain: …"'),
+        start: implicit.start,
+        end: implicit.start,
+        text: 'domain: ',
+      },
     });
   }
   const names = Object.keys(DOMAIN_FIELDS);
   for (const ref of parsed.fields) {
-    if (!DOMAIN_FIELDS[ref.field]) {
+    if (!Object.hasOwn(DOMAIN_FIELDS, ref.field)) {
       const guess = nearest(ref.field, names);
       out.push({
         start: ref.start,
         end: ref.end,
         severity: 'error',
         code: 'unknownField',
-        message: `A domain search has no filter "${ref.field}"; use ${names.join(', ')}.`,
+        message: l10n.t('A domain search has no filter "{0}"; use {1}.', ref.field, names.join(', ')),
         ...(guess
-          ? { fix: { title: `Change to ${guess}`, start: ref.start, end: ref.end, text: guess } }
+          ? { fix: { title: l10n.t('Change to {0}', guess), start: ref.start, end: ref.end, text: guess } }
           : {}),
       });
     } else if (
@@ -372,7 +398,7 @@ function checkDomainQuery(text: string, parsed: ParseOutcome): QueryDiagnostic[]
         end: ref.end,
         severity: 'error',
         code: 'domainSyntax',
-        message: `"${ref.field}" takes a date as YYYY-MM-DD.`,
+        message: l10n.t('"{0}" takes a date as YYYY-MM-DD.', ref.field),
       });
     }
   }
@@ -393,6 +419,7 @@ export function domainFilterOf(text: string): Record<string, string> {
   const parsed = parseLucene(text);
   const out: Record<string, string> = {};
   for (const ref of parsed.fields)
-    if (DOMAIN_FIELDS[ref.field] && ref.value !== undefined) out[ref.field] = stripQuotes(ref.value);
+    if (Object.hasOwn(DOMAIN_FIELDS, ref.field) && ref.value !== undefined)
+      out[ref.field] = stripQuotes(ref.value);
   return out;
 }

@@ -4,6 +4,7 @@
  */
 import { complete, ENUMERATIONS, tokenAt, type FieldInfo } from '../query/completion';
 import { escapeMarkdown } from '../text/inert';
+import { l10n } from '../text/l10n';
 import { DOMAIN_FIELDS } from './diagnostics';
 import { blankComments, HUNT_KINDS, HUNT_OPTIONS, queryAt, type HuntFile, type HuntKind } from './file';
 
@@ -21,10 +22,18 @@ export interface EditCompletion {
 }
 
 const KIND_DOCS: Record<HuntKind, string> = {
-  hosts: 'Hosts: IPs with their services, location, ASN and CVEs (Lucene query).',
-  buckets: 'Exposed storage buckets (Lucene query; sort= and order= apply).',
-  files: 'Files in exposed buckets (Lucene query; counted and summarised).',
-  domains: 'Domains and subdomains (filters: domain, keyword, publishedAfter, publishedBefore).',
+  get hosts() {
+    return l10n.t('Hosts: IPs with their services, location, ASN and CVEs (Lucene query).');
+  },
+  get buckets() {
+    return l10n.t('Exposed storage buckets (Lucene query; sort= and order= apply).');
+  },
+  get files() {
+    return l10n.t('Files in exposed buckets (Lucene query; counted and summarised).');
+  },
+  get domains() {
+    return l10n.t('Domains and subdomains (filters: domain, keyword, publishedAfter, publishedBefore).');
+  },
 };
 
 /**
@@ -106,7 +115,14 @@ export function completeAt(
       end: offset,
       kind: c.kind,
       ...(c.detail ? { detail: c.detail } : {}),
-      ...(c.locked ? { locked: true, detail: `${c.detail ? `${c.detail} · ` : ''}needs a higher plan` } : {}),
+      ...(c.locked
+        ? {
+            locked: true,
+            detail: c.detail
+              ? `${c.detail} · ${l10n.t('needs a higher plan')}`
+              : l10n.t('needs a higher plan'),
+          }
+        : {}),
       sortText: String(i).padStart(4, '0'),
     };
   });
@@ -114,30 +130,77 @@ export function completeAt(
 
 /** Short docs of the fields people use most (the catalogue carries names and categories only). */
 export const FIELD_DOCS: Record<string, string> = {
-  ip: 'The host address (IPv4 or IPv6).',
-  'services.port': 'An open port, e.g. `services.port:443`.',
-  'services.product': 'Product name detected on a service, e.g. `nginx`.',
-  'services.name': 'Service (protocol) name, e.g. `http`, `ssh`.',
-  'services.version': 'Product version detected on a service.',
-  'services.cve.id': 'A CVE the service is exposed to, e.g. `CVE-2021-44228`.',
-  'services.modules.http.title': 'The HTML title of an HTTP service.',
-  'asn.number': 'Autonomous system number, written `AS13335`.',
-  'asn.organization': 'The organisation that holds the AS.',
-  'location.country_code': 'Two-letter country code, e.g. `NL`.',
-  'location.country_name': "Country name; quote it when it has spaces: `'United States'`.",
-  'location.city': 'City of the host.',
-  'tags.name': 'A tag ODIN puts on the host, e.g. `cdn`.',
-  banner: 'Free text in a service banner.',
-  last_updated_at:
-    'When ODIN last saw the host; ranges take quoted ISO dates: `["2024-07-08T00:00:00Z" TO *]`.',
-  provider: 'Cloud provider of a bucket or file: aws, gcp, do, linode.',
-  categories: 'Categories of files found in a bucket.',
-  labels: 'Labels ODIN gives a bucket.',
-  'file_cat_count.src': 'Number of source-code files in a bucket; ranges such as `[10 TO *]`.',
-  files: 'Number of files in a bucket.',
-  ins_at: 'When the bucket was first indexed.',
-  ext: 'File extension, quoted with its dot: `".db"`.',
-  name: 'Bucket or file name (matched as words: `name: prod` finds `prod.db`).',
+  get ip() {
+    return l10n.t('The host address (IPv4 or IPv6).');
+  },
+  get 'services.port'() {
+    return l10n.t('An open port, e.g. `services.port:443`.');
+  },
+  get 'services.product'() {
+    return l10n.t('Product name detected on a service, e.g. `nginx`.');
+  },
+  get 'services.name'() {
+    return l10n.t('Service (protocol) name, e.g. `http`, `ssh`.');
+  },
+  get 'services.version'() {
+    return l10n.t('Product version detected on a service.');
+  },
+  get 'services.cve.id'() {
+    return l10n.t('A CVE the service is exposed to, e.g. `CVE-2021-44228`.');
+  },
+  get 'services.modules.http.title'() {
+    return l10n.t('The HTML title of an HTTP service.');
+  },
+  get 'asn.number'() {
+    return l10n.t('Autonomous system number, written `AS13335`.');
+  },
+  get 'asn.organization'() {
+    return l10n.t('The organisation that holds the AS.');
+  },
+  get 'location.country_code'() {
+    return l10n.t('Two-letter country code, e.g. `NL`.');
+  },
+  get 'location.country_name'() {
+    return l10n.t("Country name; quote it when it has spaces: `'United States'`.");
+  },
+  get 'location.city'() {
+    return l10n.t('City of the host.');
+  },
+  get 'tags.name'() {
+    return l10n.t('A tag ODIN puts on the host, e.g. `cdn`.');
+  },
+  get banner() {
+    return l10n.t('Free text in a service banner.');
+  },
+  get last_updated_at() {
+    return l10n.t(
+      'When ODIN last saw the host; ranges take quoted ISO dates: `["2024-07-08T00:00:00Z" TO *]`.',
+    );
+  },
+  get provider() {
+    return l10n.t('Cloud provider of a bucket or file: aws, gcp, do, linode.');
+  },
+  get categories() {
+    return l10n.t('Categories of files found in a bucket.');
+  },
+  get labels() {
+    return l10n.t('Labels ODIN gives a bucket.');
+  },
+  get 'file_cat_count.src'() {
+    return l10n.t('Number of source-code files in a bucket; ranges such as `[10 TO *]`.');
+  },
+  get files() {
+    return l10n.t('Number of files in a bucket.');
+  },
+  get ins_at() {
+    return l10n.t('When the bucket was first indexed.');
+  },
+  get ext() {
+    return l10n.t('File extension, quoted with its dot: `".db"`.');
+  },
+  get name() {
+    return l10n.t('Bucket or file name (matched as words: `name: prod` finds `prod.db`).');
+  },
 };
 
 export interface HoverInfo {
@@ -179,17 +242,19 @@ export function hoverAt(
   if (s === e || text[after] !== ':') return undefined;
   const name = text.slice(s, e).replace(/^[-+]+/, '');
   if (q.kind === 'domains') {
-    const doc = DOMAIN_FIELDS[name];
+    const doc = Object.hasOwn(DOMAIN_FIELDS, name) ? DOMAIN_FIELDS[name] : undefined;
     return doc ? { start: s, end: e, markdown: `**${escapeMarkdown(name, 200)}** — ${doc}` } : undefined;
   }
   const info = fields(q.kind).find((f) => f.name === name);
   const lines = [
     `**${escapeMarkdown(name, 200)}**${info?.category ? ` · ${escapeMarkdown(info.category, 200)}` : ''}`,
   ];
-  if (FIELD_DOCS[name]) lines.push(FIELD_DOCS[name]);
-  if (info?.locked) lines.push('Locked: needs a higher ODIN plan.');
-  const values = ENUMERATIONS[name];
-  if (values) lines.push(`Values: ${values.map((v) => `\`${v}\``).join(', ')}`);
-  if (!info && !FIELD_DOCS[name]) lines.push(`Not in the ${q.kind} field catalogue.`);
+  // Own keys only: `constructor:` or `valueOf:` is no documented field.
+  const doc = Object.hasOwn(FIELD_DOCS, name) ? FIELD_DOCS[name] : undefined;
+  if (doc) lines.push(doc);
+  if (info?.locked) lines.push(l10n.t('Locked: needs a higher ODIN plan.'));
+  const values = Object.hasOwn(ENUMERATIONS, name) ? ENUMERATIONS[name] : undefined;
+  if (values) lines.push(l10n.t('Values: {0}', values.map((v) => `\`${v}\``).join(', ')));
+  if (!info && !doc) lines.push(l10n.t('Not in the {0} field catalogue.', q.kind));
   return { start: s, end: e, markdown: lines.join('\n\n') };
 }

@@ -18,6 +18,7 @@
  * it to a position directly.
  */
 import type { SearchSpec } from '../search/kinds';
+import { l10n } from '../text/l10n';
 
 export type HuntKind = 'hosts' | 'buckets' | 'files' | 'domains';
 export const HUNT_KINDS: readonly HuntKind[] = ['hosts', 'buckets', 'files', 'domains'];
@@ -27,14 +28,32 @@ export const HUNT_OPTIONS: Record<
   string,
   { kinds: readonly HuntKind[]; doc: string; values?: readonly string[] }
 > = {
-  size: { kinds: HUNT_KINDS, doc: 'Results per page (1–100).' },
+  size: {
+    kinds: HUNT_KINDS,
+    get doc() {
+      return l10n.t('Results per page (1–100).');
+    },
+  },
   sort: {
     kinds: ['buckets'],
-    doc: 'Sort field of a bucket search.',
+    get doc() {
+      return l10n.t('Sort field of a bucket search.');
+    },
     values: ['ins_at', 'files', 'scan_at', 'last_found_at'],
   },
-  order: { kinds: ['buckets'], doc: 'Sort direction.', values: ['desc', 'asc'] },
-  by: { kinds: ['hosts', 'files'], doc: 'Default field for "Summarize by…".' },
+  order: {
+    kinds: ['buckets'],
+    get doc() {
+      return l10n.t('Sort direction.');
+    },
+    values: ['desc', 'asc'],
+  },
+  by: {
+    kinds: ['hosts', 'files'],
+    get doc() {
+      return l10n.t('Default field for "Summarize by…".');
+    },
+  },
 };
 
 export interface HuntOption {
@@ -189,9 +208,18 @@ export function parseHuntFile(text: string): HuntFile {
         start: kindStart - 1,
         end: Math.max(kindEnd, kindStart),
         code: 'unknownKind',
-        message: `${kindText ? `"${kindText}" is not a kind of query.` : 'The header needs a kind.'} Use one of: ${HUNT_KINDS.join(', ')}.`,
+        message: kindText
+          ? l10n.t('"{0}" is not a kind of query. Use one of: {1}.', kindText, HUNT_KINDS.join(', '))
+          : l10n.t('The header needs a kind. Use one of: {0}.', HUNT_KINDS.join(', ')),
         ...(guess
-          ? { fix: { title: `Change to @${guess}`, start: kindStart, end: kindEnd, text: guess } }
+          ? {
+              fix: {
+                title: l10n.t('Change to {0}', `@${guess}`),
+                start: kindStart,
+                end: kindEnd,
+                text: guess,
+              },
+            }
           : {}),
       });
     }
@@ -226,11 +254,15 @@ export function parseHuntFile(text: string): HuntFile {
           start: opt.start,
           end: opt.start + opt.key.length,
           code: 'unknownOption',
-          message: `Unknown option "${opt.key}". Options: ${Object.keys(HUNT_OPTIONS).join(', ')}.`,
+          message: l10n.t(
+            'Unknown option "{0}". Options: {1}.',
+            opt.key,
+            Object.keys(HUNT_OPTIONS).join(', '),
+          ),
           ...(guess
             ? {
                 fix: {
-                  title: `Change to ${guess}`,
+                  title: l10n.t('Change to {0}', guess),
                   start: opt.start,
                   end: opt.start + opt.key.length,
                   text: guess,
@@ -248,15 +280,20 @@ export function parseHuntFile(text: string): HuntFile {
         start: line.start,
         end: line.end,
         code: 'noName',
-        message: 'Give the query a name after the kind, e.g. "@hosts Exposed RDP".',
-        fix: { title: 'Add a name', start: kindEnd, end: kindEnd, text: ' Untitled hunt' },
+        message: l10n.t('Give the query a name after the kind, e.g. "@hosts Exposed RDP".'),
+        fix: {
+          title: l10n.t('Add a name'),
+          start: kindEnd,
+          end: kindEnd,
+          text: ` ${l10n.t('Untitled hunt')}`,
+        },
       });
     }
     current = {
       index: queries.length,
       kind,
       kindText,
-      name: name || `Query ${queries.length + 1}`,
+      name: name || l10n.t('Query {0}', queries.length + 1),
       options,
       headerStart: line.start,
       headerEnd: line.end,
@@ -275,13 +312,15 @@ export function parseHuntFile(text: string): HuntFile {
       start: orphanStart,
       end: orphanEnd,
       code: 'noHeader',
-      message:
+      message: l10n.t(
         'A query needs a header line above it, such as "@hosts My hunt". Text before the first header is never run.',
+      ),
       fix: {
-        title: 'Add a header "@hosts"',
+        title: l10n.t('Add a header "@hosts"'),
         start: orphanStart,
         end: orphanStart,
-        text: '@hosts Untitled hunt\n',
+        // l10n: English, a header's syntax (its name is worded)
+        text: `@hosts ${l10n.t('Untitled hunt')}\n`,
       },
     });
   }
@@ -294,14 +333,15 @@ function optionError(
   def: (typeof HUNT_OPTIONS)[string],
 ): string | undefined {
   if (kind && !def.kinds.includes(kind))
-    return `"${opt.key}" does not apply to ${kind} queries (only ${def.kinds.join(', ')}).`;
+    return l10n.t('"{0}" does not apply to {1} queries (only {2}).', opt.key, kind, def.kinds.join(', '));
   if (opt.key === 'size') {
     const n = Number(opt.value);
-    if (!/^\d+$/.test(opt.value) || n < 1 || n > 100) return '"size" must be a whole number from 1 to 100.';
+    if (!/^\d+$/.test(opt.value) || n < 1 || n > 100)
+      return l10n.t('"size" must be a whole number from 1 to 100.');
   }
   if (def.values && !def.values.includes(opt.value))
-    return `"${opt.key}" must be one of: ${def.values.join(', ')}.`;
-  if (opt.key === 'by' && !/^[A-Za-z0-9_.]+$/.test(opt.value)) return '"by" must be a field name.';
+    return l10n.t('"{0}" must be one of: {1}.', opt.key, def.values.join(', '));
+  if (opt.key === 'by' && !/^[A-Za-z0-9_.]+$/.test(opt.value)) return l10n.t('"by" must be a field name.');
   return undefined;
 }
 
@@ -329,7 +369,7 @@ export function formatHunt(
     .map(([k, v]) => ` ${k}=${v}`)
     .join('');
   // A trailing `word=value` in a name would read back as an option: `=` becomes `-`.
-  const safeName = name.replace(/\s+/g, ' ').trim().replace(/=/g, '-') || 'Untitled hunt';
+  const safeName = name.replace(/\s+/g, ' ').trim().replace(/=/g, '-') || l10n.t('Untitled hunt');
   return `@${kind} ${safeName}${opts}\n${query.trim() || '*'}\n`;
 }
 

@@ -4,6 +4,7 @@
  * Pure: no VS Code.
  */
 import { parseHuntFile, type FileProblem, type HuntFile, type HuntQuery } from './file';
+import { l10n } from '../text/l10n';
 
 const OPEN = /^( {0,3})(`{3,}|~{3,})[ \t]*odinq\b[^\n`]*$/i;
 
@@ -69,7 +70,8 @@ function addFence(
     return;
   }
   // A bare query: one hosts query whose "header" is the fence's opening line.
-  const header = `@hosts Query at line ${line + 1}\n`;
+  // l10n: English, a header's syntax (its name is worded)
+  const header = `@hosts ${l10n.t('Query at line {0}', line + 1)}\n`;
   const f = parseHuntFile(header + content);
   const q = shiftQuery(f.queries[0], contentStart - header.length);
   out.queries.push({

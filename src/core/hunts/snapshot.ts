@@ -2,6 +2,7 @@
  * "Hunts that remember": a bounded snapshot of the result identities of a run, and what
  * changed since the previous one ("+12 new, −3 gone since 20 Nov"). Pure: no VS Code.
  */
+import { l10n } from '../text/l10n';
 
 /** At most this many identities are kept per snapshot (a run's first pages; enough to compare). */
 export const SNAPSHOT_MAX_IDS = 2000;
@@ -46,23 +47,39 @@ export function diffSnapshots(previous: Snapshot, current: Snapshot): SnapshotDi
   return { added, removed, since: previous.at };
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The months' short names, worded when asked for (not at load). */
+function months(): string[] {
+  return [
+    l10n.t('Jan'),
+    l10n.t('Feb'),
+    l10n.t('Mar'),
+    l10n.t('Apr'),
+    l10n.t('May'),
+    l10n.t('Jun'),
+    l10n.t('Jul'),
+    l10n.t('Aug'),
+    l10n.t('Sep'),
+    l10n.t('Oct'),
+    l10n.t('Nov'),
+    l10n.t('Dec'),
+  ];
+}
 
 /** "20 Nov" (UTC, with the year when it is not `now`'s). */
 export function shortDate(at: number, now: number): string {
   const d = new Date(at);
   const y = d.getUTCFullYear() !== new Date(now).getUTCFullYear() ? ` ${d.getUTCFullYear()}` : '';
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}${y}`;
+  return `${d.getUTCDate()} ${months()[d.getUTCMonth()]}${y}`;
 }
 
 /** "+12 new, −3 gone since 20 Nov", "no change since 20 Nov". */
 export function describeDiff(diff: SnapshotDiff, now: number): string {
-  const since = `since ${shortDate(diff.since, now)}`;
-  if (!diff.added.length && !diff.removed.length) return `no change ${since}`;
+  const since = shortDate(diff.since, now);
+  if (!diff.added.length && !diff.removed.length) return l10n.t('no change since {0}', since);
   const parts: string[] = [];
-  if (diff.added.length) parts.push(`+${diff.added.length} new`);
-  if (diff.removed.length) parts.push(`\u2212${diff.removed.length} gone`);
-  return `${parts.join(', ')} ${since}`;
+  if (diff.added.length) parts.push(l10n.t('+{0} new', diff.added.length));
+  if (diff.removed.length) parts.push(l10n.t('\u2212{0} gone', diff.removed.length));
+  return l10n.t('{0} since {1}', parts.join(', '), since);
 }
 
 /** Keeps the store bounded: the `max` most recently run keys survive. */

@@ -3,6 +3,7 @@
 import { isHostnameSyntax, isIcannTld, lookupName } from '../detect/domain';
 import { canonicalIp } from '../detect/ip';
 import { refang } from '../detect/refang';
+import { l10n } from '../text/l10n';
 import { classifyIp, type Classification } from './ip';
 import { SPECIAL_DOMAINS } from './registry';
 
@@ -28,12 +29,12 @@ export function classifyDomain(input: string): Classification {
   if (canonicalIp(name) !== undefined) return classifyIp(name);
   const special = specialDomain(name);
   if (special) return { global: false, reason: special.reason };
-  if (!isHostnameSyntax(name)) return { global: false, reason: 'not a valid host name' };
+  if (!isHostnameSyntax(name)) return { global: false, reason: l10n.t('not a valid host name') };
   if (!lookupName(name)) {
     const tld = name.slice(name.lastIndexOf('.') + 1);
     return isIcannTld(tld)
-      ? { global: false, reason: 'a public suffix, not a registrable name' }
-      : { global: false, reason: `".${tld}" is not an ICANN public suffix` };
+      ? { global: false, reason: l10n.t('a public suffix, not a registrable name') }
+      : { global: false, reason: l10n.t('"{0}" is not an ICANN public suffix', `.${tld}`) };
   }
   return { global: true };
 }

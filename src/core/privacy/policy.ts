@@ -10,6 +10,7 @@
 // has no such input and ignores one if a caller smuggles it in, because `.vscode/settings.json`
 // is written by whoever wrote the repository.
 import type { Detection, DetectionKind } from '../detect/types';
+import { l10n } from '../text/l10n';
 import { classifyDomain, normalizeName } from './domain';
 import {
   blockContains,
@@ -51,13 +52,13 @@ const NAME_SUFFIX = /^(?:[a-z0-9_](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[
 
 function parseEntry(raw: string): Entry | string {
   const text = raw.trim();
-  if (text.length === 0 || text.length > 260) return 'empty or too long';
+  if (text.length === 0 || text.length > 260) return l10n.t('empty or too long');
   if (/^[0-9a-f:.]+(?:%[^/]*)?(?:\/\d+)?$/i.test(text) && /[:]|^\d+\.\d+\.\d+\.\d+/.test(text)) {
     const block = parseBlock(text);
-    return block ? { text, block } : 'not a valid IP address or CIDR block (strict parsing)';
+    return block ? { text, block } : l10n.t('not a valid IP address or CIDR block (strict parsing)');
   }
   const suffix = normalizeName(text.replace(/^\*?\./, ''));
-  if (!NAME_SUFFIX.test(suffix)) return 'not an IP address, CIDR block or domain suffix';
+  if (!NAME_SUFFIX.test(suffix)) return l10n.t('not an IP address, CIDR block or domain suffix');
   return { text, suffix };
 }
 
@@ -114,7 +115,7 @@ export class PrivacyPolicy {
       errors.push({
         list: 'workspaceAllow',
         entry: smuggled.map(String).join(', '),
-        message: 'workspace settings cannot allow lookups; ignored',
+        message: l10n.t('workspace settings cannot allow lookups; ignored'),
       });
     }
     this.errors = errors;
@@ -123,19 +124,26 @@ export class PrivacyPolicy {
   /** May this detection be sent to the lookup API? Runs on the refanged, canonical value. */
   check(d: Pick<Detection, 'kind' | 'value'>): PolicyDecision {
     const s = subjectOf(d.kind, d.value);
-    if (!s) return { allowed: false, reason: 'not a valid address or name', source: 'invalid' };
+    if (!s) return { allowed: false, reason: l10n.t('not a valid address or name'), source: 'invalid' };
     const hit = (entries: readonly Entry[], mode: 'deny' | 'allow'): Entry | undefined =>
       entries.find((e) => matches(e, s, mode));
     let e = hit(this.workspaceDeny, 'deny');
     if (e)
-      return { allowed: false, reason: `denied by workspace setting "${e.text}"`, source: 'workspace-deny' };
+      return {
+        allowed: false,
+        reason: l10n.t('denied by workspace setting "{0}"', e.text),
+        source: 'workspace-deny',
+      };
     e = hit(this.userDeny, 'deny');
-    if (e) return { allowed: false, reason: `denied by user setting "${e.text}"`, source: 'user-deny' };
+    if (e)
+      return { allowed: false, reason: l10n.t('denied by user setting "{0}"', e.text), source: 'user-deny' };
     e = hit(this.userAllow, 'allow');
-    if (e) return { allowed: true, reason: `allowed by user setting "${e.text}"`, source: 'user-allow' };
+    if (e)
+      return { allowed: true, reason: l10n.t('allowed by user setting "{0}"', e.text), source: 'user-allow' };
     const c = s.kind === 'name' ? classifyDomain(s.name) : classifyBlock(s.block);
-    if (c.global) return { allowed: true, reason: c.reason ?? 'globally reachable', source: 'classifier' };
-    return { allowed: false, reason: c.reason ?? 'not globally reachable', source: 'classifier' };
+    if (c.global)
+      return { allowed: true, reason: c.reason ?? l10n.t('globally reachable'), source: 'classifier' };
+    return { allowed: false, reason: c.reason ?? l10n.t('not globally reachable'), source: 'classifier' };
   }
 
   /** The same decision for a typed value (an IP, a CIDR block or a host name). */

@@ -10,6 +10,7 @@
  */
 import { BUCKET_CATEGORIES, BUCKET_LABELS, BUCKET_PROVIDERS } from '../../api/types';
 import { walkUnquoted } from './query';
+import { l10n } from '../text/l10n';
 
 export interface FieldInfo {
   name: string;
@@ -106,7 +107,9 @@ export function complete(text: string, opts: CompleteOptions): Completion[] {
   const out: Completion[] = [];
   if (ctx.position === 'value') {
     const values =
-      ENUMERATIONS[ctx.field ?? ''] ?? (ctx.field?.startsWith('file_cat_count') ? [] : undefined);
+      // Own keys only: a field typed as `valueOf:` or `constructor:` is no enumeration.
+      (Object.hasOwn(ENUMERATIONS, ctx.field ?? '') ? ENUMERATIONS[ctx.field ?? ''] : undefined) ??
+      (ctx.field?.startsWith('file_cat_count') ? [] : undefined);
     if (values) {
       const p = ctx.prefix.toLowerCase();
       for (const v of values) {
@@ -115,7 +118,7 @@ export function complete(text: string, opts: CompleteOptions): Completion[] {
           kind: 'value',
           label: v,
           value: `${head}${ctx.quote ? `${ctx.quote}${v}${ctx.quote}` : v}`,
-          detail: `${ctx.field} value`,
+          detail: l10n.t('{0} value', ctx.field ?? ''),
         });
       }
     }
@@ -123,11 +126,11 @@ export function complete(text: string, opts: CompleteOptions): Completion[] {
   }
   if (ctx.afterTerm && ctx.prefix === '') {
     for (const op of ['AND', 'OR'])
-      out.push({ kind: 'operator', label: op, value: `${text}${op} `, detail: 'operator' });
+      out.push({ kind: 'operator', label: op, value: `${text}${op} `, detail: l10n.t('operator') });
   } else if (ctx.afterTerm && /^[AO]/.test(ctx.prefix)) {
     for (const op of ['AND', 'OR']) {
       if (op.startsWith(ctx.prefix) && op !== ctx.prefix)
-        out.push({ kind: 'operator', label: op, value: `${head}${op} `, detail: 'operator' });
+        out.push({ kind: 'operator', label: op, value: `${head}${op} `, detail: l10n.t('operator') });
     }
   }
   const p = ctx.prefix.toLowerCase();

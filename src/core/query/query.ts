@@ -5,6 +5,7 @@
  */
 import { parseIPv4, parseIPv6 } from '../detect/ip';
 import { refang as refangText } from '../detect/refang';
+import { l10n } from '../text/l10n';
 
 /** Characters that make a bare value need quotes (whitespace, Lucene operators, quotes). */
 const NEEDS_QUOTES = /[\s"'()[\]{}:^~*?\\/!+\-&|<>=]/;
@@ -74,10 +75,13 @@ export function isIpv6(text: string): boolean {
 
 export function ipError(text: string): string | undefined {
   const t = text.trim();
-  if (!t) return 'Enter an IP address.';
+  if (!t) return l10n.t('Enter an IP address.');
   return isIp(t)
     ? undefined
-    : `${t.slice(0, 60)} is not an IPv4 or IPv6 address (write IPv4 as four numbers 0-255 without leading zeros).`;
+    : l10n.t(
+        '{0} is not an IPv4 or IPv6 address (write IPv4 as four numbers 0-255 without leading zeros).',
+        t.slice(0, 60),
+      );
 }
 
 export function isCveId(text: string): boolean {
@@ -85,21 +89,22 @@ export function isCveId(text: string): boolean {
 }
 
 export function cveError(text: string): string | undefined {
-  return isCveId(text) ? undefined : 'Enter a CVE id such as CVE-2021-44228.';
+  return isCveId(text) ? undefined : l10n.t('Enter a CVE id such as CVE-2021-44228.');
 }
 
 /** A plausible domain name (letters, digits, hyphens, dots; at least one dot; no scheme). */
 export function domainError(text: string): string | undefined {
   const t = text.trim().replace(/\.$/, '');
-  if (!t) return 'Enter a domain name.';
-  if (/[/:@\s]/.test(t)) return 'Enter the domain name only (no scheme, path or port), e.g. example.com.';
-  if (t.length > 253) return 'A domain name has at most 253 characters.';
+  if (!t) return l10n.t('Enter a domain name.');
+  if (/[/:@\s]/.test(t))
+    return l10n.t('Enter the domain name only (no scheme, path or port), e.g. example.com.');
+  if (t.length > 253) return l10n.t('A domain name has at most 253 characters.');
   const labels = t.split('.');
-  if (labels.length < 2) return 'Enter a full domain name such as example.com.';
+  if (labels.length < 2) return l10n.t('Enter a full domain name such as example.com.');
   const ok = labels.every(
     (l) => /^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)$/.test(l) || /^xn--[A-Za-z0-9-]{1,59}$/.test(l),
   );
-  return ok ? undefined : `${t.slice(0, 60)} is not a valid domain name.`;
+  return ok ? undefined : l10n.t('{0} is not a valid domain name.', t.slice(0, 60));
 }
 
 /**
@@ -145,9 +150,9 @@ export function querySyntaxWarning(query: string): string | undefined {
     else if (ch === ']' || ch === '}') range--;
     return depth < 0;
   });
-  if (depth < 0) return 'A ")" has no matching "(".';
-  if (quote) return `A ${quote} quote is not closed.`;
-  if (depth > 0) return 'A "(" is not closed.';
-  if (range !== 0) return 'A range [a TO b] is not closed.';
+  if (depth < 0) return l10n.t('A ")" has no matching "(".');
+  if (quote) return l10n.t('A {0} quote is not closed.', quote);
+  if (depth > 0) return l10n.t('A "(" is not closed.');
+  if (range !== 0) return l10n.t('A range [a TO b] is not closed.');
   return undefined;
 }

@@ -12,12 +12,16 @@
  * Pure Node: no `vscode` import.
  */
 
+import { l10n } from '../text/l10n';
+
 /** A request was refused because the count agreed to is used up; nothing was sent. */
 export class OverBudgetError extends Error {
   override readonly name = 'OverBudgetError';
   constructor(readonly limit: number) {
     super(
-      `Over budget: the ${limit} request${limit === 1 ? '' : 's'} agreed to are used up; nothing more was sent.`,
+      limit === 1
+        ? l10n.t('Over budget: the 1 request agreed to is used up; nothing more was sent.')
+        : l10n.t('Over budget: the {0} requests agreed to are used up; nothing more was sent.', limit),
     );
   }
 }
@@ -26,6 +30,7 @@ export class RequestBudget {
   private used = 0;
 
   constructor(private limit: number) {
+    // l10n: English, for the log (a programming error)
     if (!(limit >= 0)) throw new RangeError(`a request budget is a count: ${String(limit)}`);
   }
 

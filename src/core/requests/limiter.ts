@@ -6,6 +6,7 @@
  *
  * Pure Node: no `vscode` import.
  */
+import { l10n } from '../text/l10n';
 
 export interface LimiterOptions {
   /** Tokens added per minute (automatic lookups per minute). */
@@ -24,7 +25,10 @@ export class LocalRateLimitError extends Error {
   override readonly name = 'LocalRateLimitError';
   constructor(readonly retryAfterMs: number) {
     super(
-      `Local limit of automatic lookups reached; next one possible in ${Math.ceil(retryAfterMs / 1000)} s.`,
+      l10n.t(
+        'Local limit of automatic lookups reached; next one possible in {0} s.',
+        Math.ceil(retryAfterMs / 1000),
+      ),
     );
   }
 }
@@ -32,7 +36,7 @@ export class LocalRateLimitError extends Error {
 export class LimiterAbortError extends Error {
   override readonly name = 'AbortError';
   constructor() {
-    super('The request was cancelled.');
+    super(l10n.t('The request was cancelled.'));
   }
 }
 

@@ -5,6 +5,7 @@
  * lookups still go through.
  */
 import { OdinApiError } from '../../api/errors';
+import { l10n } from '../text/l10n';
 
 export type PauseReason = 'auth' | 'quota' | 'forbidden' | 'rateLimited' | 'unavailable';
 
@@ -57,6 +58,7 @@ export class LookupPause {
     this.pauseState = undefined;
     if (this.pauseTimer) clearTimeout(this.pauseTimer);
     this.pauseTimer = undefined;
+    // l10n: English, for the log
     this.options.log?.('info', 'Automatic lookups resumed.');
     this.emit();
   }
@@ -67,6 +69,7 @@ export class LookupPause {
     if (this.pauseTimer) clearTimeout(this.pauseTimer);
     this.pauseTimer = undefined;
     if (state.until !== undefined) this.armPauseTimer(state.until);
+    // l10n: English, for the log
     this.options.log?.('warn', `Automatic lookups paused: ${state.message}`);
     this.emit();
   }
@@ -125,25 +128,37 @@ export class LookupPause {
 export function pauseMessage(reason: PauseReason, until?: number): string {
   switch (reason) {
     case 'auth':
-      return 'ODIN rejected the API key. Set a valid key, then resume.';
+      return l10n.t('ODIN rejected the API key. Set a valid key, then resume.');
     case 'quota':
-      return 'Your ODIN credits are used up. Lookups resume when you resume them.';
+      return l10n.t('Your ODIN credits are used up. Lookups resume when you resume them.');
     case 'forbidden':
-      return 'ODIN refused access (HTTP 403). Check your plan, then resume.';
+      return l10n.t('ODIN refused access (HTTP 403). Check your plan, then resume.');
     case 'rateLimited':
-      return until !== undefined
-        ? `ODIN asked to slow down; automatic lookups resume ${when(until)}.`
-        : 'ODIN asked to slow down.';
+      if (until === undefined) return l10n.t('ODIN asked to slow down.');
+      return sameDay(until)
+        ? l10n.t(
+            'ODIN asked to slow down; automatic lookups resume at {0}.',
+            new Date(until).toLocaleTimeString(),
+          )
+        : l10n.t(
+            'ODIN asked to slow down; automatic lookups resume on {0}.',
+            new Date(until).toLocaleString(),
+          );
     case 'unavailable':
-      return until !== undefined
-        ? `ODIN is unavailable for now; automatic lookups resume ${when(until)}.`
-        : 'ODIN is unavailable for now.';
+      if (until === undefined) return l10n.t('ODIN is unavailable for now.');
+      return sameDay(until)
+        ? l10n.t(
+            'ODIN is unavailable for now; automatic lookups resume at {0}.',
+            new Date(until).toLocaleTimeString(),
+          )
+        : l10n.t(
+            'ODIN is unavailable for now; automatic lookups resume on {0}.',
+            new Date(until).toLocaleString(),
+          );
   }
 }
 
-/** "at 14:05:00", or with the date when it is not today. */
-function when(until: number): string {
-  const d = new Date(until);
-  const sameDay = d.toDateString() === new Date().toDateString();
-  return sameDay ? `at ${d.toLocaleTimeString()}` : `on ${d.toLocaleString()}`;
+/** Is `until` today (the resume time then reads "at 14:05:00", else with its date)? */
+function sameDay(until: number): boolean {
+  return new Date(until).toDateString() === new Date().toDateString();
 }

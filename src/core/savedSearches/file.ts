@@ -6,6 +6,7 @@
  */
 import type { SavedSearch } from '../search/kinds';
 import { canonical, isObj, newId, validateSpec } from './spec';
+import { l10n } from '../text/l10n';
 
 export const FORMAT_VERSION = 1;
 export const MAX_NAME_LENGTH = 200;
@@ -34,10 +35,11 @@ export interface ParsedSearches {
  * accepts the older nested form `{ name, spec: {...} }`.
  */
 export function validateEntry(raw: unknown): { search: SavedSearch } | { error: string } {
-  if (!isObj(raw)) return { error: 'is not an object' };
+  if (!isObj(raw)) return { error: l10n.t('is not an object') };
   const name = typeof raw.name === 'string' ? raw.name.trim() : '';
-  if (!name) return { error: 'has no "name"' };
-  if (name.length > MAX_NAME_LENGTH) return { error: `"name" is longer than ${MAX_NAME_LENGTH} characters` };
+  if (!name) return { error: l10n.t('has no "name"') };
+  if (name.length > MAX_NAME_LENGTH)
+    return { error: l10n.t('"name" is longer than {0} characters', MAX_NAME_LENGTH) };
   const specSource = isObj(raw.spec) ? raw.spec : raw;
   const result = validateSpec(specSource);
   if ('error' in result) return { error: result.error };
@@ -62,7 +64,9 @@ export function parseSearchesFile(text: string): ParsedSearches | { fatal: strin
       key === '__proto__' || key === 'constructor' || key === 'prototype' ? undefined : value,
     );
   } catch (err) {
-    return { fatal: `The file is not valid JSON (${err instanceof Error ? err.message : String(err)}).` };
+    return {
+      fatal: l10n.t('The file is not valid JSON ({0}).', err instanceof Error ? err.message : String(err)),
+    };
   }
   return parseSearchesData(data);
 }
@@ -76,21 +80,33 @@ export function parseSearchesData(data: unknown): ParsedSearches | { fatal: stri
     const version = data.version;
     if (version === undefined) {
       if (!Array.isArray(data.searches))
-        return { fatal: 'The file has no "version" and no "searches" list.' };
+        return { fatal: l10n.t('The file has no "version" and no "searches" list.') };
     } else if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
       return {
-        fatal: `The file's "version" ${JSON.stringify(version).slice(0, 20)} is not a version number.`,
+        fatal: l10n.t(
+          'The file\'s "version" {0} is not a version number.',
+          JSON.stringify(version).slice(0, 20),
+        ),
       };
     } else if (version > FORMAT_VERSION) {
       return {
-        fatal: `The file was written by a newer version of the extension (format version ${version}; this one reads up to ${FORMAT_VERSION}). Update the extension.`,
+        fatal: l10n.t(
+          'The file was written by a newer version of the extension (format version {0}; this one reads up to {1}). Update the extension.',
+          version,
+          FORMAT_VERSION,
+        ),
       };
     }
     list = data.searches;
-    if (!Array.isArray(list)) return { fatal: 'The file\'s "searches" is not a list.' };
+    if (!Array.isArray(list)) return { fatal: l10n.t('The file\'s "searches" is not a list.') };
     if (Array.isArray(data.rejected)) rejected = data.rejected.slice();
   } else {
-    return { fatal: 'The file does not contain a saved-search list ({ "version": 1, "searches": [...] }).' };
+    return {
+      fatal: l10n.t(
+        'The file does not contain a saved-search list ({0}).',
+        '{ "version": 1, "searches": [...] }',
+      ),
+    };
   }
   const entries = list as unknown[];
   const searches: SavedSearch[] = [];
@@ -98,7 +114,7 @@ export function parseSearchesData(data: unknown): ParsedSearches | { fatal: stri
   const ids = new Set<string>();
   entries.forEach((raw, index) => {
     if (index >= MAX_SEARCHES) {
-      errors.push({ index, message: `is beyond the limit of ${MAX_SEARCHES} saved searches`, raw });
+      errors.push({ index, message: l10n.t('is beyond the limit of {0} saved searches', MAX_SEARCHES), raw });
       return;
     }
     const r = validateEntry(raw);
@@ -128,5 +144,7 @@ export function serializeSearches(
 
 /** One line per entry error: "Entry 3 ("Prod web"): has no "kind"". */
 export function describeEntryError(e: EntryError): string {
-  return `Entry ${e.index + 1}${e.name ? ` ("${e.name}")` : ''}: ${e.message}`;
+  return e.name
+    ? l10n.t('Entry {0} ("{1}"): {2}', e.index + 1, e.name, e.message)
+    : l10n.t('Entry {0}: {1}', e.index + 1, e.message);
 }

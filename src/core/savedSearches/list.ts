@@ -2,6 +2,7 @@
 import { MAX_NAME_LENGTH } from './file';
 import { KINDS, type SavedSearch } from '../search/kinds';
 import { newId, sameSpec } from './spec';
+import { l10n } from '../text/l10n';
 
 /** `base`, or `base (2)`, `base (3)`, ... whichever is not taken. */
 export function uniqueName(base: string, taken: Iterable<string>): string {
@@ -16,8 +17,8 @@ export function uniqueName(base: string, taken: Iterable<string>): string {
 
 export function nameError(name: string): string | undefined {
   const t = name.trim();
-  if (!t) return 'Give the search a name.';
-  if (t.length > MAX_NAME_LENGTH) return `At most ${MAX_NAME_LENGTH} characters.`;
+  if (!t) return l10n.t('Give the search a name.');
+  if (t.length > MAX_NAME_LENGTH) return l10n.t('At most {0} characters.', MAX_NAME_LENGTH);
   return undefined;
 }
 

@@ -3,6 +3,7 @@
  * equality and fresh ids. Its one-line description is the kind's (core/search/kinds.ts).
  */
 import { KINDS, type SearchKind, type SearchSpec } from '../search/kinds';
+import { l10n } from '../text/l10n';
 
 export const MAX_TEXT_LENGTH = 4000;
 
@@ -19,11 +20,11 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** `undefined` when `text` is a real calendar date written YYYY-MM-DD, else the reason. */
 export function dateError(text: string): string | undefined {
   const m = DATE_RE.exec(text);
-  if (!m) return 'Use the form YYYY-MM-DD, e.g. 2024-07-08.';
+  if (!m) return l10n.t('Use the form YYYY-MM-DD, e.g. 2024-07-08.');
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const date = new Date(Date.UTC(y, mo - 1, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) {
-    return `${text} is not a calendar date.`;
+    return l10n.t('{0} is not a calendar date.', text);
   }
   return undefined;
 }
@@ -34,13 +35,17 @@ export function dateError(text: string): string | undefined {
  * reason it is invalid.
  */
 export function validateSpec(raw: unknown): { spec: SearchSpec } | { error: string } {
-  if (!isObj(raw)) return { error: 'is not an object' };
+  if (!isObj(raw)) return { error: l10n.t('is not an object') };
   if (!isSearchKind(raw.kind)) {
     return {
       error:
         raw.kind === undefined
-          ? 'has no "kind"'
-          : `has an unknown kind ${JSON.stringify(raw.kind).slice(0, 40)} (expected one of ${Object.keys(KINDS).join(', ')})`,
+          ? l10n.t('has no "kind"')
+          : l10n.t(
+              'has an unknown kind {0} (expected one of {1})',
+              JSON.stringify(raw.kind).slice(0, 40),
+              Object.keys(KINDS).join(', '),
+            ),
     };
   }
   const kind = raw.kind;
@@ -51,30 +56,31 @@ export function validateSpec(raw: unknown): { spec: SearchSpec } | { error: stri
     if (value === undefined || value === null || value === '') continue;
     if (key === 'limit') {
       if (!Number.isSafeInteger(value) || (value as number) < 1 || (value as number) > 10000) {
-        return { error: '"limit" must be a whole number from 1 to 10000' };
+        return { error: l10n.t('"limit" must be a whole number from 1 to 10000') };
       }
       spec.limit = value as number;
       continue;
     }
-    if (typeof value !== 'string') return { error: `"${key}" must be a string` };
+    if (typeof value !== 'string') return { error: l10n.t('"{0}" must be a string', key) };
     if (value.length > MAX_TEXT_LENGTH)
-      return { error: `"${key}" is longer than ${MAX_TEXT_LENGTH} characters` };
+      return { error: l10n.t('"{0}" is longer than {1} characters', key, MAX_TEXT_LENGTH) };
     const text = key === 'query' ? value : value.trim();
     if (key === 'publishedAfter' || key === 'publishedBefore') {
       const why = dateError(text);
       if (why) return { error: `"${key}": ${why}` };
     }
     if (key === 'sortDir' && text !== 'asc' && text !== 'desc')
-      return { error: '"sortDir" must be "asc" or "desc"' };
-    if (key === 'sortBy' && !/^[A-Za-z0-9_.]+$/.test(text)) return { error: '"sortBy" must be a field name' };
+      return { error: l10n.t('"sortDir" must be "asc" or "desc"') };
+    if (key === 'sortBy' && !/^[A-Za-z0-9_.]+$/.test(text))
+      return { error: l10n.t('"sortBy" must be a field name') };
     (spec as unknown as Record<string, unknown>)[key] = text;
   }
   for (const p of info.required) {
     if (spec[p] === undefined || String(spec[p]).trim() === '')
-      return { error: `needs "${p}" for kind ${kind}` };
+      return { error: l10n.t('needs "{0}" for kind {1}', p, kind) };
   }
   if (spec.publishedAfter && spec.publishedBefore && spec.publishedAfter > spec.publishedBefore) {
-    return { error: '"publishedAfter" is later than "publishedBefore"' };
+    return { error: l10n.t('"publishedAfter" is later than "publishedBefore"') };
   }
   return { spec };
 }

@@ -30,6 +30,7 @@ import type {
 import type { SearchValues } from '../gate';
 import type { TtlClass } from '../requests/cache';
 import type { ResultItem } from '../results/resultItem';
+import { l10n } from '../text/l10n';
 import type { SearchKind, SearchSpec } from './kinds';
 
 /** One page of a result set, as the Results view keeps it. */
@@ -124,12 +125,18 @@ function facets(agg: Aggregation, spec: CatalogueSpec): PageResult {
   const notes: string[] = [];
   if (agg.sum_other_doc_count > 0) {
     notes.push(
-      `${agg.sum_other_doc_count.toLocaleString('en-US')} more results fall in values not listed (raise the facet count or narrow the query).`,
+      l10n.t(
+        '{0} more results fall in values not listed (raise the facet count or narrow the query).',
+        agg.sum_other_doc_count.toLocaleString('en-US'),
+      ),
     );
   }
   if (agg.doc_count_error_upper_bound > 0) {
     notes.push(
-      `Counts may be off by up to ${agg.doc_count_error_upper_bound.toLocaleString('en-US')} (the service's estimate).`,
+      l10n.t(
+        "Counts may be off by up to {0} (the service's estimate).",
+        agg.doc_count_error_upper_bound.toLocaleString('en-US'),
+      ),
     );
   }
   return {
@@ -139,9 +146,10 @@ function facets(agg: Aggregation, spec: CatalogueSpec): PageResult {
   };
 }
 
+/** A count's row; its label is worded when the answer comes (`label` returns it). */
 const counted =
-  (label: string) =>
-  (n: number): PageResult => ({ items: [{ t: 'count', v: n, label }], total: 1 });
+  (label: () => string) =>
+  (n: number): PageResult => ({ items: [{ t: 'count', v: n, label: label() }], total: 1 });
 
 function paged<T>(page: Page<T>, item: (v: T) => ResultItem): PageResult {
   return { items: page.items.map(item), total: page.total, next: page.next };
@@ -183,7 +191,7 @@ export const CATALOGUE: Catalogue = {
     ttl: 'count',
     target: queryOf,
     call: (c, spec, _page, signal) => countHosts(c, queryOf(spec), signal),
-    rows: counted('Hosts'),
+    rows: counted(() => l10n.t('Hosts')),
   },
   hostSummary: {
     cacheKind: 'search.hostSummary',
@@ -238,13 +246,13 @@ export const CATALOGUE: Catalogue = {
     cacheKind: 'search.domainCount',
     ttl: 'count',
     call: (c, spec, _page, signal) => c.countDomains(domainFilter(spec), { signal }),
-    rows: counted('Domains'),
+    rows: counted(() => l10n.t('Domains')),
   },
   subdomainCount: {
     cacheKind: 'search.subdomainCount',
     ttl: 'count',
     call: (c, spec, _page, signal) => c.countSubdomains(domainFilter(spec), { signal }),
-    rows: counted('Subdomains'),
+    rows: counted(() => l10n.t('Subdomains')),
   },
   whois: {
     cacheKind: 'whois',
@@ -262,7 +270,7 @@ export const CATALOGUE: Catalogue = {
       items: h.records.map((v): ResultItem => ({ t: 'whois', v })),
       total: h.records.length,
       notes: h.pageState
-        ? ['The service has older whois records than these; it offers no way to fetch them.']
+        ? [l10n.t('The service has older whois records than these; it offers no way to fetch them.')]
         : [],
     }),
   },
@@ -285,7 +293,7 @@ export const CATALOGUE: Catalogue = {
     cacheKind: 'search.fileCount',
     ttl: 'count',
     call: (c, spec, _page, signal) => c.countFiles({ query: queryOf(spec) }, { signal }),
-    rows: counted('Exposed files'),
+    rows: counted(() => l10n.t('Exposed files')),
   },
   fileSummary: {
     cacheKind: 'search.fileSummary',

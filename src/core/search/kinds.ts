@@ -5,6 +5,7 @@
  * `catalogue.ts`, beside these. Pure: no VS Code.
  */
 import type { QueryTarget } from '../query/examples';
+import { l10n } from '../text/l10n';
 
 /** Every kind of search the extension can run (one per command that takes inputs). */
 export type SearchKind =
@@ -35,7 +36,7 @@ type Param = 'query' | 'field' | 'ip' | 'cve' | 'domain';
 export type PromptForm = 'query' | 'querySort' | 'fieldQuery' | 'ip' | 'ipCve' | 'domain' | 'domainFilter';
 
 export interface KindInfo {
-  /** Short label ("Host search"). */
+  /** Short label ("Host search"); a getter in KINDS, so it reads the translator of the moment. */
   label: string;
   group: SearchGroup;
   /** Parameters that must be present (non-empty) for the search to run. */
@@ -70,25 +71,29 @@ export interface KindInfo {
 const DOMAIN_FILTER: Array<keyof SearchSpec> = ['domain', 'keyword', 'publishedAfter', 'publishedBefore'];
 
 const queryText = (spec: SearchSpec): string => (spec.query?.trim() ? spec.query : '*');
-const overQuery = (spec: SearchSpec): string => `${spec.field ?? ''} over ${queryText(spec)}`;
+const overQuery = (spec: SearchSpec): string => l10n.t('{0} over {1}', spec.field ?? '', queryText(spec));
 const ipText = (spec: SearchSpec): string => spec.ip ?? '';
 const domainText = (spec: SearchSpec): string => spec.domain ?? '';
 function filterText(spec: SearchSpec): string {
   const parts: string[] = [];
   if (spec.domain) parts.push(spec.domain);
-  if (spec.keyword) parts.push(`keyword ${spec.keyword}`);
-  if (spec.publishedAfter) parts.push(`after ${spec.publishedAfter}`);
-  if (spec.publishedBefore) parts.push(`before ${spec.publishedBefore}`);
-  return parts.length ? parts.join(', ') : 'all';
+  if (spec.keyword) parts.push(l10n.t('keyword {0}', spec.keyword));
+  if (spec.publishedAfter) parts.push(l10n.t('after {0}', spec.publishedAfter));
+  if (spec.publishedBefore) parts.push(l10n.t('before {0}', spec.publishedBefore));
+  return parts.length ? parts.join(', ') : l10n.t('all');
 }
 
 export const KINDS: Record<SearchKind, KindInfo> = {
   hosts: {
-    label: 'Host search',
+    get label() {
+      return l10n.t('Host search');
+    },
     group: 'hosts',
     required: [],
     uses: ['query'],
-    title: 'ODIN: Search Hosts',
+    get title() {
+      return l10n.t('ODIN: Search Hosts');
+    },
     prompt: 'query',
     target: 'hosts',
     icon: 'server-environment',
@@ -97,11 +102,15 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     describe: queryText,
   },
   hostSummary: {
-    label: 'Host summary',
+    get label() {
+      return l10n.t('Host summary');
+    },
     group: 'hosts',
     required: ['field'],
     uses: ['query', 'field', 'limit'],
-    title: 'ODIN: Summarize Hosts',
+    get title() {
+      return l10n.t('ODIN: Summarize Hosts');
+    },
     prompt: 'fieldQuery',
     target: 'hosts',
     icon: 'graph',
@@ -110,84 +119,116 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     describe: overQuery,
   },
   host: {
-    label: 'Host',
+    get label() {
+      return l10n.t('Host');
+    },
     group: 'hosts',
     required: ['ip'],
     uses: ['ip'],
-    title: 'ODIN: Look Up Host',
+    get title() {
+      return l10n.t('ODIN: Look Up Host');
+    },
     prompt: 'ip',
     icon: 'server',
     page: 'host',
     describe: ipText,
   },
   hostCves: {
-    label: 'Host CVEs',
+    get label() {
+      return l10n.t('Host CVEs');
+    },
     group: 'hosts',
     required: ['ip'],
     uses: ['ip'],
-    title: 'ODIN: CVEs of a Host',
+    get title() {
+      return l10n.t('ODIN: CVEs of a Host');
+    },
     prompt: 'ip',
     icon: 'bug',
     paged: true,
     describe: ipText,
   },
   hostExploits: {
-    label: 'Host exploits',
+    get label() {
+      return l10n.t('Host exploits');
+    },
     group: 'hosts',
     required: ['ip'],
     uses: ['ip'],
-    title: 'ODIN: Exploits of a Host',
+    get title() {
+      return l10n.t('ODIN: Exploits of a Host');
+    },
     prompt: 'ip',
     icon: 'flame',
     describe: ipText,
   },
   hostCve: {
-    label: 'CVE on host',
+    get label() {
+      return l10n.t('CVE on host');
+    },
     group: 'hosts',
     required: ['ip', 'cve'],
     uses: ['ip', 'cve'],
-    title: 'ODIN: CVE on a Host',
+    get title() {
+      return l10n.t('ODIN: CVE on a Host');
+    },
     prompt: 'ipCve',
     icon: 'bug',
-    describe: (spec) => `${spec.cve ?? ''} on ${spec.ip ?? ''}`,
+    describe: (spec) => l10n.t('{0} on {1}', spec.cve ?? '', spec.ip ?? ''),
   },
   domains: {
-    label: 'Domain search',
+    get label() {
+      return l10n.t('Domain search');
+    },
     group: 'domains',
     required: [],
     uses: DOMAIN_FILTER,
-    title: 'ODIN: Search Domains',
+    get title() {
+      return l10n.t('ODIN: Search Domains');
+    },
     prompt: 'domainFilter',
     icon: 'globe',
     paged: true,
     describe: filterText,
   },
   domainCount: {
-    label: 'Domain count',
+    get label() {
+      return l10n.t('Domain count');
+    },
     group: 'domains',
     required: [],
     uses: DOMAIN_FILTER,
-    title: 'ODIN: Count Domains',
+    get title() {
+      return l10n.t('ODIN: Count Domains');
+    },
     prompt: 'domainFilter',
     icon: 'symbol-number',
     describe: filterText,
   },
   subdomainCount: {
-    label: 'Subdomain count',
+    get label() {
+      return l10n.t('Subdomain count');
+    },
     group: 'domains',
     required: [],
     uses: DOMAIN_FILTER,
-    title: 'ODIN: Count Subdomains',
+    get title() {
+      return l10n.t('ODIN: Count Subdomains');
+    },
     prompt: 'domainFilter',
     icon: 'symbol-number',
     describe: filterText,
   },
   whois: {
-    label: 'Whois',
+    get label() {
+      return l10n.t('Whois');
+    },
     group: 'domains',
     required: ['domain'],
     uses: ['domain'],
-    title: 'ODIN: Whois',
+    get title() {
+      return l10n.t('ODIN: Whois');
+    },
     prompt: 'domain',
     icon: 'book',
     page: 'whois',
@@ -195,35 +236,49 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     describe: domainText,
   },
   whoisHistory: {
-    label: 'Whois history',
+    get label() {
+      return l10n.t('Whois history');
+    },
     group: 'domains',
     required: ['domain'],
     uses: ['domain'],
-    title: 'ODIN: Whois History',
+    get title() {
+      return l10n.t('ODIN: Whois History');
+    },
     prompt: 'domain',
     icon: 'history',
     registrable: true,
     describe: domainText,
   },
   buckets: {
-    label: 'Bucket search',
+    get label() {
+      return l10n.t('Bucket search');
+    },
     group: 'storage',
     required: [],
     uses: ['query', 'sortBy', 'sortDir'],
-    title: 'ODIN: Search Exposed Buckets',
+    get title() {
+      return l10n.t('ODIN: Search Exposed Buckets');
+    },
     prompt: 'querySort',
     target: 'buckets',
     icon: 'database',
     paged: true,
     describe: (spec) =>
-      `${queryText(spec)}${spec.sortBy ? ` (by ${spec.sortBy} ${spec.sortDir ?? 'desc'})` : ''}`,
+      spec.sortBy
+        ? l10n.t('{0} (by {1} {2})', queryText(spec), spec.sortBy, spec.sortDir ?? 'desc')
+        : queryText(spec),
   },
   fileCount: {
-    label: 'File count',
+    get label() {
+      return l10n.t('File count');
+    },
     group: 'storage',
     required: [],
     uses: ['query'],
-    title: 'ODIN: Count Exposed Files',
+    get title() {
+      return l10n.t('ODIN: Count Exposed Files');
+    },
     prompt: 'query',
     target: 'files',
     icon: 'symbol-number',
@@ -231,11 +286,15 @@ export const KINDS: Record<SearchKind, KindInfo> = {
     describe: queryText,
   },
   fileSummary: {
-    label: 'File summary',
+    get label() {
+      return l10n.t('File summary');
+    },
     group: 'storage',
     required: ['field'],
     uses: ['query', 'field', 'limit'],
-    title: 'ODIN: Summarize Exposed Files',
+    get title() {
+      return l10n.t('ODIN: Summarize Exposed Files');
+    },
     prompt: 'fieldQuery',
     target: 'files',
     icon: 'graph',
@@ -246,9 +305,15 @@ export const KINDS: Record<SearchKind, KindInfo> = {
 };
 
 export const GROUP_LABELS: Record<SearchGroup, string> = {
-  hosts: 'Hosts',
-  domains: 'Domains and whois',
-  storage: 'Exposed storage',
+  get hosts() {
+    return l10n.t('Hosts');
+  },
+  get domains() {
+    return l10n.t('Domains and whois');
+  },
+  get storage() {
+    return l10n.t('Exposed storage');
+  },
 };
 
 export const BUCKET_SORT_FIELDS = ['ins_at', 'files', 'scan_at', 'last_found_at'] as const;

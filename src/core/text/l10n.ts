@@ -16,10 +16,21 @@ export const english: Translate = (message, ...args) =>
   );
 
 let translate: Translate = english;
+let forTheModel: () => boolean = () => false;
 
 export const l10n = {
-  t: (message: string, ...args: Array<string | number | boolean>): string => translate(message, ...args),
+  t: (message: string, ...args: Array<string | number | boolean>): string =>
+    (forTheModel() ? english : translate)(message, ...args),
 };
+
+/**
+ * Words a language model reads stay English (ARCHITECTURE.md, "Localisation"): the agent's
+ * tool calls reuse core words (exploitation signals, whois diffs, refusals), so while
+ * `answering()` holds (src/agent/tools.ts: the call's async context) `l10n.t` formats English.
+ */
+export function englishWhile(answering: () => boolean): void {
+  forTheModel = answering;
+}
 
 /** Called once by the extension's activation with `vscode.l10n.t`. */
 export function useTranslator(t: Translate): void {

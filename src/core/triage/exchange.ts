@@ -6,6 +6,7 @@ import { epssText, kevText } from '../exploitation/text';
 import type { CveSignal, Triage, TriageRow } from './model';
 import { rowsOf, statusText, type ReportOptions } from './reportRows';
 import { account } from './triage';
+import { l10n } from '../text/l10n';
 
 // ------------------------------------------------------------------ STIX 2.1
 
@@ -51,6 +52,7 @@ export function stixBundle(
       id: identityId,
       created: '2026-01-01T00:00:00.000Z',
       modified: '2026-01-01T00:00:00.000Z',
+      // l10n: English, a name
       name: 'ODIN for VS Code (triage)',
       identity_class: 'system',
     },
@@ -127,8 +129,13 @@ export function stixBundle(
     created: now,
     modified: now,
     created_by_ref: identityId,
-    name: opts.title ?? 'ODIN triage',
-    description: `${triage.rows.length} unique indicators in ${triage.files.length} file(s); ${acc.summary}.`,
+    name: opts.title ?? l10n.t('ODIN triage'),
+    description: l10n.t(
+      '{0} unique indicators in {1} file(s); {2}.',
+      triage.rows.length,
+      triage.files.length,
+      acc.summary,
+    ),
     report_types: ['observed-data'],
     published: now,
     object_refs: allRefs.length ? [...new Set(allRefs)] : [identityId],
@@ -150,6 +157,7 @@ function addExploitation(vuln: StixObject, s: CveSignal): void {
     });
     vuln.x_odin_kev = {
       date_added: s.kevAdded,
+      // l10n: English, the catalogue's own values (a machine reads them)
       known_ransomware_campaign_use: s.ransomware ? 'Known' : 'Unknown',
     };
   }
@@ -182,22 +190,37 @@ export function vulnerabilityReference(
 
 function enrichmentText(r: TriageRow): string {
   const v = r.verdict;
-  const lines = [`${r.value} (${r.kind}), seen ${r.count} time${r.count === 1 ? '' : 's'}.`];
+  const lines = [
+    r.count === 1
+      ? l10n.t('{0} ({1}), seen 1 time.', r.value, r.kind)
+      : l10n.t('{0} ({1}), seen {2} times.', r.value, r.kind, r.count),
+  ];
   if (v?.kind === 'host') {
-    lines.push(
-      `Vulnerable: ${v.vulnerable ? 'yes' : v.cvesUnknown ? `unknown (${v.cvesUnknown})` : 'no'}; CVEs: ${v.cves}${v.maxScore !== undefined ? `; highest CVSS ${v.maxScore}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}; exploits: ${v.exploits}.`,
-    );
-    if (v.exploited) lines.push(`${v.exploited}${v.kev && v.kev > 1 ? ` (${v.kev} CVEs in KEV)` : ''}.`);
-    if (v.feeds) lines.push(`Exploitation data: ${v.feeds}.`);
-    if (v.ports.length) lines.push(`Open ports: ${v.ports.join(', ')}.`);
-    if (v.tags.length) lines.push(`Tags: ${v.tags.join(', ')}.`);
+    const vulnerable = v.vulnerable
+      ? l10n.t('yes')
+      : v.cvesUnknown
+        ? l10n.t('unknown ({0})', v.cvesUnknown)
+        : l10n.t('no');
+    const cves = `${v.cves}${v.maxScore !== undefined ? `; ${l10n.t('highest CVSS {0}', v.maxScore)}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}`;
+    lines.push(l10n.t('Vulnerable: {0}; CVEs: {1}; exploits: {2}.', vulnerable, cves, v.exploits));
+    if (v.exploited)
+      lines.push(
+        v.kev && v.kev > 1 ? l10n.t('{0} ({1} CVEs in KEV).', v.exploited, v.kev) : `${v.exploited}.`,
+      );
+    if (v.feeds) lines.push(l10n.t('Exploitation data: {0}.', v.feeds));
+    if (v.ports.length) lines.push(l10n.t('Open ports: {0}.', v.ports.join(', ')));
+    if (v.tags.length) lines.push(l10n.t('Tags: {0}.', v.tags.join(', ')));
     if (v.asn || v.org || v.country)
-      lines.push(`Network: ${[v.asn, v.org, v.country].filter(Boolean).join(', ')}.`);
+      lines.push(l10n.t('Network: {0}.', [v.asn, v.org, v.country].filter(Boolean).join(', ')));
   } else if (v?.kind === 'domain') {
-    if (v.registrar) lines.push(`Registrar: ${v.registrar}.`);
+    if (v.registrar) lines.push(l10n.t('Registrar: {0}.', v.registrar));
     if (v.created)
-      lines.push(`Created ${v.created}${v.ageDays !== undefined ? ` (${v.ageDays} days old)` : ''}.`);
-    if (v.expires) lines.push(`Expires ${v.expires}.`);
+      lines.push(
+        v.ageDays !== undefined
+          ? l10n.t('Created {0} ({1} days old).', v.created, v.ageDays)
+          : l10n.t('Created {0}.', v.created),
+      );
+    if (v.expires) lines.push(l10n.t('Expires {0}.', v.expires));
   }
   return lines.join('\n');
 }
@@ -221,6 +244,7 @@ export function mispEvent(triage: Triage, opts: ReportOptions = {}): { Event: Re
     attrs.push({
       uuid: uuid(),
       type,
+      // l10n: English, MISP's category (a machine reads it)
       category: 'Network activity',
       to_ids: false,
       value: r.value,
@@ -238,6 +262,7 @@ export function mispEvent(triage: Triage, opts: ReportOptions = {}): { Event: Re
         attrs.push({
           uuid: uuid(),
           type: 'vulnerability',
+          // l10n: English, MISP's category (a machine reads it)
           category: 'External analysis',
           to_ids: false,
           value: s.id,
@@ -252,7 +277,9 @@ export function mispEvent(triage: Triage, opts: ReportOptions = {}): { Event: Re
       uuid: uuid(),
       info:
         opts.title ??
-        `ODIN triage of ${triage.files.length} file${triage.files.length === 1 ? '' : 's'}: ${acc.summary}`,
+        (triage.files.length === 1
+          ? l10n.t('ODIN triage of 1 file: {0}', acc.summary)
+          : l10n.t('ODIN triage of {0} files: {1}', triage.files.length, acc.summary)),
       date: now.toISOString().slice(0, 10),
       timestamp: String(Math.floor(now.getTime() / 1000)),
       published: false,

@@ -4,6 +4,7 @@
 import { detectInRange } from '../detect';
 import type { HostVerdict } from './model';
 import type { Answer } from './triage';
+import { l10n } from '../text/l10n';
 
 /** Is this file one whose hosts the Problems entries look at? By path (and language id when known). */
 export function isInfraFile(path: string, languageId?: string): boolean {
@@ -47,15 +48,24 @@ export interface InfraFinding {
 /** The one-line problem text of a vulnerable host. */
 export function findingMessage(f: InfraFinding): string {
   const v = f.verdict;
-  const cves =
-    v.cves > 0
-      ? `${v.cves} CVE${v.cves === 1 ? '' : 's'}${v.maxScore !== undefined ? `, max CVSS ${v.maxScore.toFixed(1)}` : ''}${v.maxSeverity ? ` (${v.maxSeverity})` : ''}`
-      : 'marked vulnerable';
-  const exploits = v.exploits > 0 ? `, ${v.exploits} known exploit${v.exploits === 1 ? '' : 's'}` : '';
-  const worst = v.cveIds.length ? `; worst ${v.cveIds.slice(0, 3).join(', ')}` : '';
+  let cves = l10n.t('marked vulnerable');
+  if (v.cves > 0) {
+    cves = v.cves === 1 ? l10n.t('1 CVE') : l10n.t('{0} CVEs', v.cves);
+    if (v.maxScore !== undefined) cves = l10n.t('{0}, max CVSS {1}', cves, v.maxScore.toFixed(1));
+    if (v.maxSeverity) cves = `${cves} (${v.maxSeverity})`;
+  }
+  const exploits =
+    v.exploits > 0
+      ? `, ${v.exploits === 1 ? l10n.t('1 known exploit') : l10n.t('{0} known exploits', v.exploits)}`
+      : '';
+  const worst = v.cveIds.length ? `; ${l10n.t('worst {0}', v.cveIds.slice(0, 3).join(', '))}` : '';
   // The worst exploitation signal (KEV, else EPSS) leads, then the CVSS (issue 29).
   const lead = v.exploited ? `${v.exploited}; ` : '';
-  return `${f.value} is a vulnerable host according to ODIN: ${lead}${cves}${exploits}${worst}.`;
+  return l10n.t(
+    '{0} is a vulnerable host according to ODIN: {1}.',
+    f.value,
+    `${lead}${cves}${exploits}${worst}`,
+  );
 }
 
 /**

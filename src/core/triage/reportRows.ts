@@ -2,6 +2,7 @@
 // values left out unless asked for), and a row's status in words. Pure: no `vscode` import.
 import type { Triage, TriageRow } from './model';
 import { verdictLine } from './verdict';
+import { l10n } from '../text/l10n';
 
 export interface ReportOptions {
   /** Include private/internal values (default false). */
@@ -26,14 +27,14 @@ export function rowsOf(triage: Triage, opts: ReportOptions): TriageRow[] {
 export function statusText(r: TriageRow): string {
   switch (r.status) {
     case 'enriched':
-      return verdictLine(r.verdict) || 'known to ODIN';
+      return verdictLine(r.verdict) || l10n.t('known to ODIN');
     case 'unknown':
-      return 'unknown to ODIN';
+      return l10n.t('unknown to ODIN');
     case 'local':
-      return r.private ? 'private/internal, not sent' : (r.localReason ?? 'not looked up');
+      return r.private ? l10n.t('private/internal, not sent') : (r.localReason ?? l10n.t('not looked up'));
     case 'pending':
-      return r.reason ? `not sent: ${r.reason}` : 'not sent';
+      return r.reason ? l10n.t('not sent: {0}', r.reason) : l10n.t('not sent');
     case 'failed':
-      return `failed: ${r.reason ?? 'error'}`;
+      return l10n.t('failed: {0}', r.reason ?? l10n.t('error'));
   }
 }

@@ -10,6 +10,7 @@ import { mispEvent, stixBundle } from './exchange';
 import type { Triage, TriageRow } from './model';
 import { rowsOf, statusText, type ReportOptions } from './reportRows';
 import { account } from './triage';
+import { l10n } from '../text/l10n';
 
 export type ReportFormat = 'md' | 'csv' | 'json' | 'stix' | 'misp';
 export const REPORT_FORMATS: readonly ReportFormat[] = ['md', 'csv', 'json', 'stix', 'misp'];
@@ -57,6 +58,11 @@ function isVulnerable(r: TriageRow): boolean {
   return r.verdict?.kind === 'host' && r.verdict.vulnerable;
 }
 
+/** A Markdown table row of these cells. */
+function tableRow(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
 export function markdownReport(triage: Triage, opts: ReportOptions = {}): string {
   const dfg = opts.defang ?? true;
   const show = (v: string): string => mdCode(dfg ? defang(v) : v);
@@ -66,26 +72,38 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
   const priv = triage.rows.filter((r) => r.private).length;
   const vulnerable = triage.rows.filter((r) => r.verdict?.kind === 'host' && r.verdict.vulnerable);
   const lines: string[] = [];
-  lines.push(`## ${mdText(opts.title ?? 'ODIN triage')}`, '');
+  lines.push(`## ${mdText(opts.title ?? l10n.t('ODIN triage'))}`, '');
+  const when = (opts.now ?? new Date()).toISOString();
+  const files = `${triage.files
+    .slice(0, 5)
+    .map((f) => mdCode(label(f), 80))
+    .join(', ')}${triage.files.length > 5 ? ', …' : ''}`;
   lines.push(
-    `Generated ${(opts.now ?? new Date()).toISOString()} from ${triage.files.length} file${triage.files.length === 1 ? '' : 's'}: ${triage.files
-      .slice(0, 5)
-      .map((f) => mdCode(label(f), 80))
-      .join(', ')}${triage.files.length > 5 ? ', …' : ''}.`,
+    triage.files.length === 1
+      ? l10n.t('Generated {0} from 1 file: {1}.', when, files)
+      : l10n.t('Generated {0} from {1} files: {2}.', when, triage.files.length, files),
     '',
   );
-  lines.push('| | count |', '|---|---:|');
-  lines.push(`| unique indicators | ${triage.rows.length} |`);
-  lines.push(`| occurrences | ${triage.occurrences} |`);
-  lines.push(`| private or internal (never sent${opts.includePrivate ? '' : ', not listed'}) | ${priv} |`);
-  lines.push(`| enriched | ${acc.answered} of ${acc.eligible} |`);
-  lines.push(`| vulnerable hosts | ${vulnerable.length} |`, '');
-  if (acc.partial) lines.push(`> Partial: ${mdText(acc.summary, 300)}.`, '');
+  lines.push(`| | ${l10n.t('count')} |`, '|---|---:|');
+  lines.push(tableRow([l10n.t('unique indicators'), String(triage.rows.length)]));
+  lines.push(tableRow([l10n.t('occurrences'), String(triage.occurrences)]));
+  lines.push(
+    tableRow([
+      opts.includePrivate
+        ? l10n.t('private or internal (never sent)')
+        : l10n.t('private or internal (never sent, not listed)'),
+      String(priv),
+    ]),
+  );
+  lines.push(tableRow([l10n.t('enriched'), l10n.t('{0} of {1}', acc.answered, acc.eligible)]));
+  lines.push(tableRow([l10n.t('vulnerable hosts'), String(vulnerable.length)]), '');
+  if (acc.partial) lines.push(`> ${l10n.t('Partial: {0}.', mdText(acc.summary, 300))}`, '');
   // Where the KEV and EPSS columns come from, or why they are empty (never "not exploited").
   const feeds = rows.find((r) => r.verdict?.kind === 'host' && r.verdict.feeds)?.verdict;
-  if (feeds?.kind === 'host' && feeds.feeds) lines.push(`> Exploitation: ${mdText(feeds.feeds, 300)}.`, '');
+  if (feeds?.kind === 'host' && feeds.feeds)
+    lines.push(`> ${l10n.t('Exploitation: {0}.', mdText(feeds.feeds, 300))}`, '');
   if (triage.truncated)
-    lines.push('> More unique values than the triage lists; the rest are counted only.', '');
+    lines.push(`> ${l10n.t('More unique values than the triage lists; the rest are counted only.')}`, '');
   const notable = rows
     .filter((r) => r.verdict?.kind === 'host' && (r.verdict.vulnerable || r.verdict.tags.length > 0))
     .sort(
@@ -97,16 +115,30 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
     .slice(0, 50);
   if (notable.length) {
     lines.push(
-      '### Notable hosts',
+      `### ${l10n.t('Notable hosts')}`,
       '',
-      '| indicator | seen | exploited | max EPSS | CVEs | max CVSS | severity | exploits | tags | ports | ASN | organisation | country |',
+      tableRow([
+        l10n.t('indicator'),
+        l10n.t('seen'),
+        l10n.t('exploited'),
+        l10n.t('max EPSS'),
+        'CVEs',
+        l10n.t('max CVSS'),
+        l10n.t('severity'),
+        l10n.t('exploits'),
+        l10n.t('tags'),
+        l10n.t('ports'),
+        'ASN',
+        l10n.t('organisation'),
+        l10n.t('country'),
+      ]),
       '|---|---:|---|---:|---:|---:|---|---:|---|---|---|---|---|',
     );
     for (const r of notable) {
       const v = r.verdict!;
       if (v.kind !== 'host') continue;
       lines.push(
-        `| ${show(r.value)} | ${r.count} | ${mdText(v.kev ? `${v.kev} in KEV${v.ransomware ? ' (ransomware)' : ''}` : '')} | ${v.epss !== undefined ? `${(v.epss * 100).toFixed(1)}%` : ''} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? `, … (${v.ports.length} in all)` : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`,
+        `| ${show(r.value)} | ${r.count} | ${mdText(v.kev ? (v.ransomware ? l10n.t('{0} in KEV (ransomware)', v.kev) : l10n.t('{0} in KEV', v.kev)) : '')} | ${v.epss !== undefined ? `${(v.epss * 100).toFixed(1)}%` : ''} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? `, … ${l10n.t('({0} in all)', v.ports.length)}` : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`,
       );
     }
     lines.push('');
@@ -114,9 +146,16 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
   const domains = rows.filter((r) => r.verdict?.kind === 'domain').slice(0, 50);
   if (domains.length) {
     lines.push(
-      '### Domains',
+      `### ${l10n.t('Domains')}`,
       '',
-      '| indicator | seen | registrar | created | age (days) | expires |',
+      tableRow([
+        l10n.t('indicator'),
+        l10n.t('seen'),
+        l10n.t('registrar'),
+        l10n.t('created'),
+        l10n.t('age (days)'),
+        l10n.t('expires'),
+      ]),
       '|---|---:|---|---|---:|---|',
     );
     for (const r of domains) {
@@ -130,10 +169,16 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
   }
   const rest = rows.filter((r) => !notable.includes(r) && !domains.includes(r));
   if (rest.length) {
-    lines.push('### Other indicators', '', '| indicator | kind | seen | status |', '|---|---|---:|---|');
+    lines.push(
+      `### ${l10n.t('Other indicators')}`,
+      '',
+      tableRow([l10n.t('indicator'), l10n.t('kind'), l10n.t('seen'), l10n.t('status')]),
+      '|---|---|---:|---|',
+    );
     for (const r of rest.slice(0, 200))
       lines.push(`| ${show(r.value)} | ${r.kind} | ${r.count} | ${mdText(statusText(r))} |`);
-    if (rest.length > 200) lines.push('', `…and ${rest.length - 200} more (see the CSV or JSON report).`);
+    if (rest.length > 200)
+      lines.push('', `…${l10n.t('and {0} more (see the CSV or JSON report).', rest.length - 200)}`);
     lines.push('');
   }
   return lines.join('\n');

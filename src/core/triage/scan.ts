@@ -4,6 +4,7 @@
 import type { DetectionKind } from '../detect';
 import { listIndicators } from '../detect/indicators';
 import { lookupKind, type Triage, type TriageRow } from './model';
+import { l10n } from '../text/l10n';
 
 export interface SourceText {
   uri: string;
@@ -67,7 +68,7 @@ export async function buildTriage(
         row.localReason = decision.reason;
       } else if (!lk) {
         row.status = 'local';
-        row.localReason = 'CIDR blocks are not looked up one by one';
+        row.localReason = l10n.t('CIDR blocks are not looked up one by one');
       }
       byValue.set(it.value, row);
       firstHere.push(row);

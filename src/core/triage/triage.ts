@@ -10,6 +10,7 @@ import { OverBudgetError, RequestBudget } from '../requests/budget';
 import type { DetectionKind } from '../detect';
 import { LocalRateLimitError } from '../requests/limiter';
 import { LookupsPausedError } from '../requests/layer';
+import { l10n } from '../text/l10n';
 import { lookupKind, type Triage, type TriageRow, type Verdict, type HostVerdict } from './model';
 
 /** What a lookup answered: a verdict, or a definite "ODIN does not know it". */
@@ -216,27 +217,34 @@ export interface EnrichResult {
   summary: string;
 }
 
-/** Why a run stopped when a refused batch's single lookups were not agreed to. */
+/**
+ * Why a run stopped when a refused batch's single lookups were not agreed to, as the agent
+ * compares it: its tool calls read English words (core/text/l10n.ts `englishWhile`), and
+ * `overBudget()` in English is this.
+ */
+// l10n: English, for the model (the agent compares it)
 export const OVER_BUDGET = 'over budget';
+const overBudget = (): string => l10n.t('over budget');
+const cancelled = (): string => l10n.t('cancelled');
 
 /** Why an error ends the whole run (credits, key, rate limit, pause), or undefined for a per-item failure. */
 function stopReason(err: unknown): string | undefined {
   if (err instanceof LookupsPausedError)
-    return err.pause.reason === 'quota' ? 'credits used up' : 'lookups paused';
-  if (err instanceof OverBudgetError) return OVER_BUDGET;
-  if (err instanceof LocalRateLimitError) return 'local limit of automatic lookups reached';
+    return err.pause.reason === 'quota' ? l10n.t('credits used up') : l10n.t('lookups paused');
+  if (err instanceof OverBudgetError) return overBudget();
+  if (err instanceof LocalRateLimitError) return l10n.t('local limit of automatic lookups reached');
   if (!(err instanceof OdinApiError)) return undefined;
   switch (err.kind) {
     case 'quota':
-      return 'credits used up';
+      return l10n.t('credits used up');
     case 'auth':
-      return 'API key rejected';
+      return l10n.t('API key rejected');
     case 'forbidden':
-      return 'access refused (HTTP 403)';
+      return l10n.t('access refused (HTTP 403)');
     case 'rateLimited':
-      return 'rate limited';
+      return l10n.t('rate limited');
     case 'cancelled':
-      return 'cancelled';
+      return cancelled();
     default:
       return undefined;
   }
@@ -246,17 +254,17 @@ function itemReason(err: unknown): string {
   if (err instanceof OdinApiError) {
     switch (err.kind) {
       case 'network':
-        return err.network === 'reset' ? 'connection reset' : 'network error';
+        return err.network === 'reset' ? l10n.t('connection reset') : l10n.t('network error');
       case 'timeout':
-        return 'timed out';
+        return l10n.t('timed out');
       case 'server':
-        return `server error${err.status ? ` (HTTP ${err.status})` : ''}`;
+        return err.status ? l10n.t('server error (HTTP {0})', err.status) : l10n.t('server error');
       case 'badResponse':
-        return 'unreadable answer';
+        return l10n.t('unreadable answer');
       case 'badRequest':
-        return 'refused as a bad request';
+        return l10n.t('refused as a bad request');
       case 'tooLarge':
-        return 'answer too large';
+        return l10n.t('answer too large');
       default:
         return err.kind;
     }
@@ -324,7 +332,7 @@ export async function enrich(
     }
   };
   const fail = (err: unknown, values: readonly string[]): void => {
-    const why = opts.signal?.aborted ? 'cancelled' : stopReason(err);
+    const why = opts.signal?.aborted ? cancelled() : stopReason(err);
     if (why) {
       if (!stopped) stopped = why;
       controller.abort();
@@ -363,16 +371,18 @@ export async function enrich(
       total += singles;
       await runAll(refusedIps.map((ip) => ({ kind: 'host', ip })));
     } else if (!controller.signal.aborted) {
-      stopped = opts.confirmFallback ? 'single lookups not confirmed' : OVER_BUDGET;
+      stopped = opts.confirmFallback ? l10n.t('single lookups not confirmed') : overBudget();
     }
   }
   opts.signal?.removeEventListener('abort', onAbort);
-  if (!stopped && opts.signal?.aborted) stopped = 'cancelled';
+  if (!stopped && opts.signal?.aborted) stopped = cancelled();
   const refused = new Set(refusedIps);
   for (const r of byValue.values()) {
     if (r.status !== 'pending' || !stopped) continue;
     r.reason =
-      refused.has(r.value) && stopped !== 'cancelled' ? `${stopped} (batched search refused)` : stopped;
+      refused.has(r.value) && stopped !== cancelled()
+        ? l10n.t('{0} (batched search refused)', stopped)
+        : stopped;
   }
   return account(triage, budget.spent - spentBefore, stopped, batchRefused, true);
 }
@@ -398,17 +408,20 @@ export function account(
     else {
       if (r.status === 'failed') failed++;
       else pending++;
-      const why = r.reason ?? 'not sent';
+      const why = r.reason ?? l10n.t('not sent');
       reasons.set(why, (reasons.get(why) ?? 0) + 1);
     }
   }
   const partial = answered < eligible;
-  let summary = `${answered} of ${eligible} enriched`;
+  const parts = [l10n.t('{0} of {1} enriched', answered, eligible)];
   if (partial) {
     const top = [...reasons.entries()].sort((a, b) => b[1] - a[1]);
-    summary += `; ${eligible - answered} not: ${top.map(([why, n]) => (top.length > 1 ? `${why} (${n})` : why)).join(', ')}`;
+    const whys = top.map(([why, n]) => (top.length > 1 ? `${why} (${n})` : why)).join(', ');
+    parts.push(l10n.t('{0} not: {1}', eligible - answered, whys));
   }
-  if (sayRequests) summary += `; ${requests} request${requests === 1 ? '' : 's'} sent`;
+  if (sayRequests)
+    parts.push(requests === 1 ? l10n.t('1 request sent') : l10n.t('{0} requests sent', requests));
+  const summary = parts.join('; ');
   const out: EnrichResult = { requests, eligible, answered, failed, pending, partial, batchRefused, summary };
   if (stoppedBecause) out.stoppedBecause = stoppedBecause;
   return out;

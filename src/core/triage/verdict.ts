@@ -5,6 +5,7 @@ import { feedNotes, hostExploitation, type ExploitationView } from '../exploitat
 import { byRisk, type Risk } from '../exploitation/order';
 import { cveRisk } from '../exploitation/risk';
 import { epssText, kevText } from '../exploitation/text';
+import { l10n } from '../text/l10n';
 import type { CveSignal, DomainVerdict, HostVerdict } from './model';
 
 const MAX_IDS = 20;
@@ -140,22 +141,21 @@ export function verdictLine(v: HostVerdict | DomainVerdict | undefined): string 
   if (v.kind === 'domain') {
     const bits = [
       v.registrar,
-      v.ageDays !== undefined ? `${v.ageDays} d old` : undefined,
-      v.expires ? `expires ${v.expires}` : undefined,
+      v.ageDays !== undefined ? l10n.t('{0} d old', v.ageDays) : undefined,
+      v.expires ? l10n.t('expires {0}', v.expires) : undefined,
     ];
     return bits.filter(Boolean).join(' · ');
   }
   const bits: string[] = [];
   // The worst exploitation signal leads (issue 29): "⚠ KEV (ransomware) · 3 CVEs (max 9.8)".
-  if (v.kev) bits.push(`⚠ KEV${v.ransomware ? ' (ransomware)' : ''}`);
+  if (v.kev) bits.push(v.ransomware ? `⚠ ${l10n.t('KEV (ransomware)')}` : '⚠ KEV');
   else if (v.epss !== undefined && v.epss >= 0.1) bits.push(`EPSS ${(v.epss * 100).toFixed(1)}%`);
-  if (v.cves > 0)
-    bits.push(
-      `⚠ ${v.cves} CVE${v.cves === 1 ? '' : 's'}${v.maxScore !== undefined ? ` (max ${v.maxScore})` : ''}`,
-    );
-  else if (v.vulnerable) bits.push('⚠ vulnerable');
+  if (v.cves > 0) {
+    const cves = v.cves === 1 ? l10n.t('1 CVE') : l10n.t('{0} CVEs', v.cves);
+    bits.push(`⚠ ${v.maxScore !== undefined ? l10n.t('{0} (max {1})', cves, v.maxScore) : cves}`);
+  } else if (v.vulnerable) bits.push(`⚠ ${l10n.t('vulnerable')}`);
   else if (v.cvesUnknown) bits.push(`? ${v.cvesUnknown}`);
-  if (v.exploits > 0) bits.push(`${v.exploits} exploit${v.exploits === 1 ? '' : 's'}`);
+  if (v.exploits > 0) bits.push(v.exploits === 1 ? l10n.t('1 exploit') : l10n.t('{0} exploits', v.exploits));
   if (v.asn) bits.push(v.asn);
   if (v.country) bits.push(v.country);
   return bits.join(' · ');

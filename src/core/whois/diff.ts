@@ -4,6 +4,7 @@
  * text form of one snapshot for VS Code's side-by-side diff editor. Pure: no `vscode`.
  */
 import type { WhoisContact, WhoisRecord } from '../../api/types';
+import { l10n } from '../text/l10n';
 
 export interface FieldChange {
   field: string;
@@ -12,26 +13,53 @@ export interface FieldChange {
   after?: string;
 }
 
-const CONTACTS = [
-  ['registrant_contact', 'Registrant'],
-  ['administrative_contact', 'Admin'],
-  ['technical_contact', 'Tech'],
-  ['billing_contact', 'Billing'],
-] as const;
+/** The contacts of a record and their words, worded when asked for (not at load). */
+function contacts(): Array<[keyof WhoisRecord & `${string}_contact`, string]> {
+  return [
+    ['registrant_contact', l10n.t('Registrant')],
+    ['administrative_contact', l10n.t('Admin')],
+    ['technical_contact', l10n.t('Tech')],
+    ['billing_contact', l10n.t('Billing')],
+  ];
+}
 
-const CONTACT_FIELDS: Array<[keyof WhoisContact, string]> = [
-  ['name', 'name'],
-  ['company', 'company'],
-  ['email', 'email'],
-  ['phone', 'phone'],
-  ['fax', 'fax'],
-  ['address', 'address'],
-  ['city', 'city'],
-  ['state', 'state'],
-  ['zip', 'zip'],
-  ['country', 'country'],
-  ['country_code', 'country code'],
-];
+function contactFields(): Array<[keyof WhoisContact, string]> {
+  return [
+    ['name', l10n.t('name')],
+    ['company', l10n.t('company')],
+    ['email', l10n.t('email')],
+    ['phone', l10n.t('phone')],
+    ['fax', l10n.t('fax')],
+    ['address', l10n.t('address')],
+    ['city', l10n.t('city')],
+    ['state', l10n.t('state')],
+    ['zip', l10n.t('zip')],
+    ['country', l10n.t('country')],
+    ['country_code', l10n.t('country code')],
+  ];
+}
+
+/** The record's fields in the order a person compares them, each with its words. */
+function fields(r?: WhoisRecord): Array<[string, string | undefined]> {
+  return [
+    [l10n.t('Domain'), r?.domain_name?.toLowerCase()],
+    [l10n.t('Registrar'), r?.registrar?.name],
+    [l10n.t('Registrar IANA id'), r?.registrar?.id],
+    [l10n.t('Registrar URL'), r?.registrar?.url],
+    [l10n.t('Registrar whois'), r?.registrar?.whois],
+    [l10n.t('Created'), r?.created_date],
+    [l10n.t('Updated'), r?.updated_date],
+    [l10n.t('Expires'), r?.expires_date],
+    [l10n.t('Status'), setText(r?.domain_status)],
+    [l10n.t('Name servers'), setText(r?.name_servers)],
+    ...contacts().flatMap(([key, label]) =>
+      contactFields().map(([f, name]): [string, string | undefined] => [
+        l10n.t('{0} {1}', label, name),
+        r?.[key]?.[f],
+      ]),
+    ),
+  ];
+}
 
 /** Sorted, de-duplicated, case-folded list (name servers and statuses are sets). */
 function setText(values: readonly string[] | undefined): string | undefined {
@@ -50,21 +78,7 @@ function put(out: Map<string, string>, key: string, value: string | undefined): 
  */
 export function flattenWhois(r: WhoisRecord): Map<string, string> {
   const out = new Map<string, string>();
-  put(out, 'Domain', r.domain_name?.toLowerCase());
-  put(out, 'Registrar', r.registrar?.name);
-  put(out, 'Registrar IANA id', r.registrar?.id);
-  put(out, 'Registrar URL', r.registrar?.url);
-  put(out, 'Registrar whois', r.registrar?.whois);
-  put(out, 'Created', r.created_date);
-  put(out, 'Updated', r.updated_date);
-  put(out, 'Expires', r.expires_date);
-  put(out, 'Status', setText(r.domain_status));
-  put(out, 'Name servers', setText(r.name_servers));
-  for (const [key, label] of CONTACTS) {
-    const c = r[key];
-    if (!c) continue;
-    for (const [f, name] of CONTACT_FIELDS) put(out, `${label} ${name}`, c[f]);
-  }
+  for (const [field, value] of fields(r)) put(out, field, value);
   return out;
 }
 
@@ -72,10 +86,12 @@ export function flattenWhois(r: WhoisRecord): Map<string, string> {
 export function diffWhois(before: WhoisRecord, after: WhoisRecord): FieldChange[] {
   const a = flattenWhois(before);
   const b = flattenWhois(after);
-  const fields = [...new Set([...a.keys(), ...b.keys()])];
-  fields.sort((x, y) => rank(x) - rank(y));
+  const names = [...new Set([...a.keys(), ...b.keys()])];
+  const order = fields().map(([field]) => field);
+  const rank = (field: string): number => (order.includes(field) ? order.indexOf(field) : order.length);
+  names.sort((x, y) => rank(x) - rank(y));
   const changes: FieldChange[] = [];
-  for (const field of fields) {
+  for (const field of names) {
     const x = a.get(field);
     const y = b.get(field);
     if (x === y) continue;
@@ -84,25 +100,6 @@ export function diffWhois(before: WhoisRecord, after: WhoisRecord): FieldChange[
     else changes.push({ field, kind: 'changed', before: x, after: y });
   }
   return changes;
-}
-
-const FIELD_ORDER = [
-  'Domain',
-  'Registrar',
-  'Registrar IANA id',
-  'Registrar URL',
-  'Registrar whois',
-  'Created',
-  'Updated',
-  'Expires',
-  'Status',
-  'Name servers',
-  ...CONTACTS.flatMap(([, label]) => CONTACT_FIELDS.map(([, name]) => `${label} ${name}`)),
-];
-
-function rank(field: string): number {
-  const i = FIELD_ORDER.indexOf(field);
-  return i < 0 ? FIELD_ORDER.length : i;
 }
 
 /** When a snapshot was taken: its update date, else the audit time, else its creation date. */
@@ -134,10 +131,10 @@ export function whoisTimeline(
  */
 export function whoisSnapshotText(r: WhoisRecord): string {
   const lines: string[] = [];
-  const fields = flattenWhois(r);
-  const width = Math.max(0, ...[...fields.keys()].map((k) => k.length));
-  for (const [k, v] of fields) lines.push(`${k.padEnd(width)}  ${v.replace(/\r?\n/g, ' ')}`);
-  if (r.raw_data) lines.push('', '--- raw record ---', r.raw_data.replace(/\r\n?/g, '\n'));
+  const flat = flattenWhois(r);
+  const width = Math.max(0, ...[...flat.keys()].map((k) => k.length));
+  for (const [k, v] of flat) lines.push(`${k.padEnd(width)}  ${v.replace(/\r?\n/g, ' ')}`);
+  if (r.raw_data) lines.push('', `--- ${l10n.t('raw record')} ---`, r.raw_data.replace(/\r\n?/g, '\n'));
   return `${lines.join('\n')}\n`;
 }
 

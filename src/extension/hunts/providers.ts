@@ -8,11 +8,20 @@ import { HUNT_LANGUAGE } from './ids';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: HUNT_LANGUAGE }, { language: 'markdown' }];
 
-const ACTION_TITLES: Record<HuntAction, string> = {
-  run: '$(play) Run',
-  count: '$(symbol-number) Count',
-  summarize: '$(graph) Summarize by\u2026',
-};
+/** A query's CodeLens title and tooltip for an action. */
+function actionWords(action: HuntAction, name: string): { title: string; tooltip: string } {
+  switch (action) {
+    case 'run':
+      return { title: vscode.l10n.t('$(play) Run'), tooltip: vscode.l10n.t('Run "{0}"', name) };
+    case 'count':
+      return { title: vscode.l10n.t('$(symbol-number) Count'), tooltip: vscode.l10n.t('Count "{0}"', name) };
+    case 'summarize':
+      return {
+        title: vscode.l10n.t('$(graph) Summarize by\u2026'),
+        tooltip: vscode.l10n.t('Summarize "{0}"', name),
+      };
+  }
+}
 
 /**
  * The language providers for `.odinq` files and ```odinq fences: a CodeLens per query (Run,
@@ -45,9 +54,10 @@ export function registerHuntProviders(
           }
           const args = [doc.uri.toString(), q.index];
           for (const action of ACTIONS[q.kind]) {
+            const words = actionWords(action, neutraliseUiText(q.name, 80));
             lenses.push(
               new vscode.CodeLens(at, {
-                title: ACTION_TITLES[action],
+                title: words.title,
                 command:
                   action === 'run'
                     ? 'odin.runHunt'
@@ -55,7 +65,7 @@ export function registerHuntProviders(
                       ? 'odin.countHunt'
                       : 'odin.summarizeHunt',
                 arguments: args,
-                tooltip: `${action === 'run' ? 'Run' : action === 'count' ? 'Count' : 'Summarize'} "${neutraliseUiText(q.name, 80)}"`,
+                tooltip: words.tooltip,
               }),
             );
           }

@@ -97,6 +97,16 @@ void test('completion never throws and values always start with the text before 
   );
 });
 
+void test('a field named like an object property (valueOf:, constructor:) completes nothing and never throws', () => {
+  for (const text of ['valueOf:', 'constructor:', '__proto__:', 'toString: a']) {
+    assert.deepEqual(
+      complete(text, { fields }).filter((c) => c.kind === 'value'),
+      [],
+      text,
+    );
+  }
+});
+
 void test('narrowing a query by a facet', () => {
   assert.equal(
     narrowQuery('services.port:443', 'location.country_code', 'US'),
