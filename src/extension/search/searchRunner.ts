@@ -116,7 +116,7 @@ export class SearchRunner {
       return { status: 'blocked', error: refused };
     }
     // Restricted Mode: the user confirms once a session before a search is sent.
-    if (refusal && !(await gate.confirmRestricted(`the search ${describeSpec(spec)}`))) {
+    if (refusal && !(await gate.confirmRestricted(vscode.l10n.t('the search {0}', describeSpec(spec))))) {
       return { status: 'blocked', error: refusal.reason };
     }
     const pageSize = opts.pageSize ?? config.searchPageSize();

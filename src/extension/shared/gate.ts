@@ -161,7 +161,7 @@ export class SessionGate implements vscode.Disposable {
     return (async () => {
       let r = first;
       if ('refusal' in r && r.refusal.code === 'needs-consent') {
-        if (await this.confirmRestricted('this request')) r = run(true);
+        if (await this.confirmRestricted(vscode.l10n.t('this request'))) r = run(true);
       }
       if ('refusal' in r && !opts.quiet && r.refusal.code !== 'needs-consent') explainBlock(r.refusal);
       return r;

@@ -176,7 +176,9 @@ export class SavedSearchCommands {
   ): Promise<SavedToFile> {
     const h = huntOf(spec);
     if (!h)
-      throw new Error(`A ${KINDS[spec.kind].label.toLowerCase()} cannot be written into a .odinq file.`);
+      throw new Error(
+        vscode.l10n.t('A {0} cannot be written into a .odinq file.', KINDS[spec.kind].label.toLowerCase()),
+      );
     const text = formatHunt(h.kind, name, h.query, h.options);
     let doc: vscode.TextDocument | undefined;
     try {

@@ -110,14 +110,23 @@ export async function importSavedSearches(
   if (errors.length)
     f.ctx.log.warn(`Import of ${uri.fsPath}: ${errors.length} entries skipped:\n  ${errors.join('\n  ')}`);
   if (!quiet) {
-    const parts = [`imported ${added} saved search${added === 1 ? '' : 'es'}`];
-    if (skipped) parts.push(`${skipped} already present`);
+    const parts = [
+      added === 1
+        ? vscode.l10n.t('imported 1 saved search')
+        : vscode.l10n.t('imported {0} saved searches', added),
+    ];
+    if (skipped) parts.push(vscode.l10n.t('{0} already present', skipped));
     if (errors.length)
       parts.push(
-        `${errors.length} invalid (${neutraliseUiText(errors.slice(0, 2).join('; '), 300)}${errors.length > 2 ? '; …' : ''})`,
+        vscode.l10n.t(
+          '{0} invalid ({1})',
+          errors.length,
+          `${neutraliseUiText(errors.slice(0, 2).join('; '), 300)}${errors.length > 2 ? '; …' : ''}`,
+        ),
       );
     const show = errors.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void show(`ODIN: ${parts.join(', ')}.`, ...(errors.length ? ['Show Log'] : [])).then(
+    const showLog = vscode.l10n.t('Show Log');
+    void show(vscode.l10n.t('ODIN: {0}.', parts.join(', ')), ...(errors.length ? [showLog] : [])).then(
       (c) => c && f.ctx.log.show(),
     );
   }
