@@ -688,8 +688,9 @@ const CORE_WORD_MODULES = [
 const WORDS = /[A-Za-z]{2,} +[A-Za-z]{2,}|\b[A-Z][a-z]{2,}\b|[a-z]{3,} +\{\}|\{\} +[a-z]{3,}/;
 const ENGLISH_MARK = /\/\/ ?l10n: English\b/;
 
+/** The message call: `l10n.t` of core/text/l10n.ts, or `vscode.l10n.t` in an adapter. */
 function isL10nCall(node: ts.Node): node is ts.CallExpression {
-  return ts.isCallExpression(node) && /^l10n\.t$/.test(node.expression.getText());
+  return ts.isCallExpression(node) && /^(?:vscode\.)?l10n\.t$/.test(node.expression.getText());
 }
 
 /** Does a `// l10n: English, …` comment stand before this node or one that holds it? */
