@@ -116,7 +116,8 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>,
     token?: vscode.CancellationToken,
   ): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> {
-    if (this.tool.local) return { invocationMessage: vscode.l10n.t('{0} (local, nothing is sent)', this.tool.title) };
+    if (this.tool.local)
+      return { invocationMessage: vscode.l10n.t('{0} (local, nothing is sent)', this.tool.title) };
     if (this.tool.prepareLocal) return this.prepareAfterScan(options.input, token);
     let sends: string | undefined;
     try {
