@@ -56,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       await keys.refresh();
       log.addSecret(keys.get());
       await ctx.updateKeyContext();
+      // l10n: English, for the log
       log.info(
         `Key source: ${keys.source()} (${(performance.now() - started).toFixed(1)} ms after activation began)`,
       );
@@ -63,6 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     // Written after activation: reading the API setting is a settings read activation does
     // not need (issue 28).
     const activatedMs = (performance.now() - started).toFixed(1);
+    // l10n: English, for the log
     setImmediate(() => log.info(`Activated in ${activatedMs} ms (API ${ctx.origin()})`));
 
     // The TestApi only when VS Code was started in extension test mode (--extensionTestsPath

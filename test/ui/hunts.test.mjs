@@ -157,7 +157,7 @@ describe('hunts: a .odinq file and the Saved Searches view', () => {
       await ui.runCommand('ODIN: Re-run All Saved Searches');
       // Searches from workspace files (or more than a handful) are confirmed first, with their count.
       const run = ui.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', {
-        hasText: /^Run \d+ Searches$/,
+        hasText: /^Run \d+ Searches?$/,
       });
       // Whichever comes first: the question, or the searches reaching the emulator unasked.
       const next = await waitUntil(

@@ -160,33 +160,6 @@ test('l10n/bundle.l10n.json holds exactly the messages of the code (node scripts
   for (const m of messages) assert.equal(bundle[m], m);
 });
 
-/** Where a user-visible string starts: a message, a prompt's or item's field, a status or tree item. */
-const SITES = [
-  /show(?:Information|Warning|Error)Message\(\s*/g,
-  /(?<![\w.])(?:placeHolder|prompt|title|tooltip|detail|label|message)\s*:\s*/g,
-  /\.(?:text|tooltip|description|title|placeholder|prompt)\s*=\s*/g,
-  /new vscode\.(?:TreeItem|MarkdownString)\(\s*/g,
-  /setStatusBarMessage\(\s*/g,
-  // An input box's validation: `ok ? undefined : 'message'`, `return 'message'` in validateInput.
-  /\?\s*undefined\s*:\s*/g,
-];
-
-/** A template's own text: what lies outside its `${…}` parts (nested ones included). */
-function outsideSubstitutions(body: string): string {
-  let out = '';
-  let depth = 0;
-  for (let i = 0; i < body.length; i++) {
-    if (depth === 0 && body[i] === '$' && body[i + 1] === '{') {
-      depth = 1;
-      i++;
-    } else if (depth > 0) {
-      if (body[i] === '{') depth++;
-      else if (body[i] === '}') depth--;
-    } else out += body[i];
-  }
-  return out;
-}
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
@@ -194,51 +167,6 @@ function sourceFiles(dir: string): string[] {
     return name.endsWith('.ts') ? [p] : [];
   });
 }
-
-test('src/extension words what a person reads through vscode.l10n.t (no bare string literal or template)', () => {
-  const dir = join(root, 'src', 'extension');
-  const found: string[] = [];
-  for (const file of sourceFiles(dir)) {
-    const rel = relative(dir, file).split('\\').join('/');
-    if (rel === 'testApi.ts') continue;
-    const text = readFileSync(file, 'utf8');
-    for (const site of SITES) {
-      for (const m of text.matchAll(site)) {
-        const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 200);
-        // A literal with a word in it (two letters and a space, or a capital): ids and
-        // single lower-case words (codicon names, kinds) are not sentences.
-        const lit = /^(['"`])((?:\\.|(?!\1)[^\\])*)\1/.exec(rest);
-        if (!lit) continue;
-        const body = outsideSubstitutions(lit[2]);
-        if (!/[A-Za-z]{2}/.test(body) || /^[a-z][\w.-]*$/.test(body)) continue;
-        const line = text.slice(0, m.index).split('\n').length;
-        // Words for the language model, not for a person, say so in a comment above.
-        if (
-          /l10n: English, for the model/.test(
-            text
-              .split('\n')
-              .slice(line - 4, line)
-              .join('\n'),
-          )
-        )
-          continue;
-        found.push(`${rel}:${line}: ${lit[0].slice(0, 60)}`);
-      }
-    }
-  }
-  assert.deepEqual(
-    found,
-    [],
-    'wrap these in vscode.l10n.t, or l10n.t of core/text/l10n.ts where vscode is not imported (then run node scripts/l10n.mjs)',
-  );
-});
-
-test('the test above finds a bare message (it is not blind)', () => {
-  const sample = "void vscode.window.showWarningMessage('ODIN: something went wrong.');";
-  const m = SITES[0].exec(sample);
-  SITES[0].lastIndex = 0;
-  assert.ok(m && sample.slice(m.index + m[0].length).startsWith("'ODIN"));
-});
 
 test('a placeholder inside an argument (scan data) is not expanded again; plain Node speaks English', () => {
   assert.equal(english('ODIN: {0} and {1}', '{1}{0}', 'x'), 'ODIN: {1}{0} and x');
@@ -653,7 +581,11 @@ test('the words message: a record of strings, without a prototype; anything else
 // through the TypeScript parser: one with a sentence or a capitalised word in its own text
 // must be the message of `l10n.t`, or stand under a comment `// l10n: English, <why>` (for
 // the model, for the log, a format a machine reads, a name) on its statement or on the
-// function or constant that holds it.
+// function or constant that holds it. The same rule reads every file of src/extension (the
+// adapters: their message call is `vscode.l10n.t`, or `l10n.t` in a module without vscode),
+// tables, helpers, constants and templates included; it replaced a scan of listed call sites
+// (`showXMessage(`, `title:`, `.text =`, ...), which saw nothing it does not, bar an all-caps
+// acronym at such a site (the same in every language).
 
 /** The core's word modules, as paths under src/core (a folder means every file in it). */
 const CORE_WORD_MODULES = [
@@ -688,8 +620,9 @@ const CORE_WORD_MODULES = [
 const WORDS = /[A-Za-z]{2,} +[A-Za-z]{2,}|\b[A-Z][a-z]{2,}\b|[a-z]{3,} +\{\}|\{\} +[a-z]{3,}/;
 const ENGLISH_MARK = /\/\/ ?l10n: English\b/;
 
+/** The message call: `l10n.t` of core/text/l10n.ts, or `vscode.l10n.t` in an adapter. */
 function isL10nCall(node: ts.Node): node is ts.CallExpression {
-  return ts.isCallExpression(node) && /^l10n\.t$/.test(node.expression.getText());
+  return ts.isCallExpression(node) && /^(?:vscode\.)?l10n\.t$/.test(node.expression.getText());
 }
 
 /** Does a `// l10n: English, …` comment stand before this node or one that holds it? */
@@ -759,6 +692,34 @@ test("the core's word modules word what a person reads through l10n.t (no bare s
   );
 });
 
+/**
+ * Files of src/extension the rule skips: the TestApi (words for the tests), and two files a
+ * neighbouring branch rewrites, whose words the lead puts through `vscode.l10n.t` when the
+ * branches meet (nodeViews.ts: `${n} files`, `updated ${d}`, `expires ${d}`, `added ${d}`;
+ * mapCommands.ts: the partial-map note and the "not a country code" count).
+ */
+const EXTENSION_SKIPPED = new Set([
+  'testApi.ts',
+  'search/results/nodeViews.ts',
+  'search/results/mapCommands.ts',
+]);
+
+test('src/extension words what a person reads through vscode.l10n.t (the same rule: tables, helpers, templates)', () => {
+  const dir = join(root, 'src', 'extension');
+  const files = sourceFiles(dir).filter(
+    (f) => !EXTENSION_SKIPPED.has(relative(dir, f).split('\\').join('/')),
+  );
+  assert.ok(files.length > 50, `only ${files.length} files found: the walk is broken`);
+  const found = files.flatMap((f) =>
+    bareCoreWords(f, readFileSync(f, 'utf8')).map((w) => `${relative(root, f).split('\\').join('/')}:${w}`),
+  );
+  assert.deepEqual(
+    found,
+    [],
+    'wrap these in vscode.l10n.t (then run node scripts/l10n.mjs and translate them), or mark them // l10n: English, <why>',
+  );
+});
+
 test('no l10n.t of core/text/l10n.ts runs while a module loads (it would stay English)', () => {
   const found = [
     ...sourceFiles(join(root, 'src', 'core')),
@@ -767,7 +728,7 @@ test('no l10n.t of core/text/l10n.ts runs while a module loads (it would stay En
   assert.deepEqual(found, [], 'move these into a function or a getter');
 });
 
-test('the core words rule is not blind: a bare sentence in a helper, a template, a table', () => {
+test('the words rule is not blind: a bare sentence in a helper, a template, a table, a button', () => {
   const sample = [
     "import { l10n } from '../text/l10n';",
     "function ago(min: number): string { return min < 1 ? 'just now' : `${min} min ago`; }",
@@ -778,12 +739,14 @@ test('the core words rule is not blind: a bare sentence in a helper, a template,
     "function g(): string { return 'cache written to disk'; }",
     "type Kind = 'Host search' | 'other';",
     "const id = 'odin.openHostDetails';",
+    "vscode.window.showInformationMessage(vscode.l10n.t('Saved {0}', 1), 'Show Log');",
   ].join('\n');
   assert.deepEqual(bareCoreWords('sample.ts', sample), [
     "2: 'just now'",
     '2: `${min} min ago`',
     '3: `expires ${day}`',
     "4: 'Tags'",
+    "10: 'Show Log'",
   ]);
   assert.deepEqual(wordsAtLoad('sample.ts', sample), ["4: l10n.t('Closed ports')"]);
 });

@@ -52,6 +52,7 @@ export function agentGate(ctx: Ctx): AgentGate {
 }
 
 /** Text of the active editor (its selection when there is one) or of a workspace file. */
+// l10n: English, for the model (the tool's refusal and the source it reads about).
 async function localText(file: string | undefined): Promise<{ text: string; source: string }> {
   if (file) {
     const folders = vscode.workspace.workspaceFolders ?? [];
@@ -115,14 +116,15 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>,
     token?: vscode.CancellationToken,
   ): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> {
-    if (this.tool.local) return { invocationMessage: `${this.tool.title} (local, nothing is sent)` };
+    if (this.tool.local)
+      return { invocationMessage: vscode.l10n.t('{0} (local, nothing is sent)', this.tool.title) };
     if (this.tool.prepareLocal) return this.prepareAfterScan(options.input, token);
     let sends: string | undefined;
     try {
       sends = this.tool.prepare(options.input, this.tools).sends;
     } catch {
       // Refused or invalid: nothing will be sent, so there is nothing to confirm.
-      return { invocationMessage: `${this.tool.title}: refused, nothing is sent` };
+      return { invocationMessage: vscode.l10n.t('{0}: refused, nothing is sent', this.tool.title) };
     }
     return {
       invocationMessage: this.tool.title,
@@ -145,7 +147,9 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
       );
       if (!call.sends)
         return {
-          invocationMessage: `${this.tool.title}: ${call.note ?? 'nothing is sent (all cached or local)'}`,
+          invocationMessage: call.note
+            ? `${this.tool.title}: ${call.note}`
+            : vscode.l10n.t('{0}: nothing is sent (all cached or local)', this.tool.title),
         };
       return {
         invocationMessage: this.tool.title,
@@ -155,7 +159,7 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
         },
       };
     } catch {
-      return { invocationMessage: `${this.tool.title}: refused, nothing is sent` };
+      return { invocationMessage: vscode.l10n.t('{0}: refused, nothing is sent', this.tool.title) };
     }
   }
 
@@ -172,6 +176,7 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
     } catch (err) {
       if (token.isCancellationRequested || isCancellation(err)) throw new vscode.CancellationError();
       const text = toolErrorText(err);
+      // l10n: English, for the log
       if (err instanceof ToolRefusal) this.ctx.log.info(`Agent tool ${this.tool.name} refused: ${text}`);
       else this.ctx.log.warn(`Agent tool ${this.tool.name} failed: ${text}`);
       throw new Error(text);

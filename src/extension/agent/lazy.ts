@@ -18,6 +18,7 @@ export function registerAgent(ctx: Ctx): RegisteredAgent {
   try {
     registerAgentTools(ctx, registered);
   } catch (err) {
+    // l10n: English, for the log
     ctx.log.warn(
       `ODIN tools for agents are not available: ${err instanceof Error ? err.message : String(err)}`,
     );
@@ -45,9 +46,11 @@ function registerAgentTools(ctx: Ctx, registered: RegisteredAgent): void {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const bundle = require('./index') as typeof import('./index');
       tools = bundle.createAgentTools(ctx);
+      // l10n: English, for the log
       ctx.log.debug(`Agent tools loaded in ${(performance.now() - started).toFixed(1)} ms`);
     }
     const t = tools.get(name);
+    // l10n: English, for the model (a tool name it gave)
     if (!t) throw new Error(`ODIN has no agent tool named ${name}.`);
     return t;
   };

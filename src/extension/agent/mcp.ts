@@ -70,6 +70,7 @@ class PolicyWriter implements vscode.Disposable {
     this.pending = this.pending
       .then(() => writePolicyFile(this.file, this.ctx.gate.current().settings))
       .catch((err: unknown) =>
+        // l10n: English, for the log
         this.ctx.log.warn(
           `The ODIN MCP server's settings could not be written (it sends nothing until they are): ${err instanceof Error ? err.message : String(err)}`,
         ),
@@ -153,6 +154,7 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
     registered.mcpDefinitions = () => provider.provideMcpServerDefinitions();
     registered.resolveMcp = () => provider.resolveMcpServerDefinition(define(settingsEnv()));
   } catch (err) {
+    // l10n: English, for the log
     ctx.log.warn(
       `The ODIN MCP server could not be registered: ${err instanceof Error ? err.message : String(err)}`,
     );

@@ -72,9 +72,16 @@ export class ChartPage implements vscode.Disposable {
     const bars = time ? time.bars : chartBars(s.buckets, s.sumOther);
     const timeNotes = time
       ? [
-          `A histogram over time by ${time.unit}${time.from ? `, ${time.from} to ${time.to}` : ''}, oldest first.`,
+          time.from
+            ? vscode.l10n.t(
+                'A histogram over time by {0}, {1} to {2}, oldest first.',
+                time.unit,
+                time.from,
+                time.to ?? '',
+              )
+            : vscode.l10n.t('A histogram over time by {0}, oldest first.', time.unit),
           ...(time.unparsed
-            ? [`${time.unparsed} counted under values that are not dates ("Not a date").`]
+            ? [vscode.l10n.t('{0} counted under values that are not dates ("Not a date").', time.unparsed)]
             : []),
         ]
       : [];

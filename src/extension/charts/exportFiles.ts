@@ -34,6 +34,7 @@ export async function saveExport(
   const ext = png ? 'png' : 'svg';
   const checked = png ? checkPng(m.png) : checkSvg(m.svg);
   if (!checked.ok) {
+    // l10n: English, for the log
     ctx.log.warn(`The ${what} page sent ${png ? 'a PNG' : 'an SVG'} that was refused: ${checked.reason}.`);
     void vscode.window.showWarningMessage(words(what, ext).refused);
     return;

@@ -24,7 +24,7 @@ export async function exportJson(value: unknown, fileName: string): Promise<void
   const target = await vscode.window.showSaveDialog({
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : vscode.Uri.file(fileName),
     filters: { JSON: ['json'] },
-    saveLabel: 'Export',
+    saveLabel: vscode.l10n.t('Export'),
     title: vscode.l10n.t('Export ODIN data as JSON'),
   });
   if (!target) return;
@@ -59,7 +59,7 @@ export async function confirmOpenExternal(text: string | undefined): Promise<voi
     );
     return;
   }
-  const open = 'Open in Browser';
+  const open = vscode.l10n.t('Open in Browser');
   const choice = await vscode.window.showWarningMessage(
     vscode.l10n.t('Open this link from scan data in your browser?'),
     {

@@ -98,7 +98,7 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
       this.state = { cves: hostCves(hit.value), exploits: [], exploitsLoaded: false, host: hit.value };
       this.state.fetchedAt = new Date(hit.storedAt).toISOString();
     } else {
-      this.state = { cves: [], exploits: [], exploitsLoaded: false, error: 'Not loaded.' };
+      this.state = { cves: [], exploits: [], exploitsLoaded: false, error: vscode.l10n.t('Not loaded.') };
     }
     this.showBlocked(reason, hit?.status === 'ok' ? hit.storedAt : undefined);
   }
@@ -147,6 +147,7 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
     } catch (err) {
       if (signal.aborted || isCancellation(err)) return;
       this.state.error = userMessage(err);
+      // l10n: English, for the log
       this.ctx.log.warn(`Host details ${this.id}: ${this.state.error}`);
       this.onReady();
       return;
@@ -236,11 +237,11 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
   protected override requestHandlers(): RequestHandlers {
     return {
       banner: async ({ serviceIndex, full }) => {
-        if (!this.state.host) throw new Error('The host is not loaded yet.');
+        if (!this.state.host) throw new Error(vscode.l10n.t('The host is not loaded yet.'));
         return bannerText(this.state.host, serviceIndex, full, BANNER_PREVIEW);
       },
       hostBanner: async ({ index, full }) => {
-        if (!this.state.host) throw new Error('The host is not loaded yet.');
+        if (!this.state.host) throw new Error(vscode.l10n.t('The host is not loaded yet.'));
         return hostBannerText(this.state.host, index, full, BANNER_PREVIEW);
       },
       moreCves: async () => {
@@ -288,7 +289,7 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
             return;
           }
           case 'copyJson':
-            if (host) await copyJson(this.json(), `host ${this.id}`);
+            if (host) await copyJson(this.json(), vscode.l10n.t('host {0}', this.id));
             return;
           case 'openJson':
             if (host) await openJson(this.json());

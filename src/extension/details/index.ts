@@ -94,7 +94,7 @@ const askIp = (): Promise<string | undefined> =>
     title: vscode.l10n.t('ODIN: Host Details'),
     prompt: vscode.l10n.t('IPv4 or IPv6 address'),
     placeHolder: '45.33.32.156',
-    invalid: 'Enter an IPv4 or IPv6 address.',
+    invalid: vscode.l10n.t('Enter an IPv4 or IPv6 address.'),
   });
 
 const askDomain = (): Promise<string | undefined> =>
@@ -102,7 +102,7 @@ const askDomain = (): Promise<string | undefined> =>
     title: vscode.l10n.t('ODIN: Whois Details'),
     prompt: vscode.l10n.t('Domain name'),
     placeHolder: 'example.com',
-    invalid: 'Enter a domain name such as example.com.',
+    invalid: vscode.l10n.t('Enter a domain name such as example.com.'),
   });
 
 /** An input box for a value `parse` accepts (it says `invalid` until then); the parsed value. */

@@ -129,8 +129,12 @@ export abstract class DetailsPanel<In extends FromWebview> implements vscode.Dis
     this.notice = {
       message:
         cachedAt !== undefined
-          ? `${reason} Showing what was cached on ${new Date(cachedAt).toLocaleString()}; nothing was sent.`
-          : `${reason} Nothing was sent.`,
+          ? vscode.l10n.t(
+              '{0} Showing what was cached on {1}; nothing was sent.',
+              reason,
+              new Date(cachedAt).toLocaleString(),
+            )
+          : vscode.l10n.t('{0} Nothing was sent.', reason),
       load: true,
     };
     this.onReady();

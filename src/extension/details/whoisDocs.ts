@@ -28,7 +28,8 @@ export class WhoisSnapshotDocs implements vscode.TextDocumentContentProvider, vs
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return (
-      this.texts.get(uri.toString()) ?? 'This whois snapshot is no longer loaded. Open the whois page again.'
+      this.texts.get(uri.toString()) ??
+      vscode.l10n.t('This whois snapshot is no longer loaded. Open the whois page again.')
     );
   }
 

@@ -75,7 +75,7 @@ export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
     this.state =
       hit?.status === 'ok'
         ? { snapshots: [], record: hit.value, fetchedAt: new Date(hit.storedAt).toISOString() }
-        : { snapshots: [], error: 'Not loaded.' };
+        : { snapshots: [], error: vscode.l10n.t('Not loaded.') };
     this.showBlocked(reason, hit?.status === 'ok' ? hit.storedAt : undefined);
   }
 
@@ -103,6 +103,7 @@ export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
     if (current.status === 'rejected') {
       if (isCancellation(current.reason)) return;
       this.state.error = userMessage(current.reason);
+      // l10n: English, for the log
       this.ctx.log.warn(`Whois details ${this.id}: ${this.state.error}`);
     } else {
       this.state.record = current.value;
@@ -148,10 +149,12 @@ export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
     const [older, newer, i, j] = from < to ? [a, b, from, to] : [b, a, to, from];
     const left = this.docs.set(this.id, i, snapshotDate(older) ?? '', whoisSnapshotText(older));
     const right = this.docs.set(this.id, j, snapshotDate(newer) ?? '', whoisSnapshotText(newer));
-    const title = `Whois ${this.id}: ${neutraliseUiText(snapshotDate(older) ?? `#${i + 1}`, 40)} ↔ ${neutraliseUiText(
-      snapshotDate(newer) ?? `#${j + 1}`,
-      40,
-    )}`;
+    const title = vscode.l10n.t(
+      'Whois {0}: {1} ↔ {2}',
+      this.id,
+      neutraliseUiText(snapshotDate(older) ?? `#${i + 1}`, 40),
+      neutraliseUiText(snapshotDate(newer) ?? `#${j + 1}`, 40),
+    );
     await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
   }
 
@@ -166,7 +169,7 @@ export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
             if (await this.mayLoad()) await this.load(true);
             return;
           case 'copyJson':
-            if (record) await copyJson(this.json(), `whois of ${this.id}`);
+            if (record) await copyJson(this.json(), vscode.l10n.t('whois of {0}', this.id));
             return;
           case 'openJson':
             if (record) await openJson(this.json());
@@ -175,7 +178,7 @@ export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
             if (record) await exportJson(this.json(), `odin-whois-${this.id}.json`);
             return;
           case 'copyRaw':
-            if (record?.raw_data) await copyText(record.raw_data, 'raw whois record');
+            if (record?.raw_data) await copyText(record.raw_data, vscode.l10n.t('raw whois record'));
             return;
           default:
             return;

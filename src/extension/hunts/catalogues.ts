@@ -66,6 +66,7 @@ export class Catalogues {
           }
         },
         (err: unknown) =>
+          // l10n: English, for the log
           this.ctx.log.debug(`field catalogue ${kind}: ${err instanceof Error ? err.message : String(err)}`),
       )
       .finally(() => this.pending.delete(k));

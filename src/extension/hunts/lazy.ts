@@ -20,6 +20,7 @@ export function registerHuntsLazy(ctx: Ctx, search: () => SearchFeature): Comman
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const bundle = require('./index') as typeof import('./index');
       feature = bundle.createHunts(ctx, search);
+      // l10n: English, for the log
       ctx.log.debug(`Hunts feature loaded in ${(performance.now() - started).toFixed(1)} ms`);
     }
     return feature;

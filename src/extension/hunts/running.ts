@@ -51,11 +51,13 @@ export class HuntRunner {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('ODIN: queries in files run only in a trusted workspace (Restricted Mode is on).'),
       );
+      // l10n: English, for a command's caller (the run's summary)
       return { status: 'blocked', error: 'Restricted Mode' };
     }
     const t = await this.target(uri, index);
     if (!t) return { status: 'dismissed' };
     const { doc, q } = t;
+    // l10n: English, for a command's caller (the run's summary)
     if (!q.kind) return { status: 'dismissed', error: 'unknown kind' };
     this.docs.validate(doc);
     const errors = this.docs.diagnostics
@@ -101,6 +103,7 @@ export class HuntRunner {
     // "Run" on a kind without a search (files) does what the kind offers first (count).
     const act = ACTIONS[q.kind].includes(action) ? action : ACTIONS[q.kind][0];
     const spec = specFor(q, act, field);
+    // l10n: English, for a command's caller (the run's summary)
     if (!spec) return { status: 'dismissed', error: `${q.kind} queries have no ${action}` };
     // A query's `size=` is the workspace's: it may lower the page size, never raise it.
     const pageSize = config.searchPageSize(pageSizeOf(q));

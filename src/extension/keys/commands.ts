@@ -5,7 +5,8 @@ import type { Ctx, DemoServer } from '../ctx';
 import { KeyringUnavailableError } from '../shared/secrets';
 import { runCommand } from '../shared/runCommand';
 
-const USE_FOR_SESSION = 'Use for This Session Only';
+/** The button, read at call time (the same words offered and compared). */
+const useForSession = (): string => vscode.l10n.t('Use for This Session Only');
 
 /** Commands that manage the API key and the embedded demo emulator. */
 export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
@@ -33,15 +34,16 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
       } catch (err) {
         if (!(err instanceof KeyringUnavailableError)) throw err;
         ctx.log.warn(err.message);
+        const session = useForSession();
         const choice = await vscode.window.showWarningMessage(
           vscode.l10n.t(
             'ODIN: {0} The key cannot be stored. You can use it for this session only; it will be kept in memory until this window closes.',
             err.message,
           ),
           { modal: true },
-          USE_FOR_SESSION,
+          session,
         );
-        if (choice !== USE_FOR_SESSION) return;
+        if (choice !== session) return;
         ctx.keys.useForSession(key);
       }
       if (ctx.isDemo()) await ctx.setDemo(undefined);
@@ -111,6 +113,7 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
       }
       const server = await startEmbeddedEmulator(ctx);
       await ctx.setDemo(server);
+      // l10n: English, for the log
       ctx.log.info(`Demo mode: using the embedded emulator at ${server.url}`);
       void vscode.window.showInformationMessage(
         vscode.l10n.t(

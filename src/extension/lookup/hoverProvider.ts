@@ -16,6 +16,7 @@ import type { Indicator } from './policy';
  */
 export const TEXT_LANGUAGES = new Set([
   'log',
+  // l10n: English, not words (a language id)
   'Log',
   'plaintext',
   'markdown',

@@ -83,7 +83,7 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
                 );
               },
             );
-      const where = selection ? 'the selection' : vscode.workspace.asRelativePath(doc.uri);
+      const where = selection ? vscode.l10n.t('the selection') : vscode.workspace.asRelativePath(doc.uri);
       if (list.items.length === 0) {
         void vscode.window.showInformationMessage(
           vscode.l10n.t(

@@ -82,7 +82,11 @@ function partOf<T>(r: PromiseSettledResult<LookupResult<T>>): Part<T> {
 
 function describeError(err: unknown): string {
   if (err instanceof LocalRateLimitError) {
-    return `Paused by the local limit of ${config.requestsPerMinute()} automatic lookups per minute; hover again in ${Math.ceil(err.retryAfterMs / 1000)} s.`;
+    return l10n.t(
+      'Paused by the local limit of {0} automatic lookups per minute; hover again in {1} s.',
+      config.requestsPerMinute(),
+      Math.ceil(err.retryAfterMs / 1000),
+    );
   }
   return userMessage(err);
 }
@@ -104,7 +108,7 @@ function decideCard(ctx: Ctx, req: CardRequest, freshOnly: boolean): Step {
   const privacy = privacyVerdict(
     decision ?? {
       allowed: false,
-      reason: 'not a valid IP address, CIDR block or host name',
+      reason: l10n.t('not a valid IP address, CIDR block or host name'),
       source: 'invalid',
     },
     ind.kind,
@@ -152,6 +156,7 @@ export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
     if (!(err instanceof OdinApiError) && !(err instanceof LocalRateLimitError)) {
       ctx.log.error(err instanceof Error ? err : String(err));
     } else if (err instanceof OdinApiError) {
+      // l10n: English, for the log
       ctx.log.warn(`Lookup failed: ${err.kind} ${err.status ?? ''} ${err.detail}`);
     }
     return errorCard(ind.value, describeError(err), opts);
@@ -223,7 +228,7 @@ function peek(
       ? subs.status === 'ok'
         ? { ok: subs.value }
         : { notFound: true }
-      : { pending: 'not looked up yet' },
+      : { pending: l10n.t('not looked up yet') },
     {
       ...opts,
       cachedAt: whois.storedAt,
@@ -242,6 +247,7 @@ const blockCount = (cidr: string): SpecOf<'hostCount'> => ({
 
 /** The feeds as they are now, for a card built without waiting; starts loading them on first need. */
 function feedsNow(ctx: Ctx): ExploitationView {
+  // l10n: English, for the log
   ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
   return ctx.feeds.store;
 }

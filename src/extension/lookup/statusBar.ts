@@ -14,7 +14,7 @@ export class LookupStatus implements vscode.Disposable {
 
   constructor(private readonly ctx: Ctx) {
     this.item = vscode.window.createStatusBarItem('odin.lookupStatus', vscode.StatusBarAlignment.Right, 100);
-    this.item.name = 'ODIN Lookups';
+    this.item.name = vscode.l10n.t('ODIN Lookups');
     // Filled in after activation (issue 28): the request layer and the settings it reads are
     // no part of activation, and the key is not known before then anyway (it is hidden until).
     setImmediate(() => this.start());
@@ -43,7 +43,7 @@ export class LookupStatus implements vscode.Disposable {
       item.hide();
       return;
     }
-    const api = this.ctx.isDemo() ? 'demo data (local emulator)' : this.ctx.origin();
+    const api = this.ctx.isDemo() ? vscode.l10n.t('demo data (local emulator)') : this.ctx.origin();
     if (pause) {
       item.text = vscode.l10n.t('$(debug-pause) ODIN paused');
       item.tooltip = vscode.l10n.t(
@@ -65,9 +65,9 @@ export class LookupStatus implements vscode.Disposable {
     } else {
       const mode = this.ctx.gate.mode();
       const text: Record<typeof mode, string> = {
-        onHover: 'look up public IPs and domains on hover',
-        onCommand: 'look up only on command',
-        off: 'off: nothing is sent',
+        onHover: vscode.l10n.t('look up public IPs and domains on hover'),
+        onCommand: vscode.l10n.t('look up only on command'),
+        off: vscode.l10n.t('off: nothing is sent'),
       };
       item.text = mode === 'off' ? '$(circle-slash) ODIN' : '$(radio-tower) ODIN';
       item.tooltip = config.hoverEnabled()

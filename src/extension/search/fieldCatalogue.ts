@@ -28,6 +28,7 @@ export class FieldCatalogue {
     if (!entry) {
       entry = this.fetch(which, signal).catch((err: unknown) => {
         this.cache.delete(key);
+        // l10n: English, for the log
         this.log(`field catalogue ${which}: ${err instanceof Error ? err.message : String(err)}`);
         throw err;
       });

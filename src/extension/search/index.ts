@@ -66,6 +66,7 @@ export class SearchFeature implements vscode.Disposable {
     this.results = new ResultsProvider(ctx.contextKeys, () => ctx.nextId('r'));
     // CVE nodes show KEV and EPSS; the feeds load on this first use of search, not at activation.
     this.results.exploitation = ctx.feeds.store;
+    // l10n: English, for the log
     ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
     this.catalogue = new FieldCatalogue(
       () => ctx.client(),
@@ -111,6 +112,7 @@ export class SearchFeature implements vscode.Disposable {
     ctx.subscriptions.add(
       vscode.window.onDidChangeWindowState((s) => {
         if (s.focused)
+          // l10n: English, for the log
           void this.store.load().catch((e: unknown) => ctx.log.warn(`saved searches: ${String(e)}`));
       }),
     );
@@ -119,6 +121,7 @@ export class SearchFeature implements vscode.Disposable {
       .load()
       .then(() => this.saved.refresh())
       .catch((e: unknown) => {
+        // l10n: English, for the log
         ctx.log.error(`Saved searches could not be read: ${e instanceof Error ? e.message : String(e)}`);
       });
     void this.runner.updateDetailsAvailable();

@@ -50,8 +50,10 @@ export function registerSearchLazy(ctx: Ctx): { commands: CommandsOf<'search'>; 
       loaded = { feature, commands: feature.commands() };
       results.connect(feature.results);
       saved.connect(feature.saved);
+      // l10n: English, for the log
       if (feature.saved.dropMimeTypes.join() !== SAVED_MIME)
         ctx.log.warn('saved searches: drag and drop type mismatch');
+      // l10n: English, for the log
       ctx.log.debug(`Search feature loaded in ${(performance.now() - started).toFixed(1)} ms`);
     }
     return loaded;

@@ -34,7 +34,10 @@ const EDIT_BUTTON: vscode.QuickInputButton = {
 
 /** What a row says after its label: its category or detail, and whether the plan locks it. */
 function rowDescription(detail: string | undefined, locked: boolean | undefined): string {
-  return [detail ? neutraliseUiText(detail, 60) : '', locked ? 'locked: needs a higher plan' : '']
+  return [
+    detail ? neutraliseUiText(detail, 60) : '',
+    locked ? vscode.l10n.t('locked: needs a higher plan') : '',
+  ]
     .filter(Boolean)
     .join(' · ');
 }

@@ -200,6 +200,7 @@ export class SearchRunner {
   private specFromArgs(kind: SearchKind, arg: unknown): SearchSpec | undefined {
     if (!isObj(arg) || isResultNode(arg) || isSavedNode(arg)) return undefined;
     const r = validateSpec({ ...arg, kind });
+    // l10n: English, for a command's caller
     if ('error' in r) throw new Error(`Invalid arguments: the search ${r.error}.`);
     return r.spec;
   }

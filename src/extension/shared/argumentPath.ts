@@ -28,12 +28,34 @@ export class ArgumentPaths {
   async confirm(uri: vscode.Uri, access: 'write' | 'read', title: string): Promise<boolean> {
     if (config.workspaceTrusted() && insideWorkspace(uri)) return true;
     const file = uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+    const name = neutraliseUiText(path.basename(file), 120);
+    const shown = neutraliseUiText(file, 1000);
+    const trusted = config.workspaceTrusted();
     const message =
       access === 'write'
-        ? `${title}: write ${neutraliseUiText(path.basename(file), 120)}?`
-        : `${title}: read ${neutraliseUiText(path.basename(file), 120)}?`;
-    const detail = `A command argument asks ODIN to ${access === 'write' ? 'write (and replace)' : 'read'} this file, outside the ${config.workspaceTrusted() ? 'workspace folders' : 'trusted workspace'}:\n\n${neutraliseUiText(file, 1000)}`;
-    const go = access === 'write' ? 'Write File' : 'Read File';
+        ? vscode.l10n.t('{0}: write {1}?', title, name)
+        : vscode.l10n.t('{0}: read {1}?', title, name);
+    const detail =
+      access === 'write'
+        ? trusted
+          ? vscode.l10n.t(
+              'A command argument asks ODIN to write (and replace) this file, outside the workspace folders:\n\n{0}',
+              shown,
+            )
+          : vscode.l10n.t(
+              'A command argument asks ODIN to write (and replace) this file, outside the trusted workspace:\n\n{0}',
+              shown,
+            )
+        : trusted
+          ? vscode.l10n.t(
+              'A command argument asks ODIN to read this file, outside the workspace folders:\n\n{0}',
+              shown,
+            )
+          : vscode.l10n.t(
+              'A command argument asks ODIN to read this file, outside the trusted workspace:\n\n{0}',
+              shown,
+            );
+    const go = access === 'write' ? vscode.l10n.t('Write File') : vscode.l10n.t('Read File');
     const prompts = this.prompts;
     const answer = prompts.answer
       ? (prompts.shown.push({ message, detail }), prompts.answer(message, detail))

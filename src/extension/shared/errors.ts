@@ -4,9 +4,6 @@ import { neutraliseUiText } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
 import { runCommand } from './runCommand';
 
-const SHOW_LOG = 'Show Log';
-const SET_KEY = 'Set API Key';
-
 /** Short user text for any error; the full detail goes to the log. Cancellation is silent. */
 export function userMessage(err: unknown): string {
   if (err instanceof OdinApiError) return err.message;
@@ -33,15 +30,19 @@ export async function reportError(ctx: Ctx, err: unknown, action: string): Promi
     return;
   }
   const detail = err instanceof OdinApiError ? `${err.kind} ${err.status ?? ''} ${err.detail ?? ''}` : '';
+  // l10n: English, for the log
   ctx.log.error(`${action} failed: ${userMessage(err)} ${detail}`.trim());
   if (err instanceof Error && !(err instanceof OdinApiError) && err.stack) ctx.log.debug(err.stack);
 
-  const buttons = [SHOW_LOG];
-  if (err instanceof OdinApiError && err.kind === 'auth') buttons.unshift(SET_KEY);
+  // The buttons, worded once: offered and compared with the same strings.
+  const showLog = vscode.l10n.t('Show Log');
+  const setKey = vscode.l10n.t('Set API Key');
+  const buttons = [showLog];
+  if (err instanceof OdinApiError && err.kind === 'auth') buttons.unshift(setKey);
   const choice = await vscode.window.showErrorMessage(
     vscode.l10n.t('ODIN: {0}: {1}', neutraliseUiText(action), neutraliseUiText(userMessage(err))),
     ...buttons,
   );
-  if (choice === SHOW_LOG) ctx.log.show();
-  if (choice === SET_KEY) await runCommand('odin.setApiKey');
+  if (choice === showLog) ctx.log.show();
+  if (choice === setKey) await runCommand('odin.setApiKey');
 }

@@ -42,6 +42,7 @@ export class KeyStore implements vscode.Disposable {
       this.keyringError = undefined;
     } catch (err) {
       this.keyringError = describe(err);
+      // l10n: English, for the log
       this.log.warn(`Reading the API key from the system keyring failed: ${this.keyringError}`);
     }
     this.fireIfChanged();
@@ -68,7 +69,7 @@ export class KeyStore implements vscode.Disposable {
   /** Stores the key in SecretStorage; throws KeyringUnavailableError if the keyring fails. */
   async store(key: string): Promise<void> {
     const value = normalise(key);
-    if (!value) throw new Error('The API key is empty.');
+    if (!value) throw new Error(vscode.l10n.t('The API key is empty.'));
     try {
       await this.secrets.store(SECRET_ID, value);
     } catch (err) {
@@ -99,6 +100,7 @@ export class KeyStore implements vscode.Disposable {
       await this.secrets.delete(SECRET_ID);
     } catch (err) {
       this.keyringError = describe(err);
+      // l10n: English, for the log
       this.log.warn(`Deleting the API key from the system keyring failed: ${this.keyringError}`);
     }
     this.fireIfChanged();
@@ -125,7 +127,7 @@ export class KeyStore implements vscode.Disposable {
 
 export class KeyringUnavailableError extends Error {
   constructor(readonly reason: string) {
-    super(`The system keyring is not available (${reason}).`);
+    super(vscode.l10n.t('The system keyring is not available ({0}).', reason));
     this.name = 'KeyringUnavailableError';
   }
 }

@@ -57,6 +57,7 @@ function localOnlyReason(ctx: Ctx): string | undefined {
   return undefined;
 }
 
+// l10n: English, for a command's caller
 function parseArgs(raw: unknown): TriageArgs {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw))
@@ -86,6 +87,7 @@ function mayRead(uri: vscode.Uri): boolean {
   return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
 }
 
+// l10n: English, for the log (what a triage skipped)
 async function readTexts(
   uris: readonly vscode.Uri[],
   token: vscode.CancellationToken,
@@ -127,6 +129,7 @@ async function creditsLeft(ctx: Ctx): Promise<number | undefined> {
     const left = usage.hostCert?.left;
     return typeof left === 'number' && Number.isFinite(left) ? left : undefined;
   } catch (err) {
+    // l10n: English, for the log
     ctx.log.info(
       `Credits unknown for the triage preview: ${err instanceof Error ? err.message : String(err)}`,
     );
@@ -211,6 +214,7 @@ async function runTriage(
         const { texts, skipped } = selection
           ? { texts: [{ uri: selection.uri.toString(), text: selection.text }], skipped: [] }
           : await readTexts(uris, token);
+        // l10n: English, for the log
         if (skipped.length) ctx.log.info(`Triage skipped: ${skipped.join(', ')}`);
         progress.report({
           message:
@@ -230,7 +234,8 @@ async function runTriage(
             exploitation: () => ctx.feeds.store,
           }),
         );
-        const local = args.send === false ? 'Preview only (send: false).' : localOnlyReason(ctx);
+        const local =
+          args.send === false ? vscode.l10n.t('Preview only (send: false).') : localOnlyReason(ctx);
         const p: TriageResult['preview'] = preview(t, source, opts);
         if (local) {
           applyCache(t, source);
@@ -242,7 +247,7 @@ async function runTriage(
           if (left !== undefined) p.creditsLeft = left;
         }
         if (p.requests > 0 && args.send !== true) {
-          if (!interactive) return resultOf(t, p, account(t), 'Not confirmed.');
+          if (!interactive) return resultOf(t, p, account(t), vscode.l10n.t('Not confirmed.'));
           const SEND =
             p.requests === 1
               ? vscode.l10n.t('Enrich (1 request)')
@@ -253,11 +258,13 @@ async function runTriage(
             SEND,
             vscode.l10n.t('Local Only'),
           );
-          if (choice !== SEND) return resultOf(t, p, account(t), 'Not confirmed: nothing was sent.');
+          if (choice !== SEND)
+            return resultOf(t, p, account(t), vscode.l10n.t('Not confirmed: nothing was sent.'));
         }
         // KEV and EPSS order the verdicts (a feed that cannot load is said by the store, never
         // fatal); loaded after the yes, so nothing at all leaves before the confirmation.
         progress.report({ message: vscode.l10n.t('reading the exploitation feeds…') });
+        // l10n: English, for the log
         await ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
         progress.report({ message: vscode.l10n.t('enriching {0} indicators…', p.toSend) });
         let reported = 0;
@@ -277,6 +284,7 @@ async function runTriage(
           },
         });
         state.set(t);
+        // l10n: English, for the log
         ctx.log.info(
           `Triage: ${acc.summary} (${acc.requests} requests${acc.batchRefused ? ', batched search refused: single lookups' : ''}).`,
         );
@@ -397,6 +405,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
         }
       } else {
         const editor = vscode.window.activeTextEditor;
+        // l10n: English, for a command's caller
         if (!editor) throw new Error('odin.triage: no "uris" and no active editor.');
         uris = [editor.document.uri];
       }
@@ -416,6 +425,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
       if (raw !== undefined && raw !== null) {
         const format = (raw as { format?: unknown }).format;
         if (typeof format !== 'string' || !(REPORT_FORMATS as readonly string[]).includes(format)) {
+          // l10n: English, for a command's caller
           throw new Error(
             `odin.triageReport takes { format: ${REPORT_FORMATS.map((f) => `"${f}"`).join(' | ')} }.`,
           );

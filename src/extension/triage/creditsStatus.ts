@@ -22,7 +22,7 @@ export class CreditsStatus implements vscode.Disposable {
 
   constructor(private readonly ctx: Ctx) {
     this.item = vscode.window.createStatusBarItem('odin.credits', vscode.StatusBarAlignment.Right, 99);
-    this.item.name = 'ODIN Credits';
+    this.item.name = vscode.l10n.t('ODIN Credits');
     this.item.command = 'odin.refreshCredits';
     this.schedule = new CreditsSchedule(ctx.requestsSent());
     this.subs.push(
@@ -57,6 +57,7 @@ export class CreditsStatus implements vscode.Disposable {
       try {
         this.show(await this.ctx.client().getCreditsUsage({ signal: AbortSignal.timeout(10_000) }));
       } catch (err) {
+        // l10n: English, for the log
         this.ctx.log.info(`Credits not read: ${err instanceof Error ? err.message : String(err)}`);
       } finally {
         this.inFlight = undefined;

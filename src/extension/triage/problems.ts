@@ -94,7 +94,10 @@ class OpenDetailsFix implements vscode.CodeActionProvider {
       if (d.source !== PROBLEM_SOURCE || d.code !== PROBLEM_CODE) continue;
       // The canonical value leads the message (the text under the range may be written otherwise).
       const ip = /^(\S+) is a vulnerable host/.exec(d.message)?.[1] ?? doc.getText(d.range);
-      const a = new vscode.CodeAction(`Open details of ${ip}`, vscode.CodeActionKind.QuickFix);
+      const a = new vscode.CodeAction(
+        vscode.l10n.t('Open details of {0}', ip),
+        vscode.CodeActionKind.QuickFix,
+      );
       a.diagnostics = [d];
       a.isPreferred = true;
       // The command validates its argument and runs the gate as an explicit action.

@@ -16,11 +16,11 @@ export function reportText(state: TriageState, format: ReportFormat): string | u
 
 export async function askFormat(): Promise<ReportFormat | undefined> {
   const labels: Record<ReportFormat, string> = {
-    md: 'Markdown (for a ticket, defanged)',
+    md: vscode.l10n.t('Markdown (for a ticket, defanged)'),
     csv: 'CSV',
     json: 'JSON',
-    stix: 'STIX 2.1 bundle',
-    misp: 'MISP event',
+    stix: vscode.l10n.t('STIX 2.1 bundle'),
+    misp: vscode.l10n.t('MISP event'),
   };
   const pick = await vscode.window.showQuickPick(
     REPORT_FORMATS.map((f) => ({ label: labels[f], format: f })),

@@ -92,8 +92,22 @@ export class TriageView implements vscode.Disposable {
     const files =
       t.files.length === 1
         ? vscode.workspace.asRelativePath(vscode.Uri.parse(t.files[0]!))
-        : `${t.files.length} files`;
-    const summary = `${t.rows.length} unique indicators in ${files} (${t.occurrences} occurrences${t.truncated ? ', more than listed' : ''}). ${acc.summary}.`;
+        : vscode.l10n.t('{0} files', t.files.length);
+    const summary = t.truncated
+      ? vscode.l10n.t(
+          '{0} unique indicators in {1} ({2} occurrences, more than listed). {3}.',
+          t.rows.length,
+          files,
+          t.occurrences,
+          acc.summary,
+        )
+      : vscode.l10n.t(
+          '{0} unique indicators in {1} ({2} occurrences). {3}.',
+          t.rows.length,
+          files,
+          t.occurrences,
+          acc.summary,
+        );
     const views = rowViews(t, (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)));
     this.postedGlance = triageGlance(views);
     this.filterReport = undefined;
@@ -130,6 +144,7 @@ export class TriageView implements vscode.Disposable {
       case 'glanceFilter':
         // The filter is the page's own: the extension only notes it (the log, the tests).
         this.filterReport = m;
+        // l10n: English, for the log
         this.ctx.log.debug(
           `Triage view: header filter ${m.chart}${m.bucket === undefined ? ' cleared' : ` bar ${m.bucket}`}, ${m.shown} rows shown.`,
         );

@@ -25,6 +25,7 @@ export function pageHtml(
   const nonce = randomBytes(16).toString('base64');
   const asset = (...p: string[]): string =>
     webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
+  // l10n: English, not words (CSP)
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -44,6 +45,7 @@ export function pageHtml(
   // stylesheet in <head> blocks the first paint, and the workbench can take up to 30 s to
   // serve a webview resource (its service worker's time limit), so the page says it is
   // loading from the first paint.
+  // l10n: English, not words (HTML; its one word, "Loading…", is translated)
   return `<!DOCTYPE html>
 <html lang="${attr(vscode.env.language)}">
 <head>

@@ -159,6 +159,7 @@ export class WebviewPage<
           ? String((raw as { type?: unknown }).type).slice(0, 40)
           : typeof raw;
       this.ctx.pages.noteMessage(this.ref, type, false);
+      // l10n: English, for the log
       this.ctx.log.warn(
         `The ${this.spec.page} page sent a message that was refused (type ${JSON.stringify(type)}).`,
       );
@@ -174,6 +175,7 @@ export class WebviewPage<
         return;
       case 'rendered': {
         const { type: _type, ...report } = message as unknown as { type: 'rendered'; ms: number };
+        // l10n: English, for the log
         this.ctx.log.debug(`The ${this.spec.page} page ${this.id} rendered in ${report.ms.toFixed(1)} ms`);
         this.ctx.pages.noteRendered(this.ref, report);
         return;
@@ -196,6 +198,7 @@ export class WebviewPage<
       handlers,
       (reply) => this.post(reply as unknown as Out),
       (err) => {
+        // l10n: English, for the log
         if (!isCancellation(err))
           this.ctx.log.warn(
             `The ${this.spec.page} page's request ${message.method} failed: ${userMessage(err)}`,
@@ -208,6 +211,7 @@ export class WebviewPage<
   /** A failed action: short text to the user, the detail in the log. */
   report(err: unknown): void {
     if (isCancellation(err)) return;
+    // l10n: English, for the log
     this.ctx.log.error(`The ${this.spec.page} page ${this.id}: ${userMessage(err)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('ODIN: {0}', neutraliseUiText(userMessage(err))));
   }

@@ -72,6 +72,7 @@ export class PageRecorder<E extends { page: string; id: string; at: number }> im
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.listeners.delete(listener);
+        // l10n: English, for the tests (a TestApi wait that timed out)
         reject(new Error(`no rendered message from the ${page} page of ${id} within ${timeoutMs} ms`));
       }, timeoutMs);
       const listener = (e: E): void => {

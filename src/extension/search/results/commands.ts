@@ -144,6 +144,7 @@ export class ResultCommands {
       count = Number(text.trim());
     }
     if (!valid(count))
+      // l10n: English, for a command's caller
       throw new Error('odin.changeFacetCount: "facetCount" must be a whole number from 1 to 10000.');
     this.f.results.remove(set);
     return this.f.runner.run({ ...set.spec, limit: count }, { pageSize: set.pageSize });
@@ -206,6 +207,7 @@ export class ResultCommands {
       void vscode.window.showInformationMessage(
         vscode.l10n.t('ODIN has no data for {0}, so there is nothing to compare.', t.value),
       );
+      // l10n: English, for a command's caller
       return { status: 'error', error: 'not found' };
     }
     return this.f.runner.run({ kind: 'hosts', query: similarHostsQuery(r.value) });
@@ -265,7 +267,7 @@ export class ResultCommands {
     }
     let field = typeof args[1] === 'string' && /^[A-Za-z0-9_.]+$/.test(args[1]) ? args[1] : undefined;
     field ??= await promptField(
-      `ODIN: Summarize ${neutraliseUiText(query ?? '*', 80)} by`,
+      vscode.l10n.t('ODIN: Summarize {0} by', neutraliseUiText(query ?? '*', 80)),
       KINDS[target].target ?? 'hosts',
       this.f.catalogue,
     );
@@ -353,6 +355,7 @@ export class ResultCommands {
       // Result sets hold compact hosts (src/core/hosts/compactHost.ts); the host page has the rest.
       ...(set.items[0]?.t === 'host'
         ? {
+            // l10n: English, a format a machine reads (the export's metadata)
             records:
               'compact: the fields of the results tree and the CSV columns; "Open Host Details" has the whole record',
           }
@@ -368,7 +371,7 @@ export class ResultCommands {
     }
     let uri: vscode.Uri | undefined = typeof a.path === 'string' ? vscode.Uri.file(a.path) : undefined;
     // A path from an argument outside the trusted workspace is written only after a yes.
-    if (uri && !(await this.f.ctx.argumentPaths.confirm(uri, 'write', 'ODIN: Export Results')))
+    if (uri && !(await this.f.ctx.argumentPaths.confirm(uri, 'write', vscode.l10n.t('ODIN: Export Results'))))
       return undefined;
     uri ??= await vscode.window.showSaveDialog({
       title: vscode.l10n.t('ODIN: Export Results'),

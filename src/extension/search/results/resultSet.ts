@@ -253,8 +253,8 @@ export class ResultSet {
   /** "25 of 10,000" (or "25" when the total is unknown). */
   countText(): string {
     const n = this.items.length.toLocaleString('en-US');
-    if (this.total === undefined) return this.done ? n : `${n} so far`;
-    return `${n} of ${this.total.toLocaleString('en-US')}`;
+    if (this.total === undefined) return this.done ? n : l10n.t('{0} so far', n);
+    return l10n.t('{0} of {1}', n, this.total.toLocaleString('en-US'));
   }
 }
 
@@ -276,6 +276,7 @@ function abortError(): Error {
 function isAbort(err: unknown): boolean {
   return (
     err instanceof Error &&
+    // l10n: English, not words (error names)
     (err.name === 'AbortError' || (err as { kind?: unknown }).kind === 'cancelled' || err.name === 'Canceled')
   );
 }

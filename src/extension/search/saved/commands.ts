@@ -81,6 +81,7 @@ export class SavedSearchCommands {
     let spec: SearchSpec | undefined;
     if (isObj(a.spec)) {
       const r = validateSpec(a.spec);
+      // l10n: English, for a command's caller
       if ('error' in r) throw new Error(`Invalid search: it ${r.error}.`);
       spec = r.spec;
     } else {
@@ -98,9 +99,11 @@ export class SavedSearchCommands {
           : undefined;
     if (file instanceof vscode.Uri) {
       // A file named by an argument: a .odinq file, inside the trusted workspace or after a yes.
+      // l10n: English, for a command's caller
       if (!file.path.endsWith('.odinq'))
         throw new Error('Saved searches are written only into .odinq files.');
-      if (!(await this.f.ctx.argumentPaths.confirm(file, 'write', 'ODIN: Save Search'))) return undefined;
+      if (!(await this.f.ctx.argumentPaths.confirm(file, 'write', vscode.l10n.t('ODIN: Save Search'))))
+        return undefined;
     }
     const ask =
       a.target === 'ask' || (a.target === undefined && !(isObj(a.spec) && typeof a.name === 'string'));
@@ -163,7 +166,7 @@ export class SavedSearchCommands {
     return vscode.window.showSaveDialog({
       title: vscode.l10n.t('ODIN: New .odinq File'),
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'hunts.odinq') } : {}),
-      filters: { 'ODIN queries': ['odinq'] },
+      filters: { [vscode.l10n.t('ODIN queries')]: ['odinq'] },
     });
   }
 
@@ -185,6 +188,7 @@ export class SavedSearchCommands {
       await vscode.workspace.fs.stat(uri);
       doc = await vscode.workspace.openTextDocument(uri);
     } catch {
+      // l10n: English, a file's content (shared through git with any language)
       await vscode.workspace.fs.writeFile(
         uri,
         Buffer.from(`# ODIN hunts (shared through git)\n\n${text}`, 'utf8'),
@@ -262,6 +266,7 @@ export class SavedSearchCommands {
     let spec: SearchSpec | undefined;
     if (isObj(newSpec)) {
       const r = validateSpec({ kind: s.spec.kind, ...newSpec });
+      // l10n: English, for a command's caller
       if ('error' in r) throw new Error(`Invalid search: it ${r.error}.`);
       spec = r.spec;
     } else {

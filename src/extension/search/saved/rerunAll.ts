@@ -142,7 +142,7 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
     results: [],
   };
   if (!jobs.length) {
-    out.message = 'there are no saved searches to run.';
+    out.message = vscode.l10n.t('there are no saved searches to run.');
     if (!quiet) void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: {0}', out.message));
     return out;
   }
@@ -163,7 +163,8 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
     return out;
   }
   if (agreed === undefined && (fromFiles > 0 || jobs.length > RERUN_WITHOUT_ASKING)) {
-    const RUN = `Run ${jobs.length} Searches`;
+    const RUN =
+      jobs.length === 1 ? vscode.l10n.t('Run 1 Search') : vscode.l10n.t('Run {0} Searches', jobs.length);
     // A dialog that cannot be shown (a test host refuses them) is no yes.
     const choice = await Promise.resolve(
       vscode.window.showWarningMessage(
@@ -174,7 +175,7 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
     ).catch(() => undefined);
     if (choice !== RUN) {
       out.cancelled = true;
-      out.message = 'not run: nothing was sent.';
+      out.message = vscode.l10n.t('not run: nothing was sent.');
       return out;
     }
   }

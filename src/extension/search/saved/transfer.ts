@@ -32,7 +32,7 @@ export async function exportSavedSearches(
   const list = f.store.list();
   let uri = fileArgument(arg);
   // A file named by an argument outside the trusted workspace is written only after a yes.
-  if (uri && !(await f.ctx.argumentPaths.confirm(uri, 'write', 'ODIN: Export Saved Searches')))
+  if (uri && !(await f.ctx.argumentPaths.confirm(uri, 'write', vscode.l10n.t('ODIN: Export Saved Searches'))))
     return undefined;
   uri ??= await vscode.window.showSaveDialog({
     title: vscode.l10n.t('ODIN: Export Saved Searches'),
@@ -67,7 +67,7 @@ export async function importSavedSearches(
   let uri = fileArgument(arg);
   const quiet = isObj(arg) && arg.quiet === true;
   // A file named by an argument outside the trusted workspace is read only after a yes.
-  if (uri && !(await f.ctx.argumentPaths.confirm(uri, 'read', 'ODIN: Import Saved Searches')))
+  if (uri && !(await f.ctx.argumentPaths.confirm(uri, 'read', vscode.l10n.t('ODIN: Import Saved Searches'))))
     return undefined;
   if (!uri) {
     const picked = await vscode.window.showOpenDialog({
@@ -82,16 +82,24 @@ export async function importSavedSearches(
   let text: string;
   try {
     const bytes = await vscode.workspace.fs.readFile(uri);
-    if (bytes.byteLength > 5 * 1024 * 1024) throw new Error('the file is larger than 5 MB');
+    if (bytes.byteLength > 5 * 1024 * 1024) throw new Error(vscode.l10n.t('the file is larger than 5 MB'));
     text = Buffer.from(bytes).toString('utf8');
   } catch (err) {
-    const fatal = `Could not read ${path.basename(uri.fsPath)}: ${err instanceof Error ? err.message : String(err)}`;
+    const fatal = vscode.l10n.t(
+      'Could not read {0}: {1}',
+      path.basename(uri.fsPath),
+      err instanceof Error ? err.message : String(err),
+    );
     if (!quiet) void vscode.window.showErrorMessage(vscode.l10n.t('ODIN: {0}', neutraliseUiText(fatal)));
     return { added: 0, skipped: 0, errors: [], fatal };
   }
   const parsed = parseSearchesFile(text);
   if ('fatal' in parsed) {
-    const fatal = `${path.basename(uri.fsPath)} was not imported: ${parsed.fatal} Nothing was changed.`;
+    const fatal = vscode.l10n.t(
+      '{0} was not imported: {1} Nothing was changed.',
+      path.basename(uri.fsPath),
+      parsed.fatal,
+    );
     f.ctx.log.warn(fatal);
     if (!quiet) void vscode.window.showErrorMessage(vscode.l10n.t('ODIN: {0}', neutraliseUiText(fatal, 600)));
     return { added: 0, skipped: 0, errors: [], fatal };
@@ -108,6 +116,7 @@ export async function importSavedSearches(
   }
   const errors = parsed.errors.map(describeEntryError);
   if (errors.length)
+    // l10n: English, for the log
     f.ctx.log.warn(`Import of ${uri.fsPath}: ${errors.length} entries skipped:\n  ${errors.join('\n  ')}`);
   if (!quiet) {
     const parts = [
