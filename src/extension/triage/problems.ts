@@ -16,22 +16,33 @@ export class InfraProblems implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('odin');
   private readonly subs: vscode.Disposable[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** The canonical IP of each entry, by document and range: the message is in the user's language. */
+  private readonly ips = new Map<string, Array<{ range: vscode.Range; ip: string }>>();
 
   constructor(private readonly ctx: Ctx) {
     this.subs.push(
       this.collection,
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d)),
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        this.collection.delete(d.uri);
+        this.ips.delete(d.uri.toString());
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('odin')) {
           this.refreshAll();
         }
       }),
       ctx.onDidChangeConnection(() => this.refreshAll()),
-      vscode.languages.registerCodeActionsProvider({ scheme: '*' }, new OpenDetailsFix(), {
-        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
-      }),
+      vscode.languages.registerCodeActionsProvider(
+        { scheme: '*' },
+        new OpenDetailsFix(
+          (uri, range) => this.ips.get(uri.toString())?.find((e) => e.range.isEqual(range))?.ip,
+        ),
+        {
+          providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+        },
+      ),
     );
     this.refreshAll();
   }
@@ -62,17 +73,17 @@ export class InfraProblems implements vscode.Disposable {
       (v) => this.ctx.gate.privacy(v).decision.allowed,
       (ip) => cachedAnswer(this.ctx.requests, 'host', ip, Date.now(), this.ctx.feeds.store),
     );
+    const ips: Array<{ range: vscode.Range; ip: string }> = [];
     const list = findings.map((f) => {
-      const d = new vscode.Diagnostic(
-        new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end)),
-        findingMessage(f),
-        vscode.DiagnosticSeverity.Warning,
-      );
+      const range = new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end));
+      ips.push({ range, ip: f.value });
+      const d = new vscode.Diagnostic(range, findingMessage(f), vscode.DiagnosticSeverity.Warning);
       d.source = PROBLEM_SOURCE;
       d.code = PROBLEM_CODE;
       return d;
     });
     this.collection.set(doc.uri, list);
+    this.ips.set(doc.uri.toString(), ips);
     return list;
   }
 
@@ -84,6 +95,8 @@ export class InfraProblems implements vscode.Disposable {
 
 /** "Open details" on an ODIN problem: the host page of the IP under the diagnostic. */
 class OpenDetailsFix implements vscode.CodeActionProvider {
+  constructor(private readonly ipAt: (uri: vscode.Uri, range: vscode.Range) => string | undefined) {}
+
   provideCodeActions(
     doc: vscode.TextDocument,
     _range: vscode.Range,
@@ -92,8 +105,9 @@ class OpenDetailsFix implements vscode.CodeActionProvider {
     const out: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {
       if (d.source !== PROBLEM_SOURCE || d.code !== PROBLEM_CODE) continue;
-      // The canonical value leads the message (the text under the range may be written otherwise).
-      const ip = /^(\S+) is a vulnerable host/.exec(d.message)?.[1] ?? doc.getText(d.range);
+      // The canonical value the entry was made for (the text under the range may be written
+      // otherwise, and the message is in the user's language).
+      const ip = this.ipAt(doc.uri, d.range) ?? doc.getText(d.range);
       const a = new vscode.CodeAction(
         vscode.l10n.t('Open details of {0}', ip),
         vscode.CodeActionKind.QuickFix,
