@@ -37,6 +37,17 @@ export function hostInfo() {
 /** Hover text that means "not there yet": VS Code's "(loading...)" and a leading "Loading". */
 const LOADING = /\(loading\.\.\.\)|^loading\b/i;
 
+/**
+ * The themes `Ui.setTheme` switches between (the harness sets them as the preferred dark and
+ * light themes, scripts/host/suite.mjs): the class the workbench carries for the theme's kind.
+ * The user settings then name the theme; VS Code 1.139 renamed "Default Dark Modern" to "Dark
+ * Modern" (and rewrites the setting), 1.103 keeps the old name.
+ */
+const THEMES = {
+  'Dark Modern': { kind: 'vs-dark' },
+  'Light Modern': { kind: 'vs' },
+};
+
 const isMac = process.platform === 'darwin';
 const mod = isMac ? 'Meta' : 'Control';
 
@@ -214,17 +225,24 @@ export class Ui {
     });
   }
 
-  /** Switches the colour theme the way a person does (Preferences: Color Theme), e.g. 'Light Modern'. */
+  /**
+   * Switches the colour theme to 'Light Modern' or 'Dark Modern' with "Preferences: Toggle
+   * between Light/Dark Themes" (to the preferred light or dark theme the harness sets), then
+   * waits for the workbench to show it and the user settings to name it. Not the theme picker
+   * (Preferences: Color Theme): it awaits the extension gallery (is it enabled, does it serve
+   * resources) before it shows, and with no gallery reachable the light-theme tests took
+   * 20–30 s now and then instead of ~3 s.
+   */
   async setTheme(label) {
-    await this.runCommand('Preferences: Color Theme');
-    await this.pickQuickItem(new RegExp(`^\\s*${escapeRe(label)}\\s*$`));
+    const theme = THEMES[label];
+    if (!theme) throw new Error(`setTheme: no theme "${label}" (${Object.keys(THEMES).join(', ')})`);
     // The workbench carries the theme's kind as a class once the theme is applied.
-    const kind = /light/i.test(label) ? 'vs' : /high contrast/i.test(label) ? 'hc-black' : 'vs-dark';
-    await this.page.waitForFunction(
-      (k) => document.querySelector('.monaco-workbench')?.classList.contains(k),
-      kind,
-      { timeout: 15_000 },
-    );
+    const shown = (k) => document.querySelector('.monaco-workbench')?.classList.contains(k);
+    if (!(await this.page.evaluate(shown, theme.kind)))
+      await this.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await this.page.waitForFunction(shown, theme.kind, { timeout: 15_000 });
+    const named = new RegExp(`"workbench\\.colorTheme": "(Default )?${escapeRe(label)}"`);
+    await waitUntil(() => named.test(this.userSettingsText()), { what: `${named} in the user settings` });
     await painted(this.page);
   }
 
