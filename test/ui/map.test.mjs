@@ -2,7 +2,7 @@
 // Hosts…" from the palette, the set's inline "Show Result Set on Map" in the Results view, the
 // hosts as points on a world map beside the editor; a click on a point opens its host's page;
 // the table toggle; the hostile host's labels inert. The port chart in the light theme.
-// A summary by country shaded on the map. Screenshots (media/screenshots/map-search.png,
+// A summary by country shaded on the map; no map offered on a set it cannot draw. Screenshots (media/screenshots/map-search.png,
 // map-countries.png, chart-ports-light.png with --update-screenshots).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +11,7 @@ import { connectUi, frameWhere, painted } from './helpers.mjs';
 
 // Same value as src/emulator/fixtures.ts (this file runs as plain Node, outside the build).
 const HOSTILE = '193.42.33.7';
+const CORP = 'acme-logistics.com';
 
 /** @type {import('./helpers.mjs').Ui} */
 let ui;
@@ -49,6 +50,30 @@ async function openMapFrom(row, query) {
   await row.hover();
   await row.locator('.action-label[aria-label="Show Result Set on Map"]').click();
   return mapFrame(`Hosts of ${query} on a map`);
+}
+
+/** The row of the set titled `title` in the Results view, once it shows. */
+async function setRow(title) {
+  const row = ui
+    .view('Results')
+    .locator('.monaco-list-row')
+    .filter({ has: ui.page.locator('.label-name', { hasText: title }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  return row;
+}
+
+/**
+ * Opens the context menu of `row`, waits for its item `known`, and returns the items whose
+ * text matches `re`; the menu is closed again.
+ */
+async function contextMenu(row, known, re) {
+  await row.click({ button: 'right' });
+  const items = ui.page.locator('.monaco-menu .action-item');
+  await items.filter({ hasText: known }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  const texts = (await items.allInnerTexts()).map((t) => t.trim()).filter((t) => re.test(t));
+  await ui.page.keyboard.press('Escape');
+  return texts;
 }
 
 /** The IP a point opens: its own, or the worst of its cluster ("…; opens 203.0.113.7"). */
@@ -170,6 +195,25 @@ describe('map page', () => {
     await ui.page.mouse.move(1000, 51);
     await painted(frame.locator('svg.world-map'));
     await ui.screenshot('map-countries');
+  });
+
+  it('offers no map where it cannot draw one: a whois history, a summary by port', async () => {
+    await ui.reset();
+    await ui.runCommand('ODIN: Show Whois History of a Domain\u2026');
+    await ui.answerInput(CORP);
+    const whois = await setRow(`Whois history: ${CORP}`);
+    await whois.hover();
+    await whois.locator('.action-label[aria-label="Refresh Results"]').waitFor({ state: 'visible' });
+    assert.equal(await whois.locator('.action-label[aria-label="Show Result Set on Map"]').count(), 0);
+    assert.deepEqual(await contextMenu(whois, 'Export Results\u2026', /on Map/), []);
+
+    await ui.runCommand('ODIN: Summarize Hosts by Field\u2026');
+    await quickInput('Field to summarise by').waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.answerInput('services.port');
+    await quickInput('Type a query').waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.answerInput('services.port:22');
+    const ports = await setRow('Host summary: services.port over services.port:22');
+    assert.deepEqual(await contextMenu(ports, 'Open Summary as Chart', /on Map/), []);
   });
 
   it('the port chart in the light theme', async () => {
