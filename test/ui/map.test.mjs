@@ -1,9 +1,10 @@
 // The map page of a host search as a person uses it in the real workbench (issue 30): "Search
 // Hosts…" from the palette, the set's inline "Show Result Set on Map" in the Results view, the
-// hosts as points on a world map beside the editor; a click on a point opens its host's page;
-// the table toggle; the hostile host's labels inert. The port chart in the light theme.
-// A summary by country shaded on the map; no map offered on a set it cannot draw. Screenshots (media/screenshots/map-search.png,
-// map-countries.png, chart-ports-light.png with --update-screenshots).
+// hosts as points on a world map beside the editor; the arrow keys move between points; a click
+// on a point opens its host's page; the table toggle; the hostile host's labels inert. The port
+// chart in the light theme. A summary by country shaded on the map; no map offered on a set it
+// cannot draw. Screenshots (media/screenshots/map-search.png, map-countries.png,
+// chart-ports-light.png with --update-screenshots).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { detailsFrame } from './detailsFrame.mjs';
@@ -109,10 +110,33 @@ describe('map page', () => {
     await frame.getByRole('button', { name: 'Show Map' }).click();
     await points.first().waitFor({ state: 'visible' });
 
-    // Keyboard: a point takes focus and is a button.
+    // Keyboard: a point takes focus and is a button; the arrow keys move the focus to another
+    // point (the nearest that way), shown by its focus ring; Home goes back to the worst.
     const point = points.last();
     await point.focus();
     assert.equal(await frame.evaluate(() => document.activeElement?.getAttribute('role')), 'button');
+    const focusedPoint = () =>
+      frame.evaluate(() => {
+        const el = document.activeElement;
+        return el?.matches('circle.point:focus-visible') ? el.getAttribute('data-cluster') : null;
+      });
+    const n = await points.count();
+    if (n > 1) {
+      await ui.page.keyboard.press('End');
+      assert.equal(
+        await focusedPoint(),
+        String(n - 1),
+        'End: the last point in list order, its focus visible',
+      );
+      await ui.page.keyboard.press('Home');
+      assert.equal(await focusedPoint(), '0', 'Home: the worst point');
+      for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) {
+        await ui.page.keyboard.press(key);
+        if ((await focusedPoint()) !== '0') break;
+      }
+      assert.match((await focusedPoint()) ?? '', /^[1-9]\d*$/, 'an arrow moved the focus to another point');
+      await ui.page.keyboard.press('Home');
+    }
     const ip = ipOf((await point.getAttribute('aria-label')) ?? '');
     assert.ok(ip, 'the point names its host');
     await point.click();
