@@ -23,7 +23,6 @@ import { HOST_ACTIONS, WHOIS_ACTIONS } from '../../src/common/protocol';
 import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary } from '../../src/extension/commands';
-import type { SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';
 import type { SavedNode } from '../../src/extension/search/saved/savedView';
 import {
@@ -37,6 +36,7 @@ import {
   within,
 } from './index';
 import { promptMark, promptSince, WAITS_FOR_USER } from './prompts';
+import { feature } from './results';
 
 /** One thing a user can click, with what the UI passes. */
 interface Action {
@@ -49,12 +49,6 @@ interface Action {
 type Check = (a: Action) => Promise<void>;
 
 // ------------------------------------------------------------------ the extension's state
-
-async function feature(): Promise<SearchFeature> {
-  const f = (await getTestApi()).search.feature;
-  assert.ok(f, 'the search feature');
-  return f;
-}
 
 async function run(command: string, ...args: unknown[]): Promise<RunSummary> {
   return (await vscode.commands.executeCommand(command, ...args)) as RunSummary;

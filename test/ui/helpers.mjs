@@ -39,13 +39,12 @@ const LOADING = /\(loading\.\.\.\)|^loading\b/i;
 
 /**
  * The themes `Ui.setTheme` switches between (the harness sets them as the preferred dark and
- * light themes, scripts/host/suite.mjs): the class the workbench carries for the theme's kind.
- * The user settings then name the theme; VS Code 1.139 renamed "Default Dark Modern" to "Dark
- * Modern" (and rewrites the setting), 1.103 keeps the old name.
+ * light themes, scripts/host/suite.mjs): the classes the workbench carries once one is applied,
+ * its kind and its id ("vscode-theme-defaults-themes-light_modern-json").
  */
 const THEMES = {
-  'Dark Modern': { kind: 'vs-dark' },
-  'Light Modern': { kind: 'vs' },
+  'Dark Modern': { kind: 'vs-dark', id: '-dark_modern-' },
+  'Light Modern': { kind: 'vs', id: '-light_modern-' },
 };
 
 const isMac = process.platform === 'darwin';
@@ -228,7 +227,7 @@ export class Ui {
   /**
    * Switches the colour theme to 'Light Modern' or 'Dark Modern' with "Preferences: Toggle
    * between Light/Dark Themes" (to the preferred light or dark theme the harness sets), then
-   * waits for the workbench to show it and the user settings to name it. Not the theme picker
+   * waits for the workbench to show it. Not the theme picker
    * (Preferences: Color Theme): it awaits the extension gallery (is it enabled, does it serve
    * resources) before it shows, and with no gallery reachable the light-theme tests took
    * 20–30 s now and then instead of ~3 s.
@@ -236,13 +235,13 @@ export class Ui {
   async setTheme(label) {
     const theme = THEMES[label];
     if (!theme) throw new Error(`setTheme: no theme "${label}" (${Object.keys(THEMES).join(', ')})`);
-    // The workbench carries the theme's kind as a class once the theme is applied.
-    const shown = (k) => document.querySelector('.monaco-workbench')?.classList.contains(k);
-    if (!(await this.page.evaluate(shown, theme.kind)))
+    const shown = ({ kind, id }) => {
+      const classes = document.querySelector('.monaco-workbench')?.classList;
+      return !!classes?.contains(kind) && [...classes].some((c) => c.includes(id));
+    };
+    if (!(await this.page.evaluate(shown, theme)))
       await this.runCommand('Preferences: Toggle between Light/Dark Themes');
-    await this.page.waitForFunction(shown, theme.kind, { timeout: 15_000 });
-    const named = new RegExp(`"workbench\\.colorTheme": "(Default )?${escapeRe(label)}"`);
-    await waitUntil(() => named.test(this.userSettingsText()), { what: `${named} in the user settings` });
+    await this.page.waitForFunction(shown, theme, { timeout: 15_000 });
     await painted(this.page);
   }
 
