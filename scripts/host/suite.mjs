@@ -534,7 +534,13 @@ async function uiRun(run, setup, onLog) {
       workspace: run.workspace,
       trusted: run.trusted,
       env: { ...commonEnv, ...run.env },
-      userSettings: { ...userSettings, 'workbench.colorTheme': 'Default Dark Modern' },
+      // The UI tests' setTheme toggles between the preferred dark and light themes (helpers.mjs).
+      userSettings: {
+        ...userSettings,
+        'workbench.colorTheme': 'Default Dark Modern',
+        'workbench.preferredDarkColorTheme': 'Default Dark Modern',
+        'workbench.preferredLightColorTheme': 'Default Light Modern',
+      },
       extensionDevelopmentPath: root,
       timeoutMs: run.files.length * UI_FILE_LIMIT_MS + 2 * 60_000,
       onLog,

@@ -23,7 +23,6 @@ import { HOST_ACTIONS, WHOIS_ACTIONS } from '../../src/common/protocol';
 import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary } from '../../src/extension/commands';
-import type { SearchFeature } from '../../src/extension/search';
 import type { Node } from '../../src/extension/search/results/resultNodes';
 import type { SavedNode } from '../../src/extension/search/saved/savedView';
 import {
@@ -37,6 +36,7 @@ import {
   within,
 } from './index';
 import { promptMark, promptSince, WAITS_FOR_USER } from './prompts';
+import { feature } from './results';
 
 /** One thing a user can click, with what the UI passes. */
 interface Action {
@@ -49,12 +49,6 @@ interface Action {
 type Check = (a: Action) => Promise<void>;
 
 // ------------------------------------------------------------------ the extension's state
-
-async function feature(): Promise<SearchFeature> {
-  const f = (await getTestApi()).search.feature;
-  assert.ok(f, 'the search feature');
-  return f;
-}
 
 async function run(command: string, ...args: unknown[]): Promise<RunSummary> {
   return (await vscode.commands.executeCommand(command, ...args)) as RunSummary;
@@ -71,7 +65,8 @@ const log = async (): Promise<Entry[]> => (await emulatorLog()) as Entry[];
 
 /** The search that yields a Results node of each context value. */
 const NODE_RECIPES: Record<string, [string, Record<string, unknown>]> = {
-  'odin.resultSet': ['odin.searchHosts', { query: 'services.port:443', pageSize: 5 }],
+  'odin.resultSet.hosts': ['odin.searchHosts', { query: 'services.port:443', pageSize: 5 }],
+  'odin.resultSet': ['odin.searchDomains', { domain: FIXTURE_DOMAINS.corp }],
   'odin.loadMore': ['odin.searchHosts', { query: 'services.port:443', pageSize: 5 }],
   'odin.host': ['odin.searchHosts', { query: 'services.port:443', pageSize: 5 }],
   'odin.service': ['odin.searchHosts', { query: 'services.port:443', pageSize: 5 }],
@@ -84,6 +79,10 @@ const NODE_RECIPES: Record<string, [string, Record<string, unknown>]> = {
   'odin.facet': ['odin.summarizeHosts', { field: 'services.port', query: '*', limit: 2 }],
   'odin.note': ['odin.summarizeHosts', { field: 'services.port', query: '*', limit: 2 }],
   'odin.summarySet': ['odin.summarizeHosts', { field: 'services.port', query: '*', limit: 2 }],
+  'odin.summarySet.countries': [
+    'odin.summarizeHosts',
+    { field: 'location.country_code', query: '*', limit: 5 },
+  ],
   'odin.count': ['odin.countDomains', { domain: FIXTURE_DOMAINS.corp }],
   'odin.error': ['odin.searchHosts', { query: 'services.port:22', pageSize: 5 }],
 };
@@ -605,7 +604,11 @@ const CHECKS: Record<string, Check> = {
   'view/item/context:odin.hostCve@odin.cve': newSet,
   'view/item/context:odin.narrowByFacet@odin.facet': newSet,
   'view/item/context:odin.summarizeResultsBy@odin.facet': waitsForPrompt,
-  'view/item/context:odin.summarizeResultsBy@odin.resultSet': waitsForPrompt,
+  // On a set that has no summary (a domain search) it says so before it asks anything.
+  'view/item/context:odin.summarizeResultsBy@odin.resultSet': async (a) => {
+    const r = (await exec(a)) as RunSummary;
+    assert.strictEqual(r?.status, 'dismissed', JSON.stringify(r));
+  },
   'view/item/context:odin.loadMore@odin.loadMore': async (a) => {
     const [node] = (await a.args()) as [Node];
     const before = node.set.items.length;
@@ -797,13 +800,29 @@ const CHECKS: Record<string, Check> = {
   'status:odin.credits:odin.refreshCredits': sends(/GET \/v1\/credits\/usage/),
 };
 
-// A summary's own node offers what a result set's does (a summary has no more pages to load),
-// with the same visible effect, and Change Facet Count… asks for the number.
-for (const c of ['refreshResults', 'saveSearch', 'exportResults', 'clearResults', 'copyValue']) {
+// A host search's node offers what any result set's does, with the same visible effect; a
+// summary's own node too (a summary has no more pages to load), and Change Facet Count… asks
+// for the number. A summary by country offers what any summary's does.
+for (const c of ['refreshResults', 'saveSearch', 'exportResults', 'clearResults', 'copyValue', 'loadAll']) {
+  CHECKS[`view/item/context:odin.${c}@odin.resultSet.hosts`] =
+    CHECKS[`view/item/context:odin.${c}@odin.resultSet`];
+  if (c === 'loadAll') continue;
   CHECKS[`view/item/context:odin.${c}@odin.summarySet`] =
     CHECKS[`view/item/context:odin.${c}@odin.resultSet`];
 }
+CHECKS['view/item/context:odin.summarizeResultsBy@odin.resultSet.hosts'] = waitsForPrompt;
 CHECKS['view/item/context:odin.changeFacetCount@odin.summarySet'] = waitsForPrompt;
+for (const c of [
+  'refreshResults',
+  'saveSearch',
+  'exportResults',
+  'clearResults',
+  'copyValue',
+  'changeFacetCount',
+]) {
+  CHECKS[`view/item/context:odin.${c}@odin.summarySet.countries`] =
+    CHECKS[`view/item/context:odin.${c}@odin.summarySet`];
+}
 
 /** Runs the action on a summary's node or facet value; the summary's chart page draws. */
 const opensChart: Check = async (a) => {
@@ -814,31 +833,21 @@ const opensChart: Check = async (a) => {
   await api.charts.waitForRendered('chart', node.set.id, since, 30_000);
 };
 CHECKS['view/item/context:odin.openChart@odin.summarySet'] = opensChart;
+CHECKS['view/item/context:odin.openChart@odin.summarySet.countries'] = opensChart;
 CHECKS['view/item/context:odin.openChart@odin.facet'] = opensChart;
 
-/** Runs the action on a host search's node: its map page renders. */
-CHECKS['view/item/context:odin.showOnMap@odin.resultSet'] = async (a) => {
+/** Runs the action on a host search's or a country summary's node: its map page renders. */
+const opensMap: Check = async (a) => {
   const api = await getTestApi();
   const [node] = (await a.args()) as [Node];
   const since = Date.now();
   await exec({ ...a, args: async () => [node] });
   await api.maps.waitForRendered('map', node.set.id, since, 30_000);
 };
-/**
- * "Show on Map" sits on every summary node; it draws summaries by country (a port summary
- * says which draw). Run on the node of a summary by location.country_code: its map renders.
- */
-CHECKS['view/item/context:odin.showSummaryOnMap@odin.summarySet'] = async (a) => {
-  const api = await getTestApi();
-  const r = await run('odin.summarizeHosts', { field: 'location.country_code', query: '*', limit: 5 });
-  assert.ok(r?.setId, `a country summary: ${JSON.stringify(r)}`);
-  const f = await feature();
-  const node = f.results.getChildren().find((n) => n.type === 'set' && n.set.id === r.setId);
-  assert.ok(node && f.results.getTreeItem(node).contextValue === 'odin.summarySet', 'its summary node');
-  const since = Date.now();
-  await exec({ ...a, args: async () => [node] });
-  await api.maps.waitForRendered('map', r.setId, since, 30_000);
-};
+// "Show Result Set on Map" is on host searches only, "Show on Map" on summaries by country only
+// (test/unit/search/setMenus.test.ts holds the menus to `mapModeOf`).
+CHECKS['view/item/context:odin.showOnMap@odin.resultSet.hosts'] = opensMap;
+CHECKS['view/item/context:odin.showSummaryOnMap@odin.summarySet.countries'] = opensMap;
 
 describe('every affordance works (generated list)', function () {
   this.timeout(900_000);

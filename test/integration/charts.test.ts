@@ -12,15 +12,9 @@ import { timeHistogram } from '../../src/common/timeHistogram';
 import { narrowQuery } from '../../src/core/query';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary } from '../../src/extension/commands';
-import type { SearchFeature } from '../../src/extension/search';
 import type { ResultSet } from '../../src/extension/search/results/resultSet';
 import { getTestApi, testEnv, waitFor } from './index';
-
-async function feature(): Promise<SearchFeature> {
-  const f = (await getTestApi()).search.feature;
-  assert.ok(f, 'the search feature');
-  return f;
-}
+import { feature, runOnSetNode } from './results';
 
 async function summary(args: Record<string, unknown>): Promise<ResultSet> {
   const r = (await vscode.commands.executeCommand('odin.summarizeHosts', args)) as RunSummary;
@@ -33,16 +27,9 @@ async function summary(args: Record<string, unknown>): Promise<ResultSet> {
 /** Opens the chart of `set` from its tree node (as the inline action does); resolves with its first render. */
 async function openChart(set: ResultSet): Promise<{ generation: number; bars: number }> {
   const api = await getTestApi();
-  const node = (await feature()).results.getChildren().find((n) => n.type === 'set' && n.set.id === set.id);
-  assert.ok(node, 'the summary node');
-  const since = Date.now();
-  const r = await vscode.commands.executeCommand<{ setId: string; bars: number } | undefined>(
-    'odin.openChart',
-    node,
-  );
-  assert.strictEqual(r?.setId, set.id);
+  const { result, since } = await runOnSetNode<{ setId: string; bars: number }>(set, 'odin.openChart');
   const e = await api.charts.waitForRendered('chart', set.id, since, 60_000);
-  assert.strictEqual(e.bars, r.bars, 'the page drew every bar');
+  assert.strictEqual(e.bars, result.bars, 'the page drew every bar');
   return e;
 }
 

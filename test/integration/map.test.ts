@@ -10,15 +10,9 @@ import * as vscode from 'vscode';
 import { mapHosts } from '../../src/core/geo/mapModel';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { MapSummary, RunSummary } from '../../src/extension/commands';
-import type { SearchFeature } from '../../src/extension/search';
 import type { ResultSet } from '../../src/extension/search/results/resultSet';
 import { getTestApi, testEnv, waitFor } from './index';
-
-async function feature(): Promise<SearchFeature> {
-  const f = (await getTestApi()).search.feature;
-  assert.ok(f, 'the search feature');
-  return f;
-}
+import { feature, runOnSetNode } from './results';
 
 async function search(query: string, pageSize = 25): Promise<ResultSet> {
   const r = (await vscode.commands.executeCommand('odin.searchHosts', { query, pageSize })) as RunSummary;
@@ -34,11 +28,7 @@ async function openMap(
   command: 'odin.showOnMap' | 'odin.showSummaryOnMap' = 'odin.showOnMap',
 ): Promise<{ summary: MapSummary; generation: number; points: number; countries: number }> {
   const api = await getTestApi();
-  const node = (await feature()).results.getChildren().find((n) => n.type === 'set' && n.set.id === set.id);
-  assert.ok(node, 'the result set node');
-  const since = Date.now();
-  const summary = await vscode.commands.executeCommand<MapSummary | undefined>(command, node);
-  assert.strictEqual(summary?.setId, set.id);
+  const { result: summary, since } = await runOnSetNode<MapSummary>(set, command);
   const e = await api.maps.waitForRendered('map', set.id, since, 60_000);
   return { summary, generation: e.generation, points: e.points, countries: e.countries };
 }

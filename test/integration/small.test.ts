@@ -48,7 +48,7 @@ describe('summaries: Change Facet Count…', function () {
     })) as RunSummary;
     const node = f.results.getChildren().find((n) => n.type === 'set' && n.set.id === r.setId);
     assert.ok(node);
-    assert.strictEqual(f.results.getTreeItem(node).contextValue, 'odin.resultSet');
+    assert.strictEqual(f.results.getTreeItem(node).contextValue, 'odin.resultSet.hosts');
     const none = await vscode.commands.executeCommand('odin.changeFacetCount', {
       setId: r.setId,
       facetCount: 3,

@@ -5,66 +5,16 @@
 // (media/screenshots/chart-ports.png, chart-hostile.png with --update-screenshots).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connectUi, frameWhere, painted } from './helpers.mjs';
-
-// Same value as src/emulator/fixtures.ts (this file runs as plain Node, outside the build).
-const HOSTILE = '193.42.33.7';
+import { connectUi, painted } from './helpers.mjs';
+import { activeContent, clickInline, HOSTILE, pageFrame, pwnedFrames, summarize } from './pages.mjs';
 
 /** @type {import('./helpers.mjs').Ui} */
 let ui;
 
-/** The frame of the chart page whose heading is `title`, once it has drawn its bars. */
-function chartFrame(title) {
-  return frameWhere(
-    ui.page,
-    (t) =>
-      document.body?.dataset.page === 'chart' &&
-      document.querySelector('h1')?.textContent === t &&
-      !!document.querySelector('svg.bar-chart g.bar-row'),
-    title,
-    { timeout: 90_000, what: `the chart page "${title}"` },
-  );
-}
-
-/** The quick input whose placeholder starts with `text` (the prompts reuse one widget: wait for the right one). */
-const quickInput = (text) =>
-  ui.page.locator(`.quick-input-widget .quick-input-box input[placeholder^="${text}"]`);
-
-/** Summarize Hosts by Field… as a person runs it: the field, then the query. */
-async function summarize(query, field) {
-  await ui.runCommand('ODIN: Summarize Hosts by Field\u2026');
-  await quickInput('Field to summarise by').waitFor({ state: 'visible', timeout: 15_000 });
-  await ui.answerInput(field);
-  await quickInput('Type a query').waitFor({ state: 'visible', timeout: 15_000 });
-  await ui.answerInput(query);
-  const label = `Host summary: ${field} over ${query}`;
-  const row = ui
-    .view('Results')
-    .locator('.monaco-list-row')
-    .filter({ has: ui.page.locator('.label-name', { hasText: label }) })
-    .first();
-  await row.waitFor({ state: 'visible', timeout: 30_000 });
-  return row;
-}
-
-/** The summary row's inline action, as a person clicks it (it shows on hover). */
+/** The summary row's inline "Open Summary as Chart"; resolves with the chart's frame once it has drawn its bars. */
 async function openChartFrom(row, title) {
-  await row.hover();
-  await row.locator('.action-label[aria-label="Open Summary as Chart"]').click();
-  return chartFrame(title);
-}
-
-/** What could run or load in the page: nothing of it may exist. */
-async function activeContent(frame) {
-  return frame.evaluate(() => ({
-    scripts: [...document.scripts].filter((s) => /pwned/.test(s.textContent ?? '') || /pwned/.test(s.src))
-      .length,
-    imgs: document.querySelectorAll('img, image').length,
-    embeds: document.querySelectorAll('iframe, object, embed, foreignObject, a[href], form').length,
-    handlers: [...document.querySelectorAll('*')].filter((el) =>
-      [...el.attributes].some((a) => a.name.toLowerCase().startsWith('on')),
-    ).length,
-  }));
+  await clickInline(row, 'Open Summary as Chart');
+  return pageFrame(ui, 'chart', title, 'svg.bar-chart g.bar-row');
 }
 
 describe('chart page', () => {
@@ -78,7 +28,7 @@ describe('chart page', () => {
   });
 
   it('draws a port summary, toggles to its table, and a click on a bar narrows the search', async () => {
-    const row = await summarize('*', 'services.port');
+    const row = await summarize(ui, '*', 'services.port');
     const frame = await openChartFrom(row, 'Hosts by services.port');
     const bars = frame.locator('svg.bar-chart g.bar-row');
     assert.ok((await bars.count()) > 2);
@@ -114,17 +64,13 @@ describe('chart page', () => {
 
   it("draws the hostile host's hostnames as inert text", async () => {
     await ui.reset();
-    const row = await summarize(`ip:${HOSTILE}`, 'hostnames.name');
+    const row = await summarize(ui, `ip:${HOSTILE}`, 'hostnames.name');
     const frame = await openChartFrom(row, 'Hosts by hostnames.name');
     const text = await frame.evaluate(() => document.body.textContent ?? '');
     assert.ok(text.includes('<script>window.__pwned=1</script>'), 'the <script> payload is visible text');
     assert.ok(text.includes('<img src=x onerror="window.__pwned=1">'), 'the <img> payload is visible text');
     assert.deepEqual(await activeContent(frame), { scripts: 0, imgs: 0, embeds: 0, handlers: 0 });
-    for (const f of ui.page.frames())
-      assert.equal(
-        await f.evaluate(() => /** @type {any} */ (window).__pwned).catch(() => undefined),
-        undefined,
-      );
+    assert.deepEqual(await pwnedFrames(ui), []);
     // Keyboard: the first bar takes focus and Enter on it is what a click does (checked above).
     await frame.locator('svg.bar-chart g.bar-row.active').first().focus();
     assert.equal(await frame.evaluate(() => document.activeElement?.getAttribute('role')), 'button');

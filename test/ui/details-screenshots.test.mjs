@@ -1,6 +1,7 @@
 // Screenshots of the whois details page in a dark and a light theme (written to
-// media/screenshots when ODIN_UPDATE_SCREENSHOTS=1). The theme is switched the way a person
-// does it (Preferences: Color Theme), which writes `workbench.colorTheme` to user settings.
+// media/screenshots when ODIN_UPDATE_SCREENSHOTS=1). The theme is switched as a person can
+// (Preferences: Toggle between Light/Dark Themes), which writes `workbench.colorTheme` to user
+// settings.
 // The host page's screenshots come from details-realshape.test.mjs (the real service's shapes).
 import { after, before, describe, it } from 'node:test';
 import { openDetails } from './detailsFrame.mjs';

@@ -187,7 +187,9 @@ test('a summary can change its facet count: "Change Facet Count…" on the summa
   const items = contributes.menus['view/item/context'] as Array<{ command: string; when?: string }>;
   assert.ok(
     items.some(
-      (e) => e.command === 'odin.changeFacetCount' && /viewItem == odin\.summarySet/.test(e.when ?? ''),
+      (e) =>
+        e.command === 'odin.changeFacetCount' &&
+        /viewItem (== odin\.summarySet\b|=~ \/\^odin\\\.summarySet)/.test(e.when ?? ''),
     ),
   );
   assert.match(

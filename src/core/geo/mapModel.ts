@@ -116,6 +116,17 @@ export function isCountryField(field: string | undefined): boolean {
 }
 
 /**
+ * What a search shows on a map: a host search its hosts as points, a host summary by a
+ * country field its countries as shades; any other search nothing. The one rule for the map
+ * commands and for the Results view's menus (the set node's context value).
+ */
+export function mapModeOf(spec: { kind: string; field?: string }): 'points' | 'countries' | undefined {
+  if (spec.kind === 'hosts') return 'points';
+  if (spec.kind === 'hostSummary' && isCountryField(spec.field)) return 'countries';
+  return undefined;
+}
+
+/**
  * A summary by country as shades: each bucket whose key is a two-letter code (upper-cased;
  * codes repeated after that are added up), shaded on a log scale of the largest count so
  * small countries stay visible. Keys that are not codes are counted in `unplaced`.

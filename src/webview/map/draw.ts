@@ -8,6 +8,7 @@
  * Node with a light stand-in (scripts/bench/map.mjs).
  */
 import type { MapCluster, MapHost, MapView } from '../../common/mapProtocol';
+import { moveFocus } from './keys';
 import { WORLD, WORLD_SCALE } from './world.generated';
 import { l10n } from '../../core/text/l10n';
 
@@ -108,6 +109,8 @@ export function drawMap(doc: SvgDoc, view: MapView, opts: DrawOptions): SVGSVGEl
   if (view.mode === 'points') {
     const points = el('g', { class: 'points' });
     const active = opts.onActivate !== undefined;
+    /** The circles in list order (worst first), for the arrow keys (keys.ts). */
+    const circles: SVGCircleElement[] = [];
     // Worst clusters last, so they are drawn on top.
     for (let i = view.clusters.length - 1; i >= 0; i--) {
       const c = view.clusters[i]!;
@@ -124,6 +127,7 @@ export function drawMap(doc: SvgDoc, view: MapView, opts: DrawOptions): SVGSVGEl
       });
       circle.appendChild(el('title', {}, label));
       points.appendChild(circle);
+      circles[i] = circle;
     }
     if (active) {
       const clusterOf = (t: EventTarget | null): MapCluster | undefined => {
@@ -136,6 +140,10 @@ export function drawMap(doc: SvgDoc, view: MapView, opts: DrawOptions): SVGSVGEl
       });
       points.addEventListener('keydown', (e) => {
         const k = (e as KeyboardEvent).key;
+        if (moveFocus(circles, e.target, k)) {
+          e.preventDefault();
+          return;
+        }
         if (k !== 'Enter' && k !== ' ') return;
         const c = clusterOf(e.target);
         if (!c) return;

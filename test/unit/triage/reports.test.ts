@@ -18,10 +18,10 @@ import {
   rowViews,
   verdictLine,
 } from '../../../src/core/triage';
-import type { Cve, Host } from '../../../src/api/types';
+import type { Host } from '../../../src/api/types';
 import { filterRows, haystack, sortRows } from '../../../src/common/triageProtocol';
 import type { ExploitationStore } from '../../../src/core/exploitation';
-import { storeOf } from '../../support/exploitation';
+import { cveAt, hostWith, storeOf, tenCritical } from '../../support/exploitation';
 
 const SCHEMAS = path.resolve(__dirname, '../../../../test/fixtures/stix2.1-schemas/schemas');
 const policy = new PrivacyPolicy();
@@ -271,31 +271,12 @@ void describe('triage: exploited first (KEV, then EPSS, then CVSS)', () => {
       'CVE-2021-41773,0.94400,0.99900\nCVE-2024-10003,0.20000,0.96000',
       { now: FEED_NOW },
     );
-  const cve = (id: string, score: number): Cve => ({
-    id,
-    score,
-    severity: score >= 9 ? 'CRITICAL' : 'HIGH',
-    references: [],
-    services: [],
-    exploit: [],
-  });
-  const host = (ip: string, cves: Cve[]): Host => ({
-    ip,
-    banner: [],
-    domains: [],
-    hostnames: [],
-    tags: [],
-    services: [{ port: 443, cve: cves, softwares: [], modules: {} }],
-  });
   // A: one KEV CVE at CVSS 7.5. B: ten CVEs at 9.8, none in KEV.
   const A = '185.220.101.34';
   const B = '45.33.32.156';
   const hosts: Record<string, Host> = {
-    [A]: host(A, [cve('CVE-2021-41773', 7.5)]),
-    [B]: host(
-      B,
-      Array.from({ length: 10 }, (_, i) => cve(`CVE-2024-1000${i}`, 9.8)),
-    ),
+    [A]: hostWith(A, [cveAt('CVE-2021-41773', 7.5)]),
+    [B]: hostWith(B, tenCritical()),
   };
   async function exploitedTriage(): Promise<Triage> {
     // B first in the text and seen more often: only the rule can put A above it.

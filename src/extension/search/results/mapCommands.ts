@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { MapView } from '../../../common/mapProtocol';
-import { clusterHosts, countryShades, isCountryField, mapHosts } from '../../../core/geo/mapModel';
+import { clusterHosts, countryShades, mapHosts, mapModeOf } from '../../../core/geo/mapModel';
 import { skippedText } from '../../../core/geo/points';
 import type { Host } from '../../../api/types';
 import { MapPage, type MapSource } from '../../map/mapView';
@@ -32,9 +32,8 @@ export class MapCommands {
 
   async showOnMap(arg?: unknown): Promise<MapSummary | undefined> {
     const set = this.f.setOf(arg);
-    const kind = set?.spec.kind;
-    const countries = kind === 'hostSummary' && isCountryField(set?.spec.field);
-    if (!set || (kind !== 'hosts' && !countries)) {
+    const mode = set && mapModeOf(set.spec);
+    if (!set || !mode) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t(
           'ODIN: a host search, or a host summary by location.country_code or asn.country_code, shows on a map.',
@@ -46,7 +45,7 @@ export class MapCommands {
       void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: the result set is still loading.'));
       return undefined;
     }
-    const source = this.source(set, countries);
+    const source = this.source(set, mode === 'countries');
     let page = this.open.get(set.id);
     if (page) page.reveal();
     else {

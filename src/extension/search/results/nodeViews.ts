@@ -8,6 +8,7 @@ import type { Cve, DomainRecord, Host } from '../../../api/types';
 import type { ExploitationView } from '../../../core/exploitation/host';
 import { epssText, kevText } from '../../../core/exploitation/text';
 import type { ResultItem } from '../../../core/results/resultItem';
+import { mapModeOf } from '../../../core/geo/mapModel';
 import { describeSpec, isSummary, KINDS } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { l10n } from '../../../core/text/l10n';
@@ -50,6 +51,19 @@ function worstSeverity(host: Host): string | undefined {
   return best;
 }
 
+/**
+ * A set node's context value, which the menus of package.json read: `odin.summarySet` for a
+ * summary (it also offers "Change Facet Count…"), `odin.resultSet` for any other set, each with
+ * a suffix where the set shows on a map (`mapModeOf`): `odin.resultSet.hosts` (a host search:
+ * "Show Result Set on Map") and `odin.summarySet.countries` (a summary by country: "Show on
+ * Map"). A menu for every set matches them as `viewItem =~ /^odin\.resultSet(\.hosts)?$/`.
+ */
+export function setContextValue(set: Pick<ResultSet, 'spec'>): string {
+  const mode = mapModeOf(set.spec);
+  if (isSummary(set.spec.kind)) return mode === 'countries' ? 'odin.summarySet.countries' : 'odin.summarySet';
+  return mode === 'points' ? 'odin.resultSet.hosts' : 'odin.resultSet';
+}
+
 // ---------------------------------------------------------------- views
 
 export function view(node: Node, opts: ViewOptions = {}): NodeView {
@@ -69,8 +83,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         tooltip: `${t(setTitle(set), 1000)}\n${stateText}`,
         icon: { id: KINDS[set.spec.kind].icon },
         collapsible: set.id === opts.currentId ? 'expanded' : 'collapsed',
-        // A summary's node also offers "Change Facet Count…".
-        contextValue: isSummary(set.spec.kind) ? 'odin.summarySet' : 'odin.resultSet',
+        contextValue: setContextValue(set),
       };
     }
     case 'item':
