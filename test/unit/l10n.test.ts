@@ -692,17 +692,8 @@ test("the core's word modules word what a person reads through l10n.t (no bare s
   );
 });
 
-/**
- * Files of src/extension the rule skips: the TestApi (words for the tests), and two files a
- * neighbouring branch rewrites, whose words the lead puts through `vscode.l10n.t` when the
- * branches meet (nodeViews.ts: `${n} files`, `updated ${d}`, `expires ${d}`, `added ${d}`;
- * mapCommands.ts: the partial-map note and the "not a country code" count).
- */
-const EXTENSION_SKIPPED = new Set([
-  'testApi.ts',
-  'search/results/nodeViews.ts',
-  'search/results/mapCommands.ts',
-]);
+/** Files of src/extension the rule skips: the TestApi (words for the tests). */
+const EXTENSION_SKIPPED = new Set(['testApi.ts']);
 
 test('src/extension words what a person reads through vscode.l10n.t (the same rule: tables, helpers, templates)', () => {
   const dir = join(root, 'src', 'extension');

@@ -97,7 +97,7 @@ export class MapCommands {
       openable: this.f.results.detailsAvailable,
       notes: set.done
         ? []
-        : ['Only the hosts loaded so far are drawn: "Load More" or "Load All" adds the rest.'],
+        : [vscode.l10n.t('Only the hosts loaded so far are drawn: "Load More" or "Load All" adds the rest.')],
     };
   }
 
@@ -116,7 +116,9 @@ export class MapCommands {
       field: set.spec.field ?? '',
       total: counted + other,
       skippedText:
-        other > 0 ? `${other.toLocaleString('en-US')} in values not listed or not a country code` : '',
+        other > 0
+          ? vscode.l10n.t('{0} in values not listed or not a country code', other.toLocaleString('en-US'))
+          : '',
       openable: false,
       notes: [...set.notes],
     };

@@ -246,7 +246,7 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
           [
             b.provider,
             b.region,
-            b.files !== undefined ? `${fmt(b.files)} files` : '',
+            b.files !== undefined ? l10n.t('{0} files', fmt(b.files)) : '',
             b.labels.length ? b.labels.join(', ') : '',
           ]
             .filter(Boolean)
@@ -280,8 +280,8 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
         description: t(
           [
             w.registrar?.name,
-            w.updated_date ? `updated ${w.updated_date}` : '',
-            w.expires_date ? `expires ${w.expires_date}` : '',
+            w.updated_date ? l10n.t('updated {0}', w.updated_date) : '',
+            w.expires_date ? l10n.t('expires {0}', w.expires_date) : '',
           ]
             .filter(Boolean)
             .join(' · '),
@@ -375,7 +375,7 @@ function domainView(d: DomainRecord): NodeView {
   return {
     label: t(name, 200),
     description: t(
-      [name !== d.domain ? d.domain : '', d.added_at ? `added ${d.added_at.slice(0, 10)}` : '']
+      [name !== d.domain ? d.domain : '', d.added_at ? l10n.t('added {0}', d.added_at.slice(0, 10)) : '']
         .filter(Boolean)
         .join(' · '),
       120,
