@@ -46,20 +46,23 @@ describe('search prompts and the results side bar', () => {
     await row.first().click(); // focuses the tree (and toggles the set: expand it again)
     const setRow = ui.view('Results').locator('.monaco-list-row[aria-level="1"]').first();
     const more = ui.view('Results').locator('.monaco-list-row', { hasText: /Load \d+ more/ });
-    // The click's toggle can land after the check on a loaded machine: check, expand and go
-    // to the end again until the row shows.
+    // The click's toggle can land after the check on a loaded machine, also after the row
+    // showed (the set collapses again and the row goes): check, expand and go to the end
+    // again until the row shows, and read its text while it does.
+    let moreText = '';
     for (const deadline = Date.now() + 30_000; ;) {
       if ((await setRow.getAttribute('aria-expanded')) === 'false')
         await ui.page.keyboard.press('ArrowRight');
       await ui.page.keyboard.press('End');
       try {
         await more.first().waitFor({ state: 'visible', timeout: 2_000 });
+        moreText = await more.first().innerText({ timeout: 2_000 });
         break;
       } catch (e) {
         if (Date.now() > deadline) throw e;
       }
     }
-    assert.match(await more.first().innerText(), /\d+ of [\d,]+ shown/);
+    assert.match(moreText, /\d+ of [\d,]+ shown/);
     await ui.page.keyboard.press('Home');
   });
 
