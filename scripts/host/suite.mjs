@@ -540,6 +540,10 @@ async function uiRun(run, setup, onLog) {
         'workbench.colorTheme': 'Default Dark Modern',
         'workbench.preferredDarkColorTheme': 'Default Dark Modern',
         'workbench.preferredLightColorTheme': 'Default Light Modern',
+        // A webview that takes the focus back (VS Code re-focuses one 50 ms after it is
+        // focused) must not close the palette a test has just opened (helpers.mjs,
+        // leaveWebview): the palette and quick picks stay open until Escape or a pick.
+        'workbench.quickOpen.closeOnFocusLost': false,
       },
       extensionDevelopmentPath: root,
       timeoutMs: run.files.length * UI_FILE_LIMIT_MS + 2 * 60_000,

@@ -140,6 +140,7 @@ export class Ui {
   /** F1, type the command's title as shown in the palette (e.g. "ODIN: Set API Key"), Enter. */
   async runCommand(title, { timeout = 10_000 } = {}) {
     const { page } = this;
+    await this.leaveWebview();
     await page.keyboard.press('Escape');
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -148,6 +149,25 @@ export class Ui {
     const row = this.quickPickRow(title);
     await row.waitFor({ state: 'visible', timeout });
     await row.click();
+  }
+
+  /**
+   * Moves the keyboard focus out of a webview into the workbench (the active editor's tab)
+   * before keys meant for the workbench are pressed. With a webview focused, VS Code forwards
+   * each key from the webview's frame by message, and re-focuses the webview 50 ms after it
+   * takes the focus (after a click, or when a palette command hands the focus back): an
+   * Escape forwarded late, or that re-focus, closed the palette F1 had just opened (the fill
+   * then waited out its 30 s on an input being hidden). The re-focus is skipped while the
+   * focus is on another workbench element; it is not skipped for the page's body.
+   */
+  async leaveWebview() {
+    await this.page.evaluate(() => {
+      if (document.activeElement?.tagName !== 'IFRAME') return;
+      const to =
+        document.querySelector('.editor-group-container.active .tab.active') ??
+        document.querySelector('.part.statusbar .statusbar-item a, .part.statusbar [tabindex]');
+      if (to instanceof HTMLElement) to.focus();
+    });
   }
 
   /** The quick pick row whose label is exactly `label` (or matches a RegExp). */

@@ -458,6 +458,12 @@ describe('triage view: exploited first, and the header at a glance', () => {
       await painted(frame);
       await ui.screenshotRegion('triage-header-light', ui.page.locator('.part.editor').first());
       await frame.locator('figure[data-chart="band"] g.bar-row.active').first().click();
+      await frame.waitForFunction(
+        () =>
+          document
+            .querySelector('figure[data-chart="band"] g.bar-row.active')
+            ?.getAttribute('aria-pressed') !== 'true',
+      );
     });
     await ui.setTheme('Dark Modern');
   });
