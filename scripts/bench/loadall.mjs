@@ -1,5 +1,6 @@
 // Load All: 100 pages of 100 hosts through the real API client (response checks, JSON parse,
-// normalisation) into a result set (compact records), as "Load All Results" does, with the
+// normalisation) into a result set (compact records), as "Load All Results" does after the
+// search has shown its first page (that page is not timed: it is the search's), with the
 // network replaced by an in-memory `fetch` so only the extension host's own work is timed.
 // What matters to a person is not the total but the longest stretch the extension host is
 // busy without a break: while it lasts, hovers, completions and every other extension wait.
@@ -59,24 +60,29 @@ async function measure({ results = 10_000, pageSize = 100 } = {}) {
   const { OdinClient } = require(out('src/api/client.js'));
   const { ResultSet } = require(out('src/extension/search/results/resultSet.js'));
 
-  // The wire: the service's envelopes, as bytes, one per page.
-  const data = generateDataset({ hosts: results, seed: 7, now: Date.UTC(2026, 0, 1) });
-  const pages = [];
-  for (let i = 0; i < data.hosts.length; i += pageSize) {
-    const n = pages.length;
-    const last = i + pageSize < data.hosts.length ? [1721808680130 - n, n + 1] : undefined;
-    pages.push(
-      Buffer.from(
-        JSON.stringify({
-          success: true,
-          data: data.hosts.slice(i, i + pageSize),
-          pagination: { total: data.hosts.length, limit: pageSize, ...(last ? { last } : {}) },
-        }),
-      ),
-    );
-  }
+  // The wire: the service's envelopes, as bytes, one per page. Only the bytes stay: the
+  // dataset (its maps hold every host, 180 MB of heap) is left to the collection below, or
+  // every collection of the load would walk it, which an extension host does not have.
+  const wire = () => {
+    const data = generateDataset({ hosts: results, seed: 7, now: Date.UTC(2026, 0, 1) });
+    const bytes = [];
+    for (let i = 0; i < data.hosts.length; i += pageSize) {
+      const n = bytes.length;
+      const last = i + pageSize < data.hosts.length ? [1721808680130 - n, n + 1] : undefined;
+      bytes.push(
+        Buffer.from(
+          JSON.stringify({
+            success: true,
+            data: data.hosts.slice(i, i + pageSize),
+            pagination: { total: data.hosts.length, limit: pageSize, ...(last ? { last } : {}) },
+          }),
+        ),
+      );
+    }
+    return bytes;
+  };
+  const pages = wire();
   const wireMb = pages.reduce((a, p) => a + p.length, 0) / 1024 / 1024;
-  data.hosts.length = 0;
   collect();
 
   const fetch = async (_url, init) => {
@@ -101,6 +107,8 @@ async function measure({ results = 10_000, pageSize = 100 } = {}) {
   for (let rep = 0; rep < 3; rep++) {
     collect();
     const set = new ResultSet({ kind: 'hosts', query: '*' }, fetcher, pageSize);
+    // As in the product: the search shows its first page, then the person asks for all.
+    await set.loadNext();
     const stop = loopGaps();
     const t0 = performance.now();
     await set.loadAll();
@@ -113,10 +121,10 @@ async function measure({ results = 10_000, pageSize = 100 } = {}) {
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return [
     {
-      name: `load all: ${pages.length} pages of ${pageSize} hosts, total`,
+      name: `load all: ${pages.length - 1} pages of ${pageSize} hosts after the first, total`,
       value: Number(med(times).toFixed(0)),
       unit: 'ms',
-      note: `${loaded.toLocaleString('en-US')} hosts, ${wireMb.toFixed(1)} MB of JSON through the client (checks, parse, normalise) into a result set; no network; median of 3`,
+      note: `${loaded.toLocaleString('en-US')} hosts in the set, ${wireMb.toFixed(1)} MB of JSON in all, through the client (checks, parse, normalise) into a result set, after the search's first page (not timed); no network; median of 3`,
     },
     {
       name: 'load all: longest task',

@@ -10,7 +10,7 @@ export const SLICE_MS = 8;
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export interface SliceOptions {
+export interface SliceOptions<T = unknown> {
   /** Checked between slices: once aborted, the work stops with `cancelled()`. */
   signal?: AbortSignal;
   /** The caller's own "cancelled" error (the client's typed error, a tree's AbortError). */
@@ -23,7 +23,15 @@ export interface SliceOptions {
    * Load All).
    */
   spend?: boolean;
+  /**
+   * An item known to take long (a host with a thousand services): it starts a slice of its
+   * own instead of running at the end of one that has already spent its time.
+   */
+  heavy?: (item: T) => boolean;
 }
+
+/** A slice that has run this long (ms) gives the turn before a heavy item. */
+const HEAVY_AFTER_MS = 1;
 
 /**
  * `items.flatMap(fn)` for `fn` returning one value or `undefined` (left out), yielding to the
@@ -32,17 +40,18 @@ export interface SliceOptions {
 export async function mapInSlices<T, U>(
   items: readonly T[],
   fn: (item: T) => U | undefined,
-  { signal, cancelled, sliceMs = SLICE_MS, spend = false }: SliceOptions,
+  { signal, cancelled, sliceMs = SLICE_MS, spend = false, heavy }: SliceOptions<T>,
 ): Promise<U[]> {
   const out: U[] = [];
   let start = performance.now();
   for (let i = 0; i < items.length; i++) {
-    if (performance.now() - start >= sliceMs) {
+    const item = items[i] as T;
+    const spent = performance.now() - start;
+    if (spent >= sliceMs || (spent >= HEAVY_AFTER_MS && heavy?.(item) === true)) {
       await turn();
       if (signal?.aborted) throw cancelled();
       start = performance.now();
     }
-    const item = items[i];
     if (spend) (items as Array<T | undefined>)[i] = undefined;
     const v = fn(item);
     if (v !== undefined) out.push(v);

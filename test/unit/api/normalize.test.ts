@@ -17,6 +17,7 @@ import {
   normalizeWhoisHistory,
   parseJson,
 } from '../../../src/api/normalize';
+import { parseJsonInTurns } from '../../../src/api/normalize/json';
 
 void describe('parseJson', () => {
   void it('drops __proto__, constructor and prototype keys at every depth', () => {
@@ -36,6 +37,17 @@ void describe('parseJson', () => {
 
   void it('throws on truncated JSON', () => {
     assert.throws(() => parseJson('{"success":true,"data":[{"ip":"1.2'));
+  });
+
+  void it('in turns (big bodies), drops the same keys, escaped or not, after a turn', async () => {
+    const text = '{"a":{"\\u005f_proto__":{"polluted":1},"b":[{"constructor":1,"ok":true}]},"prototype":3}';
+    let between = 0;
+    const v = (await parseJsonInTurns(text, async () => {
+      between++;
+    })) as Record<string, unknown>;
+    assert.equal(between, 1);
+    assert.deepEqual(v, { a: { b: [{ ok: true }] } });
+    assert.deepEqual(v, parseJson(text));
   });
 });
 

@@ -68,3 +68,33 @@ test('mapInSlices with spend drops each item from the list once mapped (a spent 
   await mapInSlices(kept, (item) => item.i, { cancelled });
   assert.deepEqual(kept, [{ i: 1 }], 'without spend the list is left as it was');
 });
+
+test('mapInSlices starts a slice for a heavy item once the slice has run a while', async () => {
+  const order: string[] = [];
+  let counting = true;
+  const count = (): void => {
+    order.push('turn');
+    if (counting) setImmediate(count);
+  };
+  setImmediate(count);
+  const busy = (ms: number): void => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+  };
+  await mapInSlices(
+    ['a', 'b', 'HEAVY'],
+    (x) => {
+      order.push(x);
+      if (x === 'b') busy(2);
+    },
+    { cancelled, sliceMs: 1_000, heavy: (x) => x === 'HEAVY' },
+  );
+  counting = false;
+  // With a slice of a second, only the heavy item's rule can give the turn before it.
+  const at = order.indexOf('HEAVY');
+  assert.equal(order[at - 1], 'turn', order.join(' '));
+  assert.deepEqual(
+    order.filter((x) => x !== 'turn'),
+    ['a', 'b', 'HEAVY'],
+  );
+});
