@@ -14,10 +14,11 @@ export function quantile(xs, q) {
 export const median = (xs) => quantile(xs, 0.5);
 
 /**
- * @param {{ root: string, grep: string, n: number, latencyMs: number, timeoutMs: number, needs?: string[] }} o
- *   grep: the ODIN_TEST_GREP of the bench block; needs: built files (relative to root) to check first
+ * @param {{ root: string, grep: string, n: number, latencyMs: number, timeoutMs: number, needs?: string[], env?: Record<string, string> }} o
+ *   grep: the ODIN_TEST_GREP of the bench block; needs: built files (relative to root) to check
+ *   first; env: more for the block (what to measure)
  */
-export async function runBenchInHost({ root, grep, n, latencyMs, timeoutMs, needs = [] }) {
+export async function runBenchInHost({ root, grep, n, latencyMs, timeoutMs, needs = [], env = {} }) {
   const testsEntry = path.join(root, 'out', 'test', 'integration', 'index.js');
   for (const f of [testsEntry, ...needs.map((p) => path.join(root, p))]) {
     if (!fs.existsSync(f)) throw new Error(`missing ${path.relative(root, f)}: run tsc and esbuild first`);
@@ -47,6 +48,7 @@ export async function runBenchInHost({ root, grep, n, latencyMs, timeoutMs, need
         ODIN_TEST_GREP: grep,
         ODIN_BENCH_OUT: outFile,
         ODIN_BENCH_N: String(n),
+        ...env,
       },
       userSettings: { 'odin.apiBaseUrl': emu.url, 'odin.rateLimit.requestsPerMinute': 100000 },
     });

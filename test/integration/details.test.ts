@@ -239,7 +239,35 @@ describe('details-bench', function () {
     };
   }
 
+  /**
+   * The platform's own cost: a blank webview panel (no extension code, one paragraph) from
+   * creation to its first frame, as the first webview of a session. The first details page
+   * of another session is compared with it (scripts/bench/webview.mjs).
+   */
+  async function timeBlank(): Promise<number> {
+    await closeAllEditors();
+    const t0 = Date.now();
+    const panel = vscode.window.createWebviewPanel('odinBench.blank', 'Blank', vscode.ViewColumn.Active, {
+      enableScripts: true,
+    });
+    try {
+      const nonce = Math.random().toString(36).slice(2);
+      const shown = new Promise<number>((resolve) => {
+        panel.webview.onDidReceiveMessage(() => resolve(Date.now()));
+      });
+      panel.webview.html = `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${nonce}';"></head><body><p>blank</p><script nonce="${nonce}">requestAnimationFrame(() => acquireVsCodeApi().postMessage('shown'));</script></body></html>`;
+      return (await shown) - t0;
+    } finally {
+      panel.dispose();
+    }
+  }
+
   it('measures time to first render', async () => {
+    const fs = await import('fs');
+    if (process.env.ODIN_BENCH_FIRST === 'blank') {
+      fs.writeFileSync(out as string, JSON.stringify({ blankFirst: [await timeBlank()] }));
+      return;
+    }
     const { FIXTURE_HOSTS: H } = await import('../../src/emulator/fixtures');
     const result: Record<string, Run[]> = { typical: [], huge: [], firstOpen: [] };
     // The first details page of the session (what a person sees first), then fresh panels.
@@ -249,7 +277,6 @@ describe('details-bench', function () {
       result.huge.push(await time(H.huge, 1000));
     }
     await closeAllEditors();
-    const fs = await import('fs');
     fs.writeFileSync(out as string, JSON.stringify(result));
   });
 });
