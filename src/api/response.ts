@@ -10,6 +10,7 @@ import type { HttpRequest } from './http';
 import { envelopeErrorText } from './normalize/envelope';
 import { parseJson, parseJsonInTurns } from './normalize/json';
 import { parseRetryAfter } from './retry';
+import { turn } from './slices';
 
 const ERROR_BODY_CAP = 64 * 1024;
 /**
@@ -19,7 +20,6 @@ const ERROR_BODY_CAP = 64 * 1024;
  * stretch in Load All's bench).
  */
 const BIG_BODY = 512 * 1024;
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const JSON_TYPE = /^\s*application\/(?:[a-z0-9.+-]*\+)?json\s*(?:;|$)/i;
 const HTML_TYPE = /^\s*(?:text\/html|application\/xhtml\+xml)\s*(?:;|$)/i;
 

@@ -8,7 +8,8 @@
 /** How long one slice may run before the next item waits for a turn of the event loop. */
 export const SLICE_MS = 8;
 
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** A turn of the event loop: what waits runs before the caller goes on. */
+export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface SliceOptions<T = unknown> {
   /** Checked between slices: once aborted, the work stops with `cancelled()`. */
