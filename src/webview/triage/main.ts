@@ -386,8 +386,12 @@ class TriageTable {
     const bar = chart?.bars.find((b) => b.bucket !== undefined && chart.keys[b.bucket] === g?.key);
     this.shownCount.textContent =
       (this.order.length === this.rows.length
-        ? l10n.t('{0} rows', this.rows.length)
-        : l10n.t('{0} of {1} rows', this.order.length, this.rows.length)) +
+        ? this.rows.length === 1
+          ? l10n.t('1 row')
+          : l10n.t('{0} rows', this.rows.length)
+        : this.rows.length === 1
+          ? l10n.t('{0} of 1 row', this.order.length)
+          : l10n.t('{0} of {1} rows', this.order.length, this.rows.length)) +
       (chart && bar ? ` · ${chart.title}: ${bar.label}` : '');
     this.empty.hidden = this.order.length > 0 || this.rows.length === 0;
     this.grid.setAttribute('aria-rowcount', String(this.order.length + 1));
