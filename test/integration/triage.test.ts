@@ -275,6 +275,32 @@ describe('triage', function () {
       assert.ok(fix, `quick fixes: ${actions.map((a) => a.title).join(', ')}`);
       assert.deepStrictEqual(fix.command?.arguments, ['45.33.32.156']);
       assert.strictEqual(fix.command?.command, 'odin.openHostDetails');
+      // Written otherwise (defanged in a comment, as a ticket would paste it): the entry's
+      // range covers the text as written, and the fix still opens the canonical IP.
+      const defanged = workspaceFile('infra/defanged-it.tf');
+      fs.writeFileSync(defanged.fsPath, '# the jump host, from ticket SEC-7: 45[.]33[.]32[.]156\n');
+      try {
+        const ddoc = await vscode.workspace.openTextDocument(defanged);
+        problems.update(ddoc);
+        const dd = await waitFor(
+          () => vscode.languages.getDiagnostics(defanged).find((x) => x.source === 'ODIN'),
+          10_000,
+          'the ODIN problem of the defanged IP',
+        );
+        assert.strictEqual(ddoc.getText(dd!.range), '45[.]33[.]32[.]156', 'the range is the text as written');
+        const dfixes = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          'vscode.executeCodeActionProvider',
+          defanged,
+          dd!.range,
+          vscode.CodeActionKind.QuickFix.value,
+        );
+        const dfix = dfixes.find((a) => a.command?.command === 'odin.openHostDetails');
+        assert.ok(dfix, `quick fixes: ${dfixes.map((a) => a.title).join(', ')}`);
+        assert.strictEqual(dfix.title, 'Open details of 45.33.32.156');
+        assert.deepStrictEqual(dfix.command?.arguments, ['45.33.32.156'], 'the canonical IP, not the text');
+      } finally {
+        fs.rmSync(defanged.fsPath, { force: true });
+      }
       // A log is not an infrastructure file: no entries there.
       const log = workspaceFile('logs/auth.log');
       problems.update(await vscode.workspace.openTextDocument(log));

@@ -189,6 +189,38 @@ describe('triage view', () => {
     });
     assert.ok(active.charts >= 3, `charts drawn: ${active.charts}`);
     assert.deepEqual({ made: active.made, handlers: active.handlers }, { made: 0, handlers: 0 });
+    // The header beside an editor (half width): every bar of every chart stays inside its
+    // figure, every figure inside the header's visible box (none cut at the panel's right
+    // edge), and no figure is taller than its chart (no empty band under a short chart).
+    const layout = await frame.evaluate(() =>
+      [...document.querySelectorAll('figure.glance-chart')].map((f) => {
+        const glance = /** @type {HTMLElement} */ (document.querySelector('.glance'));
+        const visibleRight = glance.getBoundingClientRect().left + glance.clientWidth;
+        const box = f.getBoundingClientRect();
+        const svg = f.querySelector('svg.bar-chart')?.getBoundingClientRect();
+        return {
+          chart: /** @type {HTMLElement} */ (f).dataset.chart,
+          width: Math.round(box.width),
+          band: Math.round(box.bottom - (svg?.bottom ?? box.bottom)),
+          cut: box.right > visibleRight + 0.5,
+          out: [...f.querySelectorAll('g.bar-row rect')]
+            .map((r) => r.getBoundingClientRect())
+            .filter((r) => r.right > box.right + 0.5 || r.left < box.left - 0.5)
+            .map(
+              (r) =>
+                `${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(box.left)}..${Math.round(box.right)}`,
+            ),
+        };
+      }),
+    );
+    const panel = await frame.evaluate(() => document.body.clientWidth);
+    assert.ok(panel >= 400 && panel < 700, `the view beside the editor: ${panel} px`);
+    assert.ok(layout.length >= 3, JSON.stringify(layout));
+    for (const f of layout) {
+      assert.deepEqual(f.out, [], `bars outside the figure of ${f.chart}: ${JSON.stringify(layout)}`);
+      assert.equal(f.cut, false, `${f.chart} cut at the panel's edge: ${JSON.stringify(layout)}`);
+      assert.ok(f.band <= 4, `an empty band under ${f.chart}: ${JSON.stringify(layout)}`);
+    }
     assert.equal(await frame.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
   });
 

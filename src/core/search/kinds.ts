@@ -350,3 +350,13 @@ export function describeSpec(spec: SearchSpec): string {
 export function isSummary(kind: SearchKind): boolean {
   return KINDS[kind].narrowsTo !== undefined;
 }
+
+/**
+ * The summary a set of this kind can be summarised into (Summarize Results By…), if any: the
+ * API summarises hosts (`/v1/hosts/summary`) and exposed files (`/v1/exposed/files/summary`)
+ * only, so host searches and summaries, file counts and file summaries. The one rule the
+ * command and the set node's menu (its context value) follow.
+ */
+export function summaryOf(kind: SearchKind): SearchKind | undefined {
+  return KINDS[kind].summary;
+}

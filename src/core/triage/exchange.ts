@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { epssText, kevText } from '../exploitation/text';
 import type { CveSignal, Triage, TriageRow } from './model';
 import { rowsOf, statusText, type ReportOptions } from './reportRows';
+import { fileCount, uniqueIndicatorCount } from './counts';
 import { account } from './triage';
 import { l10n } from '../text/l10n';
 
@@ -131,9 +132,9 @@ export function stixBundle(
     created_by_ref: identityId,
     name: opts.title ?? l10n.t('ODIN triage'),
     description: l10n.t(
-      '{0} unique indicators in {1} file(s); {2}.',
-      triage.rows.length,
-      triage.files.length,
+      '{0} in {1}; {2}.',
+      uniqueIndicatorCount(triage.rows.length),
+      fileCount(triage.files.length),
       acc.summary,
     ),
     report_types: ['observed-data'],

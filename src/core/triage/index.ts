@@ -11,3 +11,4 @@ export * from './source';
 export * from './view';
 export * from './infra';
 export * from './credits';
+export * from './counts';

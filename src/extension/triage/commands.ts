@@ -8,14 +8,19 @@ import {
   applyCache,
   buildTriage,
   carryOver,
+  domainCount,
   enrich,
+  indicatorCount,
   layerSource,
+  occurrenceCount,
   preview,
   REPORT_FORMATS,
+  requestCount,
   type EnrichResult,
   type ReportFormat,
   type SourceText,
   type Triage,
+  uniqueIndicatorCount,
 } from '../../core/triage';
 import type { CommandsOf, TriageResult } from '../commands';
 import type { Ctx } from '../ctx';
@@ -160,20 +165,20 @@ function resultOf(t: Triage, p: TriageResult['preview'], acc: EnrichResult, loca
 function previewText(p: TriageResult['preview']): string {
   const lines = [
     vscode.l10n.t(
-      '{0} unique indicators ({1} IPv4, {2} IPv6, {3} domains, {4} CIDR) in {5} occurrences.',
-      p.unique,
+      '{0} ({1} IPv4, {2} IPv6, {3}, {4} CIDR) in {5}.',
+      uniqueIndicatorCount(p.unique),
       p.byKind.ipv4,
       p.byKind.ipv6,
-      p.byKind.domain,
+      domainCount(p.byKind.domain),
       p.byKind.cidr,
-      p.occurrences,
+      occurrenceCount(p.occurrences),
     ),
     vscode.l10n.t('{0} private or internal: never sent.', p.private),
     vscode.l10n.t('{0} already cached: no request.', p.cached),
     vscode.l10n.t(
       'Enrichment sends {0} for {1} ({2}).',
-      p.requests === 1 ? vscode.l10n.t('1 request') : vscode.l10n.t('{0} requests', p.requests),
-      p.toSend === 1 ? vscode.l10n.t('1 indicator') : vscode.l10n.t('{0} indicators', p.toSend),
+      requestCount(p.requests),
+      indicatorCount(p.toSend),
       p.mode === 'batched'
         ? vscode.l10n.t('IPs batched into host searches')
         : vscode.l10n.t('one lookup per indicator'),
@@ -266,7 +271,12 @@ async function runTriage(
         progress.report({ message: vscode.l10n.t('reading the exploitation feeds…') });
         // l10n: English, for the log
         await ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
-        progress.report({ message: vscode.l10n.t('enriching {0} indicators…', p.toSend) });
+        progress.report({
+          message:
+            p.toSend === 1
+              ? vscode.l10n.t('enriching 1 indicator…')
+              : vscode.l10n.t('enriching {0} indicators…', p.toSend),
+        });
         let reported = 0;
         // The count the preview showed is the most this run sends; more needs a new yes.
         const acc = await enrich(t, source, {
@@ -278,7 +288,7 @@ async function runTriage(
             const pct = Math.floor((100 * done) / Math.max(all, 1));
             progress.report({
               increment: pct - reported,
-              message: vscode.l10n.t('{0} of {1} requests', done, all),
+              message: vscode.l10n.t('{0} of {1}', done, requestCount(all)),
             });
             reported = pct;
           },
@@ -286,7 +296,7 @@ async function runTriage(
         state.set(t);
         // l10n: English, for the log
         ctx.log.info(
-          `Triage: ${acc.summary} (${acc.requests} requests${acc.batchRefused ? ', batched search refused: single lookups' : ''}).`,
+          `Triage: ${acc.summary} (${acc.requests} request${acc.requests === 1 ? '' : 's'}${acc.batchRefused ? ', batched search refused: single lookups' : ''}).`,
         );
         return resultOf(t, p, acc);
       }),
@@ -321,7 +331,7 @@ async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefine
   if (!r) return;
   if (state.last) TriageView.show(ctx, state);
   const head = r.local
-    ? vscode.l10n.t('{0} {1} unique indicators.', r.local, r.indicators.length)
+    ? vscode.l10n.t('{0} {1}.', r.local, uniqueIndicatorCount(r.indicators.length))
     : r.summary;
   const choice = await vscode.window.showInformationMessage(
     vscode.l10n.t('ODIN triage: {0}', neutraliseUiText(head, 300)),

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { triageGlance, type TriageGlance } from '../../common/triageGlance';
 import { fromTriageView, type FromTriageView, type ToTriageView } from '../../common/triageProtocol';
-import { account, rowViews, type TriageRow } from '../../core/triage';
+import { account, fileCount, rowViews, triageHeadline, type TriageRow } from '../../core/triage';
 import type { Ctx } from '../ctx';
 import { runCommand } from '../shared/runCommand';
 import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';
@@ -92,22 +92,8 @@ export class TriageView implements vscode.Disposable {
     const files =
       t.files.length === 1
         ? vscode.workspace.asRelativePath(vscode.Uri.parse(t.files[0]!))
-        : vscode.l10n.t('{0} files', t.files.length);
-    const summary = t.truncated
-      ? vscode.l10n.t(
-          '{0} unique indicators in {1} ({2} occurrences, more than listed). {3}.',
-          t.rows.length,
-          files,
-          t.occurrences,
-          acc.summary,
-        )
-      : vscode.l10n.t(
-          '{0} unique indicators in {1} ({2} occurrences). {3}.',
-          t.rows.length,
-          files,
-          t.occurrences,
-          acc.summary,
-        );
+        : fileCount(t.files.length);
+    const summary = triageHeadline(t.rows.length, files, t.occurrences, t.truncated, acc.summary);
     const views = rowViews(t, (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u)));
     this.postedGlance = triageGlance(views);
     this.filterReport = undefined;

@@ -41,6 +41,12 @@ const post = (m: FromTriageView): void => vscode.postMessage(m);
 const ROW_H = 24;
 /** Rows built above and below the visible ones. */
 const OVERSCAN = 8;
+/** The header's charts: the narrowest and widest chart, the gap between two (details.css
+ * `.glance` gap) and the room kept for the header's vertical scroll bar, in px. */
+const GLANCE_MIN = 330;
+const GLANCE_MAX = 400;
+const GLANCE_GAP = 16;
+const GLANCE_SCROLLBAR = 14;
 
 interface ViewState {
   sort: SortKey;
@@ -81,6 +87,8 @@ class TriageTable {
   private state = restoredState();
   private frame = 0;
   private glance: TriageGlance = { charts: [] };
+  /** The width the header's charts were drawn at (`glanceWidth`). */
+  private glanceDrawnWidth = 0;
   private readonly summary = h('p', { class: 'summary', role: 'status' });
   /** The header of small charts (common/triageGlance.ts): a bar filters the table. */
   private readonly glanceBox = h('section', {
@@ -173,7 +181,11 @@ class TriageTable {
       const pos = this.rowAt(e);
       if (pos !== undefined) this.open(pos, 'open');
     });
-    window.addEventListener('resize', () => this.schedule());
+    window.addEventListener('resize', () => {
+      this.schedule();
+      // The header's charts are drawn to a width: again when the panel's width changes it.
+      if (this.rows.length && this.glanceWidth() !== this.glanceDrawnWidth) this.drawGlance();
+    });
   }
 
   showEmpty(message: string): void {
@@ -242,13 +254,25 @@ class TriageTable {
     return this.order.slice(0, TOP_ROWS).map((i) => this.rows[i]!.index);
   }
 
+  /**
+   * A header chart's width: the charts wrap, as many to a line as fit at 330 px or more, each
+   * as wide as its share of the line (at most 400 px), so every chart is whole inside the
+   * panel, none cut at its edge. The header scrolls down past 40% of the panel's height
+   * (details.css), so the table keeps the rest; the line leaves room for that scroll bar.
+   */
+  private glanceWidth(): number {
+    const line = Math.max(0, (this.root.clientWidth || 900) - GLANCE_SCROLLBAR);
+    const perLine = Math.max(1, Math.floor((line + GLANCE_GAP) / (GLANCE_MIN + GLANCE_GAP)));
+    return Math.min(GLANCE_MAX, Math.floor((line - GLANCE_GAP * (perLine - 1)) / perLine));
+  }
+
   /** The header's charts, each with its table for screen readers; the chosen bar marked. */
   private drawGlance(): void {
     clear(this.glanceBox);
     this.glanceBox.hidden = this.rows.length === 0;
     const sel = this.state.filter.glance;
-    // One row of charts (it scrolls sideways in a narrow panel): the table keeps the height.
-    const width = Math.max(330, Math.min(400, ((this.root.clientWidth || 900) - 64) / 5));
+    const width = this.glanceWidth();
+    this.glanceDrawnWidth = width;
     for (const chart of this.glance.charts) {
       if (chart.bars.length === 0) continue;
       const chosen = sel && sel.chart === chart.id ? chart.keys.indexOf(sel.key) : -1;
@@ -386,8 +410,12 @@ class TriageTable {
     const bar = chart?.bars.find((b) => b.bucket !== undefined && chart.keys[b.bucket] === g?.key);
     this.shownCount.textContent =
       (this.order.length === this.rows.length
-        ? l10n.t('{0} rows', this.rows.length)
-        : l10n.t('{0} of {1} rows', this.order.length, this.rows.length)) +
+        ? this.rows.length === 1
+          ? l10n.t('1 row')
+          : l10n.t('{0} rows', this.rows.length)
+        : this.rows.length === 1
+          ? l10n.t('{0} of 1 row', this.order.length)
+          : l10n.t('{0} of {1} rows', this.order.length, this.rows.length)) +
       (chart && bar ? ` · ${chart.title}: ${bar.label}` : '');
     this.empty.hidden = this.order.length > 0 || this.rows.length === 0;
     this.grid.setAttribute('aria-rowcount', String(this.order.length + 1));

@@ -1,14 +1,15 @@
 /**
  * The Results view's menus on a set node, read from package.json as VS Code reads them: the
  * map items only where the map can draw the set (`mapModeOf`: a host search, a host summary by
- * a country field), and every other set menu on every kind of set node as before the set
- * nodes got a context value per kind.
+ * a country field), "Summarize Results By…" only where the set can be summarised (`summaryOf`:
+ * the API summarises hosts and exposed files), and every other set menu on every kind of set
+ * node as before the set nodes got a context value per kind.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { mapModeOf } from '../../../src/core/geo/mapModel';
-import { isSummary, KINDS, type SearchKind, type SearchSpec } from '../../../src/core/search';
+import { isSummary, KINDS, summaryOf, type SearchKind, type SearchSpec } from '../../../src/core/search';
 import { setContextValue } from '../../../src/extension/search/results/nodeViews';
 import { readManifest } from '../../support/manifest';
 
@@ -41,6 +42,9 @@ const SPECS: SearchSpec[] = [
 ];
 
 const MAP_ITEMS = new Set(['odin.showOnMap', 'odin.showSummaryOnMap']);
+const SUMMARISE = 'odin.summarizeResultsBy';
+/** The menus that depend on the kind of set: the map items and Summarize Results By…. */
+const BY_KIND = new Set([...MAP_ITEMS, SUMMARISE]);
 
 void test('the map items show on a set node exactly where the map draws the set', () => {
   for (const spec of SPECS) {
@@ -65,6 +69,29 @@ void test('the map items show on a set node exactly where the map draws the set'
   assert.equal(setContextValue({ spec: { kind: 'hostSummary', field: 'services.port' } }), 'odin.summarySet');
 });
 
+void test('"Summarize Results By…" shows on a set node exactly where the set can be summarised', () => {
+  for (const spec of SPECS) {
+    const cv = setContextValue({ spec });
+    const shown = menuOf(cv).filter((m) => m.startsWith(`${SUMMARISE}@`));
+    assert.deepEqual(
+      shown,
+      summaryOf(spec.kind) ? [`${SUMMARISE}@3_set@0`] : [],
+      `${spec.kind} by ${spec.field} (${cv})`,
+    );
+  }
+  // What the API can summarise (hosts, exposed files), and some sets it cannot.
+  const summarisable = (Object.keys(KINDS) as SearchKind[]).filter((k) => summaryOf(k));
+  assert.deepEqual(summarisable, ['hosts', 'hostSummary', 'fileCount', 'fileSummary']);
+  for (const kind of ['domains', 'buckets', 'hostCves', 'whoisHistory', 'domainCount'] as const) {
+    assert.deepEqual(
+      menuOf(setContextValue({ spec: { kind } })).filter((m) => m.startsWith(SUMMARISE)),
+      [],
+      kind,
+    );
+  }
+  assert.equal(setContextValue({ spec: { kind: 'fileCount' } }), 'odin.resultSet.summarisable');
+});
+
 void test('every other menu of a set node shows on each kind of set node as on the plain one', () => {
   const plain = { resultSet: menuOf('odin.resultSet'), summarySet: menuOf('odin.summarySet') };
   assert.ok(plain.resultSet.includes('odin.loadAll@navigation@2'), plain.resultSet.join(', '));
@@ -73,8 +100,8 @@ void test('every other menu of a set node shows on each kind of set node as on t
     const cv = setContextValue({ spec });
     const base = isSummary(spec.kind) ? plain.summarySet : plain.resultSet;
     assert.deepEqual(
-      menuOf(cv).filter((m) => !MAP_ITEMS.has(m.split('@')[0]!)),
-      base,
+      menuOf(cv).filter((m) => !BY_KIND.has(m.split('@')[0]!)),
+      base.filter((m) => !BY_KIND.has(m.split('@')[0]!)),
       `${spec.kind} by ${spec.field} (${cv})`,
     );
   }

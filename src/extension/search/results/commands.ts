@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { exportText, type ExportFormat } from '../../../core/results/export';
 import type { Host } from '../../../api/types';
 import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core/query';
-import { DEFAULT_FACETS, isSummary, KINDS } from '../../../core/search';
+import { DEFAULT_FACETS, isSummary, KINDS, summaryOf } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { toAbortSignal } from '../../shared/abort';
 import { userMessage } from '../../shared/errors';
@@ -255,7 +255,7 @@ export class ResultCommands {
       query = set?.spec.query;
     }
     if (!set) return undefined;
-    const target = KINDS[set.spec.kind].summary;
+    const target = summaryOf(set.spec.kind);
     if (!target) {
       void vscode.window.showInformationMessage(
         vscode.l10n.t(

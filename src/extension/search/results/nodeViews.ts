@@ -9,7 +9,7 @@ import type { ExploitationView } from '../../../core/exploitation/host';
 import { epssText, kevText } from '../../../core/exploitation/text';
 import type { ResultItem } from '../../../core/results/resultItem';
 import { mapModeOf } from '../../../core/geo/mapModel';
-import { describeSpec, isSummary, KINDS } from '../../../core/search';
+import { describeSpec, isSummary, KINDS, summaryOf } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { l10n } from '../../../core/text/l10n';
 import { fmt, rank, setTitle, type Node } from './resultNodes';
@@ -56,12 +56,17 @@ function worstSeverity(host: Host): string | undefined {
  * summary (it also offers "Change Facet Count…"), `odin.resultSet` for any other set, each with
  * a suffix where the set shows on a map (`mapModeOf`): `odin.resultSet.hosts` (a host search:
  * "Show Result Set on Map") and `odin.summarySet.countries` (a summary by country: "Show on
- * Map"). A menu for every set matches them as `viewItem =~ /^odin\.resultSet(\.hosts)?$/`.
+ * Map"); and `odin.resultSet.summarisable` for another set that can be summarised (`summaryOf`:
+ * a file count). "Summarize Results By…" shows on the host search, the summarisable set and
+ * every summary (each kind of summary can be summarised again; test/unit/search/setMenus.test.ts
+ * holds the menu to `summaryOf`). A menu for every set matches them as
+ * `viewItem =~ /^odin\.(resultSet(\.hosts|\.summarisable)?|summarySet(\.countries)?)$/`.
  */
 export function setContextValue(set: Pick<ResultSet, 'spec'>): string {
   const mode = mapModeOf(set.spec);
   if (isSummary(set.spec.kind)) return mode === 'countries' ? 'odin.summarySet.countries' : 'odin.summarySet';
-  return mode === 'points' ? 'odin.resultSet.hosts' : 'odin.resultSet';
+  if (mode === 'points') return 'odin.resultSet.hosts';
+  return summaryOf(set.spec.kind) ? 'odin.resultSet.summarisable' : 'odin.resultSet';
 }
 
 // ---------------------------------------------------------------- views
