@@ -21,6 +21,7 @@ import {
 } from './index';
 import { lookUpFreely, odinHover, setUser } from './support';
 import { feedNote } from '../../src/core/exploitation';
+import type { HostCursor } from '../../src/api/types';
 
 /** The text of every hover at `position` that came from ODIN. */
 /**
@@ -550,9 +551,16 @@ describe('hover-bench', function () {
     const api = await getTestApi();
     await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
     const n = Number(process.env.ODIN_BENCH_N ?? 30);
-    const page = await api.ctx.client().searchHosts({ query: '*', limit: 100 });
-    const ips = page.items.map((h) => h.ip).filter((ip) => /^\d+\.\d+\.\d+\.\d+$/.test(ip));
-    assert.ok(ips.length >= 2 * n, `only ${ips.length} IPv4 hosts`);
+    const ips: string[] = [];
+    for (let start: HostCursor | undefined, pages = 0; ips.length <= 2 * n && pages < 10; pages++) {
+      const page = await api.ctx
+        .client()
+        .searchHosts({ query: '*', limit: 100, ...(start ? { start } : {}) });
+      ips.push(...page.items.map((h) => h.ip).filter((ip) => /^\d+\.\d+\.\d+\.\d+$/.test(ip)));
+      start = page.next;
+      if (!start) break;
+    }
+    assert.ok(ips.length > 2 * n, `only ${ips.length} IPv4 hosts`);
     const direct = ips.slice(0, n);
     const hovered = ips.slice(n, 2 * n);
     const doc = await vscode.workspace.openTextDocument({
