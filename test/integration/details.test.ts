@@ -246,6 +246,9 @@ describe('details-bench', function () {
    */
   async function timeBlank(): Promise<number> {
     await closeAllEditors();
+    // The same idle gap as before each details page (see time()).
+    // eslint-disable-next-line no-restricted-syntax -- a measured scenario, not a wait for a state
+    await new Promise((r) => setTimeout(r, Number(process.env.ODIN_BENCH_PAUSE_MS ?? 1000)));
     const t0 = Date.now();
     const panel = vscode.window.createWebviewPanel('odinBench.blank', 'Blank', vscode.ViewColumn.Active, {
       enableScripts: true,
