@@ -218,12 +218,16 @@ describe('details-bench', function () {
     show: number;
   }
 
-  /** One fresh panel and one fresh API request (the details pages do not cache). */
-  async function time(ip: string, expectServices: number | undefined): Promise<Run> {
+  /** No editor open, then the bench's idle gap before a panel (a measured scenario, not a wait for a state). */
+  async function idleGap(): Promise<void> {
     await closeAllEditors();
-    // The bench's idle gap between panels (a measured scenario, not a wait for a state).
     // eslint-disable-next-line no-restricted-syntax -- see above
     await new Promise((r) => setTimeout(r, Number(process.env.ODIN_BENCH_PAUSE_MS ?? 1000)));
+  }
+
+  /** One fresh panel and one fresh API request (the details pages do not cache). */
+  async function time(ip: string, expectServices: number | undefined): Promise<Run> {
+    await idleGap();
     const api = await getTestApi();
     const t0 = Date.now();
     const e = await openAndRender('odin.openHostDetails', ip, (r) => r.counts.services > 0, 120_000);
@@ -245,10 +249,7 @@ describe('details-bench', function () {
    * of another session is compared with it (scripts/bench/webview.mjs).
    */
   async function timeBlank(): Promise<number> {
-    await closeAllEditors();
-    // The same idle gap as before each details page (see time()).
-    // eslint-disable-next-line no-restricted-syntax -- a measured scenario, not a wait for a state
-    await new Promise((r) => setTimeout(r, Number(process.env.ODIN_BENCH_PAUSE_MS ?? 1000)));
+    await idleGap();
     const t0 = Date.now();
     const panel = vscode.window.createWebviewPanel('odinBench.blank', 'Blank', vscode.ViewColumn.Active, {
       enableScripts: true,
