@@ -7,7 +7,7 @@ import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { toAbortSignal } from '../shared/abort';
 import { isCancellation } from '../shared/errors';
-import { buildCard, quickCard } from './lookups';
+import { buildCard, cardStep } from './lookups';
 import type { Indicator } from './policy';
 
 /**
@@ -99,13 +99,13 @@ export class OdinHoverProvider implements vscode.HoverProvider {
     const found = indicatorAt(document, position);
     if (!found) return undefined;
     // Local facts and fresh cached answers: no await, no request.
-    const quick = quickCard(this.ctx, { indicator: found.indicator });
-    if (quick !== undefined) return new vscode.Hover(hoverMarkdown(quick), found.range);
+    const step = cardStep(this.ctx, { indicator: found.indicator });
+    if ('card' in step) return new vscode.Hover(hoverMarkdown(step.card), found.range);
     // The hover closing (mouse moved on) aborts our wait; the request layer aborts the
     // request itself once no other hover still waits for the same answer.
     try {
       const card = await toAbortSignal(token, (signal) =>
-        buildCard(this.ctx, { indicator: found.indicator, signal }),
+        buildCard(this.ctx, { indicator: found.indicator, signal }, step),
       );
       if (token.isCancellationRequested) return undefined;
       return new vscode.Hover(hoverMarkdown(card), found.range);

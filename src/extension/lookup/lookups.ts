@@ -96,9 +96,9 @@ function describeError(err: unknown): string {
  * or the caller's explicit decision), then the cache (`peek`) or ODIN (`fetch`), always for
  * the gate's target, never the value as written. Local facts when the gate refuses.
  */
-type Step = { card: string } | { ind: Indicator; opts: CardOptions; privacy: PrivacyVerdict };
+export type CardStep = { card: string } | { ind: Indicator; opts: CardOptions; privacy: PrivacyVerdict };
 
-function decideCard(ctx: Ctx, req: CardRequest, freshOnly: boolean): Step {
+function decideCard(ctx: Ctx, req: CardRequest, freshOnly: boolean): CardStep {
   const written = singleAddress(req.indicator);
   const d = req.decided ?? ctx.gate.decide(written.value, { trigger: 'automatic', source: 'hover' });
   const target = 'target' in d ? d.target : d.refusal.target;
@@ -133,10 +133,14 @@ function decideCard(ctx: Ctx, req: CardRequest, freshOnly: boolean): Step {
 /**
  * The Markdown card for one indicator: local facts when the gate refuses; else a fresh
  * cached answer or the ODIN answer through the shared request layer (cache, single flight,
- * limits). Throws only a cancellation.
+ * limits). Throws only a cancellation. `step` is the hover's own `cardStep` (the gate is
+ * asked once per hover); other callers leave it out.
  */
-export async function buildCard(ctx: Ctx, req: CardRequest): Promise<string> {
-  const step = decideCard(ctx, req, true);
+export async function buildCard(
+  ctx: Ctx,
+  req: CardRequest,
+  step: CardStep = decideCard(ctx, req, true),
+): Promise<string> {
   if ('card' in step) return step.card;
   const { ind, opts, privacy } = step;
   try {
@@ -181,14 +185,13 @@ function linkedUntil(signal: AbortSignal | undefined, ms: number): AbortSignal |
 }
 
 /**
- * The card when it needs no waiting at all: local facts, or a fresh cached answer for a
- * hover the gate lets through. Undefined otherwise. Synchronous on purpose: a warm hover
- * never yields to the event loop, so nothing else can run in the middle of it.
+ * A hover's one ask of the gate: the card when it needs no waiting at all (local facts, or a
+ * fresh cached answer the gate lets through), else what `buildCard` must fetch. Synchronous
+ * on purpose: a warm hover never yields to the event loop, so nothing else can run in the
+ * middle of it.
  */
-export function quickCard(ctx: Ctx, req: CardRequest): string | undefined {
-  if (req.decided) return undefined;
-  const step = decideCard(ctx, req, true);
-  return 'card' in step ? step.card : undefined;
+export function cardStep(ctx: Ctx, req: Omit<CardRequest, 'decided'>): CardStep {
+  return decideCard(ctx, req, true);
 }
 
 /** The card from the cache only (nothing sent), or undefined when nothing is cached. */
