@@ -30,8 +30,11 @@ export function serialiseCache(entries: ReadonlyMap<string, CacheEntry>): string
   return JSON.stringify(file);
 }
 
-/** Writes `text` through a temporary file and a rename; the file's stat after the write. */
-export async function writeFileAtomic(file: string, text: string): Promise<fs.Stats | undefined> {
+/** Writes `text` (or bytes) through a temporary file and a rename; the file's stat after the write. */
+export async function writeFileAtomic(
+  file: string,
+  text: string | Uint8Array,
+): Promise<fs.Stats | undefined> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Math.floor(Math.random() * 1e9).toString(36)}.tmp`;
   try {
