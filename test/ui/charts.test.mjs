@@ -1,8 +1,9 @@
 // The chart page of a summary as a person uses it in the real workbench (issue 30): "Summarize
 // Hosts by Field…" from the palette, the summary's inline "Open Summary as Chart" in the
 // Results view, a bar chart beside the editor; a click on a bar runs the narrowed search into
-// the Results view; the table toggle; the hostile host's hostnames as bars, inert. Screenshots
-// (media/screenshots/chart-ports.png, chart-hostile.png with --update-screenshots).
+// the Results view; the table toggle; every value inside a narrowed chart; the hostile host's
+// hostnames as bars, inert. Screenshots (media/screenshots/chart-ports.png, chart-hostile.png
+// with --update-screenshots; chart-narrow.png).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connectUi, painted } from './helpers.mjs';
@@ -41,6 +42,60 @@ describe('chart page', () => {
     assert.ok(port, label);
     await painted(frame.locator('svg.bar-chart'));
     await ui.screenshot('chart-ports');
+
+    // Narrowed to 200-300 px (the workbench made narrower; the page lays its chart out again):
+    // every value text ends inside the chart, and the chart inside the page.
+    const vp = ui.page.viewportSize() ?? { width: 1280, height: 800 };
+    const pageWidth = () => frame.evaluate(() => document.body.clientWidth);
+    const fitted = () =>
+      frame.waitForFunction(() => {
+        const svg = document.querySelector('svg.bar-chart');
+        return (
+          svg &&
+          Number(svg.getAttribute('width')) ===
+            Math.max(200, document.getElementById('root').clientWidth - 16)
+        );
+      });
+    const wide = await pageWidth();
+    // The two editor groups share what the workbench loses.
+    await ui.page.setViewportSize({ width: vp.width - 2 * (wide - 250), height: vp.height });
+    try {
+      await frame.waitForFunction((w) => document.body.clientWidth < w, wide);
+      await fitted();
+      const narrowWidth = await pageWidth();
+      assert.ok(narrowWidth >= 216 && narrowWidth <= 300, `the chart page narrowed to ${narrowWidth} px`);
+      const spill = await frame.evaluate(() => {
+        const svg = /** @type {SVGSVGElement} */ (document.querySelector('svg.bar-chart'));
+        const box = svg.getBoundingClientRect();
+        return {
+          svg: `${Math.round(box.left)}..${Math.round(box.right)} in a page of ${document.body.clientWidth}`,
+          chartOut: box.right > document.body.clientWidth + 0.5,
+          values: [...svg.querySelectorAll('g.bar-row')].map((g) => {
+            const r = g.querySelector('text.bar-value').getBoundingClientRect();
+            const label = g.querySelector('text.bar-label').getBoundingClientRect();
+            return {
+              text: g.querySelector('text.bar-value').textContent,
+              out: r.right > box.right + 0.5,
+              labelOut: label.left < box.left - 0.5,
+              right: Math.round(r.right),
+            };
+          }),
+        };
+      });
+      assert.ok(spill.values.length > 2, JSON.stringify(spill));
+      assert.deepEqual(
+        spill.values.filter((v) => v.out || v.labelOut),
+        [],
+        `value texts outside the chart (${spill.svg}): ${JSON.stringify(spill.values)}`,
+      );
+      assert.equal(spill.chartOut, false, `the chart wider than the page: ${spill.svg}`);
+      await painted(frame.locator('svg.bar-chart'));
+      await ui.screenshot('chart-narrow');
+    } finally {
+      await ui.page.setViewportSize(vp);
+    }
+    await frame.waitForFunction((w) => document.body.clientWidth >= w - 1, wide);
+    await fitted();
 
     // The table: the same values, for reading and for screen readers.
     await frame.getByRole('button', { name: 'Show Table' }).click();
