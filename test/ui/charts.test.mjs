@@ -7,7 +7,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connectUi, painted } from './helpers.mjs';
-import { activeContent, clickInline, HOSTILE, pageFrame, pwnedFrames, summarize } from './pages.mjs';
+import {
+  activeContent,
+  clickInline,
+  HOSTILE,
+  narrowPage,
+  pageFrame,
+  pwnedFrames,
+  summarize,
+} from './pages.mjs';
 
 /** @type {import('./helpers.mjs').Ui} */
 let ui;
@@ -45,32 +53,13 @@ describe('chart page', () => {
 
     // Narrowed to 200-300 px (the workbench made narrower; the page lays its chart out again):
     // every value text ends inside the chart, and the chart inside the page.
-    const vp = await ui.page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
-    const pageWidth = () => frame.evaluate(() => document.body.clientWidth);
-    const fitted = () =>
-      frame.waitForFunction(() => {
-        const svg = document.querySelector('svg.bar-chart');
-        return (
-          svg &&
-          Number(svg.getAttribute('width')) ===
-            Math.max(200, document.getElementById('root').clientWidth - 16)
-        );
-      });
-    const wide = await pageWidth();
-    // The chart's editor group takes what the workbench loses (with a second group, its share:
-    // a second step scales by what the first one did).
-    const narrowTo = async (viewport) => {
-      const before = await pageWidth();
-      await ui.page.setViewportSize({ width: Math.round(viewport), height: vp.height });
-      await frame.waitForFunction((w) => document.body.clientWidth !== w, before);
-      await fitted();
-      return pageWidth();
-    };
+    const restore = await narrowPage(ui, frame, 250, () => {
+      const svg = document.querySelector('svg.bar-chart');
+      const root = /** @type {HTMLElement} */ (document.getElementById('root'));
+      return !!svg && Number(svg.getAttribute('width')) === Math.max(200, root.clientWidth - 16);
+    });
     try {
-      const first = vp.width - (wide - 250);
-      const got = await narrowTo(first);
-      if (got > 290 || got < 220) await narrowTo(first - ((got - 250) * (vp.width - first)) / (wide - got));
-      const narrowWidth = await pageWidth();
+      const narrowWidth = await frame.evaluate(() => document.body.clientWidth);
       assert.ok(narrowWidth >= 200 && narrowWidth <= 300, `the chart page narrowed to ${narrowWidth} px`);
       const spill = await frame.evaluate(() => {
         const svg = /** @type {SVGSVGElement} */ (document.querySelector('svg.bar-chart'));
@@ -100,10 +89,8 @@ describe('chart page', () => {
       await painted(frame.locator('svg.bar-chart'));
       await ui.screenshot('chart-narrow');
     } finally {
-      await ui.page.setViewportSize(vp);
+      await restore();
     }
-    await frame.waitForFunction((w) => document.body.clientWidth >= w - 1, wide);
-    await fitted();
 
     // The table: the same values, for reading and for screen readers.
     await frame.getByRole('button', { name: 'Show Table' }).click();
