@@ -10,7 +10,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../src/emulator/injection';
-import { clearEmulatorLog, getTestApi, lookupLog, testEnv, waitFor } from './index';
+import { clearEmulatorLog, EXTENSION_ID, getTestApi, lookupLog, testEnv, waitFor } from './index';
 import { lookUpFreely, odinHover, setUser } from './support';
 
 const CALLS: Record<string, Record<string, unknown>> = {
@@ -175,6 +175,22 @@ describe('agent tools', function () {
         (await api.agent.prepare('odin_lookup_host', { ip: '10.0.0.1' }))?.confirmationMessages,
         undefined,
       );
+    });
+
+    it("each tool's chat line names it by the manifest's display name as VS Code resolved it", async () => {
+      // The words come from package.nls(.<lang>).json through VS Code (the German case:
+      // test/unit/agent/prepared.test.ts); here the host resolves the %key% itself.
+      const api = await getTestApi();
+      const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+        contributes: { languageModelTools: Array<{ name: string; displayName: string }> };
+      };
+      for (const [name, input] of Object.entries(CALLS)) {
+        const shown = pkg.contributes.languageModelTools.find((t) => t.name === name)?.displayName ?? '';
+        assert.match(shown, /^ODIN: [^%]+$/, name);
+        const p = await api.agent.prepare(name, input);
+        assert.ok(String(p?.invocationMessage).startsWith(shown), `${name}: ${String(p?.invocationMessage)}`);
+        if (p?.confirmationMessages) assert.strictEqual(p.confirmationMessages.title, shown, name);
+      }
     });
 
     it('private and internal inputs are refused with the reason, and nothing is sent', async () => {

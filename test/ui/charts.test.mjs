@@ -1,12 +1,21 @@
 // The chart page of a summary as a person uses it in the real workbench (issue 30): "Summarize
 // Hosts by Field…" from the palette, the summary's inline "Open Summary as Chart" in the
 // Results view, a bar chart beside the editor; a click on a bar runs the narrowed search into
-// the Results view; the table toggle; the hostile host's hostnames as bars, inert. Screenshots
-// (media/screenshots/chart-ports.png, chart-hostile.png with --update-screenshots).
+// the Results view; the table toggle; every value inside a narrowed chart; the hostile host's
+// hostnames as bars, inert. Screenshots (media/screenshots/chart-ports.png, chart-hostile.png
+// with --update-screenshots; chart-narrow.png).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connectUi, painted } from './helpers.mjs';
-import { activeContent, clickInline, HOSTILE, pageFrame, pwnedFrames, summarize } from './pages.mjs';
+import {
+  activeContent,
+  clickInline,
+  HOSTILE,
+  narrowPage,
+  pageFrame,
+  pwnedFrames,
+  summarize,
+} from './pages.mjs';
 
 /** @type {import('./helpers.mjs').Ui} */
 let ui;
@@ -41,6 +50,47 @@ describe('chart page', () => {
     assert.ok(port, label);
     await painted(frame.locator('svg.bar-chart'));
     await ui.screenshot('chart-ports');
+
+    // Narrowed to 200-300 px (the workbench made narrower; the page lays its chart out again):
+    // every value text ends inside the chart, and the chart inside the page.
+    const restore = await narrowPage(ui, frame, 250, () => {
+      const svg = document.querySelector('svg.bar-chart');
+      const root = /** @type {HTMLElement} */ (document.getElementById('root'));
+      return !!svg && Number(svg.getAttribute('width')) === Math.max(200, root.clientWidth - 16);
+    });
+    try {
+      const narrowWidth = await frame.evaluate(() => document.body.clientWidth);
+      assert.ok(narrowWidth >= 200 && narrowWidth <= 300, `the chart page narrowed to ${narrowWidth} px`);
+      const spill = await frame.evaluate(() => {
+        const svg = /** @type {SVGSVGElement} */ (document.querySelector('svg.bar-chart'));
+        const box = svg.getBoundingClientRect();
+        return {
+          svg: `${Math.round(box.left)}..${Math.round(box.right)} in a page of ${document.body.clientWidth}`,
+          chartOut: box.right > document.body.clientWidth + 0.5,
+          values: [...svg.querySelectorAll('g.bar-row')].map((g) => {
+            const r = g.querySelector('text.bar-value').getBoundingClientRect();
+            const label = g.querySelector('text.bar-label').getBoundingClientRect();
+            return {
+              text: g.querySelector('text.bar-value').textContent,
+              out: r.right > box.right + 0.5,
+              labelOut: label.left < box.left - 0.5,
+              right: Math.round(r.right),
+            };
+          }),
+        };
+      });
+      assert.ok(spill.values.length > 2, JSON.stringify(spill));
+      assert.deepEqual(
+        spill.values.filter((v) => v.out || v.labelOut),
+        [],
+        `value texts outside the chart (${spill.svg}): ${JSON.stringify(spill.values)}`,
+      );
+      assert.equal(spill.chartOut, false, `the chart wider than the page: ${spill.svg}`);
+      await painted(frame.locator('svg.bar-chart'));
+      await ui.screenshot('chart-narrow');
+    } finally {
+      await restore();
+    }
 
     // The table: the same values, for reading and for screen readers.
     await frame.getByRole('button', { name: 'Show Table' }).click();

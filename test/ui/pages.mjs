@@ -118,3 +118,41 @@ export async function pwnedFrames(ui) {
       out.push(f.url());
   return out;
 }
+
+/**
+ * Narrows the workbench until the page in `frame` is about `target` px wide and `laidOut` (a
+ * function run in the page) holds; returns what restores the workbench and waits for the
+ * page's width again. The page's editor group takes what the workbench loses (with a second
+ * group, its share: a second step scales by what the first one did).
+ * @param {import('./helpers.mjs').Ui} ui
+ * @param {import('playwright-core').Frame} frame
+ * @param {number} target
+ * @param {() => boolean} laidOut
+ */
+export async function narrowPage(ui, frame, target, laidOut) {
+  const vp = await ui.page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  const pageWidth = () => frame.evaluate(() => document.body.clientWidth);
+  const wide = await pageWidth();
+  const resize = async (width) => {
+    const before = await pageWidth();
+    await ui.page.setViewportSize({ width: Math.round(width), height: vp.height });
+    await frame.waitForFunction((w) => document.body.clientWidth !== w, before);
+    await frame.waitForFunction(laidOut);
+    return pageWidth();
+  };
+  const restore = async () => {
+    await ui.page.setViewportSize(vp);
+    await frame.waitForFunction((w) => document.body.clientWidth >= w - 1, wide);
+    await frame.waitForFunction(laidOut);
+  };
+  try {
+    const first = vp.width - (wide - target);
+    const got = await resize(first);
+    if (Math.abs(got - target) > 40)
+      await resize(first - ((got - target) * (vp.width - first)) / (wide - got));
+  } catch (e) {
+    await ui.page.setViewportSize(vp);
+    throw e;
+  }
+  return restore;
+}

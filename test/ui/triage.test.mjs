@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { detailsFrame } from './detailsFrame.mjs';
 import { connectUi, frameWhere, painted, waitUntil } from './helpers.mjs';
+import { narrowPage } from './pages.mjs';
 
 // Same values as src/emulator/fixtures.ts (this file runs as plain Node, outside the build).
 const SCANNER = '185.220.101.34';
@@ -111,6 +112,41 @@ async function withoutSideBar(fn) {
   }
 }
 
+/**
+ * Every bar and value text of every header chart inside its figure, every figure inside the
+ * header's visible box, none with an empty band under its chart.
+ * @param {import('playwright-core').Frame} frame
+ */
+async function glanceInside(frame) {
+  const layout = await frame.evaluate(() =>
+    [...document.querySelectorAll('figure.glance-chart')].map((f) => {
+      const glance = /** @type {HTMLElement} */ (document.querySelector('.glance'));
+      const visibleRight = glance.getBoundingClientRect().left + glance.clientWidth;
+      const box = f.getBoundingClientRect();
+      const svg = f.querySelector('svg.bar-chart')?.getBoundingClientRect();
+      return {
+        chart: /** @type {HTMLElement} */ (f).dataset.chart,
+        width: Math.round(box.width),
+        band: Math.round(box.bottom - (svg?.bottom ?? box.bottom)),
+        cut: box.right > visibleRight + 0.5,
+        out: [...f.querySelectorAll('g.bar-row rect, g.bar-row text.bar-value')]
+          .map((r) => ({ r: r.getBoundingClientRect(), what: r.textContent || r.getAttribute('class') }))
+          .filter(({ r }) => r.right > box.right + 0.5 || r.left < box.left - 0.5)
+          .map(
+            ({ r, what }) =>
+              `${what} ${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(box.left)}..${Math.round(box.right)}`,
+          ),
+      };
+    }),
+  );
+  assert.ok(layout.length >= 3, JSON.stringify(layout));
+  for (const f of layout) {
+    assert.deepEqual(f.out, [], `bars or values outside the figure of ${f.chart}: ${JSON.stringify(layout)}`);
+    assert.equal(f.cut, false, `${f.chart} cut at the panel's edge: ${JSON.stringify(layout)}`);
+    assert.ok(f.band <= 4, `an empty band under ${f.chart}: ${JSON.stringify(layout)}`);
+  }
+}
+
 /** data-value and data-verdict of the rows in the DOM, top to bottom. */
 async function domRows(frame) {
   return frame.evaluate(() =>
@@ -189,37 +225,30 @@ describe('triage view', () => {
     });
     assert.ok(active.charts >= 3, `charts drawn: ${active.charts}`);
     assert.deepEqual({ made: active.made, handlers: active.handlers }, { made: 0, handlers: 0 });
-    // The header beside an editor (half width): every bar of every chart stays inside its
-    // figure, every figure inside the header's visible box (none cut at the panel's right
-    // edge), and no figure is taller than its chart (no empty band under a short chart).
-    const layout = await frame.evaluate(() =>
-      [...document.querySelectorAll('figure.glance-chart')].map((f) => {
-        const glance = /** @type {HTMLElement} */ (document.querySelector('.glance'));
-        const visibleRight = glance.getBoundingClientRect().left + glance.clientWidth;
-        const box = f.getBoundingClientRect();
-        const svg = f.querySelector('svg.bar-chart')?.getBoundingClientRect();
-        return {
-          chart: /** @type {HTMLElement} */ (f).dataset.chart,
-          width: Math.round(box.width),
-          band: Math.round(box.bottom - (svg?.bottom ?? box.bottom)),
-          cut: box.right > visibleRight + 0.5,
-          out: [...f.querySelectorAll('g.bar-row rect')]
-            .map((r) => r.getBoundingClientRect())
-            .filter((r) => r.right > box.right + 0.5 || r.left < box.left - 0.5)
-            .map(
-              (r) =>
-                `${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(box.left)}..${Math.round(box.right)}`,
-            ),
-        };
-      }),
-    );
+    // The header beside an editor (half width): every bar and value text of every chart stays
+    // inside its figure, every figure inside the header's visible box (none cut at the panel's
+    // right edge), and no figure is taller than its chart (no empty band under a short chart).
     const panel = await frame.evaluate(() => document.body.clientWidth);
     assert.ok(panel >= 400 && panel < 700, `the view beside the editor: ${panel} px`);
-    assert.ok(layout.length >= 3, JSON.stringify(layout));
-    for (const f of layout) {
-      assert.deepEqual(f.out, [], `bars outside the figure of ${f.chart}: ${JSON.stringify(layout)}`);
-      assert.equal(f.cut, false, `${f.chart} cut at the panel's edge: ${JSON.stringify(layout)}`);
-      assert.ok(f.band <= 4, `an empty band under ${f.chart}: ${JSON.stringify(layout)}`);
+    await glanceInside(frame);
+    // Narrowed to about 250 px: the charts are drawn again to the width, values inside.
+    const restore = await narrowPage(ui, frame, 250, () => {
+      const glance = document.querySelector('.glance');
+      return (
+        !!glance &&
+        [...glance.querySelectorAll('svg.bar-chart')].every(
+          (svg) => Number(svg.getAttribute('width')) <= glance.clientWidth,
+        )
+      );
+    });
+    try {
+      const narrow = await frame.evaluate(() => document.body.clientWidth);
+      assert.ok(narrow >= 200 && narrow <= 300, `the view narrowed to ${narrow} px`);
+      await glanceInside(frame);
+      await painted(frame);
+      await ui.screenshotRegion('triage-header-narrow', ui.page.locator('.part.editor').first());
+    } finally {
+      await restore();
     }
     assert.equal(await frame.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
   });

@@ -4,7 +4,8 @@
  * activation; mcp.ts the MCP server definition).
  *
  * - A tool that sends asks first: `prepareInvocation` names exactly what leaves the
- *   machine and where. Local tools ask nothing.
+ *   machine and where. Local tools ask nothing. The words and the tool's name in the user's
+ *   language: prepared.ts.
  * - The gate: the privacy settings (user allow, user and workspace deny), lookups off and
  *   Restricted Mode refuse before any request; requests go through `ctx.requests` (the
  *   hover's cache, limits and pause); the CancellationToken aborts the request.
@@ -27,6 +28,7 @@ import { escapeMarkdown } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
 import { isCancellation } from '../shared/errors';
 import { toAbortSignal } from '../shared/abort';
+import { preparedText, toolDisplayNames } from './prepared';
 
 /**
  * The agent gate over the one gate, with this window's settings as `ctx.gate` reads them
@@ -82,7 +84,10 @@ async function localText(file: string | undefined): Promise<{ text: string; sour
 export function createAgentTools(ctx: Ctx): Map<string, OdinLmTool> {
   const tools = agentContext(ctx);
   const confirmed = new ConfirmedCalls();
-  return new Map(AGENT_TOOLS.map((t) => [t.name, new OdinLmTool(t, ctx, tools, confirmed)]));
+  const names = toolDisplayNames(ctx.extension.extension.packageJSON);
+  return new Map(
+    AGENT_TOOLS.map((t) => [t.name, new OdinLmTool(t, names.get(t.name) ?? t.title, ctx, tools, confirmed)]),
+  );
 }
 
 /** The agent tool context of this window. */
@@ -106,6 +111,8 @@ export function agentContext(ctx: Ctx, gate: AgentGate = agentGate(ctx)): ToolCo
 export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
   constructor(
     private readonly tool: AgentTool,
+    /** Its display name in the user's language (the manifest's, as VS Code localized it). */
+    private readonly name: string,
     private readonly ctx: Ctx,
     private readonly tools: ToolContext,
     /** Binds a run to the text its confirmation was prepared on. */
@@ -115,52 +122,20 @@ export class OdinLmTool implements vscode.LanguageModelTool<unknown> {
   prepareInvocation(
     options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>,
     token?: vscode.CancellationToken,
-  ): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation> {
-    if (this.tool.local)
-      return { invocationMessage: vscode.l10n.t('{0} (local, nothing is sent)', this.tool.title) };
-    if (this.tool.prepareLocal) return this.prepareAfterScan(options.input, token);
-    let sends: string | undefined;
-    try {
-      sends = this.tool.prepare(options.input, this.tools).sends;
-    } catch {
-      // Refused or invalid: nothing will be sent, so there is nothing to confirm.
-      return { invocationMessage: vscode.l10n.t('{0}: refused, nothing is sent', this.tool.title) };
-    }
-    return {
-      invocationMessage: this.tool.title,
-      confirmationMessages: {
-        title: this.tool.title,
-        // The model wrote the query: shown escaped, never as Markdown.
-        message: new vscode.MarkdownString(escapeMarkdown(sends ?? '', 2500)),
-      },
-    };
-  }
-
-  /** A tool whose cost is known after a local scan (the triage): the confirmation gives the request count. */
-  private async prepareAfterScan(
-    input: unknown,
-    token: vscode.CancellationToken | undefined,
   ): Promise<vscode.PreparedToolInvocation> {
-    try {
-      const call = await toAbortSignal(token, (signal) =>
-        this.confirmed.prepare(this.tool, input, this.tools, signal),
-      );
-      if (!call.sends)
-        return {
-          invocationMessage: call.note
-            ? `${this.tool.title}: ${call.note}`
-            : vscode.l10n.t('{0}: nothing is sent (all cached or local)', this.tool.title),
-        };
+    return toAbortSignal(token, async (signal) => {
+      const p = await preparedText(this.tool, this.name, options.input, this.tools, this.confirmed, signal);
       return {
-        invocationMessage: this.tool.title,
-        confirmationMessages: {
-          title: this.tool.title,
-          message: new vscode.MarkdownString(escapeMarkdown(call.sends, 2500)),
-        },
+        invocationMessage: p.invocation,
+        ...(p.confirm && {
+          confirmationMessages: {
+            title: p.confirm.title,
+            // The model wrote the query: shown escaped, never as Markdown.
+            message: new vscode.MarkdownString(escapeMarkdown(p.confirm.sends, 2500)),
+          },
+        }),
       };
-    } catch {
-      return { invocationMessage: vscode.l10n.t('{0}: refused, nothing is sent', this.tool.title) };
-    }
+    });
   }
 
   async invoke(

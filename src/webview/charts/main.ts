@@ -11,7 +11,7 @@ import { pngDataUrl, svgSize } from '../export';
 import { vscode } from '../vscodeApi';
 import { useWords } from '../../common/words';
 import { l10n } from '../../core/text/l10n';
-import { barChart, fitLabels, standaloneSvg } from './svg';
+import { barChart, fitChart, standaloneSvg } from './svg';
 
 const post = (m: FromChart): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
@@ -25,6 +25,15 @@ const state: ViewState = {
 };
 
 let current: { generation: number; chart: ChartView } | undefined;
+/** The chart drawn now (laid out again when the panel's width changes). */
+let drawnSvg: SVGSVGElement | undefined;
+
+/** The width the chart may take: the page's, less its padding. */
+const chartWidth = (): number => (root.clientWidth || document.body.clientWidth || 800) - 16;
+
+window.addEventListener('resize', () => {
+  if (drawnSvg && state.mode === 'chart') fitChart(drawnSvg, chartWidth());
+});
 
 function narrow(bar: ChartBar): void {
   if (!current || bar.bucket === undefined || bar.other) return;
@@ -66,9 +75,8 @@ function render(generation: number, chart: ChartView): void {
   const t0 = performance.now();
   current = { generation, chart };
   clear(root);
-  const width = Math.max(360, (root.clientWidth || document.body.clientWidth || 800) - 16);
   const svg = barChart(chart.bars, {
-    width,
+    width: chartWidth(),
     title: chart.title,
     ...(chart.narrowable ? { onActivate: narrow } : {}),
   });
@@ -79,7 +87,7 @@ function render(generation: number, chart: ChartView): void {
     vscode.setState(state);
     chartBox.hidden = state.mode !== 'chart';
     tableBox.hidden = state.mode !== 'table';
-    if (state.mode === 'chart') fitLabels(svg);
+    if (state.mode === 'chart') fitChart(svg, chartWidth());
     const label = state.mode === 'chart' ? l10n.t('Show Table') : l10n.t('Show Chart');
     toggle.setAttribute('aria-label', label);
     toggle.title = label;
@@ -117,7 +125,8 @@ function render(generation: number, chart: ChartView): void {
     root.appendChild(h('p', { class: 'status' }, l10n.t('The summary has no values.')));
   root.appendChild(chartBox);
   root.appendChild(tableBox);
-  if (state.mode === 'chart') fitLabels(svg);
+  drawnSvg = svg;
+  if (state.mode === 'chart') fitChart(svg, chartWidth());
   post({ type: 'rendered', generation, bars: chart.bars.length, ms: performance.now() - t0 });
 }
 
@@ -130,6 +139,7 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
   }
   if (m.type === 'empty') {
     current = undefined;
+    drawnSvg = undefined;
     clear(root);
     root.appendChild(h('p', { class: 'status' }, m.message));
     return;

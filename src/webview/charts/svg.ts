@@ -1,24 +1,23 @@
 /**
  * A small SVG renderer for horizontal bar charts (no library): one row per bar, its label on
- * the left, the bar, then its count and share. Every label is scan data and enters the
+ * the left, the bar, then its count and share, placed by common/barLayout.ts (every value
+ * inside the chart at any width from 200 px; `fitChart` measures them once shown). Every label is scan data and enters the
  * document only as `textContent` of a `<text>` or `<title>` node, never as markup or an
  * attribute that could run. Colours come from the theme through CSS classes in
  * media/details.css (`var(--vscode-…)`); `inlineColours` copies the computed ones onto a
  * clone for export, where those variables do not exist.
  */
+import { BAR_PAD, barLayout, type BarLayout } from '../../common/barLayout';
 import { shareText, type ChartBar } from '../../common/chartBars';
 import { l10n } from '../../core/text/l10n';
 
 const NS = 'http://www.w3.org/2000/svg';
 export const ROW_H = 26;
 const BAR_H = 18;
-const LABEL_W = 220;
-const VALUE_W = 130;
-const COMPACT_LABEL_W = 160;
-const COMPACT_VALUE_W = 90;
-const PAD = 8;
 /** Labels longer than this are cut (the whole one is in the bar's title and the table). */
 const LABEL_CHARS = 40;
+/** A value text's width before it can be measured (px per character at the usual font). */
+const VALUE_CHAR_W = 7.5;
 
 function el<K extends keyof SVGElementTagNameMap>(
   tag: K,
@@ -48,27 +47,25 @@ export interface BarChartOptions {
   compact?: boolean;
 }
 
+/** What `fitChart` needs of a drawn chart: its bars, its columns and the width it was given. */
+interface Drawn {
+  bars: readonly ChartBar[];
+  compact: boolean;
+  width: number;
+}
+const drawn = new WeakMap<SVGSVGElement, Drawn>();
+
 /** The chart as one `<svg>`: each bar that narrows is a focusable `role="button"` group. */
 export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGSVGElement {
-  const labelW = opts.compact ? COMPACT_LABEL_W : LABEL_W;
-  const valueW = opts.compact ? COMPACT_VALUE_W : VALUE_W;
-  const width = Math.max(opts.compact ? 240 : 360, Math.floor(opts.width));
-  const height = bars.length * ROW_H + PAD * 2;
   const svg = el('svg', {
     xmlns: NS,
     class: 'bar-chart',
-    width,
-    height,
-    viewBox: `0 0 ${width} ${height}`,
     role: 'group',
     'aria-label': opts.title,
   });
-  const max = bars.reduce((m, b) => Math.max(m, b.count), 0);
-  const plotW = Math.max(40, width - labelW - valueW - PAD * 2);
   const action = opts.actionLabel ?? l10n.t('Narrow the search to this value.');
   bars.forEach((bar, i) => {
-    const y = PAD + i * ROW_H;
-    const w = max > 0 ? Math.max(bar.count > 0 ? 2 : 0, (bar.count / max) * plotW) : 0;
+    const y = BAR_PAD + i * ROW_H;
     const value = `${fmt(bar.count)} (${shareText(bar.share)})`;
     const active = !bar.other && bar.bucket !== undefined && opts.onActivate !== undefined;
     const chosen = active && opts.selected !== undefined && bar.bucket === opts.selected;
@@ -80,24 +77,10 @@ export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGS
       'aria-label': `${bar.label}: ${value}${active ? `. ${action}` : ''}`,
     });
     g.appendChild(el('title', {}, `${bar.label}: ${value}`));
-    g.appendChild(el('rect', { class: 'bar-hit', x: 0, y, width, height: ROW_H }));
-    g.appendChild(
-      el(
-        'text',
-        { class: 'bar-label', x: labelW - PAD, y: y + ROW_H / 2, 'text-anchor': 'end' },
-        cut(bar.label),
-      ),
-    );
-    g.appendChild(
-      el('rect', {
-        class: 'bar',
-        x: labelW,
-        y: y + (ROW_H - BAR_H) / 2,
-        width: w.toFixed(1),
-        height: BAR_H,
-      }),
-    );
-    g.appendChild(el('text', { class: 'bar-value', x: labelW + w + PAD, y: y + ROW_H / 2 }, value));
+    g.appendChild(el('rect', { class: 'bar-hit', x: 0, y, height: ROW_H }));
+    g.appendChild(el('text', { class: 'bar-label', y: y + ROW_H / 2, 'text-anchor': 'end' }, cut(bar.label)));
+    g.appendChild(el('rect', { class: 'bar', y: y + (ROW_H - BAR_H) / 2, height: BAR_H }));
+    g.appendChild(el('text', { class: 'bar-value', y: y + ROW_H / 2 }, value));
     if (active) {
       const fire = (): void => opts.onActivate?.(bar);
       g.addEventListener('click', fire);
@@ -115,22 +98,67 @@ export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGS
     }
     svg.appendChild(g);
   });
+  const d: Drawn = { bars, compact: opts.compact === true, width: opts.width };
+  drawn.set(svg, d);
+  // Laid out with estimated value widths until `fitChart` can measure them.
+  place(
+    svg,
+    d,
+    valueTexts(svg).map((t) => (t.textContent ?? '').length * VALUE_CHAR_W),
+  );
   return svg;
 }
 
+function valueTexts(svg: SVGSVGElement): SVGTextElement[] {
+  return Array.from(svg.querySelectorAll<SVGTextElement>('text.bar-value'));
+}
+
+/** Puts the chart's parts where common/barLayout.ts says, for value texts this wide. */
+function place(svg: SVGSVGElement, d: Drawn, valueWidths: number[]): BarLayout {
+  const layout = barLayout({
+    width: d.width,
+    counts: d.bars.map((b) => b.count),
+    valueWidths,
+    compact: d.compact,
+  });
+  const height = d.bars.length * ROW_H + BAR_PAD * 2;
+  svg.setAttribute('width', String(layout.width));
+  svg.setAttribute('height', String(height));
+  svg.setAttribute('viewBox', `0 0 ${layout.width} ${height}`);
+  svg.querySelectorAll<SVGGElement>('g.bar-row').forEach((g, i) => {
+    g.querySelector('rect.bar-hit')?.setAttribute('width', String(layout.width));
+    g.querySelector('text.bar-label')?.setAttribute('x', String(layout.labelWidth - BAR_PAD));
+    const bar = g.querySelector('rect.bar');
+    bar?.setAttribute('x', String(layout.labelWidth));
+    bar?.setAttribute('width', (layout.bars[i] ?? 0).toFixed(1));
+    g.querySelector('text.bar-value')?.setAttribute('x', (layout.valueX[i] ?? 0).toFixed(1));
+  });
+  return layout;
+}
+
 /**
- * Shortens each label that is wider than its column (measured: the chart must be in the
- * document and shown), keeping its start and an ellipsis. Nothing to do while hidden.
+ * Lays the chart out again for its measured value texts (and `width`, when the page's width
+ * changed): every value ends inside the chart, and each label wider than its column is
+ * shortened, keeping its start and an ellipsis. The chart must be in the document and shown:
+ * nothing to measure while hidden (the page calls it again when it shows the chart).
  */
-export function fitLabels(svg: SVGSVGElement, compact = false): void {
-  const max = (compact ? COMPACT_LABEL_W : LABEL_W) - PAD * 2;
-  for (const label of Array.from(svg.querySelectorAll<SVGTextElement>('text.bar-label'))) {
-    let s = label.textContent ?? '';
+export function fitChart(svg: SVGSVGElement, width?: number): void {
+  const d = drawn.get(svg);
+  if (!d) return;
+  if (width !== undefined) d.width = width;
+  const texts = valueTexts(svg);
+  const widths = texts.map((t) => t.getComputedTextLength());
+  if (texts.some((t, i) => widths[i] === 0 && (t.textContent ?? '') !== '')) return;
+  const layout = place(svg, d, widths);
+  const max = layout.labelWidth - BAR_PAD * 2;
+  svg.querySelectorAll<SVGTextElement>('text.bar-label').forEach((label, i) => {
+    let s = cut(d.bars[i]?.label ?? '');
+    label.textContent = s;
     while (s.length > 1 && label.getComputedTextLength() > max) {
       s = s.slice(0, -2);
       label.textContent = `${s}…`;
     }
-  }
+  });
 }
 
 /** A standalone copy of `svg` for a file: computed colours and font written onto each node. */

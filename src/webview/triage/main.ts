@@ -28,7 +28,7 @@ import {
 } from '../../common/triageProtocol';
 import { shareText, type ChartBar } from '../../common/chartBars';
 import { glanceFilter, type GlanceChart, type TriageGlance } from '../../common/triageGlance';
-import { barChart, fitLabels } from '../charts/svg';
+import { barChart, fitChart } from '../charts/svg';
 import { button, clear, h, icon } from '../dom';
 import { cellClass, COLUMNS, kindLabel, verdictLabel } from './columns';
 import { vscode } from '../vscodeApi';
@@ -293,7 +293,7 @@ class TriageTable {
         this.glanceTable(chart, chosen),
       );
       this.glanceBox.appendChild(figure);
-      fitLabels(svg, true);
+      fitChart(svg);
     }
   }
 
