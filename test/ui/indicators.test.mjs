@@ -32,20 +32,20 @@ describe('indicator list', () => {
       labels.join(' | '),
     );
     assert.ok(!labels.some((l) => /\[\.\]|\(\.\)/.test(l)), `shown refanged: ${labels.join(' | ')}`);
-    const rows = await ui.page
-      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-      .allInnerTexts();
-    assert.ok(
-      rows.some((r) => /10\.0\.22\.114[\s\S]*never sent/.test(r)),
-      rows.join('\n---\n'),
-    );
     const title = await ui.page.locator('.quick-input-widget .quick-input-title').innerText();
     assert.match(title, /Indicators in reports\/threat-report\.md/);
     await ui.page.mouse.move(1, 1);
     await painted(ui.page);
     await ui.screenshotRegion('indicators', ui.page.locator('.quick-input-widget'), { padding: 8 });
-    // Filter to one value and accept it: the editor selects its first occurrence as written.
+    // The private address is listed and marked, whatever the list's height shows of it: filtered to it.
     const input = ui.page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill('10.0.22');
+    const privateRow = ui.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
+      hasText: '10.0.22.114',
+    });
+    await privateRow.first().waitFor({ timeout: 10_000 });
+    assert.match(await privateRow.first().innerText(), /never sent/);
+    // Filter to one value and accept it: the editor selects its first occurrence as written.
     await input.fill('159.89');
     await ui.page.keyboard.press('Enter');
     const status = ui.page.locator('.part.statusbar', { hasText: /Ln \d+, Col \d+ \(\d+ selected\)/ });
