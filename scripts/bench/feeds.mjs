@@ -130,8 +130,13 @@ export default async function run() {
       name: 'EPSS load of a copy parsed before (kept table)',
       value: +snapshotMs.toFixed(1),
       unit: 'ms',
-      target: '< 50',
-      note: `a new window's first need: ${(epssMs / snapshotMs).toFixed(0)} × faster than the parse above`,
+      note: "a new window's first need: FeedFiles reads epss.bin instead of parsing the gzip copy",
+    },
+    {
+      name: 'EPSS: parse / load of the kept table (same run)',
+      value: +(epssMs / snapshotMs).toFixed(1),
+      unit: '×',
+      target: '>= 5',
     },
     {
       name: 'EPSS held in memory (typed arrays)',
