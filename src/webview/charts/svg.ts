@@ -1,11 +1,11 @@
 /**
  * A small SVG renderer for horizontal bar charts (no library): one row per bar, its label on
  * the left, the bar, then its count and share, placed by common/barLayout.ts (every value
- * inside the chart at any width from 200 px; `fitChart` measures them once shown). Every label is scan data and enters the
- * document only as `textContent` of a `<text>` or `<title>` node, never as markup or an
- * attribute that could run. Colours come from the theme through CSS classes in
- * media/details.css (`var(--vscode-…)`); `inlineColours` copies the computed ones onto a
- * clone for export, where those variables do not exist.
+ * inside the chart at any width from 200 px; `fitChart` measures them once shown). Every
+ * label is scan data and enters the document only as `textContent` of a `<text>` or
+ * `<title>` node, never as markup or an attribute that could run. Colours come from the
+ * theme through CSS classes in media/details.css (`var(--vscode-…)`); `inlineColours` copies
+ * the computed ones onto a clone for export, where those variables do not exist.
  */
 import { BAR_PAD, barLayout, type BarLayout } from '../../common/barLayout';
 import { shareText, type ChartBar } from '../../common/chartBars';
