@@ -30,13 +30,18 @@ export function serialiseCache(entries: ReadonlyMap<string, CacheEntry>): string
   return JSON.stringify(file);
 }
 
+/** A temporary file name beside `file`, this process's own: two windows may write at once. */
+export function tempFileBeside(file: string): string {
+  return `${file}.${process.pid}.${Math.floor(Math.random() * 1e9).toString(36)}.tmp`;
+}
+
 /** Writes `text` (or bytes) through a temporary file and a rename; the file's stat after the write. */
 export async function writeFileAtomic(
   file: string,
   text: string | Uint8Array,
 ): Promise<fs.Stats | undefined> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Math.floor(Math.random() * 1e9).toString(36)}.tmp`;
+  const tmp = tempFileBeside(file);
   try {
     await fs.promises.writeFile(tmp, text, { encoding: 'utf8', mode: 0o600 });
     await fs.promises.rename(tmp, file);
