@@ -42,7 +42,7 @@ const lazyParts = {
 };
 
 /**
- * What the MCP server bundle leaves out of the SDK (issue 28; sizes in docs/benchmarks.md).
+ * What the MCP server bundle leaves out of the SDK (a smaller .vsix; sizes in docs/benchmarks.md).
  * The server uses the SDK's low-level `Server` with JSON Schemas of its own, over stdio, so:
  * - `zod/v3` and `zod-to-json-schema`: the SDK's support for tools declared with zod 3
  *   schemas (McpServer); the SDK's own schemas are zod 4, and `isZ4Schema` sends every parse
@@ -209,7 +209,7 @@ async function shareModules() {
             loader: 'ts',
             // Each shared module through a getter: evaluated when a feature first asks for
             // it, not at activation (a shared module activation itself does not import, such
-            // as the exploitation feeds' index, stays out of activation; issue 28).
+            // as the exploitation feeds' index, stays out of activation).
             contents: [
               `export * from './${entry}';`,
               `export const ${SHARED_EXPORT} = {${list.map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`).join(', ')}};`,

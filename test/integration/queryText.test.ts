@@ -1,5 +1,5 @@
 /**
- * Query text passes the one gate on every search path inside the real VS Code (issue #25):
+ * Query text passes the one gate on every search path inside the real VS Code:
  * a palette search, a summary, a saved search and a `.odinq` hunt whose query names a
  * private address, an internal name or a denied name (Lucene escapes included) are refused
  * with a message naming the value and why, and nothing reaches the emulator.

@@ -58,7 +58,7 @@ class PolicyWriter implements vscode.Disposable {
     private readonly ctx: Ctx,
   ) {
     this.sub = ctx.gate.onDidChange(() => void this.write());
-    // After activation, not during it (issue 28); a server started before reads it through
+    // After activation, not during it (activation stays fast); a server started before reads it through
     // `write()` in resolveMcpServerDefinition, which queues behind this one.
     setImmediate(() => {
       if (!this.disposed) void this.write();
@@ -123,7 +123,7 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
     ODIN_API_BASE_URL: ctx.baseUrl(),
     ODIN_POLICY_FILE: policy.file,
     // The KEV and EPSS copies this window keeps (read only by the server; off: none).
-    // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers, issue 28.)
+    // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers, which activation must not load.)
     ...(config.feeds().enabled
       ? {
           // eslint-disable-next-line @typescript-eslint/no-require-imports
