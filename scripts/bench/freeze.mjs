@@ -39,7 +39,7 @@ function median(xs) {
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** The two answers of the issue, as the service would send them (each under 16 MiB). */
+/** The two answers that froze the editor, as the service would send them (each under 16 MiB). */
 export function answers() {
   const ports = [];
   for (let i = 0; i < 65535; i++)
