@@ -15,7 +15,7 @@
  */
 import type * as lucene from 'lucene';
 import { detect } from '../detect';
-import { parseLucene } from '../hunts/diagnostics';
+import { parseLucene } from '../query/parser';
 
 /** Resolves Lucene escapes as the service's parser does: `\x` is `x`, `\uXXXX` is that unit. */
 export function unescapeLucene(text: string): string {
