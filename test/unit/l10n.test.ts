@@ -599,6 +599,7 @@ const CORE_WORD_MODULES = [
   'privacy/policy.ts',
   'hunts',
   'query/completion.ts',
+  'query/parser.ts',
   'query/examples.ts',
   'query/query.ts',
   'requests/budget.ts',
