@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DEFAULT_EPSS_URL, DEFAULT_KEV_URL } from '../../core/exploitation/feed';
 
 /**
  * One typed getter per setting. Settings that could redirect the API key (the base URL)
@@ -7,10 +8,6 @@ import * as vscode from 'vscode';
  * hostile `.vscode/settings.json`.
  */
 export const DEFAULT_BASE_URL = 'https://api.odin.io';
-
-export const DEFAULT_KEV_URL =
-  'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json';
-export const DEFAULT_EPSS_URL = 'https://epss.cyentia.com/epss_scores-current.csv.gz';
 
 export type LookupMode = 'onHover' | 'onCommand' | 'off';
 const MODE_RANK: Record<LookupMode, number> = { onHover: 0, onCommand: 1, off: 2 };
