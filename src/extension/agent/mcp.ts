@@ -132,21 +132,10 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
   const settingsEnv = (): Record<string, string> => ({
     ODIN_API_BASE_URL: ctx.baseUrl(),
     ODIN_POLICY_FILE: policy.file,
-<<<<<<< ours
-    // The KEV and EPSS copies this window keeps (read only by the server; off: none).
-    // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers, which activation must not load.)
-    ...(config.feeds().enabled
-      ? {
-          // eslint-disable-next-line @typescript-eslint/no-require-imports
-          ODIN_FEEDS_DIR: (require('../shared/feeds') as typeof import('../shared/feeds')).feedsDir(ctx),
-        }
-      : {}),
-=======
     // The KEV and EPSS copies this window keeps and the URLs they must come from (read only
     // by the server, which says "unavailable" for a copy of any other URL; off: none).
     // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers.)
     ...(config.feeds().enabled ? feedsEnv() : {}),
->>>>>>> theirs
   });
   // Desktop VS Code's executable is Electron: run it as Node for the script.
   const define = (env: Record<string, string>): McpStdioDefinition =>
