@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { normalizeHost, parseJson } from '../../../src/api/normalize';
-import { MAX_LIST_ITEMS, MAX_MODULE_VALUES } from '../../../src/api/normalize/json';
+import { MAX_HOST_CVES, MAX_LIST_ITEMS, MAX_MODULE_VALUES } from '../../../src/api/normalize/json';
 import { entryBytes } from '../../../src/core/requests/cache';
 import { heapBytes } from '../../../src/core/requests/heapBytes';
 import { hostCard } from '../../../src/core/cards/hoverCard';
@@ -46,6 +46,35 @@ void describe('bounded work per answer', () => {
     const card = hostCard(host.ip, host, { now: 0 });
     assert.match(card, /Open ports \(900,002, 1,000 kept\)/);
     assert.match(hostView(host).notKept ?? '', /^899,002 of the 900,002 services the answer listed/);
+  });
+
+  void it('a host listing 560,000 CVEs keeps 1,000 a service and MAX_HOST_CVES in all, in a list or a map, and the cut is said', () => {
+    const ids = Array.from({ length: 560_000 }, (_, i) => `CVE-2024-${String(i + 10_000)}`);
+    const asMap: Record<string, unknown> = {};
+    for (const id of ids) asMap[id] = { id, severity: 'high' };
+    for (const cve of [ids, asMap]) {
+      const host = normalizeHost({ ip: '198.51.100.11', services: [{ port: 443, cve }] })!;
+      assert.equal(host.services[0]!.cve.length, MAX_LIST_ITEMS);
+      assert.equal(host.details_cut, true);
+      assert.equal(host.services[0]!.cve[0]!.id, 'CVE-2024-10000');
+      // Small enough to be cached, so the next hover does not read it again.
+      assert.ok(heapBytes(host) < 2 * 1024 * 1024, `${heapBytes(host)} bytes`);
+    }
+    // The same 560,000 spread over 560 services: the host keeps MAX_HOST_CVES, and every
+    // service that lists CVEs keeps at least one (none reads as clean).
+    const services = Array.from({ length: 560 }, (_, s) => ({
+      port: s + 1,
+      cve: ids.slice(s * 1000, s * 1000 + 1000),
+    }));
+    const spread = normalizeHost({ ip: '198.51.100.12', services })!;
+    const kept = spread.services.map((s) => s.cve.length);
+    assert.ok(kept.every((n) => n >= 1));
+    assert.ok(
+      kept.reduce((a, b) => a + b) <= MAX_HOST_CVES + 560,
+      `${kept.reduce((a, b) => a + b)} CVEs kept`,
+    );
+    assert.equal(spread.details_cut, true);
+    assert.ok(heapBytes(spread) < 8 * 1024 * 1024, `${heapBytes(spread)} bytes`);
   });
 
   void it('protocol modules of one answer are copied up to MAX_MODULE_VALUES values, and the cut is said', () => {
