@@ -228,7 +228,10 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
       exposed.push(l10n.t('**Vulnerable:** yes · {0}', signal ? `${signal} · ${counts}` : counts));
       // A hover is small: a feed is named only when it is stale or unusable (never a silent
       // "not exploited"); fresh feeds' dates are on the host page and in the reports.
-      for (const s of [x.kevStatus(), x.epssStatus()]) if (feedNeedsNote(s)) feedFooter.push(feedNote(s));
+      // A problem's detail can quote the feed's body (a parser's message): escaped like API text.
+      for (const s of [x.kevStatus(), x.epssStatus()])
+        if (feedNeedsNote(s))
+          feedFooter.push(feedNote('detail' in s ? { ...s, detail: md(s.detail, 160) } : s));
     } else exposed.push(l10n.t('**Vulnerable:** yes · {0}', counts));
     if (top.length) {
       // One line, so the links stay visible without scrolling: the worst signal is in words
