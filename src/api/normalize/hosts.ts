@@ -218,5 +218,6 @@ export function normalizeHost(v: unknown, fallbackIp?: string): Host | undefined
   });
   if (kept.omitted > 0) host.services_omitted = kept.omitted;
   if (budget.cut) host.details_cut = true;
+  if (budget.cvesCut) host.cves_cut = true;
   return host;
 }

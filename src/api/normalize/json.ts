@@ -112,6 +112,8 @@ export interface CopyBudget {
   left: number;
   cves?: number;
   cut: boolean;
+  /** CVE entries were left unread. */
+  cvesCut?: boolean;
 }
 
 /**

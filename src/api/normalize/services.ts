@@ -99,7 +99,7 @@ export function normalizeService(v: unknown, budget?: CopyBudget): Service | und
   const cves = readCveList(v.cve, cveMax);
   if (budget) {
     if (budget.cves !== undefined) budget.cves -= cves.cves.length;
-    if (cves.cut) budget.cut = true;
+    if (cves.cut) budget.cut = budget.cvesCut = true;
   }
   return compact<Service>({
     port,

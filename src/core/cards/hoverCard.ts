@@ -219,7 +219,11 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
   const feedFooter: string[] = [];
   if (vuln.state === 'vulnerable') {
     // Exploits are only known from full CVE records (a search hit's `{id, severity}` says nothing of them).
-    const cves = total === 1 ? l10n.t('1 CVE') : l10n.t('{0} CVEs', fmt(total));
+    // Past the bound of CVEs a host keeps, the count is a floor ("5,000+ CVEs").
+    const cves =
+      total === 1 && !host.cves_cut
+        ? l10n.t('1 CVE')
+        : l10n.t('{0} CVEs', `${fmt(total)}${host.cves_cut ? '+' : ''}`);
     const known = exploits === 1 ? l10n.t('1 known exploit') : l10n.t('{0} known exploits', fmt(exploits));
     const counts = cvesHaveDetails(host.services) ? `${cves} · ${known}` : cves;
     if (x) {

@@ -75,6 +75,8 @@ void describe('bounded work per answer', () => {
       `${kept.reduce((a, b) => a + b)} CVEs kept`,
     );
     assert.equal(spread.details_cut, true);
+    // The hover says the count is a floor.
+    assert.match(hostCard(spread.ip, spread, { now: 0 }), /\*\*Vulnerable:\*\* yes · 5,\d{3}\+ CVEs/);
     assert.ok(heapBytes(spread) < 8 * 1024 * 1024, `${heapBytes(spread)} bytes`);
   });
 
