@@ -26,7 +26,13 @@ import { normalizeHost } from './normalize/hosts';
 import { mapInSlices } from './slices';
 import { isObj } from './normalize/json';
 import { cvePage, parseHostCursor, parseOpaqueCursor, toPage } from './paging';
-import { describeShapeProblems, shapeProblems, UNEXPECTED_SHAPE_MESSAGE } from './shape';
+import {
+  describeShapeProblems,
+  envelopeProblems,
+  shapeProblems,
+  type ShapeProblem,
+  UNEXPECTED_SHAPE_MESSAGE,
+} from './shape';
 import type {
   Aggregation,
   Bucket,
@@ -112,6 +118,15 @@ export class OdinClient {
     if (!isObj(res.body)) throw this.error(op, 'badResponse', 'the body is not a JSON object');
     // Server text is redacted before it is cut, so no prefix of the key survives the cut.
     const serverText = (): string => this.http.redact(envelopeErrorText(res.body) ?? '').slice(0, 300);
+    const unexpected = (problems: readonly ShapeProblem[]): OdinApiError =>
+      this.error(
+        op,
+        'badResponse',
+        `unexpected shape: ${describeShapeProblems(problems)}`,
+        UNEXPECTED_SHAPE_MESSAGE,
+      );
+    const odd = envelopeProblems(res.body);
+    if (odd.length > 0) throw unexpected(odd);
     if (res.body.success === false) {
       const text = serverText();
       const kind = /not\s*found|no\s+(data|record|result)/i.test(text) ? 'notFound' : 'badRequest';
@@ -131,14 +146,7 @@ export class OdinClient {
       );
     }
     const problems = shapeProblems(SHAPES[op] ?? 'none', data);
-    if (problems.length > 0) {
-      throw this.error(
-        op,
-        'badResponse',
-        `unexpected shape: ${describeShapeProblems(problems)}`,
-        UNEXPECTED_SHAPE_MESSAGE,
-      );
-    }
+    if (problems.length > 0) throw unexpected(problems);
     return res.body;
   }
 

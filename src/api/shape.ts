@@ -76,6 +76,11 @@ class Checker {
     this.optional(v, 'cve', path, 'array or object', (x) => Array.isArray(x) || isObj(x));
   }
 
+  envelope(body: Obj): void {
+    if (Object.prototype.hasOwnProperty.call(body, 'success') && typeof body.success !== 'boolean')
+      this.add('success', 'boolean', body.success);
+  }
+
   list(data: unknown, path: string, each?: (item: unknown, path: string) => void): void {
     if (data === undefined || data === null) return;
     if (!Array.isArray(data)) return this.add(path, 'array', data);
@@ -115,6 +120,17 @@ export function shapeProblems(kind: ShapeKind, data: unknown): ShapeProblem[] {
     case 'none':
       break;
   }
+  return c.problems;
+}
+
+/**
+ * The problems of the envelope itself: `success` is a boolean when present. `"false"` (a
+ * string) beside data is neither a success nor a failure the client can read, so it is an
+ * error, never the data read as a clean answer.
+ */
+export function envelopeProblems(body: Obj): ShapeProblem[] {
+  const c = new Checker();
+  c.envelope(body);
   return c.problems;
 }
 

@@ -245,6 +245,8 @@ export interface Host {
   services_omitted?: number;
   /** Other lists or protocol details were cut to bound the work per answer. */
   details_cut?: boolean;
+  /** CVE entries were left unread (MAX_LIST_ITEMS a service, MAX_HOST_CVES a host): the count is a floor. */
+  cves_cut?: boolean;
   /**
    * Why this answer cannot say "no known CVEs" although no CVE was read from it: CVE data
    * in an unexpected shape, a CVE id elsewhere in the record, or no vulnerability data at

@@ -4,7 +4,7 @@
  * URL its canvas gave for "Save as PNG" (checked again by core/charts/pngExport.ts).
  */
 import { MAX_PNG_URL_CHARS } from '../core/charts/pngExport';
-import { MAX_SVG_CHARS } from '../core/charts/svgExport';
+import { MAX_SVG_CHARS } from '../core/charts/exportLimits';
 import { literal, object, type Check, type Infer } from './schema';
 import { isRec } from './validate';
 

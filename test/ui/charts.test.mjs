@@ -121,6 +121,15 @@ describe('chart page', () => {
     assert.ok(text.includes('<img src=x onerror="window.__pwned=1">'), 'the <img> payload is visible text');
     assert.deepEqual(await activeContent(frame), { scripts: 0, imgs: 0, embeds: 0, handlers: 0 });
     assert.deepEqual(await pwnedFrames(ui), []);
+    // Bidi and zero-width characters of a label are shown in the chart, as the table shows them.
+    const labels = await frame.evaluate(() =>
+      Array.from(document.querySelectorAll('svg.bar-chart g.bar-row'))
+        .map((g) => `${g.getAttribute('aria-label')}\n${g.querySelector('title')?.textContent ?? ''}`)
+        .join('\n'),
+    );
+    assert.match(labels, /<U\+202E>/, 'the bidi override is shown');
+    assert.match(labels, /<U\+200B>/, 'the zero-width space is shown');
+    assert.doesNotMatch(labels, /\u202e|\u200b|\u200d|\ufeff/, 'no bidi or zero-width character is obeyed');
     // Keyboard: the first bar takes focus and Enter on it is what a click does (checked above).
     await frame.locator('svg.bar-chart g.bar-row.active').first().focus();
     assert.equal(await frame.evaluate(() => document.activeElement?.getAttribute('role')), 'button');

@@ -106,6 +106,9 @@ describe('map page', () => {
     const label =
       (await frame.locator('svg.world-map circle.point').first().getAttribute('aria-label')) ?? '';
     assert.ok(label.includes('<script>window.__pwned=1</script>'), 'the payload is the label, as text');
+    // Bidi and zero-width characters are shown on the map, as the table shows them.
+    assert.match(label, /<U\+202E>/, 'the bidi override is shown');
+    assert.doesNotMatch(label, /\u202e|\u200b|\u200d|\ufeff/, 'no bidi or zero-width character is obeyed');
     assert.deepEqual(await activeContent(frame), { scripts: 0, imgs: 0, embeds: 0, handlers: 0 });
     // The page may show an image only of a blob its own script made (for Save as PNG).
     const csp = await frame.evaluate(
@@ -120,6 +123,13 @@ describe('map page', () => {
     await frame.getByRole('button', { name: 'Save as PNG' }).click();
     await ui.page
       .locator('.quick-input-widget .quick-input-title', { hasText: 'ODIN: Save Map as PNG' })
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await ui.page.keyboard.press('Escape');
+    // Save as SVG: the map the page serialises is parsed and written again by the extension
+    // (core/charts/svgExport.ts), hostile labels and all: the save dialog opens.
+    await frame.getByRole('button', { name: 'Save as SVG' }).click();
+    await ui.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'ODIN: Save Map as SVG' })
       .waitFor({ state: 'visible', timeout: 15_000 });
     await ui.page.keyboard.press('Escape');
   });

@@ -107,15 +107,27 @@ export function normalizeCveList(data: unknown): Cve[] {
  * `normalizeCveList` with the count of entries that are there but cannot be read: a CVE
  * hidden by its shape (`[{id: 44228}]`, `[42]`, a map entry `{"CVE-…": 9.8}` is read by its
  * key), or exploits that are not records. A caller with `unreadable > 0` must not say "no
- * known CVEs" or "0 exploits".
+ * known CVEs" or "0 exploits". At most `max` entries are read (a service's list is bounded
+ * like every list of a host, in an array or a map alike); `cut` says entries were left unread.
  */
-export function readCveList(data: unknown): { cves: Cve[]; unreadable: number } {
+export function readCveList(
+  data: unknown,
+  max = Infinity,
+): { cves: Cve[]; unreadable: number; cut: boolean } {
   const out = new Map<string, Cve>();
   let unreadable = 0;
+  let read = 0;
+  let cut = false;
   const add = (r: { cve?: Cve; unreadable: number }): void => {
+    read++;
     unreadable += r.unreadable;
     const c = r.cve;
     if (c && !out.has(c.id.toUpperCase())) out.set(c.id.toUpperCase(), c);
+  };
+  const full = (): boolean => {
+    if (read < max) return false;
+    cut = true;
+    return true;
   };
   const walk = (v: unknown, depth: number): void => {
     if (depth > 3) {
@@ -123,11 +135,17 @@ export function readCveList(data: unknown): { cves: Cve[]; unreadable: number } 
       return;
     }
     if (Array.isArray(v)) {
-      for (const x of v) add(readCve(x));
+      for (const x of v) {
+        if (full()) return;
+        add(readCve(x));
+      }
     } else if (isObj(v)) {
       if (looksLikeCve(v)) return add(readCve(v));
       for (const key of ['cves', 'items', 'data']) if (key in v) return walk(v[key], depth + 1);
-      for (const [k, x] of Object.entries(v)) {
+      // `for…in`, not `Object.entries`: a map of 560,000 CVEs is not copied to be cut.
+      for (const k in v) {
+        if (full()) return;
+        const x = v[k];
         const key = CVE_ID.test(k) ? k : undefined;
         if (isObj(x)) add(readCve(x, key));
         // `{"CVE-…": "critical"}`: the key is the CVE; other keys beside a map are paging facts.
@@ -141,7 +159,7 @@ export function readCveList(data: unknown): { cves: Cve[]; unreadable: number } 
     }
   };
   walk(data, 0);
-  return { cves: [...out.values()], unreadable };
+  return { cves: [...out.values()], unreadable, cut };
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   MAX_LIST_ITEMS,
   MAX_MODULE_VALUES,
   type CopyBudget,
+  MAX_HOST_CVES,
   type Obj,
 } from './json';
 import { CVE_TOKEN, UNREADABLE_CVE_DATA } from './cves';
@@ -179,14 +180,14 @@ function keptServices(v: unknown, budget: CopyBudget): { services: Service[]; om
 
 /**
  * A host record; `undefined` when it is not an object or carries no IP (and none is known).
- * Bounded work: at most MAX_LIST_ITEMS of each list and MAX_MODULE_VALUES values of protocol
- * modules are kept; `services_omitted` and `details_cut` say what was left out.
+ * Bounded work: at most MAX_LIST_ITEMS of each list, MAX_HOST_CVES CVE entries and
+ * MAX_MODULE_VALUES values of protocol modules are kept; `services_omitted` and `details_cut` say what was left out.
  */
 export function normalizeHost(v: unknown, fallbackIp?: string): Host | undefined {
   if (!isObj(v)) return undefined;
   const ip = nonEmpty(v.ip) ?? fallbackIp;
   if (ip === undefined) return undefined;
-  const budget: CopyBudget = { left: MAX_MODULE_VALUES, cut: false };
+  const budget: CopyBudget = { left: MAX_MODULE_VALUES, cves: MAX_HOST_CVES, cut: false };
   const kept = keptServices(v.services, budget);
   const capped = <T>(x: unknown, f: (y: unknown) => T | undefined): T[] => {
     if (list(x).length > MAX_LIST_ITEMS) budget.cut = true;
@@ -217,5 +218,6 @@ export function normalizeHost(v: unknown, fallbackIp?: string): Host | undefined
   });
   if (kept.omitted > 0) host.services_omitted = kept.omitted;
   if (budget.cut) host.details_cut = true;
+  if (budget.cvesCut) host.cves_cut = true;
   return host;
 }

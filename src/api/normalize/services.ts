@@ -82,11 +82,6 @@ export function normalizeService(v: unknown, budget?: CopyBudget): Service | und
   const port = int(v.port);
   if (port === undefined || port < 0 || port > 65535) return undefined;
   const modules = normalizeModules(v.modules, budget);
-  let cve = v.cve;
-  if (Array.isArray(cve) && cve.length > MAX_LIST_ITEMS) {
-    cve = cve.slice(0, MAX_LIST_ITEMS);
-    if (budget) budget.cut = true;
-  }
   const name = str(v.name);
   let banner = str(v.banner);
   if (banner === undefined) {
@@ -99,7 +94,13 @@ export function normalizeService(v: unknown, budget?: CopyBudget): Service | und
       }
     }
   }
-  const cves = readCveList(v.cve);
+  // Every service with CVEs keeps at least one (none reads as clean), past the host's budget too.
+  const cveMax = Math.min(MAX_LIST_ITEMS, Math.max(1, budget?.cves ?? MAX_LIST_ITEMS));
+  const cves = readCveList(v.cve, cveMax);
+  if (budget) {
+    if (budget.cves !== undefined) budget.cves -= cves.cves.length;
+    if (cves.cut) budget.cut = budget.cvesCut = true;
+  }
   return compact<Service>({
     port,
     protocol: str(v.protocol),

@@ -219,7 +219,11 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
   const feedFooter: string[] = [];
   if (vuln.state === 'vulnerable') {
     // Exploits are only known from full CVE records (a search hit's `{id, severity}` says nothing of them).
-    const cves = total === 1 ? l10n.t('1 CVE') : l10n.t('{0} CVEs', fmt(total));
+    // Past the bound of CVEs a host keeps, the count is a floor ("5,000+ CVEs").
+    const cves =
+      total === 1 && !host.cves_cut
+        ? l10n.t('1 CVE')
+        : l10n.t('{0} CVEs', `${fmt(total)}${host.cves_cut ? '+' : ''}`);
     const known = exploits === 1 ? l10n.t('1 known exploit') : l10n.t('{0} known exploits', fmt(exploits));
     const counts = cvesHaveDetails(host.services) ? `${cves} · ${known}` : cves;
     if (x) {
@@ -228,7 +232,10 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
       exposed.push(l10n.t('**Vulnerable:** yes · {0}', signal ? `${signal} · ${counts}` : counts));
       // A hover is small: a feed is named only when it is stale or unusable (never a silent
       // "not exploited"); fresh feeds' dates are on the host page and in the reports.
-      for (const s of [x.kevStatus(), x.epssStatus()]) if (feedNeedsNote(s)) feedFooter.push(feedNote(s));
+      // A problem's detail can quote the feed's body (a parser's message): escaped like API text.
+      for (const s of [x.kevStatus(), x.epssStatus()])
+        if (feedNeedsNote(s))
+          feedFooter.push(feedNote('detail' in s ? { ...s, detail: md(s.detail, 160) } : s));
     } else exposed.push(l10n.t('**Vulnerable:** yes · {0}', counts));
     if (top.length) {
       // One line, so the links stay visible without scrolling: the worst signal is in words

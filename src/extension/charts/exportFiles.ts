@@ -1,5 +1,5 @@
 /**
- * "Save as SVG" and "Save as PNG" of the chart and map pages: what the page sent is checked
+ * "Save as SVG" and "Save as PNG" of the chart and map pages: what the page sent is rebuilt or checked
  * (core/charts/svgExport.ts, pngExport.ts) before a save dialog offers to write it. A refused
  * file gets a short message; why, in the log.
  */

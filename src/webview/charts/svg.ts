@@ -10,6 +10,7 @@
 import { BAR_PAD, barLayout, type BarLayout } from '../../common/barLayout';
 import { shareText, type ChartBar } from '../../common/chartBars';
 import { l10n } from '../../core/text/l10n';
+import { visibleTitle } from '../dom';
 
 const NS = 'http://www.w3.org/2000/svg';
 export const ROW_H = 26;
@@ -66,6 +67,8 @@ export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGS
   const action = opts.actionLabel ?? l10n.t('Narrow the search to this value.');
   bars.forEach((bar, i) => {
     const y = BAR_PAD + i * ROW_H;
+    // Bidi and zero-width characters of a label are shown (as in the table), not obeyed.
+    const label = visibleTitle(bar.label);
     const value = `${fmt(bar.count)} (${shareText(bar.share)})`;
     const active = !bar.other && bar.bucket !== undefined && opts.onActivate !== undefined;
     const chosen = active && opts.selected !== undefined && bar.bucket === opts.selected;
@@ -74,11 +77,11 @@ export function barChart(bars: readonly ChartBar[], opts: BarChartOptions): SVGS
       'data-bar': i,
       ...(active ? { tabindex: 0, role: 'button' } : { role: 'img' }),
       ...(active && opts.selected !== undefined ? { 'aria-pressed': String(chosen) } : {}),
-      'aria-label': `${bar.label}: ${value}${active ? `. ${action}` : ''}`,
+      'aria-label': `${label}: ${value}${active ? `. ${action}` : ''}`,
     });
-    g.appendChild(el('title', {}, `${bar.label}: ${value}`));
+    g.appendChild(el('title', {}, `${label}: ${value}`));
     g.appendChild(el('rect', { class: 'bar-hit', x: 0, y, height: ROW_H }));
-    g.appendChild(el('text', { class: 'bar-label', y: y + ROW_H / 2, 'text-anchor': 'end' }, cut(bar.label)));
+    g.appendChild(el('text', { class: 'bar-label', y: y + ROW_H / 2, 'text-anchor': 'end' }, cut(label)));
     g.appendChild(el('rect', { class: 'bar', y: y + (ROW_H - BAR_H) / 2, height: BAR_H }));
     g.appendChild(el('text', { class: 'bar-value', y: y + ROW_H / 2 }, value));
     if (active) {
@@ -152,7 +155,7 @@ export function fitChart(svg: SVGSVGElement, width?: number): void {
   const layout = place(svg, d, widths);
   const max = layout.labelWidth - BAR_PAD * 2;
   svg.querySelectorAll<SVGTextElement>('text.bar-label').forEach((label, i) => {
-    let s = cut(d.bars[i]?.label ?? '');
+    let s = cut(visibleTitle(d.bars[i]?.label ?? ''));
     label.textContent = s;
     while (s.length > 1 && label.getComputedTextLength() > max) {
       s = s.slice(0, -2);

@@ -11,6 +11,7 @@ import type { MapCluster, MapHost, MapView } from '../../common/mapProtocol';
 import { moveFocus } from './keys';
 import { WORLD, WORLD_SCALE } from './world.generated';
 import { l10n } from '../../core/text/l10n';
+import { visibleTitle } from '../dom';
 
 const NS = 'http://www.w3.org/2000/svg';
 /** What of the world is drawn (degrees): Antarctica is left out (by the generator), the Arctic cut at 85°N. */
@@ -115,7 +116,8 @@ export function drawMap(doc: SvgDoc, view: MapView, opts: DrawOptions): SVGSVGEl
     for (let i = view.clusters.length - 1; i >= 0; i--) {
       const c = view.clusters[i]!;
       const [x, y] = project(c.lat, c.lon);
-      const label = clusterLabel(c, view.hosts, opts.levelText);
+      // Bidi and zero-width characters of scan data are shown (as in the table), not obeyed.
+      const label = visibleTitle(clusterLabel(c, view.hosts, opts.levelText));
       const circle = el('circle', {
         class: `point level-${c.level}${c.hosts.length > 1 ? ' cluster' : ''}`,
         cx: x.toFixed(1),

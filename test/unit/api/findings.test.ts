@@ -161,6 +161,24 @@ void describe('request-layer findings of the security review', () => {
     assert.equal(h.services?.[0]?.port, 53);
   });
 
+  void it('a success that is not a boolean ("false", 0, null) is an error, never data read as a clean host', async () => {
+    const { client } = makeClient(srv.url, KEY);
+    const clean = { ip: '8.8.8.8', is_vuln: false, services: [{ port: 53, protocol: 'udp' }] };
+    for (const success of ['false', 'true', 0, 1, null, {}]) {
+      srv.set(json(200, { success, data: clean }));
+      const e = await expectKind(client.getHost('8.8.8.8'), 'badResponse');
+      assert.equal(e.message, UNEXPECTED_SHAPE_MESSAGE);
+      assert.match(e.detail, /unexpected shape: success: expected boolean/);
+      srv.set(json(200, { success, data: [clean] }));
+      await expectKind(client.searchHosts({ query: 'port:53' }), 'badResponse');
+    }
+    // Without the flag, and with a boolean one, the data is read as before.
+    srv.set(json(200, { data: clean }));
+    assert.equal((await client.getHost('8.8.8.8')).is_vuln, false);
+    srv.set(json(200, { success: false, message: 'no data' }));
+    await expectKind(client.getHost('8.8.8.8'), 'notFound');
+  });
+
   void it('the real capture has the expected shape', async () => {
     const { readFileSync, existsSync } = await import('node:fs');
     const file = `${__dirname}/../../../../../shared/real/hosts-search.capture.json`;

@@ -111,7 +111,6 @@ test('a saved SVG must be an <svg> document with no script, handler, entity or r
     '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><g role="button" aria-label="&lt;script&gt;"><title>&lt;img src=x onerror=1&gt;</title><rect fill="rgb(1, 2, 3)"/><text font-family="&quot;Segoe WPC&quot;, sans-serif">a</text></g></svg>';
   assert.ok(ok(good));
   assert.ok(ok(`<?xml version="1.0"?>\n${good}\n`));
-  assert.ok(ok('<svg><rect fill="url(#grad)"/></svg>'));
   // Hostile labels are text (escaped by the serialiser): they do not make a chart unsavable.
   assert.ok(ok(`<svg><text>${escapeXml(Object.values(PAYLOADS).join(' '))}</text></svg>`));
   for (const bad of [
@@ -126,6 +125,7 @@ test('a saved SVG must be an <svg> document with no script, handler, entity or r
     '<svg><a xlink:href="javascript:alert(1)">x</a></svg>',
     "<svg><use href='//evil.example/x.svg#a'/></svg>",
     '<svg><rect style="fill:url(https://evil.example/x)"/></svg>',
+    '<svg><rect fill="url(https://evil.example/x)"/></svg>',
     '<svg><foreignObject><div>x</div></foreignObject></svg>',
     '<!DOCTYPE svg [<!ENTITY x "y">]><svg></svg>',
     '<svg><!ENTITY x "y"></svg>',
@@ -135,4 +135,42 @@ test('a saved SVG must be an <svg> document with no script, handler, entity or r
     assert.equal(ok(bad), false, bad);
   assert.equal(checkSvg(42).ok, false);
   assert.equal(ok(`<svg>${'x'.repeat(MAX_SVG_CHARS)}</svg>`), false);
+});
+
+test('a saved SVG is parsed and written again from an allow-list: a prefixed script or a handler after a quoted > never passes', () => {
+  for (const bad of [
+    // A script in the SVG namespace under a prefix of its own.
+    '<svg xmlns="http://www.w3.org/2000/svg"><s:script xmlns:s="http://www.w3.org/2000/svg">alert(1)</s:script></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:s="http://www.w3.org/2000/svg"><g><s:script>alert(1)</s:script></g></svg>',
+    // An attribute after a quoted '>' inside another attribute's value.
+    '<svg><rect aria-label="a>b" onclick="alert(1)"/></svg>',
+    "<svg><g aria-label='>' onfocus='alert(1)' tabindex='0'></g></svg>",
+    // Elements of other namespaces under allowed names, and a second document.
+    '<svg><rect xmlns="http://www.w3.org/1999/xhtml"/></svg>',
+    '<svg></svg><svg><script>alert(1)</script></svg>',
+    '<svg><g>text outside a label</g></svg>',
+    '<svg><text>&ext;</text></svg>',
+    '<svg><!-- a comment --></svg>',
+    '<svg><text><![CDATA[<script>alert(1)</script>]]></text></svg>',
+  ])
+    assert.equal(ok(bad), false, bad);
+  // What is written is our own serialisation: text escaped, the namespace declared once.
+  const saved = checkSvg('<svg width="10"><text x="1">a &amp; &lt;b&gt; "c"</text></svg>');
+  assert.deepEqual(saved, {
+    ok: true,
+    svg: '<svg xmlns="http://www.w3.org/2000/svg" width="10"><text x="1">a &amp; &lt;b&gt; "c"</text></svg>',
+  });
+});
+
+test('labels that say url(, hold quotes or invisible characters save as text: a harmless chart is never refused', () => {
+  const label = 'background: url(https://evil.example/x) "\u202e\u200b"';
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg"><g role="img" aria-label="${escapeXml(label).replace(/"/g, '&quot;')}"><title>${escapeXml(label)}</title><text x="0" y="13" fill="rgb(204, 204, 204)">${escapeXml(label)}</text></g></svg>`;
+  const saved = checkSvg(svg);
+  assert.ok(saved.ok, JSON.stringify(saved));
+  assert.match(
+    saved.svg,
+    /<title>background: url\(https:\/\/evil\.example\/x\) "&lt;U\+202E&gt;&lt;U\+200B&gt;"<\/title>/,
+  );
+  assert.match(saved.svg, /aria-label="background: url\(https:\/\/evil\.example\/x\) &quot;&lt;U\+202E&gt;/);
+  assert.doesNotMatch(saved.svg, /[\u202e\u200b]/);
 });

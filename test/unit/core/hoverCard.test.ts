@@ -15,6 +15,9 @@ import {
   topCves,
 } from '../../../src/core/cards/hoverCard';
 
+import { ExploitationStore, parseKev } from '../../../src/core/exploitation';
+import { cveAt } from '../../support/exploitation';
+
 const NOW = Date.parse('2026-01-15T00:00:00Z');
 
 function service(port: number, extra: Partial<Service> = {}): Service {
@@ -266,4 +269,16 @@ test('a name written in Unicode is named as written; the card is about its punyc
     asWritten({ kind: 'domain', raw: 'Example.COM', value: 'example.com', defanged: false }),
     {},
   );
+});
+
+test("a malformed feed quoted in the card is inert: the parser's snippet of its body makes no link", () => {
+  // JSON.parse quotes the first characters of the body in its message, and the message is
+  // the feed's problem detail.
+  const kev = parseKev('[a](//e.z) <b>x</b>');
+  const broken = new ExploitationStore(kev as never, undefined, () => NOW);
+  const h = host({ is_vuln: true, services: [service(80, { cve: [cveAt('CVE-2021-41773', 7.5)] })] });
+  const card = hostCard(h.ip, h, { now: NOW, exploitation: broken });
+  assert.match(card, /KEV unavailable: malformed/);
+  assert.doesNotMatch(card, /\]\(\/\/e\.z\)/);
+  assertInert(card);
 });
