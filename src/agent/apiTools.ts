@@ -5,7 +5,7 @@
  *
  * Pure Node: no `vscode` import.
  */
-import type { DomainRecord, Page } from '../api/types';
+import { searchVia } from '../core/search';
 import {
   bucketLine,
   countLine,
@@ -22,7 +22,6 @@ import {
   cacheNote,
   DEFAULT_RESULTS,
   domainName,
-  fetchVia,
   gated,
   gatedQuery,
   hostIp,
@@ -45,7 +44,7 @@ export const lookupHost = tool({
     return {
       sends: sends(ctx.origin(), `the IP address ${ip}`, 'GET /v1/hosts/{ip}'),
       async run(c, signal) {
-        const r = await fetchVia(c, 'host', ip, (s) => c.client().getHost(ip, { signal: s }), signal);
+        const r = await searchVia(c, { kind: 'host', ip }, { signal, automatic: true });
         if (r.status === 'notFound') {
           return framed({
             title: `ODIN host ${ip}: not found`,
@@ -118,14 +117,8 @@ export const whois = tool({
       ),
       async run(c, signal) {
         const [cur, hist] = await Promise.allSettled([
-          fetchVia(c, 'whois', domain, (s) => c.client().getWhois(domain, { signal: s }), signal),
-          fetchVia(
-            c,
-            'agent.whoisHistory',
-            domain,
-            (s) => c.client().getWhoisHistory(domain, { signal: s }),
-            signal,
-          ),
+          searchVia(c, { kind: 'whois', domain }, { signal, automatic: true }),
+          searchVia(c, { kind: 'whoisHistory', domain }, { signal, automatic: true }),
         ]);
         if (cur.status === 'rejected') throw cur.reason;
         const now = c.now?.() ?? Date.now();
@@ -159,13 +152,7 @@ export const countSubdomains = tool({
     return {
       sends: sends(ctx.origin(), `the domain name ${domain}`, 'POST /v1/domain/subdomain/count'),
       async run(c, signal) {
-        const r = await fetchVia(
-          c,
-          'subdomains',
-          domain,
-          (s) => c.client().countSubdomains({ domain }, { signal: s }),
-          signal,
-        );
+        const r = await searchVia(c, { kind: 'subdomainCount', domain }, { signal, automatic: true });
         const n = r.status === 'ok' ? r.value : 0;
         return framed({
           title: `ODIN subdomains of ${domain}`,
@@ -208,12 +195,10 @@ export const searchSubdomains = tool({
         'POST /v1/domain/search',
       ),
       async run(c, signal) {
-        const r = await fetchVia<Page<DomainRecord>>(
+        const r = await searchVia(
           c,
-          'agent.searchSubdomains',
-          JSON.stringify([domain, keyword ?? '', n]),
-          (s) => c.client().searchDomains({ domain, keyword, limit: n }, { signal: s }),
-          signal,
+          { kind: 'domains', domain, ...(keyword ? { keyword } : {}) },
+          { signal, automatic: true, page: { limit: n } },
         );
         const lines = listed(r, domainLine, 'subdomain(s)');
         return framed({
