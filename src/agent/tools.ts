@@ -31,7 +31,7 @@ import {
 } from './apiTools';
 import { knownExploitedTool } from './exploitedTool';
 import { listIndicatorsTool } from './indicatorTool';
-import { redactingContext, type AgentTool, type ToolContext } from './toolKit';
+import { redactingContext, type AgentTool, type PreparedCall, type ToolContext } from './toolKit';
 import { triageFileTool } from './triageTool';
 
 export { ToolInputError } from './schema';
@@ -82,17 +82,20 @@ export function findTool(name: string): AgentTool | undefined {
 /**
  * Runs one tool call end to end: validate, gate, run. The answer is text; a refusal,
  * bad input or API error is thrown as an error whose message is short (`toolErrorText`).
+ * `confirmed`: the call a confirmation showed (ConfirmedCalls), run as it was prepared, so
+ * the request count the user agreed to stays its ceiling.
  */
 export async function invokeTool(
   tool: AgentTool,
   input: unknown,
   ctx: ToolContext,
   signal?: AbortSignal,
+  confirmed?: PreparedCall,
 ): Promise<string> {
   // The answer is for the model: the core's words in it stay English whatever the UI speaks.
   return answeringTheModel.run(true, async () => {
-    // `prepareLocal` only serves confirmations: a run scans for itself.
-    const call = tool.prepare(input, ctx);
+    // Without a confirmation a run scans for itself (`prepare`), bounded by maxRequests.
+    const call = confirmed ?? tool.prepare(input, ctx);
     // Answers are redacted as they come in, before any line is built or cut.
     const safe = redactingContext(ctx);
     return safe.clean(await call.run(safe.ctx, signal));
