@@ -30,6 +30,8 @@ const CALLS: Record<string, Record<string, unknown>> = {
   },
   // Answered from the local KEV/EPSS copies: sends nothing, quotes no scan data.
   odin_known_exploited: { cves: 'CVE-2021-44228, CVE-2024-3400' },
+  // The balance (a free credits check) and a proposed call's estimate, from the cache.
+  odin_quota: { tool: 'odin_count_hosts', arguments: '{"query":"services.port:22"}' },
 };
 /** Tools that answer locally: nothing is sent, nothing needs the gate. */
 const LOCAL = new Set(['odin_list_indicators', 'odin_known_exploited']);

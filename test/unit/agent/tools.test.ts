@@ -64,7 +64,8 @@ void describe('agent tools', () => {
     assert.deepEqual(Object.keys(SAMPLE_CALLS).sort(), AGENT_TOOLS.map((t) => t.name).sort());
     for (const t of AGENT_TOOLS) {
       assert.match(t.name, /^odin_[a-z_]+$/);
-      assert.ok(t.description.length > 60 && t.description.length < 700, t.name);
+      // Under the 1,024 characters a function description may have in the common model APIs.
+      assert.ok(t.description.length > 60 && t.description.length < 1000, t.name);
       assert.equal(t.inputSchema.type, 'object');
       assert.equal(t.inputSchema.additionalProperties, false);
       for (const [k, p] of Object.entries(t.inputSchema.properties))
