@@ -74,14 +74,7 @@ export function quotaTool(
         data: () => (data ? { quota: data } : undefined),
         async run(c, signal) {
           const ledger = c.requests.ledger;
-          const snap = ledger?.snapshot() ?? { spent: 0, requests: 0 };
-          const q: QuotaData = {
-            session: {
-              spent: snap.spent,
-              requests: snap.requests,
-              ...(snap.budget !== undefined ? { budget: snap.budget, left: snap.left } : {}),
-            },
-          };
+          const q: QuotaData = { session: { spent: 0, requests: 0 } };
           {
             try {
               const u = await readCredits(c, { signal, automatic: true });
@@ -97,6 +90,13 @@ export function quotaTool(
               q.balanceError = toolErrorText(err);
             }
           }
+          // The session after the balance read (free: a request, no credit).
+          const snap = ledger?.snapshot() ?? { spent: 0, requests: 0 };
+          q.session = {
+            spent: snap.spent,
+            requests: snap.requests,
+            ...(snap.budget !== undefined ? { budget: snap.budget, left: snap.left } : {}),
+          };
           if (proposed) {
             try {
               const call = proposed.prepareLocal
