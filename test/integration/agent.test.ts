@@ -160,7 +160,9 @@ describe('agent tools', function () {
       const input = { text, maxRequests: 100 };
       const p = await api.agent.prepare('odin_triage', input);
       const message = p?.confirmationMessages?.message;
-      assert.match(typeof message === 'string' ? message : (message?.value ?? ''), /in 1 request\(s\)/);
+      // The confirmation is Markdown with the model's text escaped: read it unescaped.
+      const shown = (typeof message === 'string' ? message : (message?.value ?? '')).replace(/\\/g, '');
+      assert.match(shown, /in 1 request\(s\)/);
       await emulatorAdmin('POST', 'faults', {
         fault: { kind: 'status', status: 400 },
         count: -1,

@@ -37,6 +37,10 @@ async function lmTool(name: string, input: Record<string, unknown>): Promise<str
 
 describe('one ledger per window', function () {
   this.timeout(120_000);
+  // Restricted Mode asks before a search: its own tests (gate, off) cover that; here the surfaces spend.
+  before(function () {
+    if (!vscode.workspace.isTrusted) this.skip();
+  });
   lookUpFreely();
   after(() => setUser('sessionBudget', undefined));
 
