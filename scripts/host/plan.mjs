@@ -117,6 +117,8 @@ export const FOLDER_TESTS = {
   'src/core/gate': ['gate', 'off', 'hover', 'hostile'],
   'src/core/privacy': ['gate', 'off', 'hover', 'hostile'],
   'src/core/triage': ['triage', 'findings'],
+  'src/core/requests': ['ledger', 'hover'],
+  'src/core/search': ['ledger', 'search'],
   'src/core/hunts': ['hunts', 'huntsShared'],
   'src/core/savedSearches': ['saved', 'huntsShared'],
   'src/core/query': ['search', 'hunts'],

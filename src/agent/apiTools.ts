@@ -5,7 +5,7 @@
  *
  * Pure Node: no `vscode` import.
  */
-import type { DomainRecord, Page } from '../api/types';
+import { searchVia } from '../core/search';
 import {
   bucketLine,
   countLine,
@@ -22,7 +22,6 @@ import {
   cacheNote,
   DEFAULT_RESULTS,
   domainName,
-  fetchVia,
   gated,
   gatedQuery,
   hostIp,
@@ -39,13 +38,15 @@ export const lookupHost = tool({
   title: 'ODIN: look up a host',
   description:
     'Looks up one public IP address in ODIN internet scan data: owner network (ASN), location, open ports with the software seen, the worst CVEs and whether exploits are known, hostnames and tags. Use it to judge whether an IP seen in a log or config is exposed or vulnerable. Private and internal addresses are refused without sending anything.',
+  wire: 'Sends the IP address to the configured ODIN API (GET /v1/hosts/{ip}): 1 request, none when the answer is cached.',
   inputSchema: { type: 'object', properties: { ip: hostIp }, required: ['ip'], additionalProperties: false },
   prepare(input, ctx) {
     const ip = gated(ctx.gate, str(input, 'ip'), 'ip');
     return {
       sends: sends(ctx.origin(), `the IP address ${ip}`, 'GET /v1/hosts/{ip}'),
+      plan: [{ spec: { kind: 'host', ip } }],
       async run(c, signal) {
-        const r = await fetchVia(c, 'host', ip, (s) => c.client().getHost(ip, { signal: s }), signal);
+        const r = await searchVia(c, { kind: 'host', ip }, { signal, automatic: true });
         if (r.status === 'notFound') {
           return framed({
             title: `ODIN host ${ip}: not found`,
@@ -102,6 +103,7 @@ export const whois = tool({
   title: 'ODIN: whois of a domain',
   description:
     'Returns the current whois record of a registered domain (registrar, dates, days until expiry, status, name servers, registrant organisation) and a summary of its whois history (snapshots, registrar and field changes over time). Use it to judge a domain seen in a log, e-mail or threat report.',
+  wire: 'Sends the domain name to the configured ODIN API (GET /v1/domain/whois/{domain} and …/historical): 2 requests, none when the answer is cached.',
   inputSchema: {
     type: 'object',
     properties: { domain: domainName },
@@ -116,16 +118,11 @@ export const whois = tool({
         `the domain name ${domain}`,
         'GET /v1/domain/whois/{domain} and …/historical',
       ),
+      plan: [{ spec: { kind: 'whois', domain } }, { spec: { kind: 'whoisHistory', domain } }],
       async run(c, signal) {
         const [cur, hist] = await Promise.allSettled([
-          fetchVia(c, 'whois', domain, (s) => c.client().getWhois(domain, { signal: s }), signal),
-          fetchVia(
-            c,
-            'agent.whoisHistory',
-            domain,
-            (s) => c.client().getWhoisHistory(domain, { signal: s }),
-            signal,
-          ),
+          searchVia(c, { kind: 'whois', domain }, { signal, automatic: true }),
+          searchVia(c, { kind: 'whoisHistory', domain }, { signal, automatic: true }),
         ]);
         if (cur.status === 'rejected') throw cur.reason;
         const now = c.now?.() ?? Date.now();
@@ -148,6 +145,7 @@ export const countSubdomains = tool({
   title: 'ODIN: count subdomains',
   description:
     'Counts the subdomains ODIN has recorded under a registered domain (the size of its visible attack surface).',
+  wire: 'Sends the domain name to the configured ODIN API (POST /v1/domain/subdomain/count): 1 request, none when the answer is cached.',
   inputSchema: {
     type: 'object',
     properties: { domain: domainName },
@@ -158,14 +156,9 @@ export const countSubdomains = tool({
     const domain = gated(ctx.gate, str(input, 'domain'), 'domain');
     return {
       sends: sends(ctx.origin(), `the domain name ${domain}`, 'POST /v1/domain/subdomain/count'),
+      plan: [{ spec: { kind: 'subdomainCount', domain } }],
       async run(c, signal) {
-        const r = await fetchVia(
-          c,
-          'subdomains',
-          domain,
-          (s) => c.client().countSubdomains({ domain }, { signal: s }),
-          signal,
-        );
+        const r = await searchVia(c, { kind: 'subdomainCount', domain }, { signal, automatic: true });
         const n = r.status === 'ok' ? r.value : 0;
         return framed({
           title: `ODIN subdomains of ${domain}`,
@@ -182,6 +175,7 @@ export const searchSubdomains = tool({
   title: 'ODIN: search subdomains',
   description:
     'Lists subdomains ODIN has recorded under a registered domain, newest first, optionally only those containing a keyword (e.g. "vpn", "dev", "admin").',
+  wire: 'Sends the domain name and the keyword to the configured ODIN API (POST /v1/domain/search): 1 request, none when the answer is cached.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -207,13 +201,12 @@ export const searchSubdomains = tool({
         `the domain name ${domain}${keyword ? ` and the keyword ${JSON.stringify(keyword)}` : ''} (up to ${n} results)`,
         'POST /v1/domain/search',
       ),
+      plan: [{ spec: { kind: 'domains', domain, ...(keyword ? { keyword } : {}) }, page: { limit: n } }],
       async run(c, signal) {
-        const r = await fetchVia<Page<DomainRecord>>(
+        const r = await searchVia(
           c,
-          'agent.searchSubdomains',
-          JSON.stringify([domain, keyword ?? '', n]),
-          (s) => c.client().searchDomains({ domain, keyword, limit: n }, { signal: s }),
-          signal,
+          { kind: 'domains', domain, ...(keyword ? { keyword } : {}) },
+          { signal, automatic: true, page: { limit: n } },
         );
         const lines = listed(r, domainLine, 'subdomain(s)');
         return framed({

@@ -1,8 +1,10 @@
 /**
- * A confirmation is about one text. A tool that reads local text when the call names none
- * (the triage: the active editor's selection or document) reads it while its confirmation is
- * prepared; the run that follows the user's yes uses that same text, not whatever editor is
- * active by then. Kept per call (tool and input), for the next run of that call only.
+ * A confirmation is about one text and one request count. A tool that reads local text when
+ * the call names none (the triage: the active editor's selection or document) reads it while
+ * its confirmation is prepared; the run that follows the user's yes uses that same text, not
+ * whatever editor is active by then, and the call that was prepared (whose run keeps the
+ * count the confirmation showed as its ceiling), not a fresh one. Kept per call (tool and
+ * input), for the next run of that call only.
  *
  * Pure Node: no `vscode` import.
  */
@@ -10,6 +12,7 @@ import type { AgentTool, PreparedCall, ToolContext } from './toolKit';
 import { invokeTool } from './tools';
 
 type LocalText = { text: string; source: string };
+type Kept = { read?: LocalText; call: PreparedCall };
 
 /** `ctx` with another `localText`; its getters (the request layer) still read the live context. */
 function withLocalText(ctx: ToolContext, localText: ToolContext['localText']): ToolContext {
@@ -17,7 +20,7 @@ function withLocalText(ctx: ToolContext, localText: ToolContext['localText']): T
 }
 
 export class ConfirmedCalls {
-  private readonly kept = new Map<string, LocalText>();
+  private readonly kept = new Map<string, Kept>();
 
   /** At most `max` confirmations waiting for their run (a declined one is never run). */
   constructor(private readonly max = 4) {}
@@ -40,18 +43,21 @@ export class ConfirmedCalls {
     const call = await tool.prepareLocal(input, reading, signal);
     const key = ConfirmedCalls.key(tool, input);
     this.kept.delete(key);
-    if (read) {
-      this.kept.set(key, read);
-      while (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value!);
-    }
+    this.kept.set(key, { ...(read ? { read } : {}), call });
+    while (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value!);
     return call;
   }
 
-  /** Runs a call: on the text its confirmation showed, when one was prepared; else as given. */
+  /**
+   * Runs a call: the call its confirmation showed (its text, its request count as a
+   * ceiling), when one was prepared; else as given.
+   */
   run(tool: AgentTool, input: unknown, ctx: ToolContext, signal?: AbortSignal): Promise<string> {
     const key = ConfirmedCalls.key(tool, input);
     const confirmed = this.kept.get(key);
     this.kept.delete(key);
-    return invokeTool(tool, input, confirmed ? withLocalText(ctx, async () => confirmed) : ctx, signal);
+    if (!confirmed) return invokeTool(tool, input, ctx, signal);
+    const read = confirmed.read;
+    return invokeTool(tool, input, read ? withLocalText(ctx, async () => read) : ctx, signal, confirmed.call);
   }
 }

@@ -45,11 +45,12 @@ function header(
   properties: ObjectSchema['properties'],
   required: string[],
 ): Pick<AgentTool, 'name' | 'title' | 'description' | 'inputSchema'> {
-  const { name, title, description } = def;
+  const { name, title } = def;
+  const what = properties.field ? 'the field and the query' : 'the query';
   return {
     name,
     title,
-    description,
+    description: `${def.description} Sends ${what} to the configured ODIN API (${def.endpoint}): 1 request, none when the answer is cached.`,
     inputSchema: { type: 'object', properties, required, additionalProperties: false },
   };
 }
@@ -74,6 +75,7 @@ export function searchTool<K extends ListingKind>(
       const n = int(input, 'limit', DEFAULT_RESULTS);
       return {
         sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)} (up to ${n} results)`, def.endpoint),
+        plan: [{ spec: { kind: def.search, query: qy }, page: { limit: n } }],
         async run(c, signal) {
           // Agents are not the user's own hand: the automatic-lookup limits and pauses apply.
           const r = await searchVia(
@@ -104,6 +106,7 @@ export function countTool(
       const qy = gatedQuery(ctx.gate, str(input, 'query'));
       return {
         sends: sends(ctx.origin(), `the query ${JSON.stringify(qy)}`, def.endpoint),
+        plan: [{ spec: { kind: def.search, query: qy } }],
         async run(c, signal) {
           const r = await searchVia(c, { kind: def.search, query: qy }, { signal, automatic: true });
           const n = r.status === 'ok' ? r.value : 0;
@@ -139,6 +142,7 @@ export function summaryTool(
           `the field ${JSON.stringify(f)} and the query ${JSON.stringify(qy)}`,
           def.endpoint,
         ),
+        plan: [{ spec: { kind: def.search, field: f, query: qy, limit: n } }],
         async run(c, signal) {
           const r = await searchVia(
             c,

@@ -11,6 +11,9 @@ import { OdinApiError } from '../api/errors';
 import { LocalRateLimitError } from '../core/requests/limiter';
 import { redactDeep, redactSecrets } from '../core/text/redact';
 import { LookupsPausedError, type LookupResult, type RequestLayer } from '../core/requests/layer';
+import { OverBudgetError } from '../core/requests/budget';
+import type { LedgerSnapshot } from '../core/requests/ledger';
+import { CATALOGUE, peekSearch, type CatalogueSpec, type PageRequest } from '../core/search';
 import type { AgentGate, ValueKind } from './gate';
 import { ToolInputError, validateInput, type Input, type ObjectSchema } from './schema';
 
@@ -44,9 +47,21 @@ export class ToolRefusal extends Error {
   override readonly name = 'ToolRefusal';
 }
 
+/** One request a call will ask through the catalogue (for its estimate: cached ones cost nothing). */
+export interface PlannedRequest {
+  spec: CatalogueSpec;
+  page?: PageRequest;
+}
+
 /** A prepared call: what it sends (undefined: nothing leaves the machine) and how to run it. */
 export interface PreparedCall {
   sends?: string;
+  /** The requests it will ask (its estimate: those the cache cannot answer). */
+  plan?: PlannedRequest[];
+  /** Or the count of requests it will send, when a local scan knew it (the triage). */
+  requests?: number;
+  /** Structured data beside the text, once the run ended (odin_quota's figures). */
+  data?: () => Record<string, unknown> | undefined;
   /** Why nothing will be sent although the tool could send (shown instead of a confirmation). */
   note?: string;
   run(ctx: ToolContext, signal?: AbortSignal): Promise<string>;
@@ -59,8 +74,14 @@ export interface AgentTool {
   title: string;
   description: string;
   inputSchema: ObjectSchema;
-  /** Reads local text only and sends nothing. */
+  /** Sends nothing to ODIN and asks no confirmation (reads local text or feeds). */
   local: boolean;
+  /**
+   * What MCP clients and agent hosts are told about the tool: every tool only reads; a tool
+   * that reaches anything outside this machine (ODIN, or the public KEV and EPSS feeds) is
+   * open-world.
+   */
+  annotations: { readOnlyHint: true; destructiveHint: false; openWorldHint: boolean };
   /** Validates and gates the input; throws ToolInputError or ToolRefusal, never sends. */
   prepare(input: unknown, ctx: Pick<ToolContext, 'gate' | 'origin'>): PreparedCall;
   /**
@@ -157,18 +178,6 @@ export function sends(origin: string, what: string, endpoints: string): string {
   return `Sends ${what} to ODIN at ${origin} (${endpoints}), unless the answer is cached.`;
 }
 
-/** One request through the shared layer; "not found" is a value, other errors are thrown. */
-export async function fetchVia<T>(
-  ctx: ToolContext,
-  kind: string,
-  target: string,
-  fetcher: (signal: AbortSignal) => Promise<T>,
-  signal?: AbortSignal,
-): Promise<LookupResult<T>> {
-  // Agents are not the user's own hand: the automatic-lookup limits and pauses apply.
-  return ctx.requests.get(kind, target, fetcher, { signal, automatic: true });
-}
-
 /** Where an answer came from when it was the local cache (empty for a fresh one). */
 export function cacheNote(r: LookupResult<unknown>, c: Pick<ToolContext, 'now'>): string[] {
   if (!r.fromCache) return [];
@@ -185,7 +194,13 @@ export function cacheNote(r: LookupResult<unknown>, c: Pick<ToolContext, 'now'>)
 
 /** Short text for any error a tool run ends with (no stack, no key, no raw body). */
 export function toolErrorText(err: unknown): string {
-  if (err instanceof ToolRefusal || err instanceof ToolInputError) return err.message;
+  if (
+    err instanceof ToolRefusal ||
+    err instanceof ToolInputError ||
+    err instanceof NotSpentError ||
+    err instanceof NotEntitledError
+  )
+    return err.message;
   if (err instanceof LookupsPausedError) return `ODIN lookups are paused: ${err.message}`;
   if (err instanceof LocalRateLimitError) {
     return `The local limit of ODIN lookups per minute was reached; try again in ${Math.ceil(err.retryAfterMs / 1000)} s.`;
@@ -213,14 +228,86 @@ export const domainName = {
 } as const;
 
 export function tool(
-  def: Omit<AgentTool, 'prepare' | 'local'> & {
+  def: Omit<AgentTool, 'prepare' | 'local' | 'annotations'> & {
     local?: boolean;
+    /** Reaches outside the machine although it sends nothing to ODIN (the feeds). Default: not local. */
+    openWorld?: boolean;
+    /** What it sends and where, as one sentence the description ends with (every ODIN tool says it). */
+    wire?: string;
     prepare: (input: Input, ctx: Pick<ToolContext, 'gate' | 'origin'>) => PreparedCall;
   },
 ): AgentTool {
+  const { openWorld, wire, ...rest } = def;
+  const local = def.local ?? false;
   return {
-    ...def,
-    local: def.local ?? false,
+    ...rest,
+    description: wire ? `${def.description} ${wire}` : def.description,
+    local,
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: openWorld ?? !local },
     prepare: (input, ctx) => def.prepare(validateInput(def.inputSchema, input), ctx),
   };
+}
+
+/** What a call would cost: requests, and credits (the free credits check costs none). */
+export interface Estimate {
+  requests: number;
+  credits: number;
+}
+
+/** The estimate of a prepared call from the cache: nothing is sent to make it. */
+export function estimate(call: PreparedCall, ctx: Pick<ToolContext, 'requests'>): Estimate {
+  if (call.requests !== undefined) return { requests: call.requests, credits: call.requests };
+  let requests = 0;
+  let credits = 0;
+  for (const p of call.plan ?? []) {
+    const hit = peekSearch(ctx, p.spec, p.page);
+    if (hit && !hit.stale) continue;
+    requests++;
+    credits += CATALOGUE[p.spec.kind].cost ?? 1;
+  }
+  return { requests, credits };
+}
+
+/**
+ * A call that would pass the session budget: nothing was sent. Says why and what would fit.
+ * Not an error of the tool: an answer the agent can act on (smaller calls, cached ones).
+ */
+export class NotSpentError extends Error {
+  override readonly name = 'NotSpentError';
+  constructor(
+    readonly needed: number,
+    readonly session: LedgerSnapshot,
+  ) {
+    const left = session.left ?? 0;
+    super(
+      `Not spent: this call needs ${needed} credit(s) and the session budget of ${session.budget ?? 0} has ${left} left (${session.spent} spent). Nothing was sent. ` +
+        (left > 0
+          ? `What fits: calls of at most ${left} credit(s) (a count or a single lookup costs 1; answers already cached cost nothing; odin_quota estimates a call).`
+          : 'What fits: only answers already cached (they cost nothing), or a larger budget (ODIN_SESSION_BUDGET for the MCP server, odin.sessionBudget in VS Code).'),
+    );
+  }
+}
+
+/** The service refused the key for this tool (HTTP 402 or 403): no retry, the answer says so. */
+export class NotEntitledError extends Error {
+  override readonly name = 'NotEntitledError';
+  constructor(readonly why: 'quota' | 'forbidden') {
+    super(
+      why === 'quota'
+        ? 'Not entitled: ODIN answered 402 (the credits of this key are used up). Nothing more will be asked until lookups resume; odin_quota shows the balance.'
+        : "Not entitled: ODIN answered 403 (this key's plan does not include this endpoint). Other tools may still work.",
+    );
+  }
+}
+
+/** A session-budget refusal or a 402/403 as the tool's answer; anything else as it was. */
+export function contractError(err: unknown, session: LedgerSnapshot | undefined, needed: number): unknown {
+  if (err instanceof NotSpentError || err instanceof NotEntitledError) return err;
+  if (err instanceof OverBudgetError && err.name === 'SessionBudgetError' && session)
+    return new NotSpentError(Math.max(needed, 1), session);
+  if (err instanceof OdinApiError && (err.kind === 'quota' || err.kind === 'forbidden'))
+    return new NotEntitledError(err.kind);
+  if (err instanceof LookupsPausedError && (err.pause.reason === 'quota' || err.pause.reason === 'forbidden'))
+    return new NotEntitledError(err.pause.reason);
+  return err;
 }

@@ -28,7 +28,7 @@ import { day, framed, num, q, qList } from './format';
 import type { ValueKind } from './gate';
 import { localText, MAX_INDICATOR_TEXT } from './indicatorTool';
 import { validateInput, type Input } from './schema';
-import { int, tool, ToolRefusal, type ToolContext } from './toolKit';
+import { int, NotSpentError, tool, ToolRefusal, type ToolContext } from './toolKit';
 
 /** Default and largest number of requests one triage call may send without being asked for more. */
 export const TRIAGE_DEFAULT_MAX_REQUESTS = 20;
@@ -142,6 +142,7 @@ function previewSentence(p: Preview, origin: string, source: string): string {
 export const triageFileTool = tool({
   name: 'odin_triage',
   title: 'ODIN: triage a file',
+  wire: 'Sends only those public values to the configured ODIN API (POST /v1/hosts/search, GET /v1/domain/whois/{domain}).',
   description:
     'Triages every IP address and domain name in a text or workspace file (a log, config or threat report): scans locally, then enriches the public ones from ODIN in few requests (IPs batched into host searches; answers already cached cost nothing) and returns one line per indicator with its verdict (vulnerable with CVE count and worst CVSS, exploits, open ports, network owner, country; for domains registrar, age and expiry), the most serious first. Private, reserved and internal values are never sent. Use it instead of many single lookups when a text holds more than a few indicators. It sends at most maxRequests requests: a bigger triage answers with the count needed and sends nothing.',
   inputSchema: {
@@ -197,6 +198,7 @@ triageFileTool.prepareLocal = async (raw, c, signal) => {
     sends: p.requests > 0 && !over ? previewSentence(p, c.origin(), source) : undefined,
     // The count this confirmation shows is the most the run may send.
     run: (cc, s) => runTriageTool(input, cc, s, p.requests),
+    ...(over ? {} : { requests: p.requests }),
     ...(over ? { note: previewSentence(p, c.origin(), source) + over } : {}),
   };
 };
@@ -225,6 +227,9 @@ async function runTriageTool(
         : `Not enriched: this triage now needs ${num(p.requests)} request(s), more than the ${num(limit)} confirmed. Nothing was sent; call again to confirm the new count.`,
     );
   } else {
+    // Over the session budget: nothing is sent (not the batch and then a refusal halfway).
+    const ledger = c.requests.ledger;
+    if (ledger && !ledger.fits(p.requests)) throw new NotSpentError(p.requests, ledger.snapshot());
     // KEV and EPSS order the answer (local feeds; nothing is asked about a CVE).
     const x = await c.exploitation?.().catch(() => undefined);
     const acc = await enrich(t, agentTriageSource(c, x), {

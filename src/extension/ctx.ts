@@ -3,6 +3,7 @@ import { OdinClient } from '../api/client';
 import { config, onConfigChange } from './shared/config';
 import { ContextKeys, ContextKeyValues } from './shared/contextKeys';
 import type { RequestLayer } from '../core/requests/layer';
+import { SessionLedger } from '../core/requests/ledger';
 import { ArgumentPaths } from './shared/argumentPath';
 import { SessionGate } from './shared/gate';
 import { DisposableStore } from './shared/disposable';
@@ -34,6 +35,11 @@ export class Ctx implements vscode.Disposable {
   readonly gate = new SessionGate();
   /** Asks before a file named in a command argument is read or written outside the workspace. */
   readonly argumentPaths = new ArgumentPaths();
+  /**
+   * The window's credit ledger: every request of every surface is charged to it by the
+   * request layer, within the session budget of `odin.sessionBudget`.
+   */
+  readonly ledger = new SessionLedger({ budget: config.sessionBudget() });
   private ids = 0;
   private readonly connectionChanged = new vscode.EventEmitter<void>();
   /** Fires when the API origin or the key changes: caches, trees and pauses reset. */
@@ -58,6 +64,7 @@ export class Ctx implements vscode.Disposable {
     );
     this.subscriptions.add(
       onConfigChange((e) => {
+        if (e.affectsConfiguration('odin.sessionBudget')) this.ledger.setBudget(config.sessionBudget());
         if (
           e.affectsConfiguration('odin.apiBaseUrl') ||
           e.affectsConfiguration('odin.requestTimeoutSeconds')
@@ -93,9 +100,9 @@ export class Ctx implements vscode.Disposable {
     return (this.requestLayer ??= createRequestLayer(this));
   }
 
-  /** Lookups sent so far (0 before the layer is built: reading this does not build it). */
+  /** Credits spent so far (the ledger's: reading this does not build the layer). */
   requestsSent(): number {
-    return this.requestLayer?.sent ?? 0;
+    return this.ledger.spent;
   }
 
   private exploitationFeeds: Feeds | undefined;

@@ -13,7 +13,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../src/emulator/injection';
-import { clearEmulatorLog, EXTENSION_ID, getTestApi, lookupLog, testEnv, waitFor } from './index';
+import {
+  clearEmulatorLog,
+  emulatorAdmin,
+  EXTENSION_ID,
+  getTestApi,
+  lookupLog,
+  testEnv,
+  waitFor,
+} from './index';
 import { lookUpFreely, odinHover, setUser } from './support';
 
 const CALLS: Record<string, Record<string, unknown>> = {
@@ -33,6 +41,8 @@ const CALLS: Record<string, Record<string, unknown>> = {
   },
   // Answered from the local KEV/EPSS copies: sends nothing, quotes no scan data.
   odin_known_exploited: { cves: 'CVE-2021-44228, CVE-2024-3400' },
+  // The balance (a free credits check) and a proposed call's estimate, from the cache.
+  odin_quota: { tool: 'odin_count_hosts', arguments: '{"query":"services.port:22"}' },
 };
 /** Tools that answer locally: nothing is sent, nothing needs the gate. */
 const LOCAL = new Set(['odin_list_indicators', 'odin_known_exploited']);
@@ -144,6 +154,32 @@ describe('agent tools', function () {
       assert.match(out, new RegExp(`hosts: ${known}\\b`));
       assert.match(out, /answered from the local cache/);
       assert.deepStrictEqual(await lookupLog(), [], 'the agent sent nothing');
+    });
+
+    it('the triage confirmed for 1 request sends at most 1 when the service refuses batches (the product path: prepare, then invoke)', async () => {
+      const api = await getTestApi();
+      // Fifty public addresses no other test looks up: one batched search, or fifty single lookups.
+      const text = Array.from({ length: 50 }, (_, i) => `45.33.40.${i + 1}`).join('\n');
+      const input = { text, maxRequests: 100 };
+      const p = await api.agent.prepare('odin_triage', input);
+      const message = p?.confirmationMessages?.message;
+      // The confirmation is Markdown with the model's text escaped: read it unescaped.
+      const shown = (typeof message === 'string' ? message : (message?.value ?? '')).replace(/\\/g, '');
+      assert.match(shown, /in 1 request\(s\)/);
+      await emulatorAdmin('POST', 'faults', {
+        fault: { kind: 'status', status: 400 },
+        count: -1,
+        path: '^/v1/hosts/search',
+      });
+      try {
+        await clearEmulatorLog();
+        const out = await invoke('odin_triage', input);
+        const log = await lookupLog();
+        assert.ok(log.length <= 1, `sent ${log.length}: ${JSON.stringify(log).slice(0, 300)}`);
+        assert.match(out, /1 request sent/);
+      } finally {
+        await emulatorAdmin('DELETE', 'faults');
+      }
     });
 
     it('every tool answers through vscode.lm.invokeTool against the emulator', async () => {

@@ -323,7 +323,11 @@ describe('triage', function () {
     const item = api.statusItems.get('odin.credits');
     assert.ok(item, 'the credits item');
     await waitFor(() => /\b42\b/.test(item.text), 5000, 'the credits item shows 42');
-    assert.match(item.text, /^\$\(warning\) 42$/, 'low: the warning icon');
+    assert.match(
+      item.text,
+      /^\$\(warning\) [\d,/]+ · 42$/,
+      'low: the warning icon; spent (this session) · balance',
+    );
     assert.ok(item.backgroundColor instanceof vscode.ThemeColor, 'low: the warning background');
     await emulatorAdmin('POST', 'credits', { host: 1_000_000 });
     await vscode.commands.executeCommand('odin.refreshCredits');

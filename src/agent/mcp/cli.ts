@@ -7,6 +7,8 @@
  *                          "on" spelling is off: `OFF`, ` off `, `false`, `0`, `disabled` ...)
  *   ODIN_PRIVACY_ALLOW     comma-separated IPs, CIDR blocks or domain suffixes that may be sent
  *   ODIN_PRIVACY_DENY      comma-separated entries never sent
+ *   ODIN_SESSION_BUDGET    the most credits this server process may spend (a whole number);
+ *                          a call that would pass it sends nothing and answers "not spent"
  *   ODIN_POLICY_FILE       set by the VS Code extension: a file with the window's lookups mode,
  *                          trust and privacy lists, read on every call (policy.ts); when set,
  *                          it alone decides (ODIN_LOOKUPS and the lists above are not read),
@@ -20,14 +22,11 @@
  * stdout carries the protocol only; log lines go to stderr, with the key redacted.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { OdinClient } from '../../api/client';
 import { checkBaseUrl } from '../../api/http';
 import { FeedFiles, Feeds } from '../../core/exploitation';
 import { DEFAULT_EPSS_URL, DEFAULT_KEV_URL } from '../../core/exploitation/feed';
-import { ResultCache } from '../../core/requests/cache';
-import { Limiter } from '../../core/requests/limiter';
+import { budgetFromEnv, createSession } from '../../core/requests/session';
 import { redactSecrets } from '../../core/text/redact';
-import { RequestLayer } from '../../core/requests/layer';
 import { createGate, type GateSettings } from '../gate';
 import { lookupsFromEnv, readPolicyFile } from './policy';
 import { createMcpServer } from './server';
@@ -35,7 +34,6 @@ import { createMcpServer } from './server';
 declare const ODIN_VERSION: string | undefined;
 const VERSION = typeof ODIN_VERSION === 'string' ? ODIN_VERSION : '0.0.0';
 export const DEFAULT_BASE_URL = 'https://api.odin.io';
-const HOUR = 3_600_000;
 
 function list(v: string | undefined): string[] {
   return (v ?? '')
@@ -99,33 +97,25 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
     process.exitCode = 2;
     return;
   }
+  const budget = budgetFromEnv(env);
+  if ('error' in budget) {
+    log(`odin-mcp: ${budget.error}.`);
+    process.exitCode = 2;
+    return;
+  }
   if (!key) log('odin-mcp: ODIN_API_KEY is not set; the tools that query ODIN will answer with an error.');
   const debug = env.ODIN_MCP_DEBUG === '1';
-  const client = new OdinClient({
+  // One session: client, cache, limiter, request layer and the ledger every tool spends through.
+  const session = createSession({
     baseUrl: base.url,
     apiKey: () => key,
-    timeoutMs: 30_000,
     userAgent: `odin-mcp/${VERSION}`,
+    budget: budget.budget,
     log: (level, msg) => {
       if (debug || level === 'warn' || level === 'error') log(`odin-mcp ${level}: ${msg}`);
     },
   });
-  const origin = new URL(base.url).origin;
-  const requests = new RequestLayer({
-    cache: new ResultCache({
-      ttlMs: { host: 24 * HOUR, whois: 72 * HOUR, count: 24 * HOUR, notFound: 6 * HOUR },
-      maxEntries: 2000,
-    }),
-    limiter: new Limiter({ perMinute: 60, maxConcurrent: 4 }),
-    origin: () => origin,
-    ttlClassOf: (kind) =>
-      kind === 'whois' || kind === 'agent.whoisHistory'
-        ? 'whois'
-        : kind.startsWith('agent.count') || kind === 'subdomains'
-          ? 'count'
-          : 'host',
-    log: (level, message) => log(`odin-mcp ${level}: ${message}`),
-  });
+  const { origin, requests } = session;
   const policyFile = env.ODIN_POLICY_FILE?.trim() || undefined;
   const gate = createGate(
     policyFile
@@ -151,7 +141,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
     : undefined;
   const server = createMcpServer({
     ctx: {
-      client: () => client,
+      client: () => session.client(),
       requests,
       gate,
       origin: () => origin,
@@ -164,10 +154,10 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   });
   const transport = new StdioServerTransport();
   const stop = (): void => {
-    requests.dispose();
+    session.dispose();
     void server.close();
   };
-  transport.onclose = () => requests.dispose();
+  transport.onclose = () => session.dispose();
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   await server.connect(transport);

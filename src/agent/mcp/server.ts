@@ -13,8 +13,16 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { redactSecrets } from '../../core/text/redact';
-import { AGENT_TOOLS, findTool, invokeTool, ToolInputError, toolErrorText, type ToolContext } from '../tools';
+import { redactDeep, redactSecrets } from '../../core/text/redact';
+import {
+  AGENT_TOOLS,
+  answerTool,
+  findTool,
+  OUTPUT_SCHEMA,
+  ToolInputError,
+  toolErrorText,
+  type ToolContext,
+} from '../tools';
 
 export const SERVER_NAME = 'odin';
 
@@ -36,7 +44,8 @@ export function mcpTools(): Tool[] {
     title: t.title,
     description: t.description,
     inputSchema: t.inputSchema as unknown as Tool['inputSchema'],
-    annotations: { title: t.title, readOnlyHint: true, destructiveHint: false, openWorldHint: !t.local },
+    outputSchema: OUTPUT_SCHEMA as unknown as Tool['outputSchema'],
+    annotations: { title: t.title, ...t.annotations },
   }));
 }
 
@@ -65,8 +74,12 @@ export function createMcpServer(opts: McpServerOptions): Server {
     const tool = findTool(req.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 60)}`);
     try {
-      const text = await invokeTool(tool, req.params.arguments ?? {}, opts.ctx, extra.signal);
-      return { content: [{ type: 'text', text: clean(text) }] };
+      const { text, structured } = await answerTool(tool, req.params.arguments ?? {}, opts.ctx, extra.signal);
+      // "Not spent" and "not entitled" are answers the agent acts on, not failures of the tool.
+      return {
+        content: [{ type: 'text', text: clean(text) }],
+        structuredContent: redactDeep(structured, [...opts.secrets()]),
+      };
     } catch (err) {
       if (err instanceof ToolInputError) throw new McpError(ErrorCode.InvalidParams, clean(err.message));
       const text = clean(toolErrorText(err));

@@ -16,12 +16,32 @@ import { l10n } from '../text/l10n';
 
 /** A request was refused because the count agreed to is used up; nothing was sent. */
 export class OverBudgetError extends Error {
-  override readonly name = 'OverBudgetError';
+  override readonly name: string = 'OverBudgetError';
   constructor(readonly limit: number) {
     super(
       limit === 1
         ? l10n.t('Over budget: the 1 request agreed to is used up; nothing more was sent.')
         : l10n.t('Over budget: the {0} requests agreed to are used up; nothing more was sent.', limit),
+    );
+  }
+}
+
+/**
+ * A request was refused because it would pass the session's budget (ledger.ts), the one
+ * ceiling over every surface of a session; nothing was sent. An `OverBudgetError`, so every
+ * caller that stops on a used-up confirmation stops here too.
+ */
+export class SessionBudgetError extends OverBudgetError {
+  override readonly name = 'SessionBudgetError';
+  constructor(
+    limit: number,
+    readonly spent: number,
+  ) {
+    super(limit);
+    this.message = l10n.t(
+      "Over the session budget: {0} of this session's {1} credits are spent; nothing more was sent.",
+      spent,
+      limit,
     );
   }
 }

@@ -17,6 +17,7 @@
 import { OdinApiError } from '../../api/errors';
 import type { RequestBudget } from './budget';
 import { cacheKey, type ResultCache, type TtlClass } from './cache';
+import type { SessionLedger } from './ledger';
 import { LimiterAbortError, type Limiter } from './limiter';
 import { LookupPause, type PauseState, type StateListener } from './pause';
 
@@ -51,6 +52,8 @@ export interface GetOptions {
    * cached answer, or a request already in flight for the same target, costs nothing.
    */
   budget?: RequestBudget;
+  /** Credits a request of this call costs (the session ledger); default 1, 0 for a free call. */
+  cost?: number;
 }
 
 /** Thrown for an automatic lookup while lookups are paused and nothing is cached. */
@@ -72,6 +75,11 @@ export interface RequestLayerOptions {
   pauseAfterRetryMs?: number;
   now?: () => number;
   log?: (level: 'debug' | 'info' | 'warn', message: string) => void;
+  /**
+   * The session's ledger (ledger.ts): every request this layer sends is charged to it as it
+   * leaves, and a request that would pass the session budget is never sent.
+   */
+  ledger?: SessionLedger;
 }
 
 interface Flight {
@@ -97,6 +105,11 @@ export class RequestLayer {
 
   get cache(): ResultCache {
     return this.options.cache;
+  }
+
+  /** The session's ledger, when the session keeps one. */
+  get ledger(): SessionLedger | undefined {
+    return this.options.ledger;
   }
 
   get paused(): PauseState | undefined {
@@ -165,7 +178,7 @@ export class RequestLayer {
       const started: Flight = {
         controller,
         waiters: 0,
-        promise: this.run(origin, key, ttlClass, fetcher, controller.signal, opts.automatic, opts.budget),
+        promise: this.run(origin, key, ttlClass, fetcher, controller.signal, opts),
       };
       flight = started;
       this.flights.set(key, started);
@@ -186,10 +199,11 @@ export class RequestLayer {
    */
   async send<T>(
     fetcher: (signal: AbortSignal) => Promise<T>,
-    opts: { signal?: AbortSignal; automatic: boolean; budget?: RequestBudget },
+    opts: { signal?: AbortSignal; automatic: boolean; budget?: RequestBudget; cost?: number },
   ): Promise<T> {
     if (opts.signal?.aborted) throw cancelled();
     opts.budget?.check();
+    this.options.ledger?.check(opts.cost ?? 1);
     const origin = this.options.origin();
     if (origin !== this.lastOrigin) this.originChanged(origin);
     const controller = new AbortController();
@@ -204,8 +218,7 @@ export class RequestLayer {
         });
       try {
         if (controller.signal.aborted || this.options.origin() !== origin) throw cancelled();
-        opts.budget?.charge();
-        this.sent++;
+        this.charge(opts.budget, opts.cost);
         const value = await fetcher(controller.signal);
         if (this.options.origin() !== origin) throw cancelled();
         return value;
@@ -265,20 +278,21 @@ export class RequestLayer {
     ttlClass: TtlClass,
     fetcher: (signal: AbortSignal) => Promise<T>,
     signal: AbortSignal,
-    automatic: boolean,
-    budget: RequestBudget | undefined,
+    opts: GetOptions,
   ): Promise<LookupResult<unknown>> {
-    budget?.check();
-    const release = await this.options.limiter.acquire({ automatic, signal }).catch((e: unknown) => {
-      throw e instanceof LimiterAbortError ? cancelled() : e;
-    });
+    opts.budget?.check();
+    this.options.ledger?.check(opts.cost ?? 1);
+    const release = await this.options.limiter
+      .acquire({ automatic: opts.automatic, signal })
+      .catch((e: unknown) => {
+        throw e instanceof LimiterAbortError ? cancelled() : e;
+      });
     try {
       if (signal.aborted) throw cancelled();
       // Queued under one origin, run after a switch: never sent (nor cached) under the old one.
       if (this.options.origin() !== origin) throw cancelled();
       // Charged here, after the limiter let it through: a request it refused was never sent.
-      budget?.charge();
-      this.sent++;
+      this.charge(opts.budget, opts.cost);
       const value = await fetcher(signal);
       if (this.options.origin() !== origin) throw cancelled();
       this.options.cache.set(key, value, ttlClass);
@@ -306,6 +320,18 @@ export class RequestLayer {
     } finally {
       release();
     }
+  }
+
+  /**
+   * A request leaves: the confirmation's count and the session's ledger are both checked
+   * before either is charged, so a refusal by one leaves the other as it was.
+   */
+  private charge(budget: RequestBudget | undefined, cost = 1): void {
+    budget?.check();
+    this.options.ledger?.check(cost);
+    budget?.charge();
+    this.options.ledger?.charge(cost);
+    this.sent++;
   }
 
   /** One caller's wait on a flight: rejects at once when its own signal aborts. */

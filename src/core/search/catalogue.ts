@@ -8,6 +8,10 @@
  * `hostCount` is a kind of its own that no palette command offers: how many hosts match a
  * query, asked the one way (`POST /v1/hosts/count`, a one-result search's total where that is
  * refused) and kept under one cache key, so the CIDR hover and the agent's count share answers.
+ * So are `credits` (the key's balance, free) and `fields` (a field catalogue, `field` naming
+ * which): every API call of the extension, the MCP server and the agents is an entry here, so
+ * each has one cache key and is charged to the session's ledger (a unit test fails on a client
+ * call made anywhere else).
  *
  * Pure: no VS Code.
  */
@@ -16,10 +20,12 @@ import { OdinApiError } from '../../api/errors';
 import type {
   Aggregation,
   Bucket,
+  CreditsUsage,
   Cve,
   DomainFilter,
   DomainRecord,
   Exploit,
+  FieldDescriptor,
   Host,
   HostCursor,
   OpaqueCursor,
@@ -50,8 +56,11 @@ export interface PageResult {
 /** Fetches one page of a result set. */
 export type PageFetcher = (cursor: unknown, limit: number, signal: AbortSignal) => Promise<PageResult>;
 
-/** Every kind the catalogue can ask: the searches of `KINDS` and the host count. */
-export type CatalogueKind = SearchKind | 'hostCount';
+/** Every kind the catalogue can ask: the searches of `KINDS`, the host count, the credits and the field catalogues. */
+export type CatalogueKind = SearchKind | 'hostCount' | 'credits' | 'fields';
+
+/** The field catalogues (`fields` kind: `field` says which). */
+export type FieldCatalogueName = 'hosts' | 'buckets' | 'files';
 
 /** A request of the catalogue: a search spec, or a host count (`{ kind: 'hostCount', query }`). */
 export type CatalogueSpec = Omit<SearchSpec, 'kind'> & { kind: CatalogueKind };
@@ -68,7 +77,7 @@ export interface Answers {
   hostCount: number;
   hostSummary: Aggregation;
   host: Host;
-  hostCves: Page<Cve>;
+  hostCves: Page<Cve, number>;
   hostExploits: Exploit[];
   hostCve: Cve;
   domains: Page<DomainRecord>;
@@ -79,6 +88,8 @@ export interface Answers {
   buckets: Page<Bucket>;
   fileCount: number;
   fileSummary: Aggregation;
+  credits: CreditsUsage;
+  fields: FieldDescriptor[];
 }
 
 export interface CatalogueEntry<A> {
@@ -86,6 +97,8 @@ export interface CatalogueEntry<A> {
   cacheKind: string;
   /** How long an answer is kept (the cache's TTL classes). */
   ttl: TtlClass;
+  /** Credits one request costs (the session ledger); default 1. The credits check is free. */
+  cost?: number;
   /**
    * The cache key's target, where it is one value the hover and the details pages key on too
    * (an IP, a domain, a count's query); otherwise every parameter and the page (`cacheTarget`).
@@ -300,6 +313,29 @@ export const CATALOGUE: Catalogue = {
     ttl: 'count',
     call: (c, spec, _page, signal) => c.summarizeFiles(summaryParams(spec), { signal }),
     rows: facets,
+  },
+  credits: {
+    cacheKind: 'credits',
+    ttl: 'count',
+    cost: 0,
+    target: () => '',
+    call: (c, _spec, _page, signal) => c.getCreditsUsage({ signal }),
+    rows: (u) => ({
+      items: [{ t: 'count', v: u.hostCert?.left ?? 0, label: l10n.t('Credits left') }],
+      total: 1,
+    }),
+  },
+  fields: {
+    cacheKind: 'fields',
+    ttl: 'whois',
+    target: (spec) => spec.field ?? 'hosts',
+    call: (c, spec, _page, signal) =>
+      spec.field === 'buckets'
+        ? c.getBucketFields({ signal })
+        : spec.field === 'files'
+          ? c.getFileFields({ signal })
+          : c.getHostFields('all', { signal }),
+    rows: () => ({ items: [], total: 0 }),
   },
 };
 

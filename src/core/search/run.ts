@@ -6,9 +6,12 @@
  * narrowing: `searchPages`, which asks the gate before every page). Pure: no VS Code.
  */
 import type { OdinClient } from '../../api/client';
+import { OdinApiError } from '../../api/errors';
+import type { CreditsUsage } from '../../api/types';
 import type { Gate } from '../gate';
 import type { RequestBudget } from '../requests/budget';
 import type { LookupResult, RequestLayer } from '../requests/layer';
+import type { SessionLedger } from '../requests/ledger';
 import {
   CATALOGUE,
   cacheTarget,
@@ -25,7 +28,7 @@ import {
 /** What a search needs: the client of the moment (origin and key may change) and the request layer. */
 export interface SearchEnv {
   client(): OdinClient;
-  requests: Pick<RequestLayer, 'get' | 'send' | 'peek'>;
+  requests: Pick<RequestLayer, 'get' | 'send' | 'peek'> & { readonly ledger?: SessionLedger };
 }
 
 export interface SearchOptions {
@@ -41,6 +44,8 @@ export interface SearchOptions {
   fresh?: boolean;
   /** The count a confirmation showed: each request sent is charged to it. */
   budget?: RequestBudget;
+  /** A lookup asked afresh (skipping the cache) and stored (a page's Refresh). */
+  refresh?: boolean;
 }
 
 /** A spec of kind `K`. */
@@ -60,6 +65,7 @@ export async function searchVia<K extends CatalogueKind>(
       signal: opts.signal,
       automatic: opts.automatic,
       budget: opts.budget,
+      cost: entry.cost,
     });
     return { status: 'ok', value, fromCache: false, storedAt: Date.now(), stale: false };
   }
@@ -68,7 +74,35 @@ export async function searchVia<K extends CatalogueKind>(
     automatic: opts.automatic,
     ttlClass: entry.ttl,
     budget: opts.budget,
+    cost: entry.cost,
+    refresh: opts.refresh,
   });
+}
+
+/**
+ * The key's credits as the service says now (`GET /v1/credits/usage`, free: it costs the
+ * ledger nothing), noted in the session's ledger as its balance.
+ */
+export async function readCredits(
+  env: SearchEnv,
+  opts: { signal?: AbortSignal; automatic?: boolean } = {},
+): Promise<CreditsUsage> {
+  const r = await searchVia(
+    env,
+    { kind: 'credits' },
+    { signal: opts.signal, automatic: opts.automatic ?? false, refresh: true },
+  );
+  if (r.status !== 'ok') throw new OdinApiError({ kind: 'notFound', endpoint: 'GET /v1/credits/usage' });
+  const u = r.value;
+  const n = (v: number | undefined): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  env.requests.ledger?.noteBalance({
+    hostLeft: n(u.hostCert?.left),
+    hostPlan: n(u.hostCert?.plan),
+    bucketLeft: n(u.bucketFile?.left),
+    bucketPlan: n(u.bucketFile?.plan),
+    at: Date.now(),
+  });
+  return u;
 }
 
 /** What the cache holds for a request, without sending anything (the hover's quick card). */

@@ -1,27 +1,29 @@
-// The lookups of a triage through the shared request layer (cache, one request per target,
-// client-side limits, the pause on 401/402/403/long Retry-After) and the ODIN client. Pure:
-// no `vscode` import. Every value reaching here has passed the privacy check of the triage.
+// The lookups of a triage through the search catalogue and the shared request layer (cache,
+// one request per target, client-side limits, the pause on 401/402/403/long Retry-After, the
+// session's ledger). Pure: no `vscode` import. Every value reaching here has passed the
+// privacy check of the triage.
 import type { OdinClient } from '../../api/client';
-import type { Host, WhoisRecord } from '../../api/types';
+import type { Host } from '../../api/types';
 import { canonicalIp } from '../detect';
 import type { ExploitationView } from '../exploitation';
 import type { RequestLayer } from '../requests/layer';
+import { peekSearch, searchVia, type SearchEnv } from '../search/run';
 import type { HostVerdict } from './model';
 import { batchQuery, type Answer, type EnrichmentSource } from './triage';
 import { domainVerdict, hostVerdict } from './verdict';
 
-/** Cache kinds: a full host lookup (shared with hovers and details pages) and a search hit. */
+/**
+ * Cache kinds of the triage's own: a search hit of a batch (a full host lookup, whois and the
+ * subdomain count are the catalogue's, shared with hovers and details pages).
+ */
 export const TRIAGE_KINDS = {
   host: 'host',
   hostHit: 'hostHit',
-  whois: 'whois',
-  subdomains: 'subdomains',
-  batch: 'hostBatch',
 } as const;
 
 export interface LayerSourceOptions {
   layer: RequestLayer;
-  client: () => Pick<OdinClient, 'getHost' | 'getWhois' | 'searchHosts'>;
+  client: () => OdinClient;
   /** Offer batched host searches. Default true. */
   batching?: boolean;
   /** Lookups count as automatic (the hover's limits and pauses): an agent's triage. Default false. */
@@ -44,10 +46,11 @@ export function cachedAnswer(
     if (!full) return undefined;
     return full.status === 'ok' ? { found: true, verdict: hostVerdict(full.value, x) } : { found: false };
   }
-  const whois = layer.peek<WhoisRecord>(TRIAGE_KINDS.whois, value);
+  const env = { requests: layer };
+  const whois = peekSearch(env, { kind: 'whois', domain: value });
   if (!whois) return undefined;
   if (whois.status === 'notFound') return { found: false };
-  const subs = layer.peek<number>(TRIAGE_KINDS.subdomains, value);
+  const subs = peekSearch(env, { kind: 'subdomainCount', domain: value });
   return {
     found: true,
     verdict: domainVerdict(whois.value, now, subs?.status === 'ok' ? subs.value : undefined),
@@ -55,27 +58,19 @@ export function cachedAnswer(
 }
 
 export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
-  const { layer, client } = opts;
+  const { layer } = opts;
+  const env: SearchEnv = { client: opts.client, requests: layer };
   const now = opts.now ?? Date.now;
   const automatic = opts.automatic === true;
   const x = (): ExploitationView | undefined => opts.exploitation?.();
   const source: EnrichmentSource = {
     cached: (kind, value) => cachedAnswer(layer, kind, value, now(), x()),
     async lookupHost(ip, signal, budget) {
-      const r = await layer.get<Host>(TRIAGE_KINDS.host, ip, (s) => client().getHost(ip, { signal: s }), {
-        signal,
-        automatic,
-        budget,
-      });
+      const r = await searchVia(env, { kind: 'host', ip }, { signal, automatic, budget });
       return r.status === 'ok' ? { found: true, verdict: hostVerdict(r.value, x()) } : { found: false };
     },
     async lookupDomain(domain, signal, budget) {
-      const r = await layer.get<WhoisRecord>(
-        TRIAGE_KINDS.whois,
-        domain,
-        (s) => client().getWhois(domain, { signal: s }),
-        { signal, automatic, budget },
-      );
+      const r = await searchVia(env, { kind: 'whois', domain }, { signal, automatic, budget });
       return r.status === 'ok' ? { found: true, verdict: domainVerdict(r.value, now()) } : { found: false };
     },
   };
@@ -83,15 +78,13 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
     source.lookupHostsBatch = async (ips, signal, budget) => {
       const wanted = new Set(ips);
       const query = batchQuery(ips);
-      // Through the layer for its limits, pause and count; `refresh` so a batch is never
-      // answered from an old batch, and the batch itself is not kept (its hosts are, one by one).
-      const r = await layer.get(
-        TRIAGE_KINDS.batch,
-        query,
-        (s) => client().searchHosts({ query, limit: Math.min(100, Math.max(ips.length, 1)) }, { signal: s }),
-        { signal, automatic, refresh: true, budget },
+      // A fresh page of the catalogue's host search (its limits, pause and count): a batch is
+      // never answered from an old batch, nor kept itself (its hosts are, one by one).
+      const r = await searchVia(
+        env,
+        { kind: 'hosts', query },
+        { signal, automatic, budget, fresh: true, page: { limit: Math.min(100, Math.max(ips.length, 1)) } },
       );
-      layer.forget(TRIAGE_KINDS.batch, query);
       const found = new Map<string, HostVerdict>();
       const hosts = r.status === 'ok' ? r.value.items : [];
       for (const h of hosts) {

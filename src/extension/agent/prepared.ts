@@ -45,7 +45,12 @@ export async function preparedText(
   confirmed: ConfirmedCalls,
   signal?: AbortSignal,
 ): Promise<PreparedText> {
-  if (tool.local) return { invocation: l10n.t('{0} (local, nothing is sent)', name) };
+  if (tool.local)
+    return {
+      invocation: tool.annotations.openWorldHint
+        ? l10n.t('{0} (no ODIN request; the public KEV and EPSS feeds may be downloaded first)', name)
+        : l10n.t('{0} (local, nothing is sent)', name),
+    };
   try {
     const call = tool.prepareLocal
       ? await confirmed.prepare(tool, input, tools, signal)

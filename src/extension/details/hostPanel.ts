@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { OdinApiError } from '../../api/errors';
+import { searchVia } from '../../core/search';
 import type { Cve, Exploit, Host } from '../../api/types';
 import {
   BANNER_PREVIEW,
@@ -37,6 +38,8 @@ const HOST_PAGE: PageSpec<FromHostPage, ToWebview> & { page: 'host' } = {
 import { runCommand } from '../shared/runCommand';
 
 const FIRST_CVE_PAGE = 1;
+/** The service's page of CVEs (it takes no size): only a part of the cache key. */
+const CVE_PAGE_SIZE = 1;
 
 interface HostState {
   host?: Host;
@@ -112,18 +115,9 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
     const signal = this.newLoad();
     this.state = { cves: [], exploits: [], exploitsLoaded: false };
     this.post({ type: 'loading', page: 'host', id: this.id });
-    const client = this.ctx.client();
+    const ip = this.id;
     try {
-      const r = await this.ctx.requests.get<Host>(
-        'host',
-        this.id,
-        (s) => client.getHost(this.id, { signal: s }),
-        {
-          signal,
-          automatic: false,
-          refresh,
-        },
-      );
+      const r = await searchVia(this.ctx, { kind: 'host', ip }, { signal, automatic: false, refresh });
       if (signal.aborted) return;
       if (r.status === 'notFound' && r.contradicts) {
         // A weaker answer does not replace the earlier one silently (the cache keeps it).
@@ -161,7 +155,7 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
         },
         () => undefined,
       ),
-      client.getHostCves(this.id, FIRST_CVE_PAGE, { signal }).then(
+      this.cvePage(ip, FIRST_CVE_PAGE, signal, refresh).then(
         (page) => {
           if (signal.aborted) return;
           this.state.cves = mergeCves(this.state.cves, page.items);
@@ -174,8 +168,9 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
           this.sendCves();
         },
       ),
-      client.getHostExploits(this.id, { signal }).then(
-        (exploits) => {
+      searchVia(this.ctx, { kind: 'hostExploits', ip }, { signal, automatic: false, refresh }).then(
+        (r) => {
+          const exploits = r.status === 'ok' ? r.value : [];
           if (signal.aborted) return;
           this.state.exploits = exploits;
           this.state.exploitsLoaded = true;
@@ -189,6 +184,16 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
         },
       ),
     ]);
+  }
+
+  /** A page of the host's CVE list, through the catalogue (one cache key per page). */
+  private async cvePage(ip: string, page: number, signal: AbortSignal | undefined, refresh = false) {
+    const r = await searchVia(
+      this.ctx,
+      { kind: 'hostCves', ip },
+      { signal, automatic: false, refresh, page: { cursor: page, limit: CVE_PAGE_SIZE } },
+    );
+    return r.status === 'ok' ? r.value : { items: [], total: 0 };
   }
 
   private sendHost(): void {
@@ -249,7 +254,7 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
         if (page === undefined) return { cves: this.cveViews(), more: false };
         const signal = this.loading?.signal;
         const ip = await this.sendable();
-        const result = await this.ctx.client().getHostCves(ip, page, { signal });
+        const result = await this.cvePage(ip, page, signal);
         this.state.cves = mergeCves(this.state.cves, result.items);
         // Never ask for the same page twice, whatever the server says.
         this.state.nextCvePage = result.next !== undefined && result.next > page ? result.next : undefined;

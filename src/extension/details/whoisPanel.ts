@@ -3,6 +3,7 @@ import { OdinApiError } from '../../api/errors';
 import type { WhoisRecord } from '../../api/types';
 import { fromWhoisPage, type FromWhoisPage, type ToWebview } from '../../common/protocol';
 import { neutraliseUiText } from '../../core/text/inert';
+import { searchVia } from '../../core/search';
 import { snapshotDate, sortSnapshots, whoisSnapshotText } from '../../core/whois/diff';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
@@ -84,20 +85,16 @@ export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
     const signal = this.newLoad();
     this.state = { snapshots: [] };
     this.post({ type: 'loading', page: 'whois', id: this.id });
-    const client = this.ctx.client();
+    const domain = this.id;
     const [current, history] = await Promise.allSettled([
-      this.ctx.requests
-        .get<WhoisRecord>('whois', this.id, (s) => client.getWhois(this.id, { signal: s }), {
-          signal,
-          automatic: false,
-          refresh,
-        })
-        .then((r) => {
-          if (r.status === 'notFound')
-            throw new OdinApiError({ kind: 'notFound', endpoint: 'GET /v1/domain/whois/{domain}' });
-          return r.value;
-        }),
-      client.getWhoisHistory(this.id, { signal }),
+      searchVia(this.ctx, { kind: 'whois', domain }, { signal, automatic: false, refresh }).then((r) => {
+        if (r.status === 'notFound')
+          throw new OdinApiError({ kind: 'notFound', endpoint: 'GET /v1/domain/whois/{domain}' });
+        return r.value;
+      }),
+      searchVia(this.ctx, { kind: 'whoisHistory', domain }, { signal, automatic: false, refresh }).then(
+        (r) => (r.status === 'ok' ? r.value : { records: [] }),
+      ),
     ]);
     if (signal.aborted) return;
     if (current.status === 'rejected') {

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import type { OdinClient } from '../../api/client';
 import type { HuntKind } from '../../core/hunts';
 import { BUILTIN_FIELDS, type FieldInfo } from '../../core/query';
+import { peekSearch, searchVia } from '../../core/search';
+import { fieldInfos } from '../search/fieldCatalogue';
 import type { Ctx } from '../ctx';
 
 type CatalogueKind = 'hosts' | 'buckets' | 'files';
@@ -25,10 +26,11 @@ export class Catalogues {
     const k = this.key(kind);
     const have = this.loaded.get(k);
     if (have) return have;
-    const cached = this.ctx.requests.peek<FieldInfo[]>('fields', kind);
+    const cached = peekSearch(this.ctx, { kind: 'fields', field: kind });
     if (cached?.status === 'ok') {
-      this.loaded.set(k, cached.value);
-      return cached.value;
+      const infos = fieldInfos(cached.value);
+      this.loaded.set(k, infos);
+      return infos;
     }
     this.fetch(kind);
     return undefined;
@@ -52,16 +54,11 @@ export class Catalogues {
     if (this.pending.has(k) || 'refusal' in this.ctx.gate.mayRun({ trigger: 'automatic' })) return;
     if (this.ctx.keys.get() === undefined) return;
     this.pending.add(k);
-    const client = this.ctx.client();
-    this.ctx.requests
-      .get<FieldInfo[]>('fields', kind, (signal) => fetchFields(client, kind, signal), {
-        automatic: true,
-        ttlClass: 'whois',
-      })
+    searchVia(this.ctx, { kind: 'fields', field: kind }, { automatic: true })
       .then(
         (r) => {
           if (r.status === 'ok') {
-            this.loaded.set(k, r.value);
+            this.loaded.set(k, fieldInfos(r.value));
             this.changed.fire();
           }
         },
@@ -79,22 +76,4 @@ export class Catalogues {
   dispose(): void {
     this.changed.dispose();
   }
-}
-
-async function fetchFields(
-  client: OdinClient,
-  kind: CatalogueKind,
-  signal: AbortSignal,
-): Promise<FieldInfo[]> {
-  const list =
-    kind === 'hosts'
-      ? await client.getHostFields('all', { signal })
-      : kind === 'buckets'
-        ? await client.getBucketFields({ signal })
-        : await client.getFileFields({ signal });
-  return list.map((f) => ({
-    name: f.name,
-    ...(f.is_locked ? { locked: true } : {}),
-    ...(f.display_category || f.category ? { category: f.display_category || f.category } : {}),
-  }));
 }

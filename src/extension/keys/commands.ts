@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { readCredits } from '../../core/search';
 import type { CommandsOf } from '../commands';
 import { toAbortSignal } from '../shared/abort';
 import type { Ctx, DemoServer } from '../ctx';
@@ -85,7 +86,7 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
           title: vscode.l10n.t('ODIN: Testing the API key…'),
           cancellable: true,
         },
-        (_progress, token) => toAbortSignal(token, (signal) => ctx.client().getCreditsUsage({ signal })),
+        (_progress, token) => toAbortSignal(token, (signal) => readCredits(ctx, { signal })),
       );
       const parts: string[] = [];
       if (usage.hostCert?.left !== undefined)

@@ -222,7 +222,7 @@ function peek(
   const domain = registrableDomain(ind.value);
   const whois = rl.peek<WhoisRecord>('whois', domain);
   if (!usable(whois)) return undefined;
-  const subs = rl.peek<number>('subdomains', domain);
+  const subs = peekSearch(ctx, { kind: 'subdomainCount', domain });
   if (freshOnly && !usable(subs)) return undefined;
   return domainCard(
     domain,
@@ -256,12 +256,11 @@ function feedsNow(ctx: Ctx): ExploitationView {
 }
 
 async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardOptions): Promise<string> {
-  const rl = ctx.requests;
   const get = { signal: req.signal, automatic: !req.decided };
   if (ind.kind === 'ipv4' || ind.kind === 'ipv6') {
     // The feeds load (first need) while the host is asked for; they never hold a card back on error.
     const [r, exploitation] = await Promise.all([
-      rl.get('host', ind.value, (signal) => ctx.client().getHost(ind.value, { signal }), get),
+      searchVia(ctx, { kind: 'host', ip: ind.value }, get),
       ctx.feeds.ensure().catch(() => ctx.feeds.store),
     ]);
     const o = r.fromCache
@@ -277,8 +276,8 @@ async function fetchCard(ctx: Ctx, ind: Indicator, req: CardRequest, opts: CardO
   }
   const domain = registrableDomain(ind.value);
   const [whois, subs] = await Promise.allSettled([
-    rl.get('whois', domain, (signal) => ctx.client().getWhois(domain, { signal }), get),
-    rl.get('subdomains', domain, (signal) => ctx.client().countSubdomains({ domain }, { signal }), get),
+    searchVia(ctx, { kind: 'whois', domain }, get),
+    searchVia(ctx, { kind: 'subdomainCount', domain }, get),
   ]);
   for (const r of [whois, subs]) {
     if (r.status === 'rejected' && (isCancellation(r.reason) || req.signal?.aborted)) throw r.reason;

@@ -3,9 +3,9 @@
  * the catalogue answers (or when it fails) the built-in field list is used, so the input
  * never waits on the network. No VS Code here.
  */
-import type { OdinClient } from '../../api/client';
 import type { FieldDescriptor } from '../../api/types';
 import { BUILTIN_FIELDS, type FieldInfo } from '../../core/query';
+import { searchVia, type SearchEnv } from '../../core/search';
 
 export type Catalogue = 'hosts' | 'buckets' | 'files';
 
@@ -13,7 +13,8 @@ export class FieldCatalogue {
   private readonly cache = new Map<string, Promise<FieldInfo[]>>();
 
   constructor(
-    private readonly client: () => OdinClient,
+    /** The catalogue's request path (the request layer and its ledger). */
+    private readonly env: SearchEnv,
     private readonly origin: () => string,
     private readonly log: (message: string) => void = () => undefined,
     /** The gate: false (lookups off, Restricted Mode) means the built-in list, nothing sent. */
@@ -47,16 +48,16 @@ export class FieldCatalogue {
   }
 
   private async fetch(which: Catalogue, signal?: AbortSignal): Promise<FieldInfo[]> {
-    const c = this.client();
-    const opts = signal ? { signal } : {};
-    let list: FieldDescriptor[];
-    if (which === 'hosts') list = await c.getHostFields('all', opts);
-    else if (which === 'buckets') list = await c.getBucketFields(opts);
-    else list = await c.getFileFields(opts);
-    return list.map((f) => ({
-      name: f.name,
-      ...(f.is_locked ? { locked: true } : {}),
-      ...(f.display_category || f.category ? { category: f.display_category || f.category } : {}),
-    }));
+    const r = await searchVia(this.env, { kind: 'fields', field: which }, { signal, automatic: true });
+    return r.status === 'ok' ? fieldInfos(r.value) : this.builtin(which);
   }
+}
+
+/** A field catalogue's answer as completion entries. */
+export function fieldInfos(list: FieldDescriptor[]): FieldInfo[] {
+  return list.map((f) => ({
+    name: f.name,
+    ...(f.is_locked ? { locked: true } : {}),
+    ...(f.display_category || f.category ? { category: f.display_category || f.category } : {}),
+  }));
 }

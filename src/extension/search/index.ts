@@ -69,7 +69,7 @@ export class SearchFeature implements vscode.Disposable {
     // l10n: English, for the log
     ctx.feeds.ensure().catch((e: unknown) => ctx.log.warn(`Exploitation feeds: ${String(e)}`));
     this.catalogue = new FieldCatalogue(
-      () => ctx.client(),
+      ctx,
       () => ctx.origin(),
       (m) => ctx.log.debug(m),
       // Completion lists are fetched by themselves: never when lookups are off or untrusted.

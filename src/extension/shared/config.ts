@@ -110,6 +110,14 @@ export const config = {
   cacheMaxEntries(): number {
     return Math.floor(positive(userValue('cache.maxEntries', 5000), 5000));
   },
+  /**
+   * The window's session budget in credits (the ledger's ceiling over every surface):
+   * undefined for none (0, the default). The user's value only: a workspace cannot raise it.
+   */
+  sessionBudget(): number | undefined {
+    const v = userValue<unknown>('sessionBudget', 0);
+    return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : undefined;
+  },
   requestsPerMinute(): number {
     return positive(userValue('rateLimit.requestsPerMinute', 60), 60);
   },

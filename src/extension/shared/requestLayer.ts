@@ -54,6 +54,7 @@ export function createRequestLayer(ctx: Ctx): RequestLayer {
     origin: () => ctx.origin(),
     ttlClassOf: (kind) => LOOKUP_KINDS[kind as LookupKind] ?? 'host',
     log: (level, message) => ctx.log[level](message),
+    ledger: ctx.ledger,
   });
   ctx.subscriptions.add({ dispose: () => cache.dispose() });
   ctx.subscriptions.add({ dispose: () => layer.dispose() });

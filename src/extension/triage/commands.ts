@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { readCredits } from '../../core/search';
 import { toAbortSignal } from '../shared/abort';
 import { RequestBudget } from '../../core/requests/budget';
 import type { BlockCode } from '../../core/gate';
@@ -130,7 +131,7 @@ async function readTexts(
 
 async function creditsLeft(ctx: Ctx): Promise<number | undefined> {
   try {
-    const usage = await ctx.client().getCreditsUsage({ signal: AbortSignal.timeout(5000) });
+    const usage = await readCredits(ctx, { signal: AbortSignal.timeout(5000) });
     const left = usage.hostCert?.left;
     return typeof left === 'number' && Number.isFinite(left) ? left : undefined;
   } catch (err) {

@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import type { CreditsUsage } from '../../api/types';
+import { readCredits } from '../../core/search';
 import { CREDITS_REFRESH_MS, CreditsSchedule, isLow } from '../../core/triage/credits';
 import type { Ctx } from '../ctx';
 
 /**
- * The credits left, in the status bar: read from `/v1/credits/usage` after spending (a
- * lookup, a triage) at most once a minute, and on click. Nothing is asked before the first
- * lookup of the session: reading credits is a request too. Warns (colour, one message per
- * session) when they run low. Hidden without a key and after the API or key changes.
+ * The session's credits in the status bar: spent / budget / balance. Spent and budget are
+ * the window's ledger (every surface charges it); the balance is read from
+ * `/v1/credits/usage` after spending (a lookup, a triage) at most once a minute, and on
+ * click. Nothing is asked before the first lookup of the session. Warns (colour, one message
+ * per session) when the balance runs low or the budget is spent. Hidden without a key, and
+ * after the API or key changes until something is spent again.
  */
 export class CreditsStatus implements vscode.Disposable {
   /** The item (the affordance test runs its command, through the test API). */
@@ -33,6 +36,7 @@ export class CreditsStatus implements vscode.Disposable {
         this.item.hide();
       }),
     );
+    this.subs.push(ctx.ledger.onDidChange(() => this.render()));
     this.timer = setInterval(() => void this.maybeRefresh(), CREDITS_REFRESH_MS / 4);
     this.timer.unref?.();
   }
@@ -55,7 +59,7 @@ export class CreditsStatus implements vscode.Disposable {
     this.inFlight ??= (async () => {
       this.schedule.reading(this.ctx.requestsSent());
       try {
-        this.show(await this.ctx.client().getCreditsUsage({ signal: AbortSignal.timeout(10_000) }));
+        this.show(await readCredits(this.ctx, { signal: AbortSignal.timeout(10_000) }));
       } catch (err) {
         // l10n: English, for the log
         this.ctx.log.info(`Credits not read: ${err instanceof Error ? err.message : String(err)}`);
@@ -68,24 +72,52 @@ export class CreditsStatus implements vscode.Disposable {
 
   show(usage: CreditsUsage): void {
     this.last = usage;
-    const left = usage.hostCert?.left;
-    if (typeof left !== 'number' || !Number.isFinite(left)) {
+    this.render();
+  }
+
+  /** The item from the ledger (spent, budget) and the last balance read. */
+  private render(): void {
+    const usage = this.last;
+    const ledger = this.ctx.ledger;
+    const raw = usage?.hostCert?.left;
+    const left = typeof raw === 'number' && Number.isFinite(raw) ? raw : undefined;
+    if ((left === undefined && ledger.spent === 0) || !this.ctx.keys.get()) {
       this.item.hide();
       return;
     }
-    const plan = usage.hostCert?.plan;
-    const low = isLow(left, plan);
-    this.item.text = `$(${low ? 'warning' : 'credit-card'}) ${left.toLocaleString('en-US')}`;
+    const plan = usage?.hostCert?.plan;
+    const budgetSpent = ledger.budget !== undefined && ledger.left === 0;
+    const low = (left !== undefined && isLow(left, plan)) || budgetSpent;
+    const fmt = (n: number): string => n.toLocaleString('en-US');
+    // spent / budget · balance: one number for what this window spent, everywhere it is shown.
+    const spent =
+      ledger.budget !== undefined ? `${fmt(ledger.spent)}/${fmt(ledger.budget)}` : fmt(ledger.spent);
+    this.item.text = `$(${low ? 'warning' : 'credit-card'}) ${spent}${left !== undefined ? ` · ${fmt(left)}` : ''}`;
     const lines = [
-      plan
+      ledger.budget !== undefined
         ? vscode.l10n.t(
-            'ODIN credits left: {0} of {1} (hosts and certificates)',
-            left.toLocaleString('en-US'),
-            plan.toLocaleString('en-US'),
+            'Spent this session: {0} of a budget of {1} credits ({2} requests)',
+            fmt(ledger.spent),
+            fmt(ledger.budget),
+            fmt(ledger.requests),
           )
-        : vscode.l10n.t('ODIN credits left: {0} (hosts and certificates)', left.toLocaleString('en-US')),
+        : vscode.l10n.t(
+            'Spent this session: {0} credits ({1} requests); no session budget',
+            fmt(ledger.spent),
+            fmt(ledger.requests),
+          ),
     ];
-    const b = usage.bucketFile;
+    if (left !== undefined)
+      lines.push(
+        plan
+          ? vscode.l10n.t(
+              'ODIN credits left: {0} of {1} (hosts and certificates)',
+              left.toLocaleString('en-US'),
+              plan.toLocaleString('en-US'),
+            )
+          : vscode.l10n.t('ODIN credits left: {0} (hosts and certificates)', left.toLocaleString('en-US')),
+      );
+    const b = usage?.bucketFile;
     if (typeof b?.left === 'number')
       lines.push(
         b.plan
@@ -96,7 +128,7 @@ export class CreditsStatus implements vscode.Disposable {
             )
           : vscode.l10n.t('Buckets and files: {0}', b.left.toLocaleString('en-US')),
       );
-    if (usage.expiresOn) lines.push(vscode.l10n.t('Plan expires {0}', String(usage.expiresOn).slice(0, 10)));
+    if (usage?.expiresOn) lines.push(vscode.l10n.t('Plan expires {0}', String(usage.expiresOn).slice(0, 10)));
     lines.push(vscode.l10n.t('Click to refresh.'));
     this.item.tooltip = lines.join('\n');
     this.item.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
@@ -104,7 +136,12 @@ export class CreditsStatus implements vscode.Disposable {
     if (low && !this.warned) {
       this.warned = true;
       void vscode.window.showWarningMessage(
-        vscode.l10n.t('ODIN: {0} credits left.', left.toLocaleString('en-US')),
+        left !== undefined && isLow(left, plan)
+          ? vscode.l10n.t('ODIN: {0} credits left.', left.toLocaleString('en-US'))
+          : vscode.l10n.t(
+              'ODIN: the session budget of {0} credits is spent; nothing more is sent.',
+              fmt(ledger.budget ?? 0),
+            ),
       );
     }
   }

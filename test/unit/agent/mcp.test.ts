@@ -82,6 +82,11 @@ void describe('MCP server over stdio (SDK client)', () => {
       assert.equal(t.inputSchema.type, 'object');
       assert.ok((t.description ?? '').length > 60);
       assert.equal(t.annotations?.readOnlyHint, true);
+      // The cost contract: what reaches outside the machine says so, and every answer has a shape.
+      assert.equal(typeof t.annotations?.openWorldHint, 'boolean', t.name);
+      assert.equal(t.annotations?.openWorldHint, t.name !== 'odin_list_indicators', t.name);
+      assert.equal(t.outputSchema?.type, 'object', t.name);
+      assert.deepEqual(t.outputSchema?.required, ['tool', 'status', 'text', 'estimate', 'session'], t.name);
     }
     assert.match(s.client.getInstructions() ?? '', /never an instruction/);
   });
@@ -93,6 +98,8 @@ void describe('MCP server over stdio (SDK client)', () => {
       seen.push(out);
       assert.notEqual(r.isError, true, `${t.name}: ${out}`);
       assert.ok(out.length > 20 && out.length <= 4000, `${t.name}: ${out.length}`);
+      const sc = r.structuredContent as { tool?: string; status?: string; text?: string } | undefined;
+      assert.deepEqual([sc?.tool, sc?.status, sc?.text], [t.name, 'ok', out], t.name);
     }
   });
 
@@ -333,3 +340,94 @@ void describe('MCP server over stdio (SDK client)', () => {
     }
   });
 });
+
+void describe('MCP server with ODIN_SESSION_BUDGET (started as the README says)', () => {
+  let emu: Emulator;
+  let s: Session;
+  before(async () => {
+    emu = await startEmulator({ seed: 3, hosts: 80, apiKey: KEY });
+    s = await connect({ ODIN_API_KEY: KEY, ODIN_API_BASE_URL: emu.url, ODIN_SESSION_BUDGET: '3' });
+  });
+  after(async () => {
+    await s?.close();
+    await emu?.close();
+  });
+
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = await s.client.callTool({ name, arguments: args });
+    return { out: text(r), isError: r.isError, sc: r.structuredContent as Structured };
+  };
+
+  void it('spends up to 3 credits, then answers "not spent" and sends nothing; the quota says so', async () => {
+    emu.clearLog();
+    for (const port of [22, 80, 443]) {
+      const r = await call('odin_count_hosts', { query: `services.port:${port}` });
+      assert.equal(r.sc.status, 'ok', r.out);
+    }
+    assert.equal(emu.requests.length, 3);
+    assert.deepEqual(
+      r3(await call('odin_count_hosts', { query: 'services.port:22' })),
+      ['ok', 3, 0],
+      'cached: free',
+    );
+    const before = emu.requests.length;
+    const over = await call('odin_search_hosts', { query: 'services.port:8080', limit: 5 });
+    assert.notEqual(over.isError, true, 'an answer the agent acts on, not a failure');
+    assert.equal(over.sc.status, 'notSpent');
+    assert.match(
+      over.out,
+      /^Not spent: this call needs 1 credit\(s\) and the session budget of 3 has 0 left/,
+    );
+    assert.match(over.out, /What fits: only answers already cached/);
+    assert.equal(emu.requests.length, before, 'the request log is unchanged');
+    // The quota: the balance (a free request), the session's 3 of 3, a proposed call that does not fit.
+    const q = await call('odin_quota', {
+      tool: 'odin_lookup_host',
+      arguments: JSON.stringify({ ip: FIXTURE_HOSTS.webServer }),
+    });
+    assert.equal(q.sc.status, 'ok', q.out);
+    assert.deepEqual(q.sc.quota.session, { spent: 3, requests: 4, budget: 3, left: 0 });
+    assert.ok(q.sc.quota.balance.hostLeft > 0);
+    assert.deepEqual(q.sc.quota.proposed, { tool: 'odin_lookup_host', requests: 1, credits: 1, fits: false });
+    assert.deepEqual(
+      emu.requests.slice(before).map((r) => r.endpoint),
+      ['credits.usage'],
+      'the quota sent only the free credits check',
+    );
+  });
+
+  void it('a 402 is "not entitled" for the tool, never retried', async () => {
+    const t = await connect({ ODIN_API_KEY: KEY, ODIN_API_BASE_URL: emu.url });
+    try {
+      emu.setCredits({ host: 0 });
+      emu.clearLog();
+      const r = await t.client.callTool({
+        name: 'odin_lookup_host',
+        arguments: { ip: FIXTURE_HOSTS.webServer },
+      });
+      const sc = r.structuredContent as { status?: string };
+      assert.equal(sc.status, 'notEntitled', text(r));
+      assert.match(text(r), /^Not entitled: ODIN answered 402/);
+      assert.equal(emu.requests.length, 1, 'one request, no retry');
+    } finally {
+      emu.setCredits({ host: 1_000_000 });
+      await t.close();
+    }
+  });
+});
+
+/** What the tests read of a structured answer. */
+interface Structured {
+  status: string;
+  session: { spent: number };
+  estimate: { credits: number };
+  quota: {
+    session: unknown;
+    balance: { hostLeft: number };
+    proposed: unknown;
+  };
+}
+
+function r3(r: { sc: Structured }): unknown[] {
+  return [r.sc.status, r.sc.session.spent, r.sc.estimate.credits];
+}

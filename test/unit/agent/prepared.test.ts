@@ -46,7 +46,14 @@ void describe('agent tools in chat: the words before a call', () => {
       const p = await prepared(GERMAN_MANIFEST, t.name, SAMPLE_CALLS[t.name]);
       assert.ok(p.invocation.startsWith(name), `${t.name}: ${p.invocation}`);
       assert.ok(!p.invocation.includes(t.title), `${t.name}: English title in ${p.invocation}`);
-      if (t.local) assert.equal(p.invocation, `${name} (lokal, es wird nichts gesendet)`);
+      // The feeds tool says its download (the public feeds), never "nothing is sent".
+      if (t.local)
+        assert.equal(
+          p.invocation,
+          t.annotations.openWorldHint
+            ? `${name} (keine ODIN-Anfrage; die öffentlichen KEV- und EPSS-Feeds werden vielleicht zuerst heruntergeladen)`
+            : `${name} (lokal, es wird nichts gesendet)`,
+        );
       else assert.equal(p.confirm?.title, name, t.name);
     }
     const refused = await prepared(GERMAN_MANIFEST, 'odin_lookup_host', { ip: '10.0.0.1' });
@@ -60,7 +67,10 @@ void describe('agent tools in chat: the words before a call', () => {
     useTranslator(english);
     for (const t of AGENT_TOOLS) {
       const p = await prepared(ENGLISH_MANIFEST, t.name, SAMPLE_CALLS[t.name]);
-      assert.equal(p.invocation, t.local ? `${t.title} (local, nothing is sent)` : t.title, t.name);
+      const local = t.annotations.openWorldHint
+        ? `${t.title} (no ODIN request; the public KEV and EPSS feeds may be downloaded first)`
+        : `${t.title} (local, nothing is sent)`;
+      assert.equal(p.invocation, t.local ? local : t.title, t.name);
     }
   });
 

@@ -54,6 +54,7 @@ export const SAMPLE_CALLS: Record<string, Record<string, unknown>> = {
     text: `sshd: Failed password from ${FIXTURE_HOSTS.scanner} port 22\nconnect 10.0.0.7 and evil[.]example.com ok ${FIXTURE_HOSTS.scanner}`,
   },
   odin_known_exploited: { cves: 'CVE-2021-44228, CVE-2021-42013 and CVE-2019-9511' },
+  odin_quota: { tool: 'odin_count_hosts', arguments: '{"query":"services.port:22"}' },
   odin_triage: {
     text: `GET / from ${FIXTURE_HOSTS.webServer}\nsshd: Failed password from ${FIXTURE_HOSTS.scanner}\nproxy 10.0.0.7 to ${FIXTURE_DOMAINS.corp} and ${FIXTURE_HOSTS.webServer}`,
   },

@@ -2,9 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { exportText, type ExportFormat } from '../../../core/results/export';
-import type { Host } from '../../../api/types';
 import { hostsInBlockQuery, narrowQuery, similarHostsQuery } from '../../../core/query';
-import { DEFAULT_FACETS, isSummary, KINDS, summaryOf } from '../../../core/search';
+import { DEFAULT_FACETS, isSummary, KINDS, searchVia, summaryOf } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { toAbortSignal } from '../../shared/abort';
 import { userMessage } from '../../shared/errors';
@@ -189,14 +188,7 @@ export class ResultCommands {
     const ctx = this.f.ctx;
     let r;
     try {
-      r = await ctx.requests.get<Host>(
-        'host',
-        t.value,
-        (signal) => ctx.client().getHost(t.value, { signal }),
-        {
-          automatic: false,
-        },
-      );
+      r = await searchVia(ctx, { kind: 'host', ip: t.value }, { automatic: false });
     } catch (err) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('ODIN: {0}', neutraliseUiText(userMessage(err), 300)),
