@@ -1,5 +1,5 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--analyze] [--only=extension,search,details,triage,hunts,agent,psl,emulator,mcp,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--analyze] [--only=extension,search,details,triage,hunts,agent,psl,emulator,mcp,hunt,action,webview]
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,6 +11,7 @@ const production = args.includes('--production');
 // --analyze: print what each bundle is made of (esbuild's metafile), largest first.
 const analyze = args.includes('--analyze');
 const mcpOut = args.find((a) => a.startsWith('--mcp-out='))?.slice('--mcp-out='.length);
+const huntOut = args.find((a) => a.startsWith('--hunt-out='))?.slice('--hunt-out='.length);
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 
@@ -130,6 +131,22 @@ const targets = {
         JSON.parse((await import('node:fs')).readFileSync('package.json', 'utf8')).version,
       ),
     },
+  },
+  // The hunt runner (`odin-hunt`, `npm run hunt`): the editor's hunts in CI, one file, no
+  // dependencies. `--hunt-out=FILE` writes it elsewhere (scripts/package-hunt.mjs).
+  hunt: {
+    ...node,
+    ...(huntOut
+      ? { entryPoints: ['src/hunt/cli.ts'], outdir: undefined, outfile: huntOut }
+      : { entryPoints: { hunt: 'src/hunt/cli.ts' } }),
+    banner: { js: '#!/usr/bin/env node' },
+    define: { ODIN_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) },
+  },
+  // The GitHub Action (action.yml at the repository's top): runs the hunt runner in-process.
+  action: {
+    ...node,
+    entryPoints: { action: 'src/hunt/action.ts' },
+    define: { ODIN_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) },
   },
   // Runs inside the webview (a browser sandbox): no Node APIs.
   webview: {
