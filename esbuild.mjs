@@ -137,8 +137,8 @@ const targets = {
   hunt: {
     ...node,
     ...(huntOut
-      ? { entryPoints: ['src/hunt/cli.ts'], outdir: undefined, outfile: huntOut }
-      : { entryPoints: { hunt: 'src/hunt/cli.ts' } }),
+      ? { entryPoints: ['src/hunt/bin.ts'], outdir: undefined, outfile: huntOut }
+      : { entryPoints: { hunt: 'src/hunt/bin.ts' } }),
     banner: { js: '#!/usr/bin/env node' },
     define: { ODIN_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) },
   },

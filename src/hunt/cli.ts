@@ -283,21 +283,3 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
     return EXIT.failed;
   }
 }
-
-if (require.main === module) {
-  const controller = new AbortController();
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => controller.abort());
-  main(process.argv.slice(2), {
-    env: process.env,
-    cwd: process.cwd(),
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
-  }, controller.signal).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    () => {
-      process.exitCode = EXIT.failed;
-    },
-  );
-}
