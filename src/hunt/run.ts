@@ -11,7 +11,7 @@ import { OdinApiError } from '../api/errors';
 import { domainFilterOf, pageSizeOf, specFor, type HuntQuery } from '../core/hunts';
 import { huntCap, type RunConfig } from '../core/hunts/runConfig';
 import { OverBudgetError } from '../core/requests/budget';
-import { rowsOf, type CatalogueKind, type CatalogueSpec, type SpecOf } from '../core/search';
+import { cacheTarget, rowsOf, type CatalogueKind, type CatalogueSpec, type SpecOf } from '../core/search';
 import type { ResultItem } from '../core/results/resultItem';
 import { hostFinding, itemFinding, type Finding } from './findings';
 import type { LoadedFile, LoadedHunt } from './load';
@@ -173,14 +173,25 @@ export class HuntRun {
         o.requests = allowance.spent;
       }
     }
-    for (const [o, { plan, allowance }] of plans) {
-      if (o.status !== 'clean' || !plan.pages || o.count === 0) continue;
+    // Hunts that ask the same pages (one query in two teams' files) share one read: no page
+    // is asked twice in a run, and the pages are not kept (each is turned into findings).
+    const groups = new Map<string, Array<[HuntOutcome, { plan: Plan; allowance: HuntAllowance }]>>();
+    for (const [o, p] of plans) {
+      if (o.status !== 'clean' || !p.plan.pages || o.count === 0) continue;
+      const key = JSON.stringify([cacheTarget(p.plan.pages), p.plan.size]);
+      groups.set(key, [...(groups.get(key) ?? []), [o, p]]);
+    }
+    for (const group of groups.values()) {
+      const [, { plan, allowance }] = group[0];
+      const members = group.map(([o]) => o);
       if (this.stopped) {
-        o.status = 'skipped';
-        o.reason = this.stopped;
+        for (const o of members) {
+          o.status = 'skipped';
+          o.reason = this.stopped;
+        }
         continue;
       }
-      await this.readPages(o, plan.pages, plan.size, allowance);
+      await this.readPages(members, plan.pages as SpecOf<CatalogueKind>, plan.size, allowance);
     }
     for (const o of outcomes) if (o.status === 'clean' && o.findings.length) o.status = 'found';
     return {
@@ -193,36 +204,27 @@ export class HuntRun {
   }
 
   private async readPages(
-    o: HuntOutcome,
+    group: HuntOutcome[],
     spec: SpecOf<CatalogueKind>,
     size: number,
     allowance: HuntAllowance,
   ): Promise<void> {
     let cursor: unknown;
     const seen = new Set<string>();
+    const expected = group[0].count;
+    const before = allowance.spent;
     try {
       for (;;) {
-        const answer = await this.session.ask(spec, allowance, { cursor, limit: size }, this.signal);
+        const answer = await this.session.ask(spec, allowance, { cursor, limit: size }, this.signal, true);
         const page = rowsOf(spec as CatalogueSpec & { kind: typeof spec.kind }, answer as never);
         for (const item of page.items) {
-          this.visit?.(item, o);
-          const f =
-            item.t === 'host'
-              ? hostFinding(o.hunt, item.v)
-              : item.t === 'bucket'
-                ? itemFinding(o.hunt, item.v.name, `${item.v.name} (${item.v.provider ?? 'bucket'}): ${item.v.files ?? 0} files`, {
-                    provider: item.v.provider ?? '',
-                    files: item.v.files ?? 0,
-                    sensitiveFiles: item.v.sensitive_files ?? 0,
-                  })
-                : item.t === 'domain'
-                  ? itemFinding(o.hunt, item.v.subdomain ?? item.v.domain, item.v.subdomain ?? item.v.domain, {
-                      domain: item.v.domain,
-                    })
-                  : undefined;
-          if (f && !seen.has(f.subject)) {
-            seen.add(f.subject);
-            o.findings.push(f);
+          const subject = subjectOf(item);
+          if (subject === undefined || seen.has(subject)) continue;
+          seen.add(subject);
+          for (const o of group) {
+            this.visit?.(item, o);
+            const f = findingOf(o, item);
+            if (f) o.findings.push(f);
           }
         }
         cursor = page.next;
@@ -230,13 +232,34 @@ export class HuntRun {
           page.items.length === 0 ||
           page.items.length < size ||
           cursor === undefined ||
-          (o.count !== undefined && seen.size >= Math.min(o.count, 10_000));
+          (expected !== undefined && seen.size >= Math.min(expected, 10_000));
         if (done) break;
       }
     } catch (e) {
-      this.failed(o, e, o.findings.length > 0);
+      for (const o of group) this.failed(o, e, o.findings.length > 0);
     } finally {
-      o.requests = allowance.spent;
+      for (const o of group) o.requests += allowance.spent - before;
     }
+  }
+}
+
+function subjectOf(item: ResultItem): string | undefined {
+  return item.t === 'host' ? item.v.ip : item.t === 'bucket' ? item.v.name : item.t === 'domain' ? (item.v.subdomain ?? item.v.domain) : undefined;
+}
+
+function findingOf(o: HuntOutcome, item: ResultItem): Finding | undefined {
+  switch (item.t) {
+    case 'host':
+      return hostFinding(o.hunt, item.v);
+    case 'bucket':
+      return itemFinding(o.hunt, item.v.name, `${item.v.name} (${item.v.provider ?? 'bucket'}): ${item.v.files ?? 0} files`, {
+        provider: item.v.provider ?? '',
+        files: item.v.files ?? 0,
+        sensitiveFiles: item.v.sensitive_files ?? 0,
+      });
+    case 'domain':
+      return itemFinding(o.hunt, subjectOf(item) ?? '', subjectOf(item) ?? '', { domain: item.v.domain });
+    default:
+      return undefined;
   }
 }

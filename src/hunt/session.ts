@@ -69,13 +69,13 @@ export class HuntSession {
       },
     });
     const origin = new URL(opts.baseUrl).origin;
-    // One run, one process: the cache lives in memory and is what keeps a count or a page
-    // from being asked twice within the run (two hunts with the same query share it).
+    // One run, one process: the cache lives in memory and keeps a count from being asked
+    // twice within the run (pages are read once per distinct query: run.ts).
     this.requests = new RequestLayer({
       cache: new ResultCache({
         ttlMs: { host: 24 * HOUR, whois: 24 * HOUR, count: 24 * HOUR, notFound: HOUR },
         maxEntries: 5000,
-        maxBytes: 48 * 1024 * 1024,
+        maxBytes: 8 * 1024 * 1024,
       }),
       limiter: new Limiter({ perMinute: 600, maxConcurrent: 2 }),
       origin: () => origin,
@@ -120,6 +120,8 @@ export class HuntSession {
     hunt: HuntAllowance,
     page?: PageRequest,
     signal?: AbortSignal,
+    /** A page read once and not kept (a count is kept for the run: small, and asked again). */
+    fresh = false,
   ): Promise<Answers[K]> {
     const why = this.refusal(spec);
     // l10n: English, a programming error: the runner asks the gate before it plans a hunt
@@ -132,6 +134,7 @@ export class HuntSession {
     try {
       const r = await searchVia({ client: () => this.client, requests: this.requests }, spec, {
         automatic: false,
+        fresh,
         ...(page ? { page } : {}),
         ...(signal ? { signal } : {}),
         ...(this.budget ? { budget: this.budget } : {}),

@@ -29,12 +29,14 @@ export interface RunConfig {
 const MAX_BYTES = 256 * 1024;
 const TOP_KEYS = new Set(['version', 'privacy', 'budget', 'perHunt', 'hunts', '$schema']);
 
+// l10n: English, for the runner's CI output and the editor's log (a file a machine reads)
 function count(v: unknown, where: string): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
     throw new Error(`${where} must be a whole number of requests (0 or more)`);
   return v;
 }
 
+// l10n: English, for the runner's CI output and the editor's log (a file a machine reads)
 function onlyKeys(o: Record<string, unknown>, keys: readonly string[], where: string): void {
   for (const k of Object.keys(o))
     if (!keys.includes(k)) throw new Error(`${where} has an unknown key "${k}" (known: ${keys.join(', ')})`);
@@ -48,8 +50,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * The configuration in `text`, or an Error whose message names the key at fault. An unknown
  * key is an error, not ignored: a misspelt `dney` must not leave values unprotected.
  */
+// l10n: English, for the runner's CI output and the editor's log (a file a machine reads)
 export function parseRunConfig(text: string): RunConfig {
-  // l10n: English, for the runner's log and CI output (a file a machine reads)
   if (text.length > MAX_BYTES) throw new Error(`the file is larger than ${MAX_BYTES} bytes`);
   let raw: unknown;
   try {
