@@ -21,17 +21,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkBaseUrl } from '../api/http';
 import { lowerLimit, parseRunConfig, RUN_CONFIG_FILE, type RunConfig } from '../core/hunts/runConfig';
-import { writeFileAtomic } from '../core/requests/cacheFile';
+import { tempFileBeside, writeFileAtomic } from '../core/requests/cacheFile';
 import { redactSecrets } from '../core/text/redact';
 import { applyBaseline, baselineText, isDate, parseBaseline, today, updateBaseline, type Baseline } from './baseline';
 import { diffCommand } from './diff';
 import { EXIT, type ExitCode } from './exit';
 import { findHuntFiles, loadHunts, UsageError } from './load';
-import { toJsonl, toJunit, toSummary } from './reports';
+import { jsonlChunks, toJunit, toSummary } from './reports';
 import { HuntRun, type RunReport } from './run';
-import { toSarif } from './sarif';
+import { sarifChunks } from './sarif';
 import { HuntSession, VERSION } from './session';
-import { snapshotRows, snapshotText, SNAPSHOT_FILE } from './snapshot';
+import { snapshotChunks, snapshotRows, SNAPSHOT_FILE } from './snapshot';
 
 const DEFAULT_API_URL = 'https://api.odin.io';
 
@@ -212,16 +212,38 @@ async function runCommand(args: Args, io: Io, log: (l: string) => void, signal: 
   return code;
 }
 
+/**
+ * Writes `chunks` through a temporary file beside `file` and a rename: a reader (or a run cut
+ * short) sees the old file or the whole new one, and no output is ever held as one string.
+ */
+export function writeChunksAtomic(file: string, chunks: Iterable<string>): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = tempFileBeside(file);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tmp, 'w', 0o644);
+    for (const c of chunks) fs.writeSync(fd, c);
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    if (fd !== undefined) fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
 async function writeOutputs(args: Args, io: Io, report: RunReport, headline: string): Promise<void> {
-  const outputs: Array<[string, () => string]> = [
-    ['--sarif', () => `${JSON.stringify(toSarif(report), null, 2)}\n`],
-    ['--junit', () => toJunit(report)],
-    ['--jsonl', () => toJsonl(report)],
-    ['--summary', () => toSummary(report, headline)],
+  const outputs: Array<[string, () => Iterable<string>]> = [
+    ['--sarif', () => sarifChunks(report)],
+    ['--junit', () => [toJunit(report)]],
+    ['--jsonl', () => jsonlChunks(report)],
+    ['--summary', () => [toSummary(report, headline)]],
   ];
-  for (const [flag, text] of outputs) {
+  for (const [flag, chunks] of outputs) {
     const f = args.flags.get(flag);
-    if (f) await writeFileAtomic(path.resolve(io.cwd, f), text());
+    if (f) writeChunksAtomic(path.resolve(io.cwd, f), chunks());
   }
   const step = io.env.GITHUB_STEP_SUMMARY;
   if (step) await fs.promises.appendFile(step, toSummary(report, headline));
@@ -248,7 +270,7 @@ async function snapshotCommand(args: Args, io: Io, log: (l: string) => void, sig
     return report.problem.code;
   }
   const file = path.resolve(io.cwd, out, SNAPSHOT_FILE);
-  await writeFileAtomic(file, snapshotText(rows));
+  writeChunksAtomic(file, snapshotChunks(rows));
   io.out(`${rows.size()} host services written to ${path.relative(io.cwd, file) || file}\n`);
   return EXIT.ok;
 }

@@ -93,8 +93,9 @@ export function findingRecord(f: Finding): object {
   };
 }
 
-export function toJsonl(report: RunReport): string {
-  return report.outcomes.flatMap((o) => o.findings.map((f) => `${JSON.stringify(findingRecord(f))}\n`)).join('');
+/** One finding per line, as chunks (a long run's findings never become one string). */
+export function* jsonlChunks(report: RunReport): Generator<string> {
+  for (const o of report.outcomes) for (const f of o.findings) yield `${JSON.stringify(findingRecord(f))}\n`;
 }
 
 function md(text: string, max = 200): string {

@@ -59,7 +59,29 @@ function result(f: Finding, ruleIndex: number, ruleId: string): object {
   };
 }
 
-export function toSarif(report: RunReport): object {
+/** The SARIF log as text chunks: a result per chunk, never the whole log as one string. */
+export function* sarifChunks(report: RunReport): Generator<string> {
+  const log = toSarif(report, false) as { runs: Array<Record<string, unknown>> } & Record<string, unknown>;
+  const { runs, ...head } = log;
+  const top = JSON.stringify(head);
+  yield `${top.slice(0, -1)},"runs":[\n`;
+  for (const [i, run] of runs.entries()) {
+    const { results: _none, ...rest } = run;
+    const text = JSON.stringify(rest);
+    yield `${i ? ',\n' : ''}${text.slice(0, -1)},"results":[\n`;
+    const outcomes = report.outcomes.filter((o) => o.hunt.file === report.files[i].file);
+    let first = true;
+    for (const [ruleIndex, o] of outcomes.entries())
+      for (const f of o.findings) {
+        yield `${first ? '' : ',\n'}${JSON.stringify(result(f, ruleIndex, ruleIdOf(o.hunt.query.kind ?? 'hunt', o.hunt.key)))}`;
+        first = false;
+      }
+    yield '\n]}';
+  }
+  yield '\n]}\n';
+}
+
+export function toSarif(report: RunReport, withResults = true): object {
   const runs = report.files.map((file) => {
     const outcomes = report.outcomes.filter((o) => o.hunt.file === file.file);
     const rules = outcomes.map((o) => ({
@@ -73,7 +95,7 @@ export function toSarif(report: RunReport): object {
       defaultConfiguration: { level: 'warning' },
       properties: { tags: ['security', 'odin', o.hunt.query.kind ?? 'hunt'] },
     }));
-    const results = outcomes.flatMap((o, i) => o.findings.map((f) => result(f, i, rules[i].id)));
+    const results = withResults ? outcomes.flatMap((o, i) => o.findings.map((f) => result(f, i, rules[i].id))) : [];
     const notices = outcomes
       .filter((o) => o.status === 'skipped' || o.status === 'partial' || o.status === 'refused' || o.status === 'failed')
       .map((o) => ({

@@ -104,16 +104,12 @@ export function compareRows(a: SnapshotRow, b: SnapshotRow): number {
   return compareIp(a.ip, b.ip) || a.port - b.port || (a.transport < b.transport ? -1 : a.transport > b.transport ? 1 : 0);
 }
 
-/** Sorted JSON lines, keys in a fixed order. */
-export function snapshotText(source: { rows: () => SnapshotRow[] }): string {
-  return source
-    .rows()
-    .sort(compareRows)
-    .map((r) => {
-      r.hunts.sort();
-      return `${JSON.stringify(r)}\n`;
-    })
-    .join('');
+/** Sorted JSON lines, keys in a fixed order, as chunks. */
+export function* snapshotChunks(source: { rows: () => SnapshotRow[] }): Generator<string> {
+  for (const r of source.rows().sort(compareRows)) {
+    r.hunts.sort();
+    yield `${JSON.stringify(r)}\n`;
+  }
 }
 
 /** The rows of a snapshot file's text; an Error naming the line at fault otherwise. */
