@@ -23,10 +23,16 @@ const COUNTRIES = ['NL', 'DE', 'US', 'FR', 'GB'];
 export function benchHunts() {
   const hunts = [];
   for (let i = 0; i < 30; i++)
-    hunts.push(`@hosts Port ${PORTS[i % 10]} in ${COUNTRIES[i % 5]} ${i}\nservices.port:${PORTS[i % 10]} AND location.country_code:${COUNTRIES[Math.floor(i / 10) + (i % 2)]}\n`);
+    hunts.push(
+      `@hosts Port ${PORTS[i % 10]} in ${COUNTRIES[i % 5]} ${i}\nservices.port:${PORTS[i % 10]} AND location.country_code:${COUNTRIES[Math.floor(i / 10) + (i % 2)]}\n`,
+    );
   for (const p of [80, 443, 22, 8080, 3306]) hunts.push(`@hosts Everything on ${p}\nservices.port:${p}\n`);
-  for (let i = 0; i < 5; i++) hunts.push(`@buckets Buckets ${i}  sort=files order=desc\nprovider: aws AND name: *${['prod', 'dev', 'backup', 'data', 'log'][i]}*\n`);
-  for (let i = 0; i < 3; i++) hunts.push(`@files Files ${i}\nprovider: aws AND ext: ".${['db', 'sql', 'env'][i]}"\n`);
+  for (let i = 0; i < 5; i++)
+    hunts.push(
+      `@buckets Buckets ${i}  sort=files order=desc\nprovider: aws AND name: *${['prod', 'dev', 'backup', 'data', 'log'][i]}*\n`,
+    );
+  for (let i = 0; i < 3; i++)
+    hunts.push(`@files Files ${i}\nprovider: aws AND ext: ".${['db', 'sql', 'env'][i]}"\n`);
   for (let i = 0; i < 2; i++) hunts.push(`@domains Domains ${i}\nkeyword: ${['api', 'mail'][i]}\n`);
   // Five hunts that repeat another's query (a copy in another team's file): asked once.
   for (let i = 0; i < 5; i++) hunts.push(hunts[i].replace(/^@hosts /, '@hosts Again '));
@@ -42,15 +48,33 @@ export default async function run() {
   try {
     const hunts = benchHunts();
     fs.mkdirSync(path.join(dir, 'hunts'));
-    for (let f = 0; f < 5; f++) fs.writeFileSync(path.join(dir, 'hunts', `team${f}.odinq`), hunts.slice(f * 10, f * 10 + 10).join('\n'));
+    for (let f = 0; f < 5; f++)
+      fs.writeFileSync(
+        path.join(dir, 'hunts', `team${f}.odinq`),
+        hunts.slice(f * 10, f * 10 + 10).join('\n'),
+      );
     fs.writeFileSync(path.join(dir, 'preload.js'), PRELOAD);
     emu.clearLog();
     const t0 = performance.now();
     const r = await new Promise((resolve, reject) => {
-      const c = spawn(process.execPath, ['--require', path.join(dir, 'preload.js'), path.join(root, 'dist', 'hunt.js'), 'run', 'hunts', '--sarif', 'out.sarif', '--jsonl', 'out.jsonl'], {
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? '', ODIN_API_KEY: 'odin-bench-key', ODIN_API_URL: emu.url },
-      });
+      const c = spawn(
+        process.execPath,
+        [
+          '--require',
+          path.join(dir, 'preload.js'),
+          path.join(root, 'dist', 'hunt.js'),
+          'run',
+          'hunts',
+          '--sarif',
+          'out.sarif',
+          '--jsonl',
+          'out.jsonl',
+        ],
+        {
+          cwd: dir,
+          env: { PATH: process.env.PATH ?? '', ODIN_API_KEY: 'odin-bench-key', ODIN_API_URL: emu.url },
+        },
+      );
       let err = '';
       c.stderr.on('data', (d) => (err += String(d)));
       c.on('error', reject);
@@ -62,10 +86,25 @@ export default async function run() {
     const repeated = asked.length - new Set(asked).size;
     const findings = fs.readFileSync(path.join(dir, 'out.jsonl'), 'utf8').split('\n').filter(Boolean).length;
     return [
-      { name: 'hunt: 50 hunts over 5,000 hosts, wall time', value: Math.round(ms), unit: 'ms', note: `exit ${r.code}, ${findings} findings` },
+      {
+        name: 'hunt: 50 hunts over 5,000 hosts, wall time',
+        value: Math.round(ms),
+        unit: 'ms',
+        note: `exit ${r.code}, ${findings} findings`,
+      },
       { name: 'hunt: requests sent', value: asked.length, unit: 'requests' },
-      { name: 'hunt: requests asked twice within the run', value: repeated, unit: 'requests', target: `<= ${BUDGETS.repeated}` },
-      { name: 'hunt: peak memory of the runner (maxRSS)', value: Math.round(rss), unit: 'MB', target: `<= ${BUDGETS.peakMB}` },
+      {
+        name: 'hunt: requests asked twice within the run',
+        value: repeated,
+        unit: 'requests',
+        target: `<= ${BUDGETS.repeated}`,
+      },
+      {
+        name: 'hunt: peak memory of the runner (maxRSS)',
+        value: Math.round(rss),
+        unit: 'MB',
+        target: `<= ${BUDGETS.peakMB}`,
+      },
     ];
   } finally {
     await emu.close();

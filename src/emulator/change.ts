@@ -102,7 +102,13 @@ export function changeDataset(
 const OPENED_PORTS = [3389, 23, 11211, 6379, 9200];
 
 /** `h` with a port opened, a port closed or a CVE added (each at `rate`), or `h` itself. */
-function changeServices(h: HostRecord, rng: Rng, rate: number, ds: Dataset, summary: ChangeSummary): HostRecord {
+function changeServices(
+  h: HostRecord,
+  rng: Rng,
+  rate: number,
+  ds: Dataset,
+  summary: ChangeSummary,
+): HostRecord {
   let services: ServiceRecord[] = h.services;
   if (rng.chance(rate)) {
     const port = rng.pick(OPENED_PORTS);

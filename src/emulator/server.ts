@@ -194,7 +194,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     date: new Date((baseDataset ?? getDataset()).anchor + stateNow * DAY).toISOString().slice(0, 10),
   });
   const setState = (n: number): DatasetState & { changes: ChangeSummary[] } => {
-    if (!Number.isInteger(n) || n < 0 || n > MAX_STATE) throw new Error(`state must be an integer 0..${MAX_STATE}`);
+    if (!Number.isInteger(n) || n < 0 || n > MAX_STATE)
+      throw new Error(`state must be an integer 0..${MAX_STATE}`);
     resetChange();
     const changes: ChangeSummary[] = [];
     for (let i = 1; i <= n; i++) changes.push(applyChange(i));

@@ -72,7 +72,11 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (s: string) => vo
   write(`::stop-commands::${token}\n`);
   let code: number;
   try {
-    code = await main(args, { env: { ...env, ODIN_API_KEY: key }, cwd, out: write, err: write }, new AbortController().signal);
+    code = await main(
+      args,
+      { env: { ...env, ODIN_API_KEY: key }, cwd, out: write, err: write },
+      new AbortController().signal,
+    );
   } finally {
     write(`::${token}::\n`);
   }
@@ -93,12 +97,15 @@ export async function runAction(env: NodeJS.ProcessEnv, write: (s: string) => vo
     );
   }
   if (fresh.length > MAX_ANNOTATIONS)
-    write(`::notice::${escapeData(`${fresh.length - MAX_ANNOTATIONS} more new findings: see the step summary and the SARIF file.`)}\n`);
+    write(
+      `::notice::${escapeData(`${fresh.length - MAX_ANNOTATIONS} more new findings: see the step summary and the SARIF file.`)}\n`,
+    );
   if (fs.existsSync(sarif)) setOutput(env, 'sarif', sarif);
   setOutput(env, 'exit-code', String(code));
   setOutput(env, 'new-findings', String(fresh.length));
   const fails = failOn === 'never' ? false : failOn === 'error' ? code >= EXIT.usage : code !== EXIT.ok;
-  if (fails) write(`::error::${escapeData(`odin-hunt exited ${code} (fail-on: ${failOn}); see the step summary.`)}\n`);
+  if (fails)
+    write(`::error::${escapeData(`odin-hunt exited ${code} (fail-on: ${failOn}); see the step summary.`)}\n`);
   return fails ? code : EXIT.ok;
 }
 
@@ -108,7 +115,9 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stdout.write(`::error::${escapeData(`odin-hunt: ${e instanceof Error ? e.message : String(e)}`)}\n`);
+      process.stdout.write(
+        `::error::${escapeData(`odin-hunt: ${e instanceof Error ? e.message : String(e)}`)}\n`,
+      );
       process.exitCode = EXIT.failed;
     },
   );

@@ -10,7 +10,12 @@ const controller = new AbortController();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => controller.abort());
 main(
   process.argv.slice(2),
-  { env: process.env, cwd: process.cwd(), out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) },
+  {
+    env: process.env,
+    cwd: process.cwd(),
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+  },
   controller.signal,
 ).then(
   (code) => {

@@ -23,7 +23,15 @@ import { checkBaseUrl } from '../api/http';
 import { lowerLimit, parseRunConfig, RUN_CONFIG_FILE, type RunConfig } from '../core/hunts/runConfig';
 import { tempFileBeside, writeFileAtomic } from '../core/requests/cacheFile';
 import { redactSecrets } from '../core/text/redact';
-import { applyBaseline, baselineText, isDate, parseBaseline, today, updateBaseline, type Baseline } from './baseline';
+import {
+  applyBaseline,
+  baselineText,
+  isDate,
+  parseBaseline,
+  today,
+  updateBaseline,
+  type Baseline,
+} from './baseline';
 import { diffCommand } from './diff';
 import { EXIT, type ExitCode } from './exit';
 import { findHuntFiles, loadHunts, UsageError } from './load';
@@ -130,7 +138,8 @@ function budgetFlag(args: Args): number | undefined {
 /** The session of a run: key, service, lists and budget; a usage error when one is missing. */
 function openSession(args: Args, io: Io, config: RunConfig, log: (l: string) => void): HuntSession {
   const key = io.env.ODIN_API_KEY?.trim();
-  if (!key) throw new UsageError('ODIN_API_KEY is not set (give the key in the environment, e.g. from a secret)');
+  if (!key)
+    throw new UsageError('ODIN_API_KEY is not set (give the key in the environment, e.g. from a secret)');
   const raw = args.flags.get('--api-url') ?? (io.env.ODIN_API_URL?.trim() || DEFAULT_API_URL);
   const base = checkBaseUrl(raw);
   if (!base.ok) throw new UsageError(`refusing the API URL: ${base.reason}`);
@@ -162,10 +171,18 @@ export function verdict(report: RunReport, advisory: boolean): { code: ExitCode;
     };
   }
   if (fresh === 0) return { code: EXIT.ok, headline: 'Nothing new.' };
-  return { code: advisory ? EXIT.ok : EXIT.found, headline: `${found}${advisory ? ' (advisory: the run passes)' : ''}.` };
+  return {
+    code: advisory ? EXIT.ok : EXIT.found,
+    headline: `${found}${advisory ? ' (advisory: the run passes)' : ''}.`,
+  };
 }
 
-async function runCommand(args: Args, io: Io, log: (l: string) => void, signal: AbortSignal): Promise<ExitCode> {
+async function runCommand(
+  args: Args,
+  io: Io,
+  log: (l: string) => void,
+  signal: AbortSignal,
+): Promise<ExitCode> {
   const root = path.resolve(io.cwd, args.flags.get('--root') ?? '.');
   if (args.positional.length === 0) throw new UsageError('name the .odinq files or folders to run');
   const baselineFile = args.flags.get('--baseline');
@@ -183,7 +200,8 @@ async function runCommand(args: Args, io: Io, log: (l: string) => void, signal: 
       } catch (e) {
         throw new UsageError(`${baselineFile}: ${e instanceof Error ? e.message : String(e)}`);
       }
-    } else if (!updating) throw new UsageError(`${baselineFile}: no such file (create it with --update-baseline)`);
+    } else if (!updating)
+      throw new UsageError(`${baselineFile}: no such file (create it with --update-baseline)`);
   }
   const files = loadHunts(findHuntFiles(args.positional, root), root);
   const session = openSession(args, io, config, log);
@@ -249,7 +267,12 @@ async function writeOutputs(args: Args, io: Io, report: RunReport, headline: str
   if (step) await fs.promises.appendFile(step, toSummary(report, headline));
 }
 
-async function snapshotCommand(args: Args, io: Io, log: (l: string) => void, signal: AbortSignal): Promise<ExitCode> {
+async function snapshotCommand(
+  args: Args,
+  io: Io,
+  log: (l: string) => void,
+  signal: AbortSignal,
+): Promise<ExitCode> {
   const root = path.resolve(io.cwd, args.flags.get('--root') ?? '.');
   const out = args.flags.get('--out');
   if (!out) throw new UsageError('snapshot needs --out DIR');

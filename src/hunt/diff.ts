@@ -87,7 +87,11 @@ function cvesOf(rows: Iterable<SnapshotRow>): Map<string, SnapshotCve> {
 }
 
 /** The changes between two snapshots, worst first. */
-export function diffSnapshots(old: SnapshotRow[], now: SnapshotRow[], store?: ExploitationStore): HostChange[] {
+export function diffSnapshots(
+  old: SnapshotRow[],
+  now: SnapshotRow[],
+  store?: ExploitationStore,
+): HostChange[] {
   const a = byHost(old);
   const b = byHost(now);
   const risk = (c: SnapshotCve): CveChange => {
@@ -123,11 +127,17 @@ export function diffSnapshots(old: SnapshotRow[], now: SnapshotRow[], store?: Ex
     const cb = cvesOf(after.values());
     for (const [id, c] of cb) if (!ca.has(id)) ch.cvesOpened.push(risk(c));
     for (const [id, c] of ca) if (!cb.has(id)) ch.cvesClosed.push(risk(c));
-    const order = (x: CveChange, y: CveChange): number => compareRisk(riskOf(x), riskOf(y)) || (x.id < y.id ? -1 : 1);
+    const order = (x: CveChange, y: CveChange): number =>
+      compareRisk(riskOf(x), riskOf(y)) || (x.id < y.id ? -1 : 1);
     ch.cvesOpened.sort(order);
     ch.cvesClosed.sort(order);
     const any =
-      ch.opened.length + ch.closed.length + ch.changed.length + ch.certs.length + ch.cvesOpened.length + ch.cvesClosed.length;
+      ch.opened.length +
+      ch.closed.length +
+      ch.changed.length +
+      ch.certs.length +
+      ch.cvesOpened.length +
+      ch.cvesClosed.length;
     if (any) out.push(ch);
   }
   const worst = (h: HostChange): Risk => (h.cvesOpened[0] ? riskOf(h.cvesOpened[0]) : { kev: false });
@@ -141,7 +151,12 @@ export function diffSnapshots(old: SnapshotRow[], now: SnapshotRow[], store?: Ex
 }
 
 function cveText(c: CveChange): string {
-  const tags = [c.kev ? 'KEV' : '', c.epss !== undefined ? `EPSS ${c.epss.toFixed(3)}` : '', c.cvss !== undefined ? `CVSS ${c.cvss}` : '', c.exploit ? 'exploit known' : '']
+  const tags = [
+    c.kev ? 'KEV' : '',
+    c.epss !== undefined ? `EPSS ${c.epss.toFixed(3)}` : '',
+    c.cvss !== undefined ? `CVSS ${c.cvss}` : '',
+    c.exploit ? 'exploit known' : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return tags ? `${c.id} (${tags})` : c.id;

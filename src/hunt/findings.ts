@@ -35,7 +35,10 @@ export function fingerprintOf(file: string, huntKey: string, kind: HuntKind, sub
   return createHash('sha256').update(['odin-hunt/v1', file, huntKey, kind, subject].join('\0')).digest('hex');
 }
 
-function base(h: LoadedHunt, subject: string): Pick<Finding, 'fingerprint' | 'file' | 'line' | 'hunt' | 'kind' | 'subject' | 'state'> {
+function base(
+  h: LoadedHunt,
+  subject: string,
+): Pick<Finding, 'fingerprint' | 'file' | 'line' | 'hunt' | 'kind' | 'subject' | 'state'> {
   const kind = h.query.kind ?? 'hosts';
   return {
     fingerprint: fingerprintOf(h.file, h.key, kind, subject),

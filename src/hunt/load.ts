@@ -83,7 +83,8 @@ export function findHuntFiles(paths: readonly string[], root: string): string[] 
     if (st.isDirectory()) walk(abs, found);
     else found.push(abs);
   }
-  if (found.length > MAX_FILES) throw new UsageError(`more than ${MAX_FILES} .odinq files: name fewer folders`);
+  if (found.length > MAX_FILES)
+    throw new UsageError(`more than ${MAX_FILES} .odinq files: name fewer folders`);
   const unique = [...new Set(found)].sort();
   if (unique.length === 0) throw new UsageError(`no .odinq files in ${paths.join(', ')}`);
   return unique;
@@ -109,13 +110,27 @@ export function loadHunts(files: readonly string[], root: string): LoadedFile[] 
       if (q.kind)
         for (const d of checkQuery(q.body, q.kind))
           if (d.severity === 'error')
-            issues.push({ file, ...lineCol(text, q.bodyStart + d.start), message: `${q.name}: ${d.message}` });
+            issues.push({
+              file,
+              ...lineCol(text, q.bodyStart + d.start),
+              message: `${q.name}: ${d.message}`,
+            });
       const n = (seen.get(q.name) ?? 0) + 1;
       seen.set(q.name, n);
-      hunts.push({ file, line: lineCol(text, q.headerStart).line, query: q, key: n === 1 ? q.name : `${q.name}#${n}` });
+      hunts.push({
+        file,
+        line: lineCol(text, q.headerStart).line,
+        query: q,
+        key: n === 1 ? q.name : `${q.name}#${n}`,
+      });
     }
     if (parsed.queries.length === 0 && parsed.problems.length === 0)
-      issues.push({ file, line: 1, column: 1, message: 'no hunts in this file (a hunt starts with "@hosts Name")' });
+      issues.push({
+        file,
+        line: 1,
+        column: 1,
+        message: 'no hunts in this file (a hunt starts with "@hosts Name")',
+      });
     out.push({ file, hunts });
   }
   if (issues.length)

@@ -135,13 +135,19 @@ export function toSummary(report: RunReport, headline: string): string {
   const missed = report.outcomes.filter(notScanned);
   if (missed.length) {
     lines.push('', '### Not scanned', '');
-    for (const o of missed) lines.push(`- ${md(o.hunt.key)} (${md(`${o.hunt.file}:${o.hunt.line}`)}): ${md(o.reason ?? o.status, 400)}`);
+    for (const o of missed)
+      lines.push(
+        `- ${md(o.hunt.key)} (${md(`${o.hunt.file}:${o.hunt.line}`)}): ${md(o.reason ?? o.status, 400)}`,
+      );
   }
   if (fresh.length) {
     lines.push('', '### New findings', '');
     for (const f of fresh.slice(0, MAX_LISTED))
-      lines.push(`- ${f.level === 'error' ? '**error**' : f.level} ${md(f.hunt)}: ${md(f.title, 300)}${f.state === 'expired' ? ' (baseline entry expired)' : ''}`);
-    if (fresh.length > MAX_LISTED) lines.push(`- … and ${fresh.length - MAX_LISTED} more (see the SARIF or JSONL output)`);
+      lines.push(
+        `- ${f.level === 'error' ? '**error**' : f.level} ${md(f.hunt)}: ${md(f.title, 300)}${f.state === 'expired' ? ' (baseline entry expired)' : ''}`,
+      );
+    if (fresh.length > MAX_LISTED)
+      lines.push(`- … and ${fresh.length - MAX_LISTED} more (see the SARIF or JSONL output)`);
   }
   return `${lines.join('\n')}\n`;
 }

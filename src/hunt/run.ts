@@ -112,7 +112,10 @@ export class HuntRun {
       const cap = e instanceof NotSentError && e.limit === 'cap';
       o.status = partial ? 'partial' : 'skipped';
       o.reason = e.message;
-      this.note(EXIT.notScanned, cap ? `a hunt's cap was reached: ${e.message}` : `budget reached: ${e.message}`);
+      this.note(
+        EXIT.notScanned,
+        cap ? `a hunt's cap was reached: ${e.message}` : `budget reached: ${e.message}`,
+      );
       if (!cap) this.stopped ??= e.message;
       return;
     }
@@ -127,7 +130,12 @@ export class HuntRun {
       const p = apiProblem(e);
       o.status = p.code === EXIT.usage && !p.stopRun ? 'failed' : partial ? 'partial' : 'skipped';
       o.reason = e.message;
-      this.note(p.code, p.code === EXIT.usage && !p.stopRun ? `${o.hunt.file}:${o.hunt.line}: ${o.hunt.key}: ${e.message}` : e.message);
+      this.note(
+        p.code,
+        p.code === EXIT.usage && !p.stopRun
+          ? `${o.hunt.file}:${o.hunt.line}: ${o.hunt.key}: ${e.message}`
+          : e.message,
+      );
       if (p.stopRun) this.stopped ??= e.message;
       this.log(`${o.hunt.file}:${o.hunt.line}: ${o.hunt.key}: ${e.kind}: ${e.message}`);
       return;
@@ -167,7 +175,9 @@ export class HuntRun {
         o.count = (await this.session.ask(plan.count, allowance, undefined, this.signal)) as number;
         if (o.hunt.query.kind === 'files' && o.count > 0) {
           o.findings.push(
-            itemFinding(o.hunt, 'count', `${o.count.toLocaleString('en-US')} exposed files match`, { count: o.count }),
+            itemFinding(o.hunt, 'count', `${o.count.toLocaleString('en-US')} exposed files match`, {
+              count: o.count,
+            }),
           );
         }
       } catch (e) {
@@ -248,7 +258,13 @@ export class HuntRun {
 }
 
 function subjectOf(item: ResultItem): string | undefined {
-  return item.t === 'host' ? item.v.ip : item.t === 'bucket' ? item.v.name : item.t === 'domain' ? (item.v.subdomain ?? item.v.domain) : undefined;
+  return item.t === 'host'
+    ? item.v.ip
+    : item.t === 'bucket'
+      ? item.v.name
+      : item.t === 'domain'
+        ? (item.v.subdomain ?? item.v.domain)
+        : undefined;
 }
 
 function findingOf(o: HuntOutcome, item: ResultItem): Finding | undefined {
@@ -256,11 +272,16 @@ function findingOf(o: HuntOutcome, item: ResultItem): Finding | undefined {
     case 'host':
       return hostFinding(o.hunt, item.v);
     case 'bucket':
-      return itemFinding(o.hunt, item.v.name, `${item.v.name} (${item.v.provider ?? 'bucket'}): ${item.v.files ?? 0} files`, {
-        provider: item.v.provider ?? '',
-        files: item.v.files ?? 0,
-        sensitiveFiles: item.v.sensitive_files ?? 0,
-      });
+      return itemFinding(
+        o.hunt,
+        item.v.name,
+        `${item.v.name} (${item.v.provider ?? 'bucket'}): ${item.v.files ?? 0} files`,
+        {
+          provider: item.v.provider ?? '',
+          files: item.v.files ?? 0,
+          sensitiveFiles: item.v.sensitive_files ?? 0,
+        },
+      );
     case 'domain':
       return itemFinding(o.hunt, subjectOf(item) ?? '', subjectOf(item) ?? '', { domain: item.v.domain });
     default:

@@ -95,9 +95,14 @@ export function toSarif(report: RunReport, withResults = true): object {
       defaultConfiguration: { level: 'warning' },
       properties: { tags: ['security', 'odin', o.hunt.query.kind ?? 'hunt'] },
     }));
-    const results = withResults ? outcomes.flatMap((o, i) => o.findings.map((f) => result(f, i, rules[i].id))) : [];
+    const results = withResults
+      ? outcomes.flatMap((o, i) => o.findings.map((f) => result(f, i, rules[i].id)))
+      : [];
     const notices = outcomes
-      .filter((o) => o.status === 'skipped' || o.status === 'partial' || o.status === 'refused' || o.status === 'failed')
+      .filter(
+        (o) =>
+          o.status === 'skipped' || o.status === 'partial' || o.status === 'refused' || o.status === 'failed',
+      )
       .map((o) => ({
         level: o.status === 'failed' ? 'error' : 'warning',
         message: { text: `${o.hunt.key}: ${o.status}: ${o.reason ?? ''}` },

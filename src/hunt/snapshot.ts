@@ -101,7 +101,11 @@ function compareIp(a: string, b: string): number {
 }
 
 export function compareRows(a: SnapshotRow, b: SnapshotRow): number {
-  return compareIp(a.ip, b.ip) || a.port - b.port || (a.transport < b.transport ? -1 : a.transport > b.transport ? 1 : 0);
+  return (
+    compareIp(a.ip, b.ip) ||
+    a.port - b.port ||
+    (a.transport < b.transport ? -1 : a.transport > b.transport ? 1 : 0)
+  );
 }
 
 /** Sorted JSON lines, keys in a fixed order, as chunks. */

@@ -191,7 +191,9 @@ function committedDeny(): string[] {
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     if (folder.uri.scheme !== 'file') continue;
     try {
-      out.push(...parseRunConfig(fs.readFileSync(path.join(folder.uri.fsPath, RUN_CONFIG_FILE), 'utf8')).deny);
+      out.push(
+        ...parseRunConfig(fs.readFileSync(path.join(folder.uri.fsPath, RUN_CONFIG_FILE), 'utf8')).deny,
+      );
     } catch {
       // No file, or one the runner reports: nothing to add.
     }

@@ -81,7 +81,11 @@ void describe('the GitHub Action (dist/action.js) with the environment GitHub se
     const cmds = commands(r.stdout);
     const notes = cmds.filter((c) => /^::(error|warning) file=/.test(c));
     assert.equal(notes.length, 10, cmds.join('\n'));
-    for (const n of notes) assert.match(n, /^::(error|warning) file=hunts\/(exposure|storage)\.odinq,line=\d+,title=ODIN hunt%3A /);
+    for (const n of notes)
+      assert.match(
+        n,
+        /^::(error|warning) file=hunts\/(exposure|storage)\.odinq,line=\d+,title=ODIN hunt%3A /,
+      );
     assert.equal(cmds.filter((c) => c.startsWith('::notice::')).length, 1);
     assert.match(cmds.find((c) => c.startsWith('::notice::')) ?? '', /more new findings/);
     const out = outputs(path.join(dir, 'output.txt'));
@@ -110,13 +114,21 @@ void describe('the GitHub Action (dist/action.js) with the environment GitHub se
   void it('the key from the api-key input (a secret) is used, and the runner’s own text cannot issue workflow commands', async () => {
     const dir = scratch();
     // A hunt name that would be a workflow command if printed bare.
-    fs.writeFileSync(path.join(dir, 'hunts', 'odd.odinq'), '@hosts ::set-env name=X::y\nservices.port:(22 OR\n');
+    fs.writeFileSync(
+      path.join(dir, 'hunts', 'odd.odinq'),
+      '@hosts ::set-env name=X::y\nservices.port:(22 OR\n',
+    );
     const r = await runNode(ACTION, [], env(dir, { ODIN_API_KEY: '', 'INPUT_API-KEY': KEY }), dir);
     assert.equal(r.code, 2);
     assert.ok(r.stdout.includes('::set-env'), 'the runner named the hunt');
     assert.ok(!commands(r.stdout).some((c) => c.startsWith('::set-env')), 'but under stop-commands');
     fs.rmSync(path.join(dir, 'hunts', 'odd.odinq'));
-    const ok = await runNode(ACTION, [], env(dir, { ODIN_API_KEY: '', 'INPUT_API-KEY': KEY, 'INPUT_FAIL-ON': 'never' }), dir);
+    const ok = await runNode(
+      ACTION,
+      [],
+      env(dir, { ODIN_API_KEY: '', 'INPUT_API-KEY': KEY, 'INPUT_FAIL-ON': 'never' }),
+      dir,
+    );
     assert.equal(ok.code, 0, ok.stdout);
     assert.ok(!ok.stdout.includes(KEY));
   });

@@ -53,10 +53,17 @@ void describe('odin-hunt snapshot and diff over the emulator’s dated states', 
     const first = fs.readFileSync(path.join(dir, 'snap', 'hosts.jsonl'), 'utf8');
     const again = await hunt(['snapshot', 'hunts', '--out', 'snap2'], env, dir);
     assert.equal(again.code, 0, again.stderr);
-    assert.equal(fs.readFileSync(path.join(dir, 'snap2', 'hosts.jsonl'), 'utf8'), first, 'stable: same data, same bytes');
+    assert.equal(
+      fs.readFileSync(path.join(dir, 'snap2', 'hosts.jsonl'), 'utf8'),
+      first,
+      'stable: same data, same bytes',
+    );
     fs.rmSync(path.join(dir, 'snap2'), { recursive: true });
     const git = (...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], { cwd: dir, encoding: 'utf8' });
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
     git('init', '-q');
     git('add', 'snap');
     git('commit', '-qm', 'state 0');
@@ -84,20 +91,34 @@ void describe('odin-hunt snapshot and diff over the emulator’s dated states', 
     const add = (ip: string, line: string): void => {
       if (seen.has(ip)) expected.set(ip, [...(expected.get(ip) ?? []), line]);
     };
-    for (const e of change.servicesOpened) if (after.has(e.split(' ')[0]) && before.has(e.split(' ')[0])) add(e.split(' ')[0], `+ port ${e.split(' ')[1]}`);
-    for (const e of change.servicesClosed) if (after.has(e.split(' ')[0]) && before.has(e.split(' ')[0])) add(e.split(' ')[0], `- port ${e.split(' ')[1]}`);
-    for (const e of change.cvesAdded) if (after.has(e.split(' ')[0]) && before.has(e.split(' ')[0])) add(e.split(' ')[0], `+ CVE ${e.split(' ')[1]}`);
+    for (const e of change.servicesOpened)
+      if (after.has(e.split(' ')[0]) && before.has(e.split(' ')[0]))
+        add(e.split(' ')[0], `+ port ${e.split(' ')[1]}`);
+    for (const e of change.servicesClosed)
+      if (after.has(e.split(' ')[0]) && before.has(e.split(' ')[0]))
+        add(e.split(' ')[0], `- port ${e.split(' ')[1]}`);
+    for (const e of change.cvesAdded)
+      if (after.has(e.split(' ')[0]) && before.has(e.split(' ')[0]))
+        add(e.split(' ')[0], `+ CVE ${e.split(' ')[1]}`);
     const got = blocks(d.stdout);
     assert.ok(got.size > 0, d.stdout);
     for (const [ip, lines] of expected) {
       const have = got.get(ip);
       assert.ok(have, `${ip} is in the diff`);
-      for (const l of lines) assert.ok(have.some((h) => h.startsWith(l)), `${ip}: "${l}" in ${JSON.stringify(have)}`);
+      for (const l of lines)
+        assert.ok(
+          have.some((h) => h.startsWith(l)),
+          `${ip}: "${l}" in ${JSON.stringify(have)}`,
+        );
     }
     const changedIps = new Set(
-      [...change.servicesOpened, ...change.servicesClosed, ...change.cvesAdded, ...change.hostsAdded, ...change.hostsRemoved].map(
-        (e) => e.split(' ')[0],
-      ),
+      [
+        ...change.servicesOpened,
+        ...change.servicesClosed,
+        ...change.cvesAdded,
+        ...change.hostsAdded,
+        ...change.hostsRemoved,
+      ].map((e) => e.split(' ')[0]),
     );
     for (const [ip, lines] of got) {
       // A host the hunts gained or lost because a port opened or closed is new or gone to them.

@@ -22,7 +22,9 @@ interface SarifResult {
   partialFingerprints: Record<string, string>;
   baselineState: string;
   suppressions?: unknown[];
-  locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }>;
+  locations: Array<{
+    physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } };
+  }>;
 }
 interface SarifLog {
   runs: Array<{ automationDetails: { id: string }; results: SarifResult[] }>;
@@ -41,7 +43,8 @@ function prints(log: SarifLog): Map<string, number> {
 
 function noKey(r: Ran, ...files: string[]): void {
   assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), 'the key is in no output');
-  for (const f of files) if (fs.existsSync(f)) assert.ok(!fs.readFileSync(f, 'utf8').includes(KEY), `no key in ${f}`);
+  for (const f of files)
+    if (fs.existsSync(f)) assert.ok(!fs.readFileSync(f, 'utf8').includes(KEY), `no key in ${f}`);
 }
 
 void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
@@ -60,7 +63,18 @@ void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
     const dir = scratch();
     const out = (f: string): string => path.join(dir, 'out', f);
     const r = await hunt(
-      ['run', 'hunts', '--sarif', 'out/r.sarif', '--junit', 'out/r.xml', '--jsonl', 'out/r.jsonl', '--summary', 'out/s.md'],
+      [
+        'run',
+        'hunts',
+        '--sarif',
+        'out/r.sarif',
+        '--junit',
+        'out/r.xml',
+        '--jsonl',
+        'out/r.jsonl',
+        '--summary',
+        'out/s.md',
+      ],
       env,
       dir,
     );
@@ -68,7 +82,11 @@ void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
     noKey(r, out('r.sarif'), out('r.xml'), out('r.jsonl'), out('s.md'));
     // The official schema unchanged but for its draft-04 header: its one `id` (the root's)
     // is draft-07's `$id`, the keywords it uses mean the same in both drafts.
-    const { id, $schema: _draft4, ...schema } = JSON.parse(fs.readFileSync(SCHEMA, 'utf8')) as Record<string, unknown>;
+    const {
+      id,
+      $schema: _draft4,
+      ...schema
+    } = JSON.parse(fs.readFileSync(SCHEMA, 'utf8')) as Record<string, unknown>;
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
     const validate = ajv.compile({ ...schema, $id: String(id) });
@@ -92,10 +110,15 @@ void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
     const lines = fs.readFileSync(out('r.jsonl'), 'utf8').trimEnd().split('\n');
     assert.equal(lines.length, results.length, 'one JSON line per finding');
     const xml = fs.readFileSync(out('r.xml'), 'utf8');
-    const names = [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)].map((m) => `${m[1]}|${m[2]}`);
+    const names = [...xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)].map(
+      (m) => `${m[1]}|${m[2]}`,
+    );
     assert.equal(new Set(names).size, names.length, 'every JUnit case has a unique name');
     assert.equal((xml.match(/<failure /g) ?? []).length, results.length, 'one failing case per new finding');
-    assert.match(xml, /<testcase classname="hunts\/exposure.odinq.Log4Shell on web ports" name="Log4Shell on web ports"[^>]*\/>/);
+    assert.match(
+      xml,
+      /<testcase classname="hunts\/exposure.odinq.Log4Shell on web ports" name="Log4Shell on web ports"[^>]*\/>/,
+    );
     assert.match(fs.readFileSync(out('s.md'), 'utf8'), /new findings/);
   });
 
@@ -118,7 +141,19 @@ void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
   void it('--update-baseline, then a re-run exits 0; an expired entry counts as new again (exit 1)', async () => {
     const dir = scratch();
     const u = await hunt(
-      ['run', 'hunts', '--baseline', 'baseline.json', '--update-baseline', '--reason', 'known, tracked in SEC-1', '--added-by', 'ci-test', '--expires', '2099-12-31'],
+      [
+        'run',
+        'hunts',
+        '--baseline',
+        'baseline.json',
+        '--update-baseline',
+        '--reason',
+        'known, tracked in SEC-1',
+        '--added-by',
+        'ci-test',
+        '--expires',
+        '2099-12-31',
+      ],
       env,
       dir,
     );
@@ -131,14 +166,22 @@ void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
       { reason: base.entries[0].reason, expires: base.entries[0].expires, addedBy: base.entries[0].addedBy },
       { reason: 'known, tracked in SEC-1', expires: '2099-12-31', addedBy: 'ci-test' },
     );
-    const again = await hunt(['run', 'hunts', '--baseline', 'baseline.json', '--sarif', 'c.sarif', '--junit', 'c.xml'], env, dir);
+    const again = await hunt(
+      ['run', 'hunts', '--baseline', 'baseline.json', '--sarif', 'c.sarif', '--junit', 'c.xml'],
+      env,
+      dir,
+    );
     assert.equal(again.code, 0, again.stderr);
     const results = readSarif(path.join(dir, 'c.sarif')).runs.flatMap((x) => x.results);
     assert.ok(results.every((x) => x.baselineState === 'unchanged' && x.suppressions?.length === 1));
     assert.doesNotMatch(fs.readFileSync(path.join(dir, 'c.xml'), 'utf8'), /<failure /);
     base.entries[0].expires = '2000-01-01';
     fs.writeFileSync(path.join(dir, 'baseline.json'), JSON.stringify({ version: 1, entries: base.entries }));
-    const expired = await hunt(['run', 'hunts', '--baseline', 'baseline.json', '--jsonl', 'e.jsonl'], env, dir);
+    const expired = await hunt(
+      ['run', 'hunts', '--baseline', 'baseline.json', '--jsonl', 'e.jsonl'],
+      env,
+      dir,
+    );
     assert.equal(expired.code, 1, expired.stderr);
     const fresh = fs
       .readFileSync(path.join(dir, 'e.jsonl'), 'utf8')
@@ -146,7 +189,10 @@ void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { state: string; fingerprint: string })
       .filter((f) => f.state !== 'baselined');
-    assert.deepEqual(fresh.map((f) => [f.fingerprint, f.state]), [[base.entries[0].fingerprint, 'expired']]);
+    assert.deepEqual(
+      fresh.map((f) => [f.fingerprint, f.state]),
+      [[base.entries[0].fingerprint, 'expired']],
+    );
     const advisory = await hunt(['run', 'hunts', '--baseline', 'baseline.json', '--advisory'], env, dir);
     assert.equal(advisory.code, 0, 'advisory reports and passes');
   });
@@ -185,7 +231,11 @@ void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
         s.close(() => resolve(p));
       });
     });
-    const r = await hunt(['run', 'hunts', '--api-url', `http://127.0.0.1:${port}`, '--sarif', 'x.sarif'], env, dir);
+    const r = await hunt(
+      ['run', 'hunts', '--api-url', `http://127.0.0.1:${port}`, '--sarif', 'x.sarif'],
+      env,
+      dir,
+    );
     assert.equal(r.code, 4, r.stderr);
     assert.ok(fs.existsSync(path.join(dir, 'x.sarif')));
     noKey(r, path.join(dir, 'x.sarif'));
@@ -193,7 +243,10 @@ void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
 
   void it('a malformed hunt exits 2 naming its file and line, and sends nothing', async () => {
     const dir = scratch();
-    fs.writeFileSync(path.join(dir, 'hunts', 'broken.odinq'), '@hosts Fine\nservices.port:22\n\n@hosts Broken\nservices.port:(22 OR\n');
+    fs.writeFileSync(
+      path.join(dir, 'hunts', 'broken.odinq'),
+      '@hosts Fine\nservices.port:22\n\n@hosts Broken\nservices.port:(22 OR\n',
+    );
     emu.clearLog();
     const r = await hunt(['run', 'hunts'], env, dir);
     assert.equal(r.code, 2);
@@ -239,7 +292,10 @@ void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
     assert.match(summary, /Private-Use/);
     assert.match(summary, /Denied subdomains/);
     // A committed file may deny, never allow: an allow key is refused as configuration.
-    fs.writeFileSync(path.join(dir, 'odin-hunt.json'), JSON.stringify({ privacy: { allow: ['10.0.0.0/8'] } }));
+    fs.writeFileSync(
+      path.join(dir, 'odin-hunt.json'),
+      JSON.stringify({ privacy: { allow: ['10.0.0.0/8'] } }),
+    );
     const allow = await hunt(['run', 'hunts'], env, dir);
     assert.equal(allow.code, 2);
     assert.match(allow.stderr, /odin-hunt\.json: .*unknown key "allow"/);

@@ -20,7 +20,12 @@ export interface Ran {
 }
 
 /** Runs `node <script> ...args` and resolves when it exits (no timer: the exit event). */
-export function runNode(script: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Ran> {
+export function runNode(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd,
