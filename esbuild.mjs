@@ -136,6 +136,8 @@ const targets = {
   // dependencies. `--hunt-out=FILE` writes it elsewhere (scripts/package-hunt.mjs).
   hunt: {
     ...node,
+    // dist/ci/: not in the .vsix (.vscodeignore ships dist/*.js only); the extension never loads it.
+    outdir: 'dist/ci',
     ...(huntOut
       ? { entryPoints: ['src/hunt/bin.ts'], outdir: undefined, outfile: huntOut }
       : { entryPoints: { hunt: 'src/hunt/bin.ts' } }),
@@ -145,6 +147,7 @@ const targets = {
   // The GitHub Action (action.yml at the repository's top): runs the hunt runner in-process.
   action: {
     ...node,
+    outdir: 'dist/ci',
     entryPoints: { action: 'src/hunt/action.ts' },
     define: { ODIN_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) },
   },

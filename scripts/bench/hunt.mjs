@@ -1,4 +1,4 @@
-// Bench section: the hunt runner (dist/hunt.js) over the emulator's 5,000 hosts.
+// Bench section: the hunt runner (dist/ci/hunt.js) over the emulator's 5,000 hosts.
 // 50 hunts in 5 files (hosts by port and country, broad ones with many pages, buckets, files,
 // domains, and five hunts that repeat another's query): wall time, requests sent, peak
 // memory of the runner's process (its maxRSS, written by a preload as it exits), and the
@@ -62,7 +62,7 @@ export default async function run() {
         [
           '--require',
           path.join(dir, 'preload.js'),
-          path.join(root, 'dist', 'hunt.js'),
+          path.join(root, 'dist', 'ci', 'hunt.js'),
           'run',
           'hunts',
           '--sarif',

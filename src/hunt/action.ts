@@ -1,5 +1,5 @@
 /**
- * The GitHub Action (action.yml at the repository's top; dist/action.js): runs `odin-hunt run`
+ * The GitHub Action (action.yml at the repository's top; dist/ci/action.js): runs `odin-hunt run`
  * in-process on the runner's Node and speaks to the workflow as GitHub documents it: inputs
  * from `INPUT_*`, outputs appended to `$GITHUB_OUTPUT`, the step summary to
  * `$GITHUB_STEP_SUMMARY`, annotations as workflow commands on stdout (at most 10 on the hunts'

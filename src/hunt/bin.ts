@@ -1,5 +1,5 @@
 /**
- * The `odin-hunt` executable (dist/hunt.js, packages/odin-hunt): runs the command line of
+ * The `odin-hunt` executable (dist/ci/hunt.js, packages/odin-hunt): runs the command line of
  * cli.ts with this process's arguments and environment. Ctrl-C or SIGTERM stop sending and
  * still write what was found.
  */

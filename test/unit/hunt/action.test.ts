@@ -1,5 +1,5 @@
 /**
- * The GitHub Action as GitHub runs it: `node dist/action.js` with the environment a runner
+ * The GitHub Action as GitHub runs it: `node dist/ci/action.js` with the environment a runner
  * sets (INPUT_* variables, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_WORKSPACE, RUNNER_TEMP),
  * reading the workflow commands it prints on stdout; against the emulator on 127.0.0.1.
  */
@@ -42,10 +42,10 @@ function commands(stdout: string): string[] {
   return out;
 }
 
-void describe('the GitHub Action (dist/action.js) with the environment GitHub sets', () => {
+void describe('the GitHub Action (dist/ci/action.js) with the environment GitHub sets', () => {
   let emu: Emulator;
   before(async () => {
-    assert.ok(fs.existsSync(ACTION), 'dist/action.js is built by esbuild before the unit tests');
+    assert.ok(fs.existsSync(ACTION), 'dist/ci/action.js is built by esbuild before the unit tests');
     emu = await startEmulator({ hosts: 5000, apiKey: KEY });
   });
   after(async () => {

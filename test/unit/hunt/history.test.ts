@@ -37,7 +37,7 @@ function blocks(text: string): Map<string, string[]> {
 void describe('odin-hunt snapshot and diff over the emulator’s dated states', () => {
   let emu: Emulator;
   before(async () => {
-    assert.ok(fs.existsSync(BUNDLE), 'dist/hunt.js is built by esbuild before the unit tests');
+    assert.ok(fs.existsSync(BUNDLE), 'dist/ci/hunt.js is built by esbuild before the unit tests');
     emu = await startEmulator({ hosts: 5000, apiKey: KEY });
   });
   after(async () => {
@@ -123,6 +123,32 @@ void describe('odin-hunt snapshot and diff over the emulator’s dated states', 
     for (const [ip, lines] of got) {
       // A host the hunts gained or lost because a port opened or closed is new or gone to them.
       assert.ok(changedIps.has(ip), `${ip} changed in the emulator: ${lines.join(' | ')}`);
+    }
+    // With the KEV and EPSS copies (as the editor keeps them), hosts with a new KEV CVE come
+    // first, and within a host KEV, then EPSS, orders the CVEs.
+    fs.mkdirSync(path.join(dir, 'feeds'));
+    for (const f of ['kev.json', 'epss.csv.gz'])
+      fs.writeFileSync(
+        path.join(dir, 'feeds', f),
+        Buffer.from(await (await fetch(`${emu.url}/feeds/${f}`)).arrayBuffer()),
+      );
+    const ranked = await hunt(['diff', 'old', 'snap', '--feeds', 'feeds', '--json'], env, dir);
+    assert.equal(ranked.code, 0, ranked.stderr);
+    const hosts = JSON.parse(ranked.stdout) as Array<{ cvesOpened: Array<{ kev?: boolean; epss?: number }> }>;
+    const kevFirst = hosts.map((h) => h.cvesOpened.some((c) => c.kev));
+    assert.ok(kevFirst.includes(true), 'a new KEV CVE in this change');
+    assert.deepEqual(
+      kevFirst,
+      [...kevFirst].sort((x, y) => Number(y) - Number(x)),
+      'hosts with a new KEV CVE first',
+    );
+    for (const h of hosts) {
+      const order = h.cvesOpened.map((c) => [Number(!!c.kev), c.epss ?? -1]);
+      for (let i = 1; i < order.length; i++)
+        assert.ok(
+          order[i - 1][0] > order[i][0] ||
+            (order[i - 1][0] === order[i][0] && order[i - 1][1] >= order[i][1]),
+        );
     }
     const json = await hunt(['diff', 'old', 'snap', '--json'], env, dir);
     assert.equal((JSON.parse(json.stdout) as unknown[]).length, got.size);

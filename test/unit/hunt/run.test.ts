@@ -1,5 +1,5 @@
 /**
- * The hunt runner as CI runs it: dist/hunt.js as a child process against the emulator on
+ * The hunt runner as CI runs it: dist/ci/hunt.js as a child process against the emulator on
  * 127.0.0.1, over the example hunts. Each Done-when line of the runner is a test here:
  * findings exit 1 with SARIF that validates against the official schema, fingerprints that
  * survive a moved hunt, the baseline, the budget, 402, an unreachable service, a malformed
@@ -47,11 +47,11 @@ function noKey(r: Ran, ...files: string[]): void {
     if (fs.existsSync(f)) assert.ok(!fs.readFileSync(f, 'utf8').includes(KEY), `no key in ${f}`);
 }
 
-void describe('odin-hunt run (dist/hunt.js against the emulator)', () => {
+void describe('odin-hunt run (dist/ci/hunt.js against the emulator)', () => {
   let emu: Emulator;
   let env: NodeJS.ProcessEnv;
   before(async () => {
-    assert.ok(fs.existsSync(BUNDLE), 'dist/hunt.js is built by esbuild before the unit tests');
+    assert.ok(fs.existsSync(BUNDLE), 'dist/ci/hunt.js is built by esbuild before the unit tests');
     emu = await startEmulator({ hosts: 5000, apiKey: KEY });
     env = { ODIN_API_KEY: KEY, ODIN_API_URL: emu.url };
   });

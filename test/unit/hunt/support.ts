@@ -1,5 +1,5 @@
 /**
- * What the runner's tests share: the built runner (dist/hunt.js) run as a child process, the
+ * What the runner's tests share: the built runner (dist/ci/hunt.js) run as a child process, the
  * way CI runs it, against the emulator on 127.0.0.1; a scratch copy of the example hunts.
  */
 import { spawn } from 'node:child_process';
@@ -8,8 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const ROOT = path.join(__dirname, '..', '..', '..', '..');
-export const BUNDLE = path.join(ROOT, 'dist', 'hunt.js');
-export const ACTION = path.join(ROOT, 'dist', 'action.js');
+export const BUNDLE = path.join(ROOT, 'dist', 'ci', 'hunt.js');
+export const ACTION = path.join(ROOT, 'dist', 'ci', 'action.js');
 export const EXAMPLES = path.join(ROOT, 'examples', 'hunts');
 export const SCHEMA = path.join(ROOT, 'test', 'fixtures', 'sarif-schema', 'sarif-schema-2.1.0.json');
 
