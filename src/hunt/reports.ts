@@ -113,6 +113,10 @@ const STATUS: Record<HuntOutcome['status'], string> = {
 
 const MAX_LISTED = 50;
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 export function toSummary(report: RunReport, headline: string): string {
   const all = report.outcomes.flatMap((o) => o.findings);
   const fresh = all.filter((f) => f.state !== 'baselined');
@@ -121,7 +125,7 @@ export function toSummary(report: RunReport, headline: string): string {
     '',
     headline,
     '',
-    `${report.outcomes.length} hunts in ${report.files.length} files; ${all.length} findings (${fresh.length} new, ${all.length - fresh.length} baselined); ${report.sent} requests sent${report.budget !== undefined ? ` of a budget of ${report.budget}` : ''}.`,
+    `${plural(report.outcomes.length, 'hunt')} in ${plural(report.files.length, 'file')}; ${plural(all.length, 'finding')} (${fresh.length} new, ${all.length - fresh.length} baselined); ${plural(report.sent, 'request')} sent${report.budget !== undefined ? ` of a budget of ${report.budget}` : ''}.`,
     '',
     '| Hunt | File | Status | Matches | New | Baselined | Requests |',
     '| --- | --- | --- | ---: | ---: | ---: | ---: |',
