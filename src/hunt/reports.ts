@@ -113,6 +113,11 @@ const STATUS: Record<HuntOutcome['status'], string> = {
 
 const MAX_LISTED = 50;
 
+/** A hunt's place as a code span (a path reads as written; backticks and bars cannot end it). */
+function where(o: HuntOutcome): string {
+  return `\`${`${o.hunt.file}:${o.hunt.line}`.replace(/[`|\r\n]/g, '_')}\``;
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -133,16 +138,13 @@ export function toSummary(report: RunReport, headline: string): string {
   for (const o of report.outcomes) {
     const n = o.findings.filter((f) => f.state !== 'baselined').length;
     lines.push(
-      `| ${md(o.hunt.key)} | ${md(`${o.hunt.file}:${o.hunt.line}`)} | ${STATUS[o.status]} | ${o.count ?? o.findings.length} | ${n} | ${o.findings.length - n} | ${o.requests} |`,
+      `| ${md(o.hunt.key)} | ${where(o)} | ${STATUS[o.status]} | ${o.count ?? o.findings.length} | ${n} | ${o.findings.length - n} | ${o.requests} |`,
     );
   }
   const missed = report.outcomes.filter(notScanned);
   if (missed.length) {
     lines.push('', '### Not scanned', '');
-    for (const o of missed)
-      lines.push(
-        `- ${md(o.hunt.key)} (${md(`${o.hunt.file}:${o.hunt.line}`)}): ${md(o.reason ?? o.status, 400)}`,
-      );
+    for (const o of missed) lines.push(`- ${md(o.hunt.key)} (${where(o)}): ${md(o.reason ?? o.status, 400)}`);
   }
   if (fresh.length) {
     lines.push('', '### New findings', '');
