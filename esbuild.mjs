@@ -1,5 +1,5 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--analyze] [--only=extension,search,details,triage,hunts,agent,psl,emulator,mcp,hunt,action,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--analyze] [--inputs] [--only=extension,search,details,triage,hunts,agent,psl,lucene,emulator,mcp,hunt,action,webview]
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,6 +10,8 @@ const watch = args.includes('--watch');
 const production = args.includes('--production');
 // --analyze: print what each bundle is made of (esbuild's metafile), largest first.
 const analyze = args.includes('--analyze');
+// --inputs: write nothing, print each bundle's source files as JSON (test/unit/bundles.test.ts).
+const inputsOnly = args.includes('--inputs');
 const mcpOut = args.find((a) => a.startsWith('--mcp-out='))?.slice('--mcp-out='.length);
 const huntOut = args.find((a) => a.startsWith('--hunt-out='))?.slice('--hunt-out='.length);
 const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -19,14 +21,16 @@ const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist'
 
 /**
  * Where the lazily loaded parts live. Each feature's stand-in (src/extension/<feature>/lazy.ts)
- * loads it with `require('./index')` on first use, and src/extension/lazy/pslLoader.ts the
- * public suffix list with `require('tldts')`; here those calls become `require('./<feature>.js')`
- * and `require('./psl.js')` (bundles of their own), and every other import of `tldts` goes
- * through the loader. `npm run bench -- --only=activation` builds the same sources as one
+ * loads it with `require('./index')` on first use, src/extension/lazy/pslLoader.ts the
+ * public suffix list with `require('tldts')` and luceneLoader.ts the query parser with
+ * `require('lucene')`; here those calls become `require('./<feature>.js')`, `require('./psl.js')`
+ * and `require('./lucene.js')` (bundles of their own), and every other import of `tldts` or
+ * `lucene` goes through its loader. `npm run bench -- --only=activation` builds the same sources as one
  * bundle (without this plugin) and measures both in one run (docs/benchmarks.md).
  */
 export const LAZY_FEATURES = ['search', 'details', 'triage', 'hunts', 'agent'];
 const PSL_LOADER = path.resolve('src/extension/lazy/pslLoader.ts');
+const LUCENE_LOADER = path.resolve('src/extension/lazy/luceneLoader.ts');
 const STAND_INS = new Map(
   LAZY_FEATURES.map((f) => [path.resolve(`src/extension/${f}/lazy.ts`), `./${f}.js`]),
 );
@@ -39,11 +43,14 @@ const lazyParts = {
     build.onResolve({ filter: /^tldts$/ }, (a) =>
       a.importer === PSL_LOADER ? { path: './psl.js', external: true } : { path: PSL_LOADER },
     );
+    build.onResolve({ filter: /^lucene$/ }, (a) =>
+      a.importer === LUCENE_LOADER ? { path: './lucene.js', external: true } : { path: LUCENE_LOADER },
+    );
   },
 };
 
 /**
- * What the MCP server bundle leaves out of the SDK (issue 28; sizes in docs/benchmarks.md).
+ * What the MCP server bundle leaves out of the SDK (a smaller .vsix; sizes in docs/benchmarks.md).
  * The server uses the SDK's low-level `Server` with JSON Schemas of its own, over stdio, so:
  * - `zod/v3` and `zod-to-json-schema`: the SDK's support for tools declared with zod 3
  *   schemas (McpServer); the SDK's own schemas are zod 4, and `isZ4Schema` sends every parse
@@ -113,6 +120,7 @@ const targets = {
   hunts: { ...extensionHost, entryPoints: { hunts: 'src/extension/hunts/index.ts' } },
   agent: { ...extensionHost, entryPoints: { agent: 'src/extension/agent/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
+  lucene: { ...node, entryPoints: { lucene: 'src/extension/lazy/lucene.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`; without
   // the tests' attacker payloads (src/emulator/hostileShipped.ts).
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' }, plugins: [noTestPayloads] },
@@ -229,7 +237,7 @@ async function shareModules() {
             loader: 'ts',
             // Each shared module through a getter: evaluated when a feature first asks for
             // it, not at activation (a shared module activation itself does not import, such
-            // as the exploitation feeds' index, stays out of activation; issue 28).
+            // as the exploitation feeds' index, stays out of activation).
             contents: [
               `export * from './${entry}';`,
               `export const ${SHARED_EXPORT} = {${list.map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`).join(', ')}};`,
@@ -277,7 +285,7 @@ const selected = Object.entries(targets).filter(([name]) => !only || only.has(na
 
 // The pages load the codicon font from the extension's own files (CSP: no remote fonts),
 // cut to the glyphs they draw (src/webview/icons.ts): ~3 KB instead of 126 KB + 34 KB of CSS.
-if (!only || only.has('webview')) await writeCodicons();
+if (!inputsOnly && (!only || only.has('webview'))) await writeCodicons();
 
 async function writeCodicons() {
   const src = 'node_modules/@vscode/codicons/dist';
@@ -305,7 +313,11 @@ async function writeCodicons() {
     `${head.replace(/codicon\.ttf\?[0-9a-f]+/, 'codicon.ttf')}${rules.map((r) => r.line).join('\n')}\n`,
   );
 }
-if (watch) {
+if (inputsOnly) {
+  const inputs = {};
+  for (const [name, opts] of selected) inputs[name] = Object.keys(await inputsOf(opts));
+  console.log(JSON.stringify(inputs));
+} else if (watch) {
   for (const [, opts] of selected) {
     const ctx = await esbuild.context({ ...common, ...opts });
     await ctx.watch();

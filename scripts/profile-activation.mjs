@@ -1,4 +1,4 @@
-// CPU profile of the extension's activation inside the real host (issue 28): starts the host
+// CPU profile of the extension's activation inside the real host (to find what slows it): starts the host
 // the way the activation bench does (activation events removed, a measuring entry as the
 // "tests"), opens an inspector session inside the extension host around `ext.activate()`,
 // writes the profile and prints the functions activation spends its time in, self and

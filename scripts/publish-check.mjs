@@ -2,7 +2,7 @@
 // .vsix (scripts/package.mjs: production build, vsce package) and checks what is in it, as
 // the Marketplace and Open VSX will see it (docs/publishing.md):
 //   - vsce printed no warning
-//   - the size is within the budget (600 KB, issue 28)
+//   - the size is within the budget (600 KB: a small download, a fast start)
 //   - the files are the ones users need (no source, map, test or screenshot), and the
 //     bundles the manifest names are there
 //   - no shipped bundle carries a test fixture (the hostile payloads of src/emulator/hostile.ts
@@ -24,7 +24,7 @@ import { ALLOWED, packageExtension } from './package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The budget of the packed .vsix (issue 28). */
+/** The budget of the packed .vsix. */
 // 600 KB, German and the map included (the pages' codicon font is cut to the glyphs they draw).
 export const MAX_VSIX_BYTES = 600 * 1024;
 

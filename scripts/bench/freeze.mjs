@@ -1,7 +1,8 @@
 // Bounded work per answer: what one host answer under the 16 MiB size cap costs the extension
 // host, on its one thread, from the body's text to a cached record and a hover card: parse
 // (keys `__proto__`/`constructor`/`prototype` dropped), normalise, count the cache's bytes,
-// render the card. Two answers from issue 25: 65,535 ports, and 900,000 services.
+// render the card. Two answers that froze the editor before the bound: 65,535 ports, and
+// 900,000 services.
 //
 //   npx tsc -p . --outDir out && node scripts/bench/freeze.mjs
 //   FREEZE_OUT=<an older build's out/> FREEZE_HEAP=0 node scripts/bench/freeze.mjs   (that build's "now")
@@ -38,7 +39,7 @@ function median(xs) {
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** The two answers of the issue, as the service would send them (each under 16 MiB). */
+/** The two answers that froze the editor, as the service would send them (each under 16 MiB). */
 export function answers() {
   const ports = [];
   for (let i = 0; i < 65535; i++)

@@ -8,7 +8,7 @@
 //   npx tsc -p . --outDir out && node scripts/bench/loadall.mjs
 //
 // The longest task is the largest gap between two turns of the event loop while the load runs
-// (a `setImmediate` chain records each turn). Budget: 50 ms (issue 28). `run()` returns rows
+// (a `setImmediate` chain records each turn). Budget: 50 ms (no freeze a person notices). `run()` returns rows
 // `{ name, value, unit, target?, note? }`.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -82,7 +82,7 @@ export default async function run() {
   const p = preview(t, layerSource({ layer: layerFor('http://127.0.0.1:1'), client: () => undefined }), {});
   const previewMs = performance.now() - t0;
   // CPU time beside the wall time: on a shared machine the wall time is mostly the others'
-  // (issue 28: 1.8–2.2 s of CPU while the wall read 2.6–9 s at load average 10–14).
+  // (once 1.8–2.2 s of CPU while the wall read 2.6–9 s at load average 10–14).
   const { user, system } = process.cpuUsage(cpu0);
   rows.push({
     name: 'triage: 100 MB log → preview',
@@ -110,7 +110,7 @@ export default async function run() {
         name: `triage: requests per unique public indicator (${batching ? 'batched' : 'single'})`,
         value: Number((r.requests / Math.max(r.eligible, 1)).toFixed(3)),
         unit: 'req',
-        // Never more requests than unique public indicators to send (issue 18).
+        // Never more requests than unique public indicators to send (the preview's count holds).
         target: '<= 1',
         note: `${r.requests} requests for ${r.eligible} indicators; ${r.summary}`,
       });

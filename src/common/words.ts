@@ -1,5 +1,5 @@
 /**
- * The pages' words (issue 31.3). A page writes its own text through `l10n.t` of
+ * The pages' words, localised. A page writes its own text through `l10n.t` of
  * core/text/l10n.ts, the message being the key, as the extension does; the translations
  * come from the extension (the trusted side: `vscode.l10n.bundle`, never scan data) in a
  * `words` message that the webview kit posts right after the page's `ready` and before its

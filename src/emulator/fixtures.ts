@@ -23,7 +23,7 @@ export const FIXTURE_HOSTS = {
   hostile: '193.42.33.7',
   /** 1,000 services and ~5 MB of banners (rendering stress tests). */
   huge: '159.89.214.31',
-  /** Issue 29's pair: ONE CVE at CVSS 7.5 that CISA KEV lists (CVE-2021-41773)... */
+  /** The exploited-first pair: ONE CVE at CVSS 7.5 that CISA KEV lists (CVE-2021-41773)... */
   kevOne: '135.181.47.102',
   /** ...and TEN CVEs at CVSS 9.8 that KEV does not list: the KEV host sorts first. */
   tenCritical: '51.75.144.23',

@@ -163,7 +163,7 @@ export function fixtureHosts(anchor: number): HostPlan[] {
       scanId: scanId + 8,
     },
     {
-      // Issue 29's Done-when: one known exploited CVE at CVSS 7.5 (EMULATOR_KEV lists it).
+      // Exploited first: one known exploited CVE at CVSS 7.5 (EMULATOR_KEV lists it).
       ip: FIXTURE_HOSTS.kevOne,
       asn: asn('AS24940'),
       city: CITIES.hel,

@@ -102,7 +102,7 @@ export class Ctx implements vscode.Disposable {
   /**
    * The KEV and EPSS feeds (shared/feeds.ts); built on first need, loaded by `ensure()`. The
    * module too is loaded then (a `require` esbuild evaluates when it runs): the feed parsers
-   * and node:zlib are no part of activation (issue 28).
+   * and node:zlib are no part of activation (it stays fast).
    */
   get feeds(): Feeds {
     if (!this.exploitationFeeds) {

@@ -97,11 +97,11 @@ export interface TestApi {
   charts: PageRecorder<ChartRenderedEvent>;
   /** What the map pages reported (id: the result set's id). */
   maps: PageRecorder<MapRenderedEvent>;
-  /** The search feature: results tree provider, saved-search store (issue 5). */
+  /** The search feature: results tree provider, saved-search store. */
   search: SearchProbe;
   /** The triage feature (loads it): last triage, verdict decorations. */
   triage(): TriageFeature;
-  /** The agent tools and MCP server definition (issue 20), as the agent feature registered them. */
+  /** The agent tools and MCP server definition, as the agent feature registered them. */
   agent: RegisteredAgent;
   /** The "read/write this file?" modal for paths from command arguments: what it showed, and the answer to give. */
   pathPrompts: PathPrompts;

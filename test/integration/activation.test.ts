@@ -125,7 +125,7 @@ describe('activation', () => {
   });
 });
 
-/** Localisation as the real host applies it (issue 31.3; the unit test holds the files complete). */
+/** Localisation as the real host applies it (the unit test holds the files complete). */
 describe('localisation', () => {
   it('the manifest reaches the workbench with its package.nls.json words, not %keys%', () => {
     const pkg = extension().packageJSON as {

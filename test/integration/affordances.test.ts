@@ -1,5 +1,5 @@
 /**
- * Every affordance works (issue #15, item 2), proven the way a user finds out: the list of
+ * Every affordance works, proven the way a user finds out: the list of
  * actions is GENERATED from what the extension offers, not written here:
  *  - package.json `contributes.menus` (view/item/context, view/title, editor/context,
  *    explorer/context): each entry, for each tree item type its `when` names;

@@ -7,6 +7,9 @@
  * Restricted Mode every sending tool refuses and nothing reaches any server.
  */
 import * as assert from 'assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import { startHostileUpstream, type HostileUpstream } from '../../src/emulator/injection';
@@ -190,6 +193,38 @@ describe('agent tools', function () {
         const p = await api.agent.prepare(name, input);
         assert.ok(String(p?.invocationMessage).startsWith(shown), `${name}: ${String(p?.invocationMessage)}`);
         if (p?.confirmationMessages) assert.strictEqual(p.confirmationMessages.title, shown, name);
+      }
+    });
+
+    it("a tool's file argument is read only inside the workspace folders: a link inside to a file outside is refused", async () => {
+      const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+      const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-outside-'));
+      const secret = path.join(outside, 'secret.log');
+      fs.writeFileSync(secret, `login from ${FIXTURE_HOSTS.scanner}\n`);
+      const inside = path.join(folder, 'agent-inside.log');
+      fs.writeFileSync(inside, `login from ${FIXTURE_HOSTS.webServer}\n`);
+      const toOutside = path.join(folder, 'agent-link-out.log');
+      const toInside = path.join(folder, 'agent-link-in.log');
+      const dirOut = path.join(folder, 'agent-dir-out');
+      fs.symlinkSync(secret, toOutside);
+      fs.symlinkSync(inside, toInside);
+      fs.symlinkSync(outside, dirOut);
+      try {
+        // A file of the workspace and a link to one are read.
+        for (const file of ['agent-inside.log', inside, 'agent-link-in.log'])
+          assert.match(
+            await invoke('odin_list_indicators', { file }),
+            new RegExp(FIXTURE_HOSTS.webServer.replace(/\./g, '\\.')),
+            file,
+          );
+        // Outside, through a link to the file or to its folder, by `..` or by absolute path.
+        const rel = path.relative(folder, secret);
+        for (const file of ['agent-link-out.log', toOutside, 'agent-dir-out/secret.log', rel, secret])
+          await refused('odin_list_indicators', { file }, /must be in a workspace folder/);
+        await refused('odin_triage', { file: 'agent-link-out.log' }, /must be in a workspace folder/);
+      } finally {
+        for (const f of [toOutside, toInside, dirOut, inside]) fs.rmSync(f, { force: true });
+        fs.rmSync(outside, { recursive: true, force: true });
       }
     });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 30: a summary opens as a chart page (src/extension/charts/chartView.ts) in the real
+ * Charts: a summary opens as a chart page (src/extension/charts/chartView.ts) in the real
  * host. The page's `rendered` reports and the messages it sends are read through the test
  * API's recorder of the webview kit's events; a bar's message is delivered the way the
  * webview posts it, through the page's own validation, and the narrowed search must appear

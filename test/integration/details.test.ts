@@ -75,7 +75,7 @@ describe('details pages', function () {
     assert.strictEqual(api.details.rejected, rejected, 'the page sent no refused message');
   });
 
-  it('posts no words to a page in English: the page renders its own English (issue 31.3)', async () => {
+  it('posts no words to a page in English: the page renders its own English', async () => {
     // The words message (common/words.ts) carries vscode.l10n.bundle, which VS Code leaves
     // undefined in English. A German window needs the German language pack, which this
     // offline test host cannot install: the German rendering is a unit test (l10n.test.ts).

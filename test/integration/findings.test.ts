@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 6: security findings that are fixed, each held by a test that fails
+ * Security findings of the review that are fixed, each held by a test that fails
  * without its fix (checked by reverting the fix; see SECURITY.md).
  *   - An API-supplied CVE id copied from a details page goes into a status-bar message:
  *     `$(icon)` syntax in it must not render (the text is neutralised first).
@@ -12,7 +12,7 @@ import { copyText } from '../../src/extension/details/actions';
 import { config } from '../../src/extension/shared/config';
 import { getTestApi, testEnv, waitFor } from './index';
 
-describe('findings (issue 15)', () => {
+describe('security findings', () => {
   it('an API-supplied CVE id copied from a page goes into the status bar inert ($(icon) does not render)', async () => {
     const shown: string[] = [];
     const win = vscode.window as { setStatusBarMessage: (...a: unknown[]) => vscode.Disposable };

@@ -1,5 +1,5 @@
 /**
- * Issue #15 in the real host, each checked by what reaches the emulator: opening the page of
+ * The gate's findings in the real host, each checked by what reaches the emulator: opening the page of
  * a host just hovered sends no second host request; a hover answers within a few seconds
  * while the API hangs, and the answer fills the cache for the next hover.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 6: the hostile workspace (its .vscode/settings.json points odin.* and
+ * A security finding: the hostile workspace (its .vscode/settings.json points odin.* and
  * http.proxy at an attacker's server, plants a key, widens every limit), TRUSTED: the user
  * clicked Trust, so VS Code applies its settings. The key still goes to the user's endpoint
  * only; the harness (scripts/host/suite.mjs, run "trusted-hostile") then checks that the

@@ -110,7 +110,7 @@ describe('hover', function () {
       assert.strictEqual(await requestsFor('45.33.32.156'), 1);
     });
 
-    it('leads a host card with KEV and EPSS from the feeds, the known exploited CVE first (issue 29)', async () => {
+    it('leads a host card with KEV and EPSS from the feeds, the known exploited CVE first', async () => {
       const api = await getTestApi();
       // The feeds come from the emulator (user settings of the host run), loaded on first need.
       const store = await api.ctx.feeds.ensure();

@@ -2,7 +2,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { exploitationText, feedNote } from '../../src/core/exploitation';
 import { getTestApi, testEnv, waitFor } from './index';
+import { setUser } from './support';
 
 /** The API key lifecycle in SecretStorage, its context key, and the embedded demo emulator. */
 describe('API key', () => {
@@ -100,5 +102,37 @@ describe('demo data', () => {
     assert.strictEqual(api.ctx.isDemo(), false);
     assert.strictEqual(api.ctx.baseUrl(), before);
     assert.notStrictEqual(api.ctx.keys.source(), 'demo');
+  });
+
+  it('demo feeds never pass for the real ones: demo on, then demo off while offline, KEV and EPSS are "unavailable"', async function () {
+    // Restricted Mode downloads no feed at all (off.test.ts): the demo would show none.
+    if (!vscode.workspace.isTrusted) this.skip();
+    const api = await getTestApi();
+    const storage = api.ctx.extension.globalStorageUri.fsPath;
+    fs.rmSync(path.join(storage, 'feeds'), { recursive: true, force: true });
+    const today = new Date().toISOString().slice(0, 10);
+    await vscode.commands.executeCommand('odin.useDemoData');
+    try {
+      const demo = await api.ctx.feeds.ensure();
+      assert.strictEqual(feedNote(demo.kevStatus()), `KEV from ${today}`);
+      assert.strictEqual(feedNote(demo.epssStatus()), `EPSS from ${today}`);
+    } finally {
+      // Offline: the user's feeds answer nothing (a closed loopback port).
+      await setUser('feeds.kevUrl', 'http://127.0.0.1:9/feeds/kev.json');
+      await setUser('feeds.epssUrl', 'http://127.0.0.1:9/feeds/epss.csv.gz');
+      await vscode.commands.executeCommand('odin.stopDemoData');
+    }
+    try {
+      const store = await api.ctx.feeds.ensure();
+      assert.match(feedNote(store.kevStatus()), /^KEV unavailable: download failed/);
+      assert.match(feedNote(store.epssStatus()), /^EPSS unavailable: download failed/);
+      // Log4Shell and Citrix Bleed are in the real catalogue, not the emulator's.
+      for (const id of ['CVE-2021-44228', 'CVE-2023-4966'])
+        assert.strictEqual(exploitationText(store.lookup(id)), 'KEV unknown · EPSS unknown', id);
+    } finally {
+      await setUser('feeds.kevUrl', `${testEnv.emulatorUrl}/feeds/kev.json`);
+      await setUser('feeds.epssUrl', `${testEnv.emulatorUrl}/feeds/epss.csv.gz`);
+      api.ctx.feeds.invalidate();
+    }
   });
 });

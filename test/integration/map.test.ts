@@ -1,5 +1,5 @@
 /**
- * Issue 30: a host search drawn on a map page (src/extension/map/mapView.ts) in the real host,
+ * Maps: a host search drawn on a map page (src/extension/map/mapView.ts) in the real host,
  * and a summary by country as a choropleth. The page's `rendered` reports and the messages it
  * sends are read through the test API's recorder of the webview kit's events; a point's
  * message is delivered the way the webview posts it (through the page's own validation), and

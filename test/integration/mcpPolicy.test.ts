@@ -2,7 +2,7 @@
  * The MCP server as VS Code starts it (the resolved definition: command, arguments and
  * environment), driven by the official SDK client inside the real VS Code: it sends while
  * lookups are on; once the user turns lookups off in the settings, or adds a deny entry,
- * the same running server sends nothing (issue #25: "off" is off for a running server).
+ * the same running server sends nothing ("off" is off for a running server too).
  * And a zoned global IPv6 address hovers to a card about the address, not an error card.
  */
 import * as assert from 'assert';

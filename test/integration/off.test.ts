@@ -1,5 +1,5 @@
 /**
- * "off" is off (issue #15, item 3), in the real host: with `odin.lookups.mode: "off"` every
+ * "off" is off, in the real host: with `odin.lookups.mode: "off"` every
  * contributed command is run with an IP, a domain and an argument object, every indicator of
  * every sample file is hovered, and a host and a whois page are restored: the emulator's log
  * must stay empty. In Restricted Mode the same holds for the automatic paths (hovers,
@@ -72,7 +72,7 @@ async function pagesDecided(
           opened.has(key) ||
           api.details.marks.some((m) => `${m.page}:${m.id}` === key && m.phase === 'data' && m.at >= since),
       ),
-    // Generous: the workbench sometimes takes ~30 s to load a webview (issue 28).
+    // Generous: the workbench sometimes takes ~30 s to load a webview (a host stall, not ours).
     90_000,
     'every open details page to show its data or why not',
   ).catch((e: unknown) => {
@@ -197,7 +197,7 @@ describe('"off" is off', function () {
       await assertNothingSent('restoring pages');
     });
 
-    it('the exploitation feeds are not downloaded (issue 29)', async () => {
+    it('the exploitation feeds are not downloaded', async () => {
       const store = await feedsFromScratch();
       await assertNothingSent('the exploitation feeds');
       assert.match(feedNote(store.kevStatus()), /KEV unavailable: not downloaded: lookups are off/);
@@ -218,7 +218,7 @@ describe('"off" is off', function () {
       await assertNothingSent('hovering and restoring in Restricted Mode');
     });
 
-    it('the exploitation feeds are not downloaded (issue 29)', async () => {
+    it('the exploitation feeds are not downloaded', async () => {
       const store = await feedsFromScratch();
       await assertNothingSent('the exploitation feeds in Restricted Mode');
       assert.match(

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 6: the export and import commands take a `path` argument (a keybinding, a
+ * A security finding: the export and import commands take a `path` argument (a keybinding, a
  * task or launch input, another extension). A path outside the folders of a trusted
  * workspace is read or written only after a modal that names the file; declined, nothing
  * is read or written. (The modal's answer is given through the TestApi, which records what

@@ -1,5 +1,5 @@
 /**
- * Query text passes the one gate on every search path inside the real VS Code (issue #25):
+ * Query text passes the one gate on every search path inside the real VS Code:
  * a palette search, a summary, a saved search and a `.odinq` hunt whose query names a
  * private address, an internal name or a denied name (Lucene escapes included) are refused
  * with a message naming the value and why, and nothing reaches the emulator.
@@ -81,5 +81,39 @@ describe('query text passes the gate in every search', function () {
       (e) => !String((e as { path?: unknown }).path ?? '').startsWith('/v1/fields/'),
     );
     assert.deepStrictEqual(sent, []);
+  });
+
+  it('a pattern over a denied name and a full-width address are refused in a search and an agent query; nothing is sent', async () => {
+    await setUser('privacy.deny', ['mycompany.com']);
+    await clearEmulatorLog();
+    for (const [query, why] of [
+      ['hostnames:*mycompany*', /^The pattern \*mycompany\* could match mycompany\.com: not sent to ODIN/],
+      ['hostnames:/.*mycompany.*/', /^The pattern \/\.\*mycompany\.\*\/ could match mycompany\.com/],
+      ['ip:１０．０．０．７', /^10\.0\.0\.7 is Private-Use \(RFC 1918\): not sent to ODIN/],
+    ] as const) {
+      const search = (await vscode.commands.executeCommand('odin.searchHosts', { query })) as Summary;
+      assert.strictEqual(search.status, 'blocked', `${query}: ${search.error}`);
+      assert.match(search.error ?? '', why, query);
+      const cts = new vscode.CancellationTokenSource();
+      await assert.rejects(
+        Promise.resolve(
+          vscode.lm.invokeTool(
+            'odin_count_hosts',
+            { input: { query }, toolInvocationToken: undefined },
+            cts.token,
+          ),
+        ),
+        (e: unknown) => {
+          assert.match(
+            e instanceof Error ? e.message : String(e),
+            new RegExp(why.source.slice(1)),
+            `agent: ${query}`,
+          );
+          return true;
+        },
+      );
+      cts.dispose();
+    }
+    assert.deepStrictEqual(await lookupLog(), []);
   });
 });

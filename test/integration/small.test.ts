@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 7: the facet count of a summary can be changed, from the summary's node
+ * Small things a user trips over: the facet count of a summary can be changed, from the summary's node
  * (its context value offers "Change Facet Count…") and as a command argument.
  */
 import * as assert from 'assert';

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 8: the details-page stall. About one panel open in three waited ~30 s for
+ * The details-page stall. About one panel open in three waited ~30 s for
  * its page to say `ready` after a panel was closed while still loading. This probe opens a
  * panel, closes it after a short delay (while it loads), opens another and times created →
  * ready from the details probe's marks; the same without the early close as the baseline.

@@ -171,7 +171,7 @@ describe('triage', function () {
     api.triage().view()?.dispose();
   });
 
-  it('puts one known exploited CVE at CVSS 7.5 above ten CVEs at 9.8 in the view; the header charts and filters (issues 29, 30)', async () => {
+  it('puts one known exploited CVE at CVSS 7.5 above ten CVEs at 9.8 in the view; the header charts and filters', async () => {
     const api = await getTestApi();
     // The feeds come from the emulator (user settings of the host run).
     await api.ctx.feeds.ensure();

@@ -1,4 +1,4 @@
-// The chart page of a summary as a person uses it in the real workbench (issue 30): "Summarize
+// The chart page of a summary as a person uses it in the real workbench: "Summarize
 // Hosts by Field…" from the palette, the summary's inline "Open Summary as Chart" in the
 // Results view, a bar chart beside the editor; a click on a bar runs the narrowed search into
 // the Results view; the table toggle; every value inside a narrowed chart; the hostile host's

@@ -16,7 +16,7 @@ describe('hover cards', () => {
     assert.match(text, /ODIN · 45\.33\.32\.156/);
     assert.match(text, /Open ports \(\d+\)/);
     assert.match(text, /Vulnerable: yes/);
-    // Issue 29: the verdict leads with the worst exploitation signal (the emulator's KEV feed).
+    // Exploited first: the verdict leads with the worst exploitation signal (the emulator's KEV feed).
     assert.match(
       text,
       /Vulnerable: yes · Known exploited \(KEV, added 2021-11-03; used by ransomware\) · CVSS/,

@@ -1,4 +1,4 @@
-// The map page of a host search as a person uses it in the real workbench (issue 30): "Search
+// The map page of a host search as a person uses it in the real workbench: "Search
 // Hosts…" from the palette, the set's inline "Show Result Set on Map" in the Results view, the
 // hosts as points on a world map beside the editor; the arrow keys move between points; a click
 // on a point opens its host's page; the table toggle; the hostile host's labels inert. The port

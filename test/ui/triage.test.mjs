@@ -417,8 +417,8 @@ describe('triage view', () => {
   });
 });
 
-// Issue 29's pair (src/emulator/fixtures.ts kevOne and tenCritical, in logs/exposure-scan.log)
-// and the header at a glance (issue 30): a bar filters the table, again clears it.
+// The exploited-first pair (src/emulator/fixtures.ts kevOne and tenCritical, in
+// logs/exposure-scan.log) and the header's charts: a bar filters the table, again clears it.
 const KEV_ONE = '135.181.47.102';
 const TEN_CRITICAL = '51.75.144.23';
 

@@ -4,6 +4,9 @@
  * next engineer cannot move or test one file without the others. Every relative import
  * counts, type-only ones and `require('./…')` included. Two files that name each other
  * (a pair) are allowed; anything larger fails with the files that form it.
+ *
+ * And every arrow between the folders of `src/` follows the layer table of ARCHITECTURE.md
+ * ("Layers"): `LAYERS` below is that table; an arrow it does not allow fails with the files.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -84,6 +87,50 @@ export function components(graph: Map<string, string[]>): string[][] {
   return out;
 }
 
+/**
+ * Which folders of src/ a folder may import (ARCHITECTURE.md, "Layers"). Arrows go down
+ * only: api ← core ← common ← webview; agent and extension above the core. The core never
+ * imports the pages' protocol, the extension or the agent; the emulator stands alone.
+ */
+export const LAYERS: Readonly<Record<string, readonly string[]>> = {
+  api: [],
+  core: ['api'],
+  common: ['api', 'core'],
+  webview: ['common', 'core'],
+  agent: ['api', 'core'],
+  extension: ['api', 'core', 'common', 'agent'],
+  emulator: [],
+};
+
+/**
+ * Arrows the table does not allow, each named once with why it stands: the demo command
+ * types the emulator bundle it requires by path (dist/emulator.js, loaded on "Try with Demo
+ * Data"), so no emulator code is bundled into the extension.
+ */
+export const LAYER_EXCEPTIONS: readonly string[] = ['extension/keys/commands.ts -> emulator/server.ts'];
+
+/** The arrows between folders of src/ that `layers` does not allow, as `from -> to` (relative to src/). */
+export function layerViolations(
+  graph: Map<string, string[]>,
+  layers: Readonly<Record<string, readonly string[]>> = LAYERS,
+  exceptions: readonly string[] = LAYER_EXCEPTIONS,
+  base = src,
+): string[] {
+  const out: string[] = [];
+  for (const [from, deps] of graph) {
+    const f = relative(base, from).split('\\').join('/');
+    const a = f.split('/')[0];
+    for (const to of deps) {
+      const t = relative(base, to).split('\\').join('/');
+      const b = t.split('/')[0];
+      if (a === b || exceptions.includes(`${f} -> ${t}`)) continue;
+      // A folder missing from the table may import nothing and be imported by nothing.
+      if (!(layers[a] ?? []).includes(b)) out.push(`${f} -> ${t}`);
+    }
+  }
+  return out.sort();
+}
+
 test('the import graph finds imports of every form, type-only and require included', () => {
   const graph = importGraph();
   const deps = (f: string): string[] => (graph.get(join(src, f)) ?? []).map((p) => relative(src, p));
@@ -119,4 +166,36 @@ test('the command map imports no feature module beyond tree-node types', () => {
     .filter((p) => p.startsWith('extension/'))
     .sort();
   assert.deepEqual(deps, ['extension/search/results/resultNodes.ts', 'extension/search/saved/savedView.ts']);
+});
+
+test('every folder of src/ is in the layer table', () => {
+  const folders = readdirSync(src).filter((n) => statSync(join(src, n)).isDirectory());
+  assert.deepEqual(folders.sort(), Object.keys(LAYERS).sort());
+});
+
+test('a wrong arrow between layers is found (the check itself)', () => {
+  const at = (f: string): string => join(src, f);
+  const g = new Map([
+    [at('core/triage/view.ts'), [at('core/triage/model.ts'), at('common/triageProtocol.ts')]],
+    [at('common/triageProtocol.ts'), [at('core/exploitation/order.ts')]],
+    [at('webview/main.ts'), [at('common/words.ts'), at('core/text/l10n.ts')]],
+    [at('extension/keys/commands.ts'), [at('emulator/server.ts')]],
+    [at('extension/lookup/hover.ts'), [at('emulator/dataset.ts')]],
+    [at('agent/tools.ts'), [at('api/client.ts')]],
+  ]);
+  assert.deepEqual(layerViolations(g), [
+    'core/triage/view.ts -> common/triageProtocol.ts',
+    'extension/lookup/hover.ts -> emulator/dataset.ts',
+  ]);
+});
+
+test('every arrow between the folders of src/ follows the layer table', () => {
+  const wrong = layerViolations(importGraph());
+  assert.deepEqual(wrong, [], `imports against the layers of ARCHITECTURE.md:\n${wrong.join('\n')}`);
+  // Each exception still names an arrow that exists (a stale one would hide a new one).
+  const graph = importGraph();
+  for (const e of LAYER_EXCEPTIONS) {
+    const [from, to] = e.split(' -> ');
+    assert.ok((graph.get(join(src, from)) ?? []).includes(join(src, to)), `stale exception: ${e}`);
+  }
 });

@@ -1,5 +1,5 @@
 /**
- * Localisation (issue 31.3): every user-visible string of the manifest is a `%key%` of
+ * Localisation: every user-visible string of the manifest is a `%key%` of
  * package.nls.json, every user-visible string of the code goes through `vscode.l10n.t`
  * (whose messages are l10n/bundle.l10n.json, written by `node scripts/l10n.mjs`), and each
  * second language translates every key and keeps its placeholders, icons, command links and
@@ -574,7 +574,7 @@ test('the words message: a record of strings, without a prototype; anything else
 });
 
 // ---------------------------------------------------------------------------------------------
-// The core's own words (issue 31.3): the pure modules that build text for a person (hover
+// The core's own words: the pure modules that build text for a person (hover
 // cards, search kinds, exploitation and triage words, reports, hunts' diagnostics, whois diffs,
 // the gate's refusals) word it through `l10n.t` of core/text/l10n.ts. The rule reads every
 // string literal and template of those files, wherever it is (a helper's return included),
@@ -599,6 +599,7 @@ const CORE_WORD_MODULES = [
   'privacy/policy.ts',
   'hunts',
   'query/completion.ts',
+  'query/parser.ts',
   'query/examples.ts',
   'query/query.ts',
   'requests/budget.ts',

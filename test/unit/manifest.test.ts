@@ -157,7 +157,7 @@ test('the .odinq language: extension, grammar, configuration and icon files exis
   }
 });
 
-// Issue 15, item 7: the small things a user trips over.
+// The small things a user trips over.
 test('the editor context-menu items sit in their own group, not navigation', () => {
   for (const e of contributes.menus['editor/context'] as Array<{ command: string; group?: string }>) {
     assert.match(e.group ?? '', /^odin(@\d+)?$/, `${e.command}: group ${e.group}`);

@@ -11,6 +11,11 @@
  *                          trust and privacy lists, read on every call (policy.ts); when set,
  *                          it alone decides (ODIN_LOOKUPS and the lists above are not read),
  *                          and a missing or unreadable file sends nothing
+ *   ODIN_FEEDS_DIR         set by the VS Code extension: the folder of its KEV and EPSS copies
+ *                          (read, never downloaded here)
+ *   ODIN_FEEDS_KEV_URL     the URLs those copies must come from (the extension's settings, or
+ *   ODIN_FEEDS_EPSS_URL    the demo's); unset: the published feeds. A copy of any other URL
+ *                          (the demo's emulator) is "unavailable", never "not in KEV"
  *
  * stdout carries the protocol only; log lines go to stderr, with the key redacted.
  */
@@ -18,6 +23,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { OdinClient } from '../../api/client';
 import { checkBaseUrl } from '../../api/http';
 import { FeedFiles, Feeds } from '../../core/exploitation';
+import { DEFAULT_EPSS_URL, DEFAULT_KEV_URL } from '../../core/exploitation/feed';
 import { ResultCache } from '../../core/requests/cache';
 import { Limiter } from '../../core/requests/limiter';
 import { redactSecrets } from '../../core/text/redact';
@@ -137,8 +143,8 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
         new FeedFiles({ dir: feedsDir, fetch: () => Promise.reject(new Error('no downloads')) }),
         () => ({
           enabled: true,
-          kevUrl: '',
-          epssUrl: '',
+          kevUrl: env.ODIN_FEEDS_KEV_URL?.trim() || DEFAULT_KEV_URL,
+          epssUrl: env.ODIN_FEEDS_EPSS_URL?.trim() || DEFAULT_EPSS_URL,
           mayDownload: { ok: false, reason: 'the MCP server reads the copies VS Code downloaded' },
         }),
       )

@@ -14,7 +14,7 @@ import { escapeMarkdown } from '../text/inert';
 import { l10n } from '../text/l10n';
 import { vulnerability } from '../hosts/vulnerability';
 // The parts by file, not through the index: the index brings the feed parsers (and node:zlib),
-// which activation must not load (issue 28).
+// which activation must not load (it stays fast).
 import { hostExploitation, hostSignalText, type ExploitationView } from '../exploitation/host';
 import { byRisk } from '../exploitation/order';
 import { cveRisk } from '../exploitation/risk';
@@ -223,7 +223,7 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
     const known = exploits === 1 ? l10n.t('1 known exploit') : l10n.t('{0} known exploits', fmt(exploits));
     const counts = cvesHaveDetails(host.services) ? `${cves} · ${known}` : cves;
     if (x) {
-      // The verdict leads with the worst exploitation signal, then the CVSS (issue 29).
+      // The verdict leads with the worst exploitation signal, then the CVSS: a known exploited CVE outranks a higher score.
       const signal = hostSignalText(hostExploitation(allCves(host), x));
       exposed.push(l10n.t('**Vulnerable:** yes · {0}', signal ? `${signal} · ${counts}` : counts));
       // A hover is small: a feed is named only when it is stale or unusable (never a silent

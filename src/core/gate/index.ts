@@ -27,7 +27,8 @@ import type { DetectionKind } from '../detect';
 import { PrivacyPolicy, specialDomain, type DecisionSource, type PolicyDecision } from '../privacy';
 import { formatBlock, parseCidr } from '../privacy/ip';
 import { l10n } from '../text/l10n';
-import { queryValues } from './query';
+import { patternCouldMatchName, type QueryPattern } from './patterns';
+import { queryPatterns, queryValues } from './query';
 
 export { queryValues, unescapeLucene, type QueryValue } from './query';
 
@@ -260,6 +261,13 @@ export function privacyMessage(value: string, decision: PolicyDecision): string 
 }
 
 /** How a refused input is named when it did not parse (quoted, cut short). */
+/** A pattern as the query wrote it (`/re/`, `term~`), control characters dropped, bounded. */
+function patternText(p: QueryPattern): string {
+  // l10n: English, query syntax
+  const text = p.kind === 'regex' ? `/${p.text}/` : p.kind === 'fuzzy' ? `${p.text}~` : p.text;
+  return text.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 80);
+}
+
 function shown(input: unknown): string {
   return typeof input === 'string' ? JSON.stringify(input.trim().slice(0, 60)) : l10n.t('The value');
 }
@@ -324,6 +332,40 @@ export class Gate {
           ? decision.source
           : 'not-public';
       return { code, value: target.value, reason: privacyMessage(target.value, decision), privacy: decision };
+    }
+    return this.queryPattern(text);
+  }
+
+  /**
+   * A wildcard, regular expression or fuzzy term that could match a denied name (or that
+   * cannot be read well enough to tell) refuses the query: `hostnames:*mycompany*` names the
+   * denied `mycompany.com` as surely as the name written out (core/gate/patterns.ts).
+   */
+  private queryPattern(text: string): QueryRefusal | undefined {
+    const names = this.policy.deniedNames();
+    if (names.length === 0) return undefined;
+    for (const p of queryPatterns(text)) {
+      for (const name of names) {
+        const could = patternCouldMatchName(p, name);
+        if (could === false) continue;
+        const decision = this.policy.check({ kind: 'domain', value: name });
+        if (decision.source !== 'workspace-deny' && decision.source !== 'user-deny') continue;
+        const written = patternText(p);
+        const reason =
+          could === true
+            ? l10n.t(
+                'The pattern {0} could match {1}: not sent to ODIN ({2}).',
+                written,
+                name,
+                decision.reason,
+              )
+            : l10n.t(
+                'The pattern {0} cannot be checked against the denied names: not sent to ODIN ({1}). Write the name out or use * and ? only.',
+                written,
+                decision.reason,
+              );
+        return { code: decision.source, value: written, reason, privacy: decision };
+      }
     }
     return undefined;
   }

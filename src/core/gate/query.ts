@@ -15,7 +15,8 @@
  */
 import type * as lucene from 'lucene';
 import { detect } from '../detect';
-import { parseLucene } from '../hunts/diagnostics';
+import { parseLucene } from '../query/parser';
+import type { QueryPattern } from './patterns';
 
 /** Resolves Lucene escapes as the service's parser does: `\x` is `x`, `\uXXXX` is that unit. */
 export function unescapeLucene(text: string): string {
@@ -62,9 +63,12 @@ function addWords(text: string, out: QueryValue[]): void {
   }
 }
 
-function addText(text: string, out: QueryValue[]): void {
-  for (const d of detect(text)) out.push({ value: d.value, from: 'detected' });
-  addWords(text, out);
+function addText(raw: string, out: QueryValue[]): void {
+  const folded = raw.normalize('NFKC');
+  for (const text of folded === raw ? [raw] : [raw, folded]) {
+    for (const d of detect(text)) out.push({ value: d.value, from: 'detected' });
+    addWords(text, out);
+  }
 }
 
 function walk(node: lucene.Node | undefined, visit: (text: string) => void): void {
@@ -78,8 +82,24 @@ function walk(node: lucene.Node | undefined, visit: (text: string) => void): voi
   walk(node.right, visit);
 }
 
-/** Every candidate value in a query (duplicates possible), escapes resolved. */
+/**
+ * Every candidate value in a query (duplicates possible), escapes resolved. Read as written
+ * and in NFKC form: `１０．０．０．１` (full-width digits and dots) is 10.0.0.1 to a service
+ * that folds compatibility characters, so the gate decides on that form too.
+ */
 export function queryValues(query: string): QueryValue[] {
+  const out = readValues(query);
+  const folded = query.normalize('NFKC');
+  if (folded !== query) out.push(...readValues(folded));
+  // An escape can spell a full-width character (`\uff11`): fold what the escapes resolve to.
+  for (const v of [...out]) {
+    const f = v.value.normalize('NFKC');
+    if (f !== v.value) out.push({ value: f, from: v.from });
+  }
+  return out;
+}
+
+function readValues(query: string): QueryValue[] {
   const out: QueryValue[] = [];
   const parsed = parseLucene(query);
   let text = query;
@@ -96,4 +116,45 @@ export function queryValues(query: string): QueryValue[] {
   }
   addText(unescapeLucene(text), out);
   return out;
+}
+
+/** An unescaped `*` or `?`: a wildcard term. */
+const WILDCARD = /(?:^|[^\\])(?:\\\\)*[*?]/;
+
+/**
+ * The pattern terms of a query (wildcards, regular expressions, fuzzy terms), as written and
+ * in NFKC form, for the gate to hold against the deny lists (`patterns.ts`). Read from the
+ * parse, and from the text's words too (a query the parser refuses may still run), so
+ * nothing fails open. A term in quotes with a wildcard counts too.
+ */
+export function queryPatterns(query: string): QueryPattern[] {
+  const out = new Map<string, QueryPattern>();
+  const add = (p: QueryPattern): void => {
+    const text = p.text.normalize('NFKC');
+    if (text.replace(/[*?\\]/g, '') !== '' || p.kind !== 'wildcard')
+      out.set(`${p.kind} ${text}`, { ...p, text });
+  };
+  for (const text of new Set([query, query.normalize('NFKC')])) {
+    const parsed = parseLucene(text);
+    const visit = (node: lucene.Node | undefined): void => {
+      if (!node) return;
+      if (typeof node.term === 'string') {
+        if (node.regex) add({ kind: 'regex', text: node.term });
+        else if (typeof node.similarity === 'number') add({ kind: 'fuzzy', text: node.term });
+        else if (WILDCARD.test(node.term)) add({ kind: 'wildcard', text: node.term });
+      }
+      visit(node.left);
+      visit(node.right);
+    };
+    visit(parsed.ast);
+    for (const raw of text.split(SEPARATORS)) {
+      const word = raw.replace(/^[A-Za-z_][\w.]*:/, '');
+      if (word.startsWith('/')) continue;
+      if (/[^\\]~[\d.]*$/.test(word)) add({ kind: 'fuzzy', text: word.replace(/~[\d.]*$/, '') });
+      else if (WILDCARD.test(word)) add({ kind: 'wildcard', text: word });
+    }
+    if (!parsed.ast)
+      for (const m of text.matchAll(/\/((?:[^/\\\n]|\\.)+)\//g)) add({ kind: 'regex', text: m[1] });
+  }
+  return [...out.values()];
 }

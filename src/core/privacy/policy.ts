@@ -146,6 +146,14 @@ export class PrivacyPolicy {
     return { allowed: false, reason: c.reason ?? l10n.t('not globally reachable'), source: 'classifier' };
   }
 
+  /**
+   * The names the deny lists hold (workspace first, canonical suffixes), for what cannot be
+   * checked value by value: a pattern in query text (core/gate/patterns.ts).
+   */
+  deniedNames(): string[] {
+    return [...this.workspaceDeny, ...this.userDeny].flatMap((e) => ('suffix' in e ? [e.suffix] : []));
+  }
+
   /** The same decision for a typed value (an IP, a CIDR block or a host name). */
   checkValue(value: string): PolicyDecision {
     const v = value.trim();

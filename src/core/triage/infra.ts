@@ -59,7 +59,7 @@ export function findingMessage(f: InfraFinding): string {
       ? `, ${v.exploits === 1 ? l10n.t('1 known exploit') : l10n.t('{0} known exploits', v.exploits)}`
       : '';
   const worst = v.cveIds.length ? `; ${l10n.t('worst {0}', v.cveIds.slice(0, 3).join(', '))}` : '';
-  // The worst exploitation signal (KEV, else EPSS) leads, then the CVSS (issue 29).
+  // The worst exploitation signal (KEV, else EPSS) leads, then the CVSS: exploited first.
   const lead = v.exploited ? `${v.exploited}; ` : '';
   return l10n.t(
     '{0} is a vulnerable host according to ODIN: {1}.',

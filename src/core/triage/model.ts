@@ -1,6 +1,6 @@
 // The data of one triage: the unique indicators of one or more texts, what may be sent, what
 // the cache already knows, and the verdict per indicator. Pure: no `vscode` import.
-import type { HostFacts } from '../../common/triageProtocol';
+import type { HostFacts } from './rowView';
 import type { DetectionKind } from '../detect';
 
 /** Where an indicator first occurs: a document (by URI string) and an offset in its text. */

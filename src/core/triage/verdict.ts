@@ -147,7 +147,7 @@ export function verdictLine(v: HostVerdict | DomainVerdict | undefined): string 
     return bits.filter(Boolean).join(' · ');
   }
   const bits: string[] = [];
-  // The worst exploitation signal leads (issue 29): "⚠ KEV (ransomware) · 3 CVEs (max 9.8)".
+  // The worst exploitation signal leads, before the CVSS: "⚠ KEV (ransomware) · 3 CVEs (max 9.8)".
   if (v.kev) bits.push(v.ransomware ? `⚠ ${l10n.t('KEV (ransomware)')}` : '⚠ KEV');
   else if (v.epss !== undefined && v.epss >= 0.1) bits.push(`EPSS ${(v.epss * 100).toFixed(1)}%`);
   if (v.cves > 0) {

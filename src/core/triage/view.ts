@@ -1,6 +1,6 @@
 // The triage view's rows: one plain view model per indicator of a triage, every string
 // capped. Pure: no `vscode` import.
-import type { TriageRowView, TriageVerdictClass } from '../../common/triageProtocol';
+import type { TriageRowView, TriageVerdictClass } from './rowView';
 import { lookupKind, type Triage, type TriageRow } from './model';
 
 const MAX_TEXT = 200;

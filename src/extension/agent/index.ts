@@ -26,6 +26,7 @@ import {
 } from '../../agent';
 import { escapeMarkdown } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
+import { workspaceRealPath } from '../shared/argumentPath';
 import { isCancellation } from '../shared/errors';
 import { toAbortSignal } from '../shared/abort';
 import { preparedText, toolDisplayNames } from './prepared';
@@ -63,12 +64,14 @@ async function localText(file: string | undefined): Promise<{ text: string; sour
       : folders[0]
         ? vscode.Uri.joinPath(folders[0].uri, file)
         : undefined;
-    const inside =
-      uri &&
-      (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()) ||
-        vscode.workspace.getWorkspaceFolder(uri));
-    if (!uri || !inside) throw new ToolInputError('The file must be in the workspace or open in an editor.');
-    const doc = await vscode.workspace.openTextDocument(uri);
+    // Links resolved: a link inside the workspace to a file outside it is refused, and the
+    // file read is the one checked.
+    const real = uri && workspaceRealPath(uri);
+    if (!uri || !real)
+      throw new ToolInputError(
+        'The file must be in a workspace folder (links are followed to where they point).',
+      );
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(real));
     return { text: doc.getText(), source: q(vscode.workspace.asRelativePath(uri), 200) };
   }
   const editor = vscode.window.activeTextEditor;

@@ -58,7 +58,7 @@ class PolicyWriter implements vscode.Disposable {
     private readonly ctx: Ctx,
   ) {
     this.sub = ctx.gate.onDidChange(() => void this.write());
-    // After activation, not during it (issue 28); a server started before reads it through
+    // After activation, not during it (activation stays fast); a server started before reads it through
     // `write()` in resolveMcpServerDefinition, which queues behind this one.
     setImmediate(() => {
       if (!this.disposed) void this.write();
@@ -107,7 +107,8 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
   ctx.subscriptions.add(ctx.onDidChangeConnection(() => changed.fire()));
   ctx.subscriptions.add(
     onConfigChange((e) => {
-      if (e.affectsConfiguration('odin.agent.offerMcpServer')) changed.fire();
+      if (e.affectsConfiguration('odin.agent.offerMcpServer') || e.affectsConfiguration('odin.feeds'))
+        changed.fire();
     }),
   );
   const script = vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist', 'mcp.js').fsPath;
@@ -119,17 +120,22 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
     ctx,
   );
   ctx.subscriptions.add(policy);
+  const feedsEnv = (): Record<string, string> => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const source = (require('../shared/feeds') as typeof import('../shared/feeds')).feedSource(ctx);
+    return {
+      ODIN_FEEDS_DIR: source.dir,
+      ODIN_FEEDS_KEV_URL: source.kevUrl,
+      ODIN_FEEDS_EPSS_URL: source.epssUrl,
+    };
+  };
   const settingsEnv = (): Record<string, string> => ({
     ODIN_API_BASE_URL: ctx.baseUrl(),
     ODIN_POLICY_FILE: policy.file,
-    // The KEV and EPSS copies this window keeps (read only by the server; off: none).
-    // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers, issue 28.)
-    ...(config.feeds().enabled
-      ? {
-          // eslint-disable-next-line @typescript-eslint/no-require-imports
-          ODIN_FEEDS_DIR: (require('../shared/feeds') as typeof import('../shared/feeds')).feedsDir(ctx),
-        }
-      : {}),
+    // The KEV and EPSS copies this window keeps and the URLs they must come from (read only
+    // by the server, which says "unavailable" for a copy of any other URL; off: none).
+    // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers.)
+    ...(config.feeds().enabled ? feedsEnv() : {}),
   });
   // Desktop VS Code's executable is Electron: run it as Node for the script.
   const define = (env: Record<string, string>): McpStdioDefinition =>

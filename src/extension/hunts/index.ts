@@ -1,5 +1,5 @@
 /**
- * Issue 19: hunts as code. Language providers for `.odinq` files and ```odinq fences in
+ * Hunts as code. Language providers for `.odinq` files and ```odinq fences in
  * Markdown (diagnostics with quick fixes, completion, hover, CodeLens) and the commands the
  * CodeLens runs. The parsing and checking live in src/core/hunts (no VS Code); running goes
  * through the search feature, so results land in the Results view like any search.

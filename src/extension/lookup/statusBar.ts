@@ -15,7 +15,7 @@ export class LookupStatus implements vscode.Disposable {
   constructor(private readonly ctx: Ctx) {
     this.item = vscode.window.createStatusBarItem('odin.lookupStatus', vscode.StatusBarAlignment.Right, 100);
     this.item.name = vscode.l10n.t('ODIN Lookups');
-    // Filled in after activation (issue 28): the request layer and the settings it reads are
+    // Filled in after activation (to keep it fast): the request layer and the settings it reads are
     // no part of activation, and the key is not known before then anyway (it is hidden until).
     setImmediate(() => this.start());
   }

@@ -65,13 +65,24 @@ export class ArgumentPaths {
 }
 
 function insideWorkspace(uri: vscode.Uri): boolean {
-  if (uri.scheme !== 'file') return false;
+  return workspaceRealPath(uri) !== undefined;
+}
+
+/**
+ * The real path of a file (links and `..` resolved) when it lies inside the real path of a
+ * workspace folder, else undefined: a link inside the workspace to a file outside it is
+ * outside. Open the path returned, not the one given, so the check and the read name the
+ * same file.
+ */
+export function workspaceRealPath(uri: vscode.Uri): string | undefined {
+  if (uri.scheme !== 'file') return undefined;
   const target = realish(uri.fsPath);
-  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
+  const inside = (vscode.workspace.workspaceFolders ?? []).some((f) => {
     if (f.uri.scheme !== 'file') return false;
     const rel = path.relative(realish(f.uri.fsPath), target);
     return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
   });
+  return inside ? target : undefined;
 }
 
 /** The real path of `p`, or of its nearest existing ancestor joined with the rest. */

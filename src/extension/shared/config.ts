@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { DEFAULT_EPSS_URL, DEFAULT_KEV_URL } from '../../core/exploitation/feed';
 import { parseRunConfig, RUN_CONFIG_FILE } from '../../core/hunts/runConfig';
 
 /**
@@ -10,10 +11,6 @@ import { parseRunConfig, RUN_CONFIG_FILE } from '../../core/hunts/runConfig';
  * hostile `.vscode/settings.json`.
  */
 export const DEFAULT_BASE_URL = 'https://api.odin.io';
-
-export const DEFAULT_KEV_URL =
-  'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json';
-export const DEFAULT_EPSS_URL = 'https://epss.cyentia.com/epss_scores-current.csv.gz';
 
 export type LookupMode = 'onHover' | 'onCommand' | 'off';
 const MODE_RANK: Record<LookupMode, number> = { onHover: 0, onCommand: 1, off: 2 };

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { FeedFiles, Feeds } from '../../core/exploitation';
-import { config } from './config';
+import { config, onConfigChange } from './config';
 import type { DisposableStore } from './disposable';
 import type { SessionGate } from './gate';
 import type { Log } from './log';
@@ -19,36 +19,68 @@ export interface FeedsHost {
 /**
  * The window's exploitation feeds (core/exploitation/feedFiles.ts) bound to VS Code: the
  * copies live in the extension's global storage, the URLs come from the user settings (or
- * the embedded emulator in demo mode), and whether a download may run now is the one gate's
- * answer (`mayFetchFeeds`: never with lookups off or in Restricted Mode). Built on first
- * need (`ctx.feeds`), never at activation; the request is a plain `fetch` of the host (its
- * proxy settings apply) with no ODIN header and no key.
+ * the embedded emulator in demo mode, whose copies live apart), and whether a download may
+ * run now is the one gate's answer (`mayFetchFeeds`: never with lookups off or in Restricted
+ * Mode). Built on first need (`ctx.feeds`), never at activation; the request is a plain
+ * `fetch` of the host (its proxy settings apply) with no ODIN header and no key. A change of
+ * the gate, the connection (the demo) or the feed settings stops a download under way, and
+ * so does closing the window.
  */
 export function createFeeds(ctx: FeedsHost): Feeds {
-  const dir = feedsDir(ctx);
+  const byDir = new Map<string, FeedFiles>();
+  const filesIn = (dir: string): FeedFiles => {
+    let files = byDir.get(dir);
+    if (!files) {
+      files = new FeedFiles({
+        dir,
+        fetch: (input, init) => fetch(input, init),
+        log: (msg) => ctx.log.info(msg),
+      });
+      byDir.set(dir, files);
+    }
+    return files;
+  };
   const feeds = new Feeds(
-    new FeedFiles({
-      dir,
-      fetch: (input, init) => fetch(input, init),
-      log: (msg) => ctx.log.info(msg),
-    }),
+    () => filesIn(feedSource(ctx).dir),
     () => {
-      const c = config.feeds();
-      const demo = ctx.demoUrl();
+      const source = feedSource(ctx);
       return {
-        enabled: c.enabled,
-        kevUrl: demo ? `${demo}/feeds/kev.json` : c.kevUrl,
-        epssUrl: demo ? `${demo}/feeds/epss.csv.gz` : c.epssUrl,
+        enabled: config.feeds().enabled,
+        kevUrl: source.kevUrl,
+        epssUrl: source.epssUrl,
         mayDownload: ctx.gate.current().mayFetchFeeds(),
       };
     },
   );
   ctx.subscriptions.add(ctx.gate.onDidChange(() => feeds.invalidate()));
   ctx.subscriptions.add(ctx.onDidChangeConnection(() => feeds.invalidate()));
+  ctx.subscriptions.add(
+    onConfigChange((e) => {
+      if (e.affectsConfiguration('odin.feeds')) feeds.invalidate();
+    }),
+  );
+  ctx.subscriptions.add({ dispose: () => feeds.dispose() });
   return feeds;
 }
 
-/** Where the copies live (the MCP server reads them from here, never downloading itself). */
-export function feedsDir(ctx: Pick<FeedsHost, 'extension'>): string {
-  return path.join(ctx.extension.globalStorageUri.fsPath, 'feeds');
+/**
+ * Where the window's copies live and the URLs they must come from: the user's feeds in
+ * `feeds/`, the demo's in `feeds-demo/` (so a demo copy never stands for a real feed, in this
+ * window, another one, or the MCP server, which is told the same).
+ */
+export function feedSource(ctx: Pick<FeedsHost, 'extension' | 'demoUrl'>): {
+  dir: string;
+  kevUrl: string;
+  epssUrl: string;
+} {
+  const storage = ctx.extension.globalStorageUri.fsPath;
+  const demo = ctx.demoUrl();
+  if (demo)
+    return {
+      dir: path.join(storage, 'feeds-demo'),
+      kevUrl: `${demo}/feeds/kev.json`,
+      epssUrl: `${demo}/feeds/epss.csv.gz`,
+    };
+  const c = config.feeds();
+  return { dir: path.join(storage, 'feeds'), kevUrl: c.kevUrl, epssUrl: c.epssUrl };
 }

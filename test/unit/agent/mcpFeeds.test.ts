@@ -32,7 +32,16 @@ async function storage(emu: Emulator): Promise<string> {
   return global;
 }
 
-async function ask(emu: Emulator, globalStorage: string, name: string, args: Record<string, unknown>) {
+/** The URLs a window's copies come from, as the extension tells the server (null: none told). */
+type From = { kev: string; epss: string } | null;
+
+async function ask(
+  emu: Emulator,
+  globalStorage: string,
+  name: string,
+  args: Record<string, unknown>,
+  from: From = { kev: `${emu.url}${FEED_PATHS.kev}`, epss: `${emu.url}${FEED_PATHS.epss}` },
+) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BUNDLE],
@@ -41,6 +50,7 @@ async function ask(emu: Emulator, globalStorage: string, name: string, args: Rec
       ODIN_API_BASE_URL: emu.url,
       // What the extension's MCP server definition sets (src/extension/agent/mcp.ts).
       ODIN_FEEDS_DIR: path.join(globalStorage, 'feeds'),
+      ...(from ? { ODIN_FEEDS_KEV_URL: from.kev, ODIN_FEEDS_EPSS_URL: from.epss } : {}),
     },
     stderr: 'pipe',
   });
@@ -93,6 +103,25 @@ void describe('MCP server: KEV and EPSS from the copies in global storage', () =
     assert.match(out, /KEV unavailable: not downloaded[^·]* · EPSS unavailable: not downloaded/);
     assert.match(out, /CVE-2021-41773: KEV unknown · EPSS unknown/);
     assert.doesNotMatch(out, /not in KEV/);
+  });
+
+  void it('says a folder the demo wrote is not the feeds: "unavailable", never "not in KEV"', async () => {
+    // The demo's emulator wrote these copies; the server is told the user's URLs, or none.
+    const dir = await storage(emu);
+    dirs.push(dir);
+    const user = { kev: 'https://feeds.example.org/kev.json', epss: 'https://feeds.example.org/epss.csv.gz' };
+    for (const from of [user, null]) {
+      const out = await ask(
+        emu,
+        dir,
+        'odin_known_exploited',
+        { cves: 'CVE-2021-44228 and CVE-2023-4966' },
+        from,
+      );
+      assert.match(out, /KEV unavailable: [^·]* · EPSS unavailable: /);
+      assert.match(out, /CVE-2021-44228: KEV unknown · EPSS unknown/);
+      assert.doesNotMatch(out, /not in KEV|no EPSS/);
+    }
   });
 
   void it('says a copy older than a week is stale', async () => {

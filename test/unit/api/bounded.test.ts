@@ -1,5 +1,5 @@
 /**
- * Bounded work per answer (issue 25): an answer under the 16 MiB size cap can list 900,000
+ * Bounded work per answer (no answer freezes the editor): an answer under the 16 MiB cap can list 900,000
  * services or a module of a million values; normalising keeps at most MAX_LIST_ITEMS of a
  * list (services with CVEs first) and MAX_MODULE_VALUES module values, and says what it left
  * out. The cache's byte bound counts heap bytes from above, checked here against measured

@@ -1,7 +1,7 @@
 /**
- * Never a false all-clear (issue 25): an answer whose CVE or exploit data cannot be read says
+ * Never a false all-clear: an answer whose CVE or exploit data cannot be read says
  * so ("CVE data in an unexpected shape"), never "no known CVEs" or "0 exploits". Each case of
- * the issue against a loopback server answering exactly that, through the real client, the
+ * an unreadable shape against a loopback server answering exactly that, through the real client, the
  * hover card, the triage verdict and the agent's lines; then a property (fast-check): no host
  * record with a CVE-looking token anywhere reads as clean. And a refresh answered `{data:{}}`
  * does not silently replace a cached "vulnerable" verdict.

@@ -275,7 +275,7 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal(emu.requests[0].domain, 'a.com?x=1#y');
     });
 
-    void it('an IPv6 zone id never reaches the request path (issue #15)', async () => {
+    void it('an IPv6 zone id never reaches the request path', async () => {
       emu.clearLog();
       for (const ip of ['2606:4700:4700::1111%secret-project-vpn', 'fe80::1%25secret-project-vpn']) {
         await expectKind(client.getHost(ip), 'badRequest');

@@ -1,5 +1,5 @@
 /**
- * The request-layer findings of issue #15, each reproduced against a real loopback server
+ * The request-layer findings of the security review, each reproduced against a real loopback server
  * that answers exactly what the finding needs (or against the request layer itself), and
  * each failing without its fix:
  *  - a proxy's 407 is a proxy-authentication error, not a query-syntax problem;
@@ -65,7 +65,7 @@ const json = (status: number, body: unknown, headers?: Record<string, string>): 
   headers,
 });
 
-void describe('request-layer findings (issue #15)', () => {
+void describe('request-layer findings of the security review', () => {
   let srv: Awaited<ReturnType<typeof startServer>>;
   before(async () => {
     srv = await startServer();

@@ -1,7 +1,7 @@
 /**
  * The one gate: strict parsing to one canonical form, the privacy lists and registries on that
- * form only, and the lookups mode and workspace trust by trigger. Each finding of issue #15
- * about the gate has its own test here.
+ * form only, and the lookups mode and workspace trust by trigger. Each finding of the security
+ * review about the gate has its own test here.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * What a hover sends is the gate's canonical value (issue #25): a zoned global IPv6 address
+ * What a hover sends is the gate's canonical value: a zoned global IPv6 address
  * (`2606:4700::1111%eth0`) is looked up as the address without its zone, so the card is about
  * the address; the zone (a local interface name) is no valid path segment and never sent.
  */

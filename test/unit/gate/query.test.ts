@@ -1,5 +1,5 @@
 /**
- * Query text is a value too (issue #25, item 1): every IP, CIDR block and host name inside a
+ * Query text is a value too: every IP, CIDR block and host name inside a
  * query, as the service reads it (Lucene parsed, escapes resolved), is classified by the one
  * gate exactly as a hovered value is, and a private, internal or denied one refuses the
  * query with a message that names it and why.

@@ -1,5 +1,5 @@
 /**
- * Trust and the lookups mode are read in one place (issue #25): the settings module
+ * Trust and the lookups mode are read in one place (one rule, no second reader): the settings module
  * (src/extension/shared/config.ts) reads them from VS Code, the gate (src/core/gate,
  * src/extension/shared/gate.ts) decides on them, display code asks `ctx.gate.trusted()` /
  * `ctx.gate.mode()`. A new reader anywhere else is a second copy of the rule: this fails.

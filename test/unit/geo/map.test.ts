@@ -1,5 +1,5 @@
 /**
- * The map's pure parts (issue 30): coordinates read once from what the service sends
+ * The map's pure parts: coordinates read once from what the service sends
  * (strings, empty, malformed, out of range: skipped and counted), points clustered on a grid,
  * coloured by the one CVE-state reader and the KEV signal and ordered by the one ordering
  * rule, a choropleth's shades, hostile labels kept as plain strings, the map page's messages

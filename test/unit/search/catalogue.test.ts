@@ -1,5 +1,5 @@
 /**
- * The search catalogue (core/search, issue 26): every kind has its client call, cache kind and
+ * The search catalogue (core/search, one place per kind of search): every kind has its client call, cache kind and
  * answer rows; host counting is one call under one cache key, whoever asks (the CIDR hover,
  * the agent); a page of a result set is asked afresh, a lookup comes from the cache.
  */

@@ -1,5 +1,5 @@
 /**
- * The search side of the one gate (issue #15, item 1): every page of a result set (the first,
+ * The search side of the one gate: every page of a result set (the first,
  * "Load more", "Load all", export of all pages, retry) asks the gate when it is fetched and goes
  * through the shared request layer (its limiter, its origin switch, its pause); the CIDR
  * hover's "Search hosts in it" searches the block the gate wrote. The pages come from the

@@ -1,6 +1,6 @@
 // The triage header at a glance (common/triageGlance.ts): the charts' bars from the rows
 // (bounded: top 5 + other), the worst band by the one rule, the filter a bar applies; and
-// issue 29's pair from the emulator (one KEV CVE at 7.5 sorts above ten CVEs at 9.8).
+// the exploited-first pair from the emulator (one KEV CVE at 7.5 sorts above ten CVEs at 9.8).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GLANCE_TOP, glanceFilter, glanceKeys, triageGlance } from '../../../src/common/triageGlance';
@@ -148,7 +148,7 @@ void describe('triage header at a glance', () => {
   });
 });
 
-void describe("issue 29's pair in the emulator", () => {
+void describe('the exploited-first pair in the emulator', () => {
   let emu: Emulator;
   before(async () => {
     emu = await startEmulator({ hosts: 60 });

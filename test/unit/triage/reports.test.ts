@@ -262,7 +262,7 @@ void describe('triage reports', () => {
   });
 });
 
-// Issue 29: KEV and EPSS through the triage, from real host answers and the feeds' store.
+// Exploited first: KEV and EPSS through the triage, from real host answers and the feeds' store.
 void describe('triage: exploited first (KEV, then EPSS, then CVSS)', () => {
   const FEED_NOW = Date.parse('2026-11-20T12:00:00Z');
   const kevStore = (): ExploitationStore =>

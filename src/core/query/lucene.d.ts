@@ -1,4 +1,4 @@
-// The parts of the `lucene` package (PEG.js parser, no bundled types) that the hunts core uses.
+// The parts of the `lucene` package (PEG.js parser, no bundled types) that core/query/parser.ts uses.
 declare module 'lucene' {
   export interface Location {
     start: { offset: number; line: number; column: number };
