@@ -145,18 +145,18 @@ const targets = {
   hunt: {
     ...node,
     // dist/ci/: not in the .vsix (.vscodeignore ships dist/*.js only); the extension never loads it.
-    outdir: 'dist/ci',
-    ...(huntOut
-      ? { entryPoints: ['src/hunt/bin.ts'], outdir: undefined, outfile: huntOut }
-      : { entryPoints: { hunt: 'src/hunt/bin.ts' } }),
+    outdir: undefined,
+    entryPoints: ['src/hunt/bin.ts'],
+    outfile: huntOut ?? 'dist/ci/hunt.js',
     banner: { js: '#!/usr/bin/env node' },
     define: { ODIN_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) },
   },
   // The GitHub Action (action.yml at the repository's top): runs the hunt runner in-process.
   action: {
     ...node,
-    outdir: 'dist/ci',
-    entryPoints: { action: 'src/hunt/action.ts' },
+    outdir: undefined,
+    entryPoints: ['src/hunt/action.ts'],
+    outfile: 'dist/ci/action.js',
     define: { ODIN_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) },
   },
   // Runs inside the webview (a browser sandbox): no Node APIs.

@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareRisk, ExploitationStore, FeedFiles, type Risk } from '../core/exploitation';
+import { compareRisk, ExploitationStore, parseEpssGzip, parseKev, type Risk } from '../core/exploitation';
 import type { Args, Io } from './cli';
 import { EXIT, type ExitCode } from './exit';
 import { UsageError } from './load';
@@ -177,15 +177,21 @@ export function diffText(changes: HostChange[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The KEV and EPSS copies in `dir` (`kev.json`, `epss.csv.gz`: the files the editor keeps, or
+ * the feeds as downloaded), read with the editor's parsers; a copy that is missing or cannot
+ * be read is said so (the order then falls back to CVSS), never guessed.
+ */
 async function feedsStore(dir: string | undefined, io: Io): Promise<ExploitationStore | undefined> {
   if (!dir) return undefined;
-  const files = new FeedFiles({
-    dir: path.resolve(io.cwd, dir),
-    fetch: () => Promise.reject(new Error('odin-hunt diff reads the feed copies only')),
-  });
+  const abs = path.resolve(io.cwd, dir);
   const store = new ExploitationStore();
-  store.setKev(await files.load('kev'));
-  store.setEpss(await files.load('epss'));
+  const kev = path.join(abs, 'kev.json');
+  const epss = path.join(abs, 'epss.csv.gz');
+  if (fs.existsSync(kev)) store.setKev(parseKev(fs.readFileSync(kev, 'utf8')));
+  else io.err(`odin-hunt: ${dir}: no kev.json; KEV is not used in the order\n`);
+  if (fs.existsSync(epss)) store.setEpss(await parseEpssGzip(fs.createReadStream(epss)));
+  else io.err(`odin-hunt: ${dir}: no epss.csv.gz; EPSS is not used in the order\n`);
   return store;
 }
 
