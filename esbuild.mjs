@@ -1,5 +1,5 @@
 // Bundles the extension, its lazily loaded features, the webview script and the API emulator.
-// Usage: node esbuild.mjs [--watch] [--production] [--analyze] [--inputs] [--only=extension,search,details,triage,hunts,agent,psl,lucene,emulator,mcp,webview]
+// Usage: node esbuild.mjs [--watch] [--production] [--analyze] [--inputs] [--only=extension,search,details,triage,hunts,agent,psl,lucene,emulator,mcp,hunt,action,webview]
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,6 +13,7 @@ const analyze = args.includes('--analyze');
 // --inputs: write nothing, print each bundle's source files as JSON (test/unit/bundles.test.ts).
 const inputsOnly = args.includes('--inputs');
 const mcpOut = args.find((a) => a.startsWith('--mcp-out='))?.slice('--mcp-out='.length);
+const huntOut = args.find((a) => a.startsWith('--hunt-out='))?.slice('--hunt-out='.length);
 const onlyArg = args.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : null;
 
@@ -138,6 +139,25 @@ const targets = {
         JSON.parse((await import('node:fs')).readFileSync('package.json', 'utf8')).version,
       ),
     },
+  },
+  // The hunt runner (`odin-hunt`, `npm run hunt`): the editor's hunts in CI, one file, no
+  // dependencies. `--hunt-out=FILE` writes it elsewhere (scripts/package-hunt.mjs).
+  hunt: {
+    ...node,
+    // dist/ci/: not in the .vsix (.vscodeignore ships dist/*.js only); the extension never loads it.
+    outdir: undefined,
+    entryPoints: ['src/hunt/bin.ts'],
+    outfile: huntOut ?? 'dist/ci/hunt.js',
+    banner: { js: '#!/usr/bin/env node' },
+    define: { ODIN_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) },
+  },
+  // The GitHub Action (action.yml at the repository's top): runs the hunt runner in-process.
+  action: {
+    ...node,
+    outdir: undefined,
+    entryPoints: ['src/hunt/action.ts'],
+    outfile: 'dist/ci/action.js',
+    define: { ODIN_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) },
   },
   // Runs inside the webview (a browser sandbox): no Node APIs.
   webview: {

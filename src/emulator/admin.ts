@@ -12,6 +12,8 @@
  *   GET    /__admin/credits  → {host:{left,enforced}, bucket:{left,enforced}}
  *   POST   /__admin/change   body {seed} → ChangeSummary: a seeded data change (change.ts)
  *   DELETE /__admin/change   → 204: back to the generated data
+ *   POST   /__admin/state    body {state} → {state, date, changes}: the dated state n of the data
+ *   GET    /__admin/state    → {state, date}
  *   POST   /__admin/feeds    body {kev?, epss?}: 'ok'|'malformed'|'truncated'|'stale'|'fail' (feeds.ts)
  */
 import type * as http from 'node:http';
@@ -32,6 +34,8 @@ export interface AdminState {
   budget: CreditBudget;
   applyChange(seed: number): ChangeSummary;
   resetChange(): void;
+  setState(n: number): { state: number; date: string; changes: ChangeSummary[] };
+  state(): { state: number; date: string };
   setFeedFault(kind: FeedKind, fault: FeedFault): void;
 }
 
@@ -108,6 +112,12 @@ export async function handleAdmin(
       const seed = (body as { seed?: unknown } | null)?.seed;
       if (typeof seed !== 'number' || !Number.isInteger(seed)) throw new Error('seed must be an integer');
       sendJson(res, 200, state.applyChange(seed));
+    } else if (sub === '/state' && method === 'POST') {
+      const n = (body as { state?: unknown } | null)?.state;
+      if (typeof n !== 'number') throw new Error('state must be an integer');
+      sendJson(res, 200, state.setState(n));
+    } else if (sub === '/state' && method === 'GET') {
+      sendJson(res, 200, state.state());
     } else if (sub === '/change' && method === 'DELETE') {
       state.resetChange();
       res.writeHead(204).end();

@@ -57,7 +57,7 @@ import type { Socket } from 'node:net';
 import { type AdminState, handleAdmin } from './admin';
 import { CreditBudget, type CreditLimits } from './budget';
 import { changeDataset, type ChangeSummary } from './change';
-import { type Dataset, generateDataset, generateDatasetAsync } from './dataset';
+import { type Dataset, DAY, generateDataset, generateDatasetAsync } from './dataset';
 import type { Dialect } from './dialect';
 import { answerWithFault, FaultRules, writeReply } from './faultReplies';
 import { type Fault, type FaultRule, parseFault } from './faults';
@@ -132,7 +132,20 @@ export interface Emulator {
   /** Applies a seeded change of the data (change.ts); changes add up until `resetChange`. */
   applyChange(seed: number): ChangeSummary;
   resetChange(): void;
+  /** Moves the data to dated state `n` (0: the generated data; n: after the changes of seeds 1..n). */
+  setState(n: number): DatasetState & { changes: ChangeSummary[] };
+  /** The dated state the data is in. */
+  state(): DatasetState;
 }
+
+/** A dated state of the emulator's data. */
+export interface DatasetState {
+  state: number;
+  /** YYYY-MM-DD: the base data's day plus `state` days. */
+  date: string;
+}
+
+const MAX_STATE = 30;
 
 const MAX_LOG = 10_000;
 
@@ -171,6 +184,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   };
   const resetChange = (): void => {
     if (baseDataset) dataset = baseDataset;
+    stateNow = 0;
+  };
+  // Dated states of the data: state n is the base data after the changes of seeds 1..n, dated
+  // n days after the base (a snapshot, a change, a snapshot, a diff; the demo's timeline).
+  let stateNow = 0;
+  const stateInfo = (): DatasetState => ({
+    state: stateNow,
+    date: new Date((baseDataset ?? getDataset()).anchor + stateNow * DAY).toISOString().slice(0, 10),
+  });
+  const setState = (n: number): DatasetState & { changes: ChangeSummary[] } => {
+    if (!Number.isInteger(n) || n < 0 || n > MAX_STATE)
+      throw new Error(`state must be an integer 0..${MAX_STATE}`);
+    resetChange();
+    const changes: ChangeSummary[] = [];
+    for (let i = 1; i <= n; i++) changes.push(applyChange(i));
+    stateNow = n;
+    return { ...stateInfo(), changes };
   };
   const log: RequestLogEntry[] = [];
   const rules = new FaultRules();
@@ -227,6 +257,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     budget,
     applyChange,
     resetChange,
+    setState,
+    state: stateInfo,
     setFeedFault,
   };
 
@@ -427,6 +459,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     },
     applyChange,
     resetChange,
+    setState,
+    state: stateInfo,
   };
   return emulator;
 }

@@ -98,6 +98,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   common: ['api', 'core'],
   webview: ['common', 'core'],
   agent: ['api', 'core'],
+  hunt: ['api', 'core'],
   extension: ['api', 'core', 'common', 'agent'],
   emulator: [],
 };

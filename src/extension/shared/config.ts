@@ -1,5 +1,8 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_EPSS_URL, DEFAULT_KEV_URL } from '../../core/exploitation/feed';
+import { parseRunConfig, RUN_CONFIG_FILE } from '../../core/ci/runConfig';
 
 /**
  * One typed getter per setting. Settings that could redirect the API key (the base URL)
@@ -92,12 +95,19 @@ export const config = {
   privacyAllow(): string[] {
     return stringList(userValue<unknown>('privacy.allow', []));
   },
-  /** Deny entries from the user and, separately, from the workspace (denials only). */
+  /**
+   * Deny entries from the user and, separately, from the workspace (denials only): its
+   * settings and the committed `odin-hunt.json` of each folder, which CI's runner honours too.
+   */
   privacyDeny(): { user: string[]; workspace: string[] } {
     const info = section().inspect<unknown>('privacy.deny');
     return {
       user: stringList(info?.globalValue ?? []),
-      workspace: [...stringList(info?.workspaceValue ?? []), ...stringList(info?.workspaceFolderValue ?? [])],
+      workspace: [
+        ...stringList(info?.workspaceValue ?? []),
+        ...stringList(info?.workspaceFolderValue ?? []),
+        ...committedDeny(),
+      ],
     };
   },
   cacheTtlHours(): { host: number; whois: number; notFound: number } {
@@ -175,4 +185,23 @@ export function onConfigChange(listener: (e: vscode.ConfigurationChangeEvent) =>
   return vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('odin')) listener(e);
   });
+}
+
+/**
+ * The deny entries of each workspace folder's `odin-hunt.json` (core/ci/runConfig.ts). A
+ * file that cannot be read adds nothing here: the runner refuses it in CI with its reason.
+ */
+function committedDeny(): string[] {
+  const out: string[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    if (folder.uri.scheme !== 'file') continue;
+    try {
+      out.push(
+        ...parseRunConfig(fs.readFileSync(path.join(folder.uri.fsPath, RUN_CONFIG_FILE), 'utf8')).deny,
+      );
+    } catch {
+      // No file, or one the runner reports: nothing to add.
+    }
+  }
+  return out;
 }

@@ -12,6 +12,7 @@ import {
 import type { PolicyDecision } from '../../core/privacy';
 import { neutraliseUiText } from '../../core/text/inert';
 import { config } from './config';
+import { RUN_CONFIG_FILE } from '../../core/ci/runConfig';
 
 /** Why nothing may be sent: the code, and one sentence naming the value and why. */
 export interface Refusal {
@@ -89,6 +90,15 @@ export class SessionGate implements vscode.Disposable {
         this.cached = undefined;
         this.changed.fire();
       }),
+      // The committed odin-hunt.json adds deny entries (config.privacyDeny).
+      ...(() => {
+        const w = vscode.workspace.createFileSystemWatcher(`**/${RUN_CONFIG_FILE}`);
+        const again = (): void => {
+          this.cached = undefined;
+          this.changed.fire();
+        };
+        return [w, w.onDidChange(again), w.onDidCreate(again), w.onDidDelete(again)];
+      })(),
       this.changed,
     ];
   }
