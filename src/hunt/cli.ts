@@ -38,6 +38,7 @@ import { findHuntFiles, loadHunts, UsageError } from './load';
 import { jsonlChunks, toJunit, toSummary } from './reports';
 import { HuntRun, type RunReport } from './run';
 import { sarifChunks } from './sarif';
+import { budgetFromEnv } from '../core/requests/session';
 import { HuntSession, VERSION } from './session';
 import { snapshotChunks, snapshotRows, SNAPSHOT_FILE } from './snapshot';
 
@@ -135,6 +136,13 @@ function budgetFlag(args: Args): number | undefined {
   return Number(b);
 }
 
+/** `ODIN_SESSION_BUDGET`, the budget every command-line session and the MCP server honour. */
+function sessionBudget(env: NodeJS.ProcessEnv): number | undefined {
+  const r = budgetFromEnv(env);
+  if ('error' in r) throw new UsageError(r.error);
+  return r.budget;
+}
+
 /** The session of a run: key, service, lists and budget; a usage error when one is missing. */
 function openSession(args: Args, io: Io, config: RunConfig, log: (l: string) => void): HuntSession {
   const key = io.env.ODIN_API_KEY?.trim();
@@ -146,7 +154,8 @@ function openSession(args: Args, io: Io, config: RunConfig, log: (l: string) => 
   return new HuntSession({
     baseUrl: base.prefix,
     key,
-    budget: lowerLimit(budgetFlag(args), config.budget),
+    // The lowest of --budget, the committed file's and the session's (ODIN_SESSION_BUDGET).
+    budget: lowerLimit(lowerLimit(budgetFlag(args), config.budget), sessionBudget(io.env)),
     allow: list(io.env.ODIN_PRIVACY_ALLOW),
     deny: list(io.env.ODIN_PRIVACY_DENY),
     configDeny: config.deny,

@@ -1,16 +1,13 @@
 /**
- * The runner's session: the one client, request layer, gate and budget a run sends through,
- * and the one place requests are charged. Everything that builds or spends a session is here,
- * so that moving to a shared credit ledger later is a change to this file alone.
+ * The runner's session: the shared session of a run outside VS Code (`core/requests/session.ts`:
+ * one client, cache, limiter, request layer, gate and session ledger, as the MCP server has),
+ * plus what only a run has: the hunts' caps. Every request of a run is charged to the ledger
+ * by the request layer as it leaves; the run's budget is the ledger's.
  *
  * Plain Node: no `vscode` import.
  */
-import { OdinClient } from '../api/client';
 import { Gate } from '../core/gate';
-import { RequestBudget } from '../core/requests/budget';
-import { ResultCache } from '../core/requests/cache';
-import { Limiter } from '../core/requests/limiter';
-import { RequestLayer } from '../core/requests/layer';
+import { createSession, type Session } from '../core/requests/session';
 import { gateTargets, searchVia, type Answers, type CatalogueKind, type SpecOf } from '../core/search';
 import type { PageRequest } from '../core/search/catalogue';
 
@@ -54,56 +51,50 @@ export class HuntAllowance {
 
 export class HuntSession {
   readonly gate: Gate;
-  private readonly requests: RequestLayer;
-  private readonly client: OdinClient;
-  private readonly budget: RequestBudget | undefined;
+  private readonly session: Session;
 
   constructor(readonly opts: SessionOptions) {
-    this.client = new OdinClient({
+    this.session = createSession({
       baseUrl: opts.baseUrl,
       apiKey: () => opts.key,
       timeoutMs: 60_000,
       userAgent: `odin-hunt/${VERSION}`,
+      ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
+      // The editor's gate with its rules and messages: a run is the operator's explicit action.
+      gate: {
+        mode: 'onCommand',
+        trusted: true,
+        userAllow: opts.allow,
+        userDeny: opts.deny,
+        workspaceDeny: opts.configDeny,
+      },
+      // One run, one process: the cache lives in memory and keeps a count from being asked
+      // twice within the run (pages are read once per distinct query: run.ts).
+      cache: {
+        maxEntries: 5000,
+        maxBytes: 8 * 1024 * 1024,
+        ttlMs: { host: 24 * HOUR, whois: 24 * HOUR, count: 24 * HOUR, notFound: HOUR },
+      },
+      limits: { perMinute: 600, maxConcurrent: 2 },
       log: (level, msg) => {
         if (level === 'warn' || level === 'error') opts.log(`${level}: ${msg}`);
       },
     });
-    const origin = new URL(opts.baseUrl).origin;
-    // One run, one process: the cache lives in memory and keeps a count from being asked
-    // twice within the run (pages are read once per distinct query: run.ts).
-    this.requests = new RequestLayer({
-      cache: new ResultCache({
-        ttlMs: { host: 24 * HOUR, whois: 24 * HOUR, count: 24 * HOUR, notFound: HOUR },
-        maxEntries: 5000,
-        maxBytes: 8 * 1024 * 1024,
-      }),
-      limiter: new Limiter({ perMinute: 600, maxConcurrent: 2 }),
-      origin: () => origin,
-      ttlClassOf: (kind) => (kind.toLowerCase().includes('count') ? 'count' : 'host'),
-    });
-    // The editor's gate with its rules and messages: a run is the operator's explicit action.
-    this.gate = new Gate({
-      mode: 'onCommand',
-      trusted: true,
-      userAllow: opts.allow,
-      userDeny: opts.deny,
-      workspaceDeny: opts.configDeny,
-    });
-    this.budget = opts.budget === undefined ? undefined : new RequestBudget(opts.budget);
+    this.gate = this.session.current().gate;
   }
 
   /** Requests that reached the service (or were on their way). */
   get sent(): number {
-    return this.requests.sent;
+    return this.session.ledger.requests;
   }
 
-  /** Requests the run may still send (Infinity without a budget). */
+  /** Credits the run may still spend (Infinity without a budget). */
   get left(): number {
-    return this.budget ? this.budget.left : Infinity;
+    return this.session.ledger.left ?? Infinity;
   }
 
   get agreed(): number | undefined {
-    return this.budget?.agreed;
+    return this.session.ledger.budget;
   }
 
   /** Why the gate refuses what `spec` would send, or undefined. */
@@ -126,28 +117,28 @@ export class HuntSession {
     const why = this.refusal(spec);
     // l10n: English, a programming error: the runner asks the gate before it plans a hunt
     if (why !== undefined) throw new Error(`refused by the gate: ${why}`);
-    if (this.budget && this.budget.left === 0)
-      throw new NotSentError('budget', `the run's budget of ${this.budget.agreed} requests is used up`);
+    const ledger = this.session.ledger;
+    if (ledger.left === 0)
+      throw new NotSentError('budget', `the run's budget of ${String(ledger.budget)} requests is used up`);
     if (hunt.left === 0)
       throw new NotSentError('cap', `the hunt's cap of ${String(hunt.cap)} requests is used up`);
-    const before = this.requests.sent;
+    const before = ledger.requests;
     try {
-      const r = await searchVia({ client: () => this.client, requests: this.requests }, spec, {
+      const r = await searchVia(this.session, spec, {
         automatic: false,
         fresh,
         ...(page ? { page } : {}),
         ...(signal ? { signal } : {}),
-        ...(this.budget ? { budget: this.budget } : {}),
       });
       // l10n: English, for the log
       if (r.status !== 'ok') throw new Error('the service said "not found" for a search');
       return r.value;
     } finally {
-      hunt.spent += this.requests.sent - before;
+      hunt.spent += ledger.requests - before;
     }
   }
 
   dispose(): void {
-    this.requests.dispose();
+    this.session.dispose();
   }
 }

@@ -38,7 +38,7 @@ export interface SessionOptions {
    */
   gate?: Partial<GateSettings> | (() => Partial<GateSettings>);
   /** The cache's file (kept across runs) and size; memory only without a file. */
-  cache?: { file?: string; maxEntries?: number; ttlMs?: CacheTtls };
+  cache?: { file?: string; maxEntries?: number; maxBytes?: number; ttlMs?: CacheTtls };
   limits?: { perMinute?: number; maxConcurrent?: number };
   log?: (level: string, message: string) => void;
 }
@@ -78,6 +78,7 @@ export function createSession(opts: SessionOptions): Session {
   const cache = new ResultCache({
     ttlMs: opts.cache?.ttlMs ?? SESSION_TTLS,
     maxEntries: opts.cache?.maxEntries ?? 2000,
+    ...(opts.cache?.maxBytes !== undefined ? { maxBytes: opts.cache.maxBytes } : {}),
     ...(opts.cache?.file ? { file: opts.cache.file } : {}),
     onProblem: (m) => log('warn', m),
   });

@@ -208,6 +208,17 @@ void describe('odin-hunt run (dist/ci/hunt.js against the emulator)', () => {
     assert.match(summary, /Telnet left open in Germany.*budget/);
   });
 
+  void it("ODIN_SESSION_BUDGET is the session ledger's budget: 2 exits 3 having sent at most two requests", async () => {
+    const dir = scratch();
+    emu.clearLog();
+    const r = await hunt(['run', 'hunts', '--summary', 's.md'], { ...env, ODIN_SESSION_BUDGET: '2' }, dir);
+    assert.equal(r.code, 3, r.stderr);
+    assert.ok(emu.requests.length <= 2, `${emu.requests.length} requests`);
+    assert.match(fs.readFileSync(path.join(dir, 's.md'), 'utf8'), /### Not scanned/);
+    const bad = await hunt(['run', 'hunts'], { ...env, ODIN_SESSION_BUDGET: 'lots' }, dir);
+    assert.equal(bad.code, 2, 'a budget that is not a count is a configuration error');
+  });
+
   void it('a 402 from the service exits 3 and the summary says what was skipped', async () => {
     const dir = scratch();
     emu.setCredits({ host: 2, bucket: 0 });
