@@ -24,7 +24,7 @@ const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist'
  * through the loader. `npm run bench -- --only=activation` builds the same sources as one
  * bundle (without this plugin) and measures both in one run (docs/benchmarks.md).
  */
-export const LAZY_FEATURES = ['search', 'details', 'triage', 'hunts', 'agent'];
+export const LAZY_FEATURES = ['search', 'details', 'triage', 'hunts', 'agent', 'notebook'];
 const PSL_LOADER = path.resolve('src/extension/lazy/pslLoader.ts');
 const STAND_INS = new Map(
   LAZY_FEATURES.map((f) => [path.resolve(`src/extension/${f}/lazy.ts`), `./${f}.js`]),

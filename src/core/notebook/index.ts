@@ -5,3 +5,4 @@ export * from './record';
 export * from './rows';
 export * from './run';
 export * from './session';
+export * from './markdown';
