@@ -111,6 +111,7 @@ const targets = {
   triage: { ...extensionHost, entryPoints: { triage: 'src/extension/triage/index.ts' } },
   hunts: { ...extensionHost, entryPoints: { hunts: 'src/extension/hunts/index.ts' } },
   agent: { ...extensionHost, entryPoints: { agent: 'src/extension/agent/index.ts' } },
+  notebook: { ...extensionHost, entryPoints: { notebook: 'src/extension/notebook/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`; without
   // the tests' attacker payloads (src/emulator/hostileShipped.ts).

@@ -13,6 +13,7 @@ import { recordPaths, summaryLine } from '../../core/notebook/record';
 import { NotebookRun } from '../../core/notebook/run';
 import { neutraliseUiText } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
+import { toAbortSignal } from '../shared/abort';
 import { NOTEBOOK_TYPE, SUMMARY_KEY } from './lazy';
 
 /** The mime type of a cell's result payload (the notebook renderer draws it). */
@@ -150,14 +151,10 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
       exec.executionOrder = ++order;
       exec.start(Date.now());
       await exec.clearOutput();
-      const ac = new AbortController();
-      const sub = exec.token.onCancellationRequested(() => ac.abort());
-      let result: CellRun;
-      try {
-        const left = (): number =>
-          Math.max(0, ((nb.metadata as { budget?: number }).budget ?? 0) - run.spent);
-        result = await run.query(n, cell.document.getText(), {
-          signal: ac.signal,
+      const left = (): number => Math.max(0, ((nb.metadata as { budget?: number }).budget ?? 0) - run.spent);
+      const result: CellRun = await toAbortSignal(exec.token, (signal) =>
+        run.query(n, cell.document.getText(), {
+          signal,
           onEstimate: (e) =>
             show(
               nb,
@@ -170,10 +167,8 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
               ),
             ),
           confirm: (e) => confirm(n, e, left()),
-        });
-      } finally {
-        sub.dispose();
-      }
+        }),
+      );
       const file = recordPaths(nb.uri.fsPath);
       const sidecar =
         result.status === 'ok' && result.rowCount > 0
