@@ -50,6 +50,13 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
   status.name = vscode.l10n.t('ODIN Notebook Cell Count');
   ctx.subscriptions.add(controller);
   ctx.subscriptions.add(status);
+  // The one controller for ODIN notebooks: preferred, so Run All needs no kernel pick.
+  const prefer = (nb: vscode.NotebookDocument): void => {
+    if (nb.notebookType === NOTEBOOK_TYPE)
+      controller.updateNotebookAffinity(nb, vscode.NotebookControllerAffinity.Preferred);
+  };
+  ctx.subscriptions.add(vscode.workspace.onDidOpenNotebookDocument(prefer));
+  for (const nb of vscode.workspace.notebookDocuments) prefer(nb);
   const events: NotebookStatusEvent[] = [];
   const runs = new Map<string, { key: string; run: NotebookRun }>();
   let order = 0;
