@@ -145,6 +145,15 @@ const targets = {
     target: 'es2022',
     outdir: 'dist',
   },
+  // The notebook renderer (contributes.notebookRenderer): an ES module the notebook loads.
+  notebookRenderer: {
+    entryPoints: { 'notebook-renderer': 'src/webview/notebook/renderer.ts' },
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    outdir: 'dist',
+    loader: { '.css': 'text' },
+  },
 };
 
 /** The feature bundles, which take the modules they share with dist/extension.js from it. */

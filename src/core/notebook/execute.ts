@@ -6,14 +6,16 @@
  * pages the estimate promised. Rows are hashed and handed to a sink as they arrive, so a
  * 10,000-host cell never holds more than what is shown. Pure: no VS Code.
  */
-import type { Host } from '../../api/types';
+import type { AggregationBucket, Host } from '../../api/types';
+import { mapHosts } from '../geo/mapModel';
+import type { MapHost } from '../geo/types';
 import { parseHuntFile, parseLucene, optionValue, pageSizeOf } from '../hunts';
 import { RequestBudget } from '../requests/budget';
 import { pageRefusal, searchPages, searchVia, type CurrentGate, type SearchEnv } from '../search';
 import type { CatalogueSpec } from '../search/catalogue';
 import { l10n } from '../text/l10n';
 import { substitute, MAX_PLACEHOLDER_VALUES, type CellFacts } from './placeholders';
-import { FACET_COLUMNS, HOST_COLUMNS, ResultHash, facetRow, hostPoint, hostRow, type TableRow } from './rows';
+import { FACET_COLUMNS, HOST_COLUMNS, ResultHash, facetRow, hostRow, type TableRow } from './rows';
 
 /** At most this many rows are rendered in a cell (the full result goes to the sidecar). */
 export const MAX_SHOWN_ROWS = 1000;
@@ -49,8 +51,14 @@ export interface CellDisplay {
   view: 'hosts' | 'summary';
   columns: readonly string[];
   rows: TableRow[];
-  /** Map points of the shown hosts that have one. */
-  points: Array<{ ip: string; lat: number; lon: number; country?: string }>;
+  /** The shown hosts that have a place, as the map draws them (hosts cells). */
+  mapHosts: MapHost[];
+  /** Shown hosts without a usable place. */
+  unplaced: number;
+  /** The summary's buckets (summary cells; at most MAX_PLACEHOLDER_VALUES). */
+  buckets: AggregationBucket[];
+  /** A summary's count of documents in values not listed. */
+  sumOther?: number;
   /** The summary's field (summary cells). */
   field?: string;
 }
@@ -199,8 +207,16 @@ export async function executeCell(session: NotebookSession, input: CellInput): P
     const hash = new ResultHash();
     const display: CellDisplay =
       plan.spec.kind === 'hostSummary'
-        ? { view: 'summary', columns: FACET_COLUMNS, rows: [], points: [], field: plan.spec.field }
-        : { view: 'hosts', columns: HOST_COLUMNS, rows: [], points: [] };
+        ? {
+            view: 'summary',
+            columns: FACET_COLUMNS,
+            rows: [],
+            mapHosts: [],
+            unplaced: 0,
+            buckets: [],
+            field: plan.spec.field,
+          }
+        : { view: 'hosts', columns: HOST_COLUMNS, rows: [], mapHosts: [], unplaced: 0, buckets: [] };
     const facts: CellFacts = {
       count: 0,
       ...(plan.spec.kind === 'hostSummary' ? { values: [] } : { hosts: [] }),
@@ -209,6 +225,7 @@ export async function executeCell(session: NotebookSession, input: CellInput): P
     while (budget.left > 0) {
       const page = await pages(cursor, plan.pageSize, signal ?? new AbortController().signal);
       run.total = page.total;
+      if (page.sumOther !== undefined) display.sumOther = page.sumOther;
       let lines = '';
       for (const item of page.items) {
         let row: TableRow;
@@ -216,11 +233,15 @@ export async function executeCell(session: NotebookSession, input: CellInput): P
           lines += hash.add(item.v satisfies Host);
           row = hostRow(item.v);
           if (facts.hosts && facts.hosts.length < MAX_PLACEHOLDER_VALUES) facts.hosts.push(item.v.ip);
-          const p = display.rows.length < MAX_SHOWN_ROWS ? hostPoint(item.v) : undefined;
-          if (p) display.points.push(p);
+          if (display.rows.length < MAX_SHOWN_ROWS) {
+            const placed = mapHosts([item.v], undefined);
+            display.mapHosts.push(...placed.hosts);
+            display.unplaced += placed.skipped;
+          }
         } else if (item.t === 'facet') {
           lines += hash.add(item.v);
           row = facetRow(item.v);
+          if (display.buckets.length < MAX_SHOWN_ROWS) display.buckets.push(item.v);
           if (facts.values && facts.values.length < MAX_PLACEHOLDER_VALUES)
             facts.values.push(String(item.v.key));
         } else continue;

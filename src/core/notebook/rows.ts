@@ -6,7 +6,6 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { AggregationBucket, Host } from '../../api/types';
-import { isPoint, locationPoint } from '../geo/points';
 
 /** JSON with sorted keys at every depth; `__proto__` keys never come from our parser anyway. */
 export function canonicalJson(value: unknown): string {
@@ -46,19 +45,6 @@ export function hostRow(h: Host): TableRow {
 
 export function facetRow(b: AggregationBucket): TableRow {
   return { value: String(b.key), count: b.doc_count };
-}
-
-/** A host's point on the map, when its location has a valid one. */
-export function hostPoint(h: Host): { ip: string; lat: number; lon: number; country?: string } | undefined {
-  const p = locationPoint(h.location);
-  return isPoint(p)
-    ? {
-        ip: h.ip,
-        lat: p.lat,
-        lon: p.lon,
-        ...(h.location?.country_code ? { country: h.location.country_code } : {}),
-      }
-    : undefined;
 }
 
 /** The SHA-256 of a result, fed one canonical line at a time (the sidecar's bytes). */

@@ -12,12 +12,14 @@ import type { CellEstimate, CellRun, NotebookSession } from '../../core/notebook
 import { recordPaths, summaryLine } from '../../core/notebook/record';
 import { NotebookRun } from '../../core/notebook/run';
 import { neutraliseUiText } from '../../core/text/inert';
+import { NOTEBOOK_RESULT_MIME } from '../../common/notebookOutput';
 import type { Ctx } from '../ctx';
+import { outputPayload } from './output';
 import { toAbortSignal } from '../shared/abort';
 import { NOTEBOOK_TYPE, SUMMARY_KEY } from './lazy';
 
 /** The mime type of a cell's result payload (the notebook renderer draws it). */
-export const RESULT_MIME = 'application/vnd.odin.notebook-result+json';
+export const RESULT_MIME = NOTEBOOK_RESULT_MIME;
 
 /** What the status item showed, in order (the host test checks count-before-spend with it). */
 export interface NotebookStatusEvent {
@@ -110,26 +112,12 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
 
   const outputsOf = (run: CellRun, sidecar: string | undefined): vscode.NotebookCellOutput[] => {
     const md = vscode.NotebookCellOutputItem.text(cellMarkdown(run, sidecar), 'text/markdown');
-    if (run.status !== 'ok' || !run.display)
+    const payload = outputPayload(run, sidecar);
+    if (!payload)
       return [
         new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(run.message ?? run.status)]),
       ];
-    return [
-      new vscode.NotebookCellOutput([
-        vscode.NotebookCellOutputItem.json(
-          {
-            ...run.display,
-            rowCount: run.rowCount,
-            total: run.total,
-            sha256: run.sha256,
-            spent: run.spent,
-            sidecar,
-          },
-          RESULT_MIME,
-        ),
-        md,
-      ]),
-    ];
+    return [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json(payload, RESULT_MIME), md])];
   };
 
   const execute = async (cells: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> => {
