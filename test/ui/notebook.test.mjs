@@ -1,0 +1,70 @@
+// An investigation notebook as a person sees it: a small .odinnb opened in the notebook
+// editor, "Notebook: Run All", and the ODIN renderer's outputs: a hosts table with its map,
+// and a summary by country as a bar chart with a shaded map. Screenshots of the table, the
+// chart and the map in the light and the dark theme (notebook-{table,chart,map}-{light,dark}.png).
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { connectUi, frameWhere, painted } from './helpers.mjs';
+
+/** @type {import('./helpers.mjs').Ui} */
+let ui;
+const NAME = 'notebook-ui.odinnb';
+
+const NOTEBOOK = {
+  version: 1,
+  params: { port: '22' },
+  cells: [
+    { kind: 'markdown', source: '# SSH hosts' },
+    { kind: 'query', source: '@hosts SSH in Germany  size=100\nservices.port:{{port}} AND location.country_code:DE' },
+    { kind: 'query', source: '@hosts SSH by country  by=location.country_code\nservices.port:{{port}}' },
+  ],
+};
+
+/** Whether this frame holds `n` drawn ODIN outputs (inside their shadow roots). */
+function outputsDrawn(n) {
+  const roots = [...document.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean);
+  return roots.filter((r) => r.querySelector('.odin-nb table tbody tr')).length >= n;
+}
+
+describe('notebook outputs', () => {
+  before(async () => {
+    ui = await connectUi();
+    fs.writeFileSync(path.join(ui.info.workspace, NAME), `${JSON.stringify(NOTEBOOK, null, 2)}\n`);
+  });
+  after(async () => {
+    await ui?.reset().catch(() => {});
+    fs.rmSync(path.join(ui.info.workspace, NAME), { force: true });
+    fs.rmSync(path.join(ui.info.workspace, '.odin'), { recursive: true, force: true });
+    await ui?.close();
+  });
+
+  it('runs a notebook and draws a table, a chart and a map in both themes', async () => {
+    await ui.openFile(NAME);
+    await ui.runCommand('Notebook: Run All');
+    const frame = await frameWhere(ui.page, outputsDrawn, 2, { timeout: 90_000, what: 'two drawn ODIN outputs' });
+    const table = frame.locator('.odin-nb .table-wrap').first();
+    const chart = frame.locator('.odin-nb .chart svg.bar-chart').first();
+    const map = frame.locator('.odin-nb .map svg.world-map').first();
+    assert.ok((await frame.locator('.odin-nb table tbody tr').count()) > 1);
+    assert.ok((await frame.locator('.odin-nb .chart g.bar-row').count()) > 1, 'bars drawn');
+    assert.ok((await frame.locator('.odin-nb .map svg.world-map').count()) >= 1, 'a map drawn');
+    for (const [theme, suffix] of [
+      ['Light Modern', 'light'],
+      ['Dark Modern', 'dark'],
+    ]) {
+      await ui.setTheme(theme);
+      await painted(frame);
+      for (const [what, loc] of [
+        ['table', table],
+        ['chart', chart],
+        ['map', map],
+      ]) {
+        await loc.scrollIntoViewIfNeeded();
+        await painted(frame);
+        await ui.screenshotRegion(`notebook-${what}-${suffix}`, loc, { padding: 4 });
+      }
+    }
+  });
+});
