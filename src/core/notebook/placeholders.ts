@@ -94,3 +94,8 @@ export function substitute(
   });
   return problem ? { ok: false, message: problem } : { ok: true, text: out, used };
 }
+
+/** The text with each placeholder replaced by `x`s of its length (what the editor checks in a cell). */
+export function blankPlaceholders(text: string): string {
+  return text.replace(PLACEHOLDER, (whole) => 'x'.repeat(whole.length));
+}

@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   MAX_SHOWN_ROWS,
   NotebookRun,
+  blankPlaceholders,
   canonicalJson,
   executeCell,
   headlessSession,
@@ -87,6 +88,9 @@ describe('placeholders', () => {
     );
     assert.ok(r.ok);
     assert.equal(r.text, 'ip:(1.2.3.4 OR 2001\\:db8\\:\\:1) AND cc:NL "a OR b" n=2');
+  });
+  it("are blanked to terms of the same length for the editor's checks", () => {
+    assert.equal(blankPlaceholders('ip:{{cell2.hosts}} AND {{ip}}'), 'ip:xxxxxxxxxxxxxxx AND xxxxxx');
   });
   it('names the first placeholder it cannot fill', () => {
     assert.match((substitute('{{nope}}', {}, facts) as { message: string }).message, /"nope"/);
