@@ -17,7 +17,10 @@ const NOTEBOOK = {
   params: { port: '22' },
   cells: [
     { kind: 'markdown', source: '# SSH hosts' },
-    { kind: 'query', source: '@hosts SSH in Germany  size=100\nservices.port:{{port}} AND location.country_code:DE' },
+    {
+      kind: 'query',
+      source: '@hosts SSH in Germany  size=100\nservices.port:{{port}} AND location.country_code:DE',
+    },
     { kind: 'query', source: '@hosts SSH by country  by=location.country_code\nservices.port:{{port}}' },
   ],
 };
@@ -41,9 +44,23 @@ describe('notebook outputs', () => {
   });
 
   it('runs a notebook and draws a table, a chart and a map in both themes', async () => {
-    await ui.openFile(NAME);
+    // Quick Open, then the notebook editor (a notebook has no single text editor to wait for).
+    await ui.page.keyboard.press('Escape');
+    await ui.page.keyboard.press(process.platform === 'darwin' ? 'Meta+P' : 'Control+P');
+    const input = ui.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(NAME);
+    await ui.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .first()
+      .waitFor({ state: 'visible' });
+    await ui.page.keyboard.press('Enter');
+    await ui.page.locator('.notebook-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
     await ui.runCommand('Notebook: Run All');
-    const frame = await frameWhere(ui.page, outputsDrawn, 2, { timeout: 90_000, what: 'two drawn ODIN outputs' });
+    const frame = await frameWhere(ui.page, outputsDrawn, 2, {
+      timeout: 90_000,
+      what: 'two drawn ODIN outputs',
+    });
     const table = frame.locator('.odin-nb .table-wrap').first();
     const chart = frame.locator('.odin-nb .chart svg.bar-chart').first();
     const map = frame.locator('.odin-nb .map svg.world-map').first();
