@@ -56,7 +56,11 @@ describe('notebook outputs', () => {
       .waitFor({ state: 'visible' });
     await ui.page.keyboard.press('Enter');
     await ui.page.locator('.notebook-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
-    await ui.runCommand('Notebook: Run All');
+    // The notebook toolbar's Run All, as a person clicks it.
+    await ui.page
+      .locator('.notebook-editor .notebook-toolbar-container a[aria-label^="Run All"]')
+      .first()
+      .click();
     const frame = await frameWhere(ui.page, outputsDrawn, 2, {
       timeout: 90_000,
       what: 'two drawn ODIN outputs',
