@@ -120,10 +120,8 @@ describe('investigation notebooks (.odinnb)', function () {
       new TextDecoder().decode(out.items.find((i) => i.mime === RESULT_MIME)!.data),
     ) as { rows: unknown[] };
     assert.ok(payload.rows.length <= 1000, `${payload.rows.length} rows rendered`);
-    assert.ok(
-      out.items.some((i) => i.mime === 'text/markdown'),
-      'a Markdown fallback',
-    );
+    const md = fs.readFileSync(path.join(dir(), '.odin', 'investigation.record.md'), 'utf8');
+    assert.match(md, /\| ip \| ports \|/, 'the Markdown twin of the record has the tables');
 
     assert.ok(await nb.save(), 'saved');
     const saved = fs.readFileSync(file, 'utf8');

@@ -7,7 +7,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { codeFence } from '../text/inert';
 import { l10n } from '../text/l10n';
+import { cellMarkdown } from './markdown';
 import { executeCell, type CellEstimate, type CellRun, type NotebookSession } from './execute';
 import { parseNotebook, type NotebookFile } from './format';
 import type { CellFacts } from './placeholders';
@@ -22,6 +24,8 @@ export interface RunCellOptions {
 export class NotebookRun {
   private readonly facts = new Map<number, CellFacts>();
   private spentSoFar = 0;
+  /** Each cell's Markdown (the record's readable twin, `.odin/<name>.record.md`). */
+  private readonly markdownOf = new Map<number, string>();
   readonly record: CaseRecord;
 
   /**
@@ -51,8 +55,9 @@ export class NotebookRun {
   }
 
   /** Records a Markdown cell (its place in the record: one entry per cell). */
-  markdown(cell: number): void {
+  markdown(cell: number, source?: string): void {
     this.put({ cell, kind: 'markdown' });
+    if (source !== undefined) this.markdownOf.set(cell, source);
   }
 
   /** Runs query cell `cell` (1-based) and records it. */
@@ -75,6 +80,16 @@ export class NotebookRun {
     else this.facts.delete(cell);
     const rel = path.relative(path.dirname(recordPaths(this.notebookFile).record), sidecar);
     this.put(recordCellOf(cell, run, run.status === 'ok' && run.rowCount > 0 ? rel : undefined));
+    this.markdownOf.set(
+      cell,
+      [
+        `#### ${l10n.t('Cell {0}', cell)}`,
+        '',
+        codeFence(run.query ?? source, 'odinq'),
+        '',
+        cellMarkdown(run, rel),
+      ].join('\n'),
+    );
     return run;
   }
 
@@ -93,7 +108,10 @@ export class NotebookRun {
 
   /** Writes the record file; returns its path. */
   save(): string {
-    return writeRecord(this.notebookFile, this.record);
+    const file = writeRecord(this.notebookFile, this.record);
+    const cells = [...this.markdownOf.entries()].sort(([a], [b]) => a - b).map(([, md]) => md);
+    fs.writeFileSync(file.replace(/\.json$/, '.md'), `${cells.join('\n\n')}\n`);
+    return file;
   }
 }
 
@@ -138,7 +156,7 @@ export async function runNotebookHeadless(
   for (const [i, c] of nb.cells.entries()) {
     const cell = i + 1;
     if (c.kind === 'markdown') {
-      run.markdown(cell);
+      run.markdown(cell, c.source);
       continue;
     }
     if (message !== undefined) {

@@ -7,7 +7,6 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { cellMarkdown } from '../../core/notebook/markdown';
 import type { CellEstimate, CellRun, NotebookSession } from '../../core/notebook/execute';
 import { recordPaths, summaryLine } from '../../core/notebook/record';
 import { NotebookRun } from '../../core/notebook/run';
@@ -111,13 +110,14 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
   };
 
   const outputsOf = (run: CellRun, sidecar: string | undefined): vscode.NotebookCellOutput[] => {
-    const md = vscode.NotebookCellOutputItem.text(cellMarkdown(run, sidecar), 'text/markdown');
     const payload = outputPayload(run, sidecar);
     if (!payload)
       return [
         new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(run.message ?? run.status)]),
       ];
-    return [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json(payload, RESULT_MIME), md])];
+    // The rich item alone: VS Code prefers any mime of its display order (Markdown included)
+    // to a renderer's own, so the Markdown twin is the record's `.md` file beside it.
+    return [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json(payload, RESULT_MIME)])];
   };
 
   const execute = async (cells: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> => {
@@ -134,7 +134,8 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
       return;
     }
     const run = runOf(nb);
-    for (const c of nb.getCells()) if (c.kind === vscode.NotebookCellKind.Markup) run.markdown(c.index + 1);
+    for (const c of nb.getCells())
+      if (c.kind === vscode.NotebookCellKind.Markup) run.markdown(c.index + 1, c.document.getText());
     let stopped = false;
     for (const cell of cells) {
       const n = cell.index + 1;

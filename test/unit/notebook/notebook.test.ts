@@ -153,6 +153,9 @@ describe('notebook cells against the emulator', () => {
     const cell2 = head.record.cells[1];
     assert.ok(cell2.kind === 'query' && cell4.kind === 'query');
     assert.equal(cell4.rowCount, Math.min(cell2.rowCount ?? 0, 100), 'the hosts cell 2 found (at most 100)');
+    const md = fs.readFileSync(recordPaths(file).record.replace(/\.json$/, '.md'), 'utf8');
+    assert.match(md, /# SSH exposure/);
+    assert.match(md, /\| value \| count \|/, 'the summary as a Markdown table');
     // The record holds no key; the notebook file holds no rows.
     assert.ok(!fs.readFileSync(recordPaths(file).record, 'utf8').includes(emu.apiKey));
     assert.ok(!fs.readFileSync(file, 'utf8').includes('"ip"'));
