@@ -31,6 +31,23 @@ function outputsDrawn(n) {
   return roots.filter((r) => r.querySelector('.odin-nb table tbody tr')).length >= n;
 }
 
+/**
+ * Scrolls the notebook (the workbench's list, not the output's frame) until `loc` is on screen,
+ * as a person would with the wheel over the notebook.
+ */
+async function reveal(loc, frame) {
+  const vp = ui.page.viewportSize() ?? { width: 1280, height: 800 };
+  const list = await ui.page.locator('.notebook-editor').first().boundingBox();
+  for (let i = 0; i < 40; i++) {
+    const box = await loc.boundingBox();
+    if (box && box.y >= (list?.y ?? 0) && box.y + Math.min(box.height, vp.height / 2) <= vp.height) break;
+    await ui.page.mouse.move((list?.x ?? 0) + 40, (list?.y ?? 0) + 80);
+    await ui.page.mouse.wheel(0, !box || box.y > vp.height / 2 ? 200 : -200);
+    await painted(ui.page);
+  }
+  await painted(frame);
+}
+
 describe('notebook outputs', () => {
   before(async () => {
     ui = await connectUi();
@@ -82,8 +99,7 @@ describe('notebook outputs', () => {
         ['chart', chart],
         ['map', map],
       ]) {
-        await loc.scrollIntoViewIfNeeded();
-        await painted(frame);
+        await reveal(loc, frame);
         await ui.screenshotRegion(`notebook-${what}-${suffix}`, loc, { padding: 4 });
       }
     }
