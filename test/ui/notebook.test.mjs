@@ -73,6 +73,12 @@ describe('notebook outputs', () => {
       .waitFor({ state: 'visible' });
     await ui.page.keyboard.press('Enter');
     await ui.page.locator('.notebook-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
+    // The ODIN controller chosen (its label in the kernel picker), so Run All needs no pick.
+    await ui.page
+      .locator('.notebook-editor .notebook-toolbar-container')
+      .filter({ hasText: 'ODIN' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     // The notebook toolbar's Run All, as a person clicks it.
     await ui.page
       .locator('.notebook-editor .notebook-toolbar-container a[aria-label^="Run All"]')
