@@ -127,7 +127,7 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
       );
       return;
     }
-    if (!vscode.workspace.isTrusted) {
+    if (!ctx.gate.trusted()) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('ODIN: notebook cells run only in a trusted workspace.'),
       );
