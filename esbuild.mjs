@@ -28,7 +28,7 @@ const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist'
  * `lucene` goes through its loader. `npm run bench -- --only=activation` builds the same sources as one
  * bundle (without this plugin) and measures both in one run (docs/benchmarks.md).
  */
-export const LAZY_FEATURES = ['search', 'details', 'triage', 'hunts', 'agent'];
+export const LAZY_FEATURES = ['search', 'details', 'triage', 'hunts', 'agent', 'notebook'];
 const PSL_LOADER = path.resolve('src/extension/lazy/pslLoader.ts');
 const LUCENE_LOADER = path.resolve('src/extension/lazy/luceneLoader.ts');
 const STAND_INS = new Map(
@@ -119,6 +119,7 @@ const targets = {
   triage: { ...extensionHost, entryPoints: { triage: 'src/extension/triage/index.ts' } },
   hunts: { ...extensionHost, entryPoints: { hunts: 'src/extension/hunts/index.ts' } },
   agent: { ...extensionHost, entryPoints: { agent: 'src/extension/agent/index.ts' } },
+  notebook: { ...extensionHost, entryPoints: { notebook: 'src/extension/notebook/index.ts' } },
   psl: { ...node, entryPoints: { psl: 'src/extension/lazy/psl.ts' } },
   lucene: { ...node, entryPoints: { lucene: 'src/extension/lazy/lucene.ts' } },
   // Loaded lazily by the extension ("Try with demo data") and by `npm run emulator`; without
@@ -171,6 +172,15 @@ const targets = {
     format: 'iife',
     target: 'es2022',
     outdir: 'dist',
+  },
+  // The notebook renderer (contributes.notebookRenderer): an ES module the notebook loads.
+  notebookRenderer: {
+    entryPoints: { 'notebook-renderer': 'src/webview/notebook/renderer.ts' },
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    outdir: 'dist',
+    loader: { '.css': 'text' },
   },
 };
 

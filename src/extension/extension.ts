@@ -3,6 +3,7 @@ import { Ctx } from './ctx';
 import { registerDetailsLazy } from './details/lazy';
 import { registerAgent } from './agent/lazy';
 import { registerHuntsLazy } from './hunts/lazy';
+import { registerNotebookLazy } from './notebook/lazy';
 import type { OdinCommands } from './commands';
 import { registerLookup } from './lookup';
 import { LookupStatus } from './lookup/statusBar';
@@ -49,6 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     };
     registerCommands(ctx, commands);
     const agent = registerAgent(ctx);
+    const notebook = registerNotebookLazy(ctx);
 
     // Reading the keyring is a round trip to the workbench: activation does not wait for
     // it. The welcome view and hovers follow as soon as the key is known.
@@ -78,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
         loadSearch: search.load,
         loadTriage: triage.load,
         agent,
+        notebook,
         statusItems: [lookupStatus.item, credits.item],
       });
       await keyReady;

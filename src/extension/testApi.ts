@@ -1,3 +1,4 @@
+import type { NotebookProbe } from './notebook/lazy';
 import * as vscode from 'vscode';
 import type { PageKind, RenderedCounts } from '../common/protocol';
 import type { Ctx } from './ctx';
@@ -107,6 +108,8 @@ export interface TestApi {
   pathPrompts: PathPrompts;
   /** The status-bar items by id (their command is what a click runs). */
   statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
+  /** The notebook feature (loads it): its controller and what its count item showed. */
+  notebook: NotebookProbe;
 }
 
 /** What the composition root hands the test API besides `Ctx`: the features' own objects. */
@@ -115,6 +118,7 @@ export interface TestApiParts {
   loadSearch: () => SearchFeature;
   loadTriage: () => TriageFeature;
   agent: RegisteredAgent;
+  notebook: NotebookProbe;
   statusItems: vscode.StatusBarItem[];
 }
 
@@ -175,6 +179,7 @@ export function createTestApi(ctx: Ctx, parts: TestApiParts): TestApi {
     charts,
     maps,
     agent: parts.agent,
+    notebook: parts.notebook,
     pathPrompts: ctx.argumentPaths.prompts,
     statusItems: new Map(parts.statusItems.map((item) => [item.id, item])),
     search: {

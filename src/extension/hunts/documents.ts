@@ -1,3 +1,4 @@
+import { blankPlaceholders } from '../../core/notebook/placeholders';
 import * as vscode from 'vscode';
 import {
   checkQuery,
@@ -70,7 +71,9 @@ export class HuntDocuments implements vscode.Disposable {
     const key = doc.uri.toString();
     const hit = this.parsed.get(key);
     if (hit && hit.version === doc.version) return hit.file;
-    const text = doc.getText();
+    // A notebook cell's `{{…}}` placeholders are filled when it runs (core/notebook): checked as
+    // plain terms of the same length, so offsets stay and a placeholder is no syntax error.
+    const text = doc.uri.scheme === 'vscode-notebook-cell' ? blankPlaceholders(doc.getText()) : doc.getText();
     const file = doc.languageId === 'markdown' ? parseMarkdownHunts(text) : parseHuntFile(text);
     this.parsed.set(key, { version: doc.version, file });
     return file;

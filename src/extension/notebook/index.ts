@@ -1,0 +1,223 @@
+/**
+ * Investigation notebooks in the editor: the controller that runs `.odinnb` query cells
+ * through the core (src/core/notebook: the same `NotebookRun` the headless runner uses), the
+ * status item that shows a cell's count before it spends, the outputs (a table, chart or map
+ * payload for the renderer and a Markdown fallback) and the case record beside the notebook.
+ * Outputs are transient: the saved notebook keeps one summary line per cell.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CellEstimate, CellRun, NotebookSession } from '../../core/notebook/execute';
+import { recordPaths, summaryLine } from '../../core/notebook/record';
+import { NotebookRun } from '../../core/notebook/run';
+import { neutraliseUiText } from '../../core/text/inert';
+import { NOTEBOOK_RESULT_MIME } from '../../common/notebookOutput';
+import type { Ctx } from '../ctx';
+import { outputPayload } from './output';
+import { toAbortSignal } from '../shared/abort';
+import { NOTEBOOK_TYPE, SUMMARY_KEY } from './lazy';
+
+/** The mime type of a cell's result payload (the notebook renderer draws it). */
+export const RESULT_MIME = NOTEBOOK_RESULT_MIME;
+
+/** What the status item showed, in order (the host test checks count-before-spend with it). */
+export interface NotebookStatusEvent {
+  notebook: string;
+  cell: number;
+  phase: 'estimate' | 'done';
+  text: string;
+  /** Requests the window's request layer had sent when this was shown. */
+  requestsSent: number;
+}
+
+export interface NotebookFeature {
+  readonly controller: vscode.NotebookController;
+  readonly status: vscode.StatusBarItem;
+  readonly events: NotebookStatusEvent[];
+}
+
+const MAX_EVENTS = 500;
+
+export function createNotebook(ctx: Ctx): NotebookFeature {
+  const controller = vscode.notebooks.createNotebookController(
+    'odin-notebook-controller',
+    NOTEBOOK_TYPE,
+    'ODIN',
+  );
+  controller.supportedLanguages = ['odinq'];
+  controller.supportsExecutionOrder = true;
+  controller.description = vscode.l10n.t('Runs query cells through ODIN, count first');
+  const status = vscode.window.createStatusBarItem('odin.notebookCount', vscode.StatusBarAlignment.Left, 50);
+  status.name = vscode.l10n.t('ODIN Notebook Cell Count');
+  ctx.subscriptions.add(controller);
+  ctx.subscriptions.add(status);
+  // The one controller for ODIN notebooks: preferred, so Run All needs no kernel pick.
+  const prefer = (nb: vscode.NotebookDocument): void => {
+    if (nb.notebookType === NOTEBOOK_TYPE)
+      controller.updateNotebookAffinity(nb, vscode.NotebookControllerAffinity.Preferred);
+  };
+  ctx.subscriptions.add(vscode.workspace.onDidOpenNotebookDocument(prefer));
+  for (const nb of vscode.workspace.notebookDocuments) prefer(nb);
+  const events: NotebookStatusEvent[] = [];
+  const runs = new Map<string, { key: string; run: NotebookRun }>();
+  let order = 0;
+
+  const session: NotebookSession = {
+    env: { client: () => ctx.client(), requests: ctx.requests },
+    gate: () => ({ gate: ctx.gate.current(), consented: ctx.gate.hasRestrictedConsent() }),
+    baseUrl: () => ctx.origin(),
+    credits: async (signal) =>
+      ctx.keys.get() ? (await ctx.client().getCreditsUsage({ signal })).hostCert?.left : undefined,
+  };
+
+  const show = (
+    nb: vscode.NotebookDocument,
+    cell: number,
+    phase: NotebookStatusEvent['phase'],
+    text: string,
+  ): void => {
+    status.text = text;
+    status.tooltip = vscode.l10n.t('ODIN notebook, cell {0}', cell);
+    status.show();
+    events.push({ notebook: nb.uri.toString(), cell, phase, text, requestsSent: ctx.requests.sent });
+    if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
+  };
+
+  const runOf = (nb: vscode.NotebookDocument): NotebookRun => {
+    const meta = nb.metadata as { params?: Record<string, string>; budget?: number };
+    const key = JSON.stringify([meta.params ?? {}, meta.budget, ctx.origin()]);
+    const known = runs.get(nb.uri.toString());
+    if (known?.key === key) return known.run;
+    const run = new NotebookRun(session, nb.uri.fsPath, meta.params ?? {}, meta.budget, 'editor');
+    runs.set(nb.uri.toString(), { key, run });
+    return run;
+  };
+
+  const confirm = async (cell: number, est: CellEstimate, left: number): Promise<boolean> => {
+    const go = vscode.l10n.t('Run');
+    const answer = await vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        "Cell {0} would spend ≈ {1} credits (≈ {2} hosts); the notebook's budget has {3} left. Run it?",
+        cell,
+        est.credits,
+        est.hosts.toLocaleString('en-US'),
+        left,
+      ),
+      { modal: true },
+      go,
+    );
+    return answer === go;
+  };
+
+  const outputsOf = (run: CellRun, sidecar: string | undefined): vscode.NotebookCellOutput[] => {
+    const payload = outputPayload(run, sidecar);
+    if (!payload)
+      return [
+        new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(run.message ?? run.status)]),
+      ];
+    // The rich item alone: VS Code prefers any mime of its display order (Markdown included)
+    // to a renderer's own, so the Markdown twin is the record's `.md` file beside it.
+    return [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json(payload, RESULT_MIME)])];
+  };
+
+  const execute = async (cells: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> => {
+    if (nb.uri.scheme !== 'file') {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('ODIN: save the notebook to a file first: its case record goes beside it.'),
+      );
+      return;
+    }
+    if (!ctx.gate.trusted()) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('ODIN: notebook cells run only in a trusted workspace.'),
+      );
+      return;
+    }
+    const run = runOf(nb);
+    for (const c of nb.getCells())
+      if (c.kind === vscode.NotebookCellKind.Markup) run.markdown(c.index + 1, c.document.getText());
+    let stopped = false;
+    for (const cell of cells) {
+      const n = cell.index + 1;
+      if (stopped) {
+        run.notRun(n);
+        continue;
+      }
+      const exec = controller.createNotebookCellExecution(cell);
+      exec.executionOrder = ++order;
+      exec.start(Date.now());
+      await exec.clearOutput();
+      const left = (): number => Math.max(0, ((nb.metadata as { budget?: number }).budget ?? 0) - run.spent);
+      const result: CellRun = await toAbortSignal(exec.token, (signal) =>
+        run.query(n, cell.document.getText(), {
+          signal,
+          onEstimate: (e) =>
+            show(
+              nb,
+              n,
+              'estimate',
+              vscode.l10n.t(
+                '$(pulse) ≈ {0} hosts · ≈ {1} credits',
+                e.hosts.toLocaleString('en-US'),
+                e.credits,
+              ),
+            ),
+          confirm: (e) => confirm(n, e, left()),
+        }),
+      );
+      const file = recordPaths(nb.uri.fsPath);
+      const sidecar =
+        result.status === 'ok' && result.rowCount > 0
+          ? path.relative(path.dirname(nb.uri.fsPath), file.sidecar(n))
+          : undefined;
+      show(
+        nb,
+        n,
+        'done',
+        result.status === 'ok'
+          ? vscode.l10n.t(
+              '$(check) {0} rows · {1} credits',
+              result.rowCount.toLocaleString('en-US'),
+              result.spent,
+            )
+          : vscode.l10n.t('$(error) cell {0}: {1}', n, neutraliseUiText(result.status, 40)),
+      );
+      await exec.replaceOutput(outputsOf(result, sidecar));
+      exec.end(result.status === 'ok', Date.now());
+      try {
+        run.save();
+      } catch (e) {
+        // l10n: English, for the log
+        ctx.log.warn(`Case record not written: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      const edit = new vscode.WorkspaceEdit();
+      edit.set(nb.uri, [
+        vscode.NotebookEdit.updateCellMetadata(cell.index, {
+          ...cell.metadata,
+          [SUMMARY_KEY]: summaryLine(result),
+        }),
+      ]);
+      await vscode.workspace.applyEdit(edit);
+      if (result.status !== 'ok') stopped = true;
+    }
+    try {
+      run.save();
+    } catch (e) {
+      // l10n: English, for the log
+      ctx.log.warn(`Case record not written: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  controller.executeHandler = (cells, nb) =>
+    execute(cells, nb).catch((e: unknown) => {
+      ctx.log.error(e instanceof Error ? e : String(e));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t(
+          'ODIN notebook: {0}',
+          neutraliseUiText(e instanceof Error ? e.message : String(e), 300),
+        ),
+      );
+    });
+
+  return { controller, status, events };
+}
