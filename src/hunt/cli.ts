@@ -38,6 +38,7 @@ import { findHuntFiles, loadHunts, UsageError } from './load';
 import { jsonlChunks, toJunit, toSummary } from './reports';
 import { HuntRun, type RunReport } from './run';
 import { sarifChunks } from './sarif';
+import { notebookSession, runNotebookHeadless } from '../core/notebook';
 import { budgetFromEnv } from '../core/requests/session';
 import { HuntSession, VERSION } from './session';
 import { snapshotChunks, snapshotRows, SNAPSHOT_FILE } from './snapshot';
@@ -75,6 +76,8 @@ export interface Args {
   positional: string[];
   flags: Map<string, string>;
   bools: Set<string>;
+  /** `--param name=value`, repeatable: a notebook's parameters. */
+  params: Record<string, string>;
 }
 
 export function parseArgs(argv: readonly string[]): Args {
@@ -82,11 +85,17 @@ export function parseArgs(argv: readonly string[]): Args {
   const positional: string[] = [];
   const flags = new Map<string, string>();
   const bools = new Set<string>();
+  const params: Record<string, string> = {};
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
     const name = eq > 0 ? a.slice(0, eq) : a;
-    if (VALUE_FLAGS.has(name)) {
+    if (name === '--param') {
+      const v = eq > 0 ? a.slice(eq + 1) : rest[++i];
+      const m = /^([A-Za-z_][\w-]*)=(.*)$/s.exec(v ?? '');
+      if (!m) throw new UsageError(`--param needs name=value, not "${v ?? ''}"`);
+      params[m[1]] = m[2];
+    } else if (VALUE_FLAGS.has(name)) {
       const v = eq > 0 ? a.slice(eq + 1) : rest[++i];
       if (v === undefined || v === '') throw new UsageError(`${name} needs a value`);
       flags.set(name, v);
@@ -94,10 +103,12 @@ export function parseArgs(argv: readonly string[]): Args {
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a} (see --help)`);
     else positional.push(a);
   }
-  return { command, positional, flags, bools };
+  return { command, positional, flags, bools, params };
 }
 
 const HELP = `odin-hunt ${VERSION}: run .odinq hunts without anyone (CI).
+  odin-hunt run <notebook.odinnb…> [--param name=value …] [--budget N] [--api-url URL]
+      (each notebook's cells in order; the case record under .odin/ beside it, as the editor writes)
   odin-hunt run <files or folders…> [--sarif F] [--junit F] [--jsonl F] [--summary F]
       [--baseline F [--update-baseline --reason R --expires YYYY-MM-DD --added-by NAME]]
       [--advisory] [--budget N] [--config odin-hunt.json] [--api-url URL]
@@ -194,6 +205,10 @@ async function runCommand(
 ): Promise<ExitCode> {
   const root = path.resolve(io.cwd, args.flags.get('--root') ?? '.');
   if (args.positional.length === 0) throw new UsageError('name the .odinq files or folders to run');
+  if (args.positional.every((p) => p.endsWith('.odinnb')))
+    return notebookCommand(args, io, log, signal, root);
+  if (args.positional.some((p) => p.endsWith('.odinnb')))
+    throw new UsageError('run notebooks (.odinnb) apart from hunts (.odinq): one kind per run');
   const baselineFile = args.flags.get('--baseline');
   const updating = args.bools.has('--update-baseline');
   if (updating && !baselineFile) throw new UsageError('--update-baseline needs --baseline F');
@@ -236,6 +251,45 @@ async function runCommand(
   for (const o of report.outcomes)
     if (o.status !== 'clean' && o.status !== 'found')
       log(`${o.hunt.file}:${o.hunt.line}: ${o.hunt.key}: ${o.status}: ${o.reason ?? ''}`);
+  return code;
+}
+
+/**
+ * `run case.odinnb --param ip=…`: each notebook through the core's headless run on this run's
+ * session (its ledger and gate), writing the same case record an editor run writes. Prints one
+ * line per cell (cell, rows, SHA-256) and the record's path; exit 0 when every cell ran, 3 when
+ * one was refused, declined or stopped (the rest not run).
+ */
+async function notebookCommand(
+  args: Args,
+  io: Io,
+  log: (l: string) => void,
+  signal: AbortSignal,
+  root: string,
+): Promise<ExitCode> {
+  const config = loadConfig(args, io, root);
+  const session = openSession(args, io, config, log);
+  let code: ExitCode = EXIT.ok;
+  try {
+    for (const file of args.positional) {
+      const abs = path.resolve(io.cwd, file);
+      if (!fs.existsSync(abs)) throw new UsageError(`${file}: no such notebook`);
+      const r = await runNotebookHeadless(abs, args.params, notebookSession(session.shared), {
+        signal,
+        onEstimate: (cell, e) => log(`${file}: cell ${cell}: ≈ ${e.hosts} hosts · ≈ ${e.credits} credits`),
+      });
+      for (const [i, c] of r.record.cells.entries())
+        if (c.kind === 'query')
+          io.out(`${file}\tcell ${i + 1}\t${c.status}\t${c.rowCount ?? 0} rows\t${c.sha256 ?? '-'}\n`);
+      io.out(`${file}\trecord\t${path.relative(io.cwd, r.recordFile)}\n`);
+      if (!r.ok) {
+        log(`odin-hunt: ${file}: ${r.message ?? 'a cell did not run to the end'}`);
+        code = EXIT.notScanned;
+      }
+    }
+  } finally {
+    session.dispose();
+  }
   return code;
 }
 

@@ -83,6 +83,11 @@ export class HuntSession {
     this.gate = this.session.current().gate;
   }
 
+  /** The shared session under the run (a notebook run spends through it too). */
+  get shared(): Session {
+    return this.session;
+  }
+
   /** Requests that reached the service (or were on their way). */
   get sent(): number {
     return this.session.ledger.requests;

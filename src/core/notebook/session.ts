@@ -1,14 +1,14 @@
 /**
- * The request parts of a run outside VS Code (the hunt runner, tests): one client, one
- * in-memory request layer (cache, limiter), one gate, as the extension's Ctx has them. The
- * key is read from the caller's function, never stored here. Pure: no VS Code.
+ * The request parts of a notebook run outside VS Code (the hunt runner, tests): the shared
+ * session of a run outside VS Code (`core/requests/session.ts`: one client, cache, limiter,
+ * request layer, ledger and gate), seen as a `NotebookSession`. The key is read from the
+ * caller's function, never stored here. Pure: no VS Code.
  */
-import { OdinClient } from '../../api/client';
-import type { Logger } from '../../api/http';
-import { Gate, type GateSettings } from '../gate';
-import { ResultCache } from '../requests/cache';
-import { Limiter } from '../requests/limiter';
-import { RequestLayer } from '../requests/layer';
+import type { GateSettings } from '../gate';
+import type { OdinClient } from '../../api/client';
+import type { RequestLayer } from '../requests/layer';
+import { createSession, type Session } from '../requests/session';
+import { readCredits } from '../search/run';
 import type { NotebookSession } from './execute';
 
 export interface HeadlessSessionOptions {
@@ -16,38 +16,33 @@ export interface HeadlessSessionOptions {
   apiKey: () => string | undefined;
   /** The gate's settings; default: sending on command, trusted (running the file is the act). */
   gate?: GateSettings;
-  log?: Logger;
+  /** The session budget in credits (`ODIN_SESSION_BUDGET`); undefined: none. */
+  budget?: number;
+  log?: (level: string, message: string) => void;
+}
+
+/** A notebook's view of a session: its request path, gate, origin and the credits left. */
+export function notebookSession(session: Session): NotebookSession {
+  return {
+    env: session,
+    // Running the file is the user's act: no Restricted Mode consent outside VS Code.
+    gate: () => ({ gate: session.current().gate, consented: true }),
+    baseUrl: () => session.origin,
+    credits: async (signal) => (await readCredits(session, { signal })).hostCert?.left,
+  };
 }
 
 export function headlessSession(
   opts: HeadlessSessionOptions,
-): NotebookSession & { requests: RequestLayer; client: OdinClient } {
-  const client = new OdinClient({
+): NotebookSession & { requests: RequestLayer; client: OdinClient; session: Session } {
+  const session = createSession({
     baseUrl: opts.baseUrl,
     apiKey: opts.apiKey,
+    userAgent: 'odin-notebook',
+    ...(opts.gate ? { gate: opts.gate } : {}),
+    ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
+    limits: { perMinute: 600, maxConcurrent: 4 },
     ...(opts.log ? { log: opts.log } : {}),
   });
-  const origin = new URL(opts.baseUrl).origin;
-  const hour = 3_600_000;
-  const requests = new RequestLayer({
-    cache: new ResultCache({
-      ttlMs: { host: hour, whois: hour, count: hour, notFound: hour },
-      maxEntries: 500,
-    }),
-    limiter: new Limiter({ perMinute: 600, maxConcurrent: 4 }),
-    origin: () => origin,
-  });
-  const gate = new Gate(opts.gate ?? { mode: 'onCommand', trusted: true });
-  return {
-    client,
-    requests,
-    env: { client: () => client, requests },
-    gate: () => ({ gate, consented: true }),
-    baseUrl: () => origin,
-    credits: async (signal) => {
-      const r = gate.mayRun({ trigger: 'explicit', consented: true });
-      if (!r.ok) return undefined;
-      return (await client.getCreditsUsage({ signal })).hostCert?.left;
-    },
-  };
+  return { ...notebookSession(session), session, requests: session.requests, client: session.client() };
 }

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { CellEstimate, CellRun, NotebookSession } from '../../core/notebook/execute';
 import { recordPaths, summaryLine } from '../../core/notebook/record';
 import { NotebookRun } from '../../core/notebook/run';
+import { readCredits } from '../../core/search/run';
 import { neutraliseUiText } from '../../core/text/inert';
 import { NOTEBOOK_RESULT_MIME } from '../../common/notebookOutput';
 import type { Ctx } from '../ctx';
@@ -67,7 +68,10 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
     gate: () => ({ gate: ctx.gate.current(), consented: ctx.gate.hasRestrictedConsent() }),
     baseUrl: () => ctx.origin(),
     credits: async (signal) =>
-      ctx.keys.get() ? (await ctx.client().getCreditsUsage({ signal })).hostCert?.left : undefined,
+      ctx.keys.get()
+        ? (await readCredits({ client: () => ctx.client(), requests: ctx.requests }, { signal })).hostCert
+            ?.left
+        : undefined,
   };
 
   const show = (
