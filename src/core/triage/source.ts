@@ -42,7 +42,9 @@ export function cachedAnswer(
   x?: ExploitationView,
 ): Answer | undefined {
   if (kind === 'host') {
-    const full = layer.peek<Host>(TRIAGE_KINDS.host, value) ?? layer.peek<Host>(TRIAGE_KINDS.hostHit, value);
+    const full =
+      peekSearch({ requests: layer }, { kind: 'host', ip: value }) ??
+      layer.peek<Host>(TRIAGE_KINDS.hostHit, value);
     if (!full) return undefined;
     return full.status === 'ok' ? { found: true, verdict: hostVerdict(full.value, x) } : { found: false };
   }
