@@ -8,7 +8,7 @@
 import type { OdinClient } from '../../api/client';
 import { OdinApiError } from '../../api/errors';
 import type { CreditsUsage } from '../../api/types';
-import type { BlockCode, Gate } from '../gate';
+import type { BlockCode, Gate, Trigger } from '../gate';
 import type { RequestBudget } from '../requests/budget';
 import type { LookupResult, RequestLayer } from '../requests/layer';
 import type { SessionLedger } from '../requests/ledger';
@@ -46,6 +46,11 @@ export interface SearchOptions {
   budget?: RequestBudget;
   /** A lookup asked afresh (skipping the cache) and stored (a page's Refresh). */
   refresh?: boolean;
+  /**
+   * The gate of the moment: given, the call is decided once here (`decideCall`) before
+   * anything is sent or read from the cache, and a refusal throws `PageBlockedError`.
+   */
+  gate?: CurrentGate;
 }
 
 /** A spec of kind `K`. */
@@ -57,6 +62,7 @@ export async function searchVia<K extends CatalogueKind>(
   spec: SpecOf<K>,
   opts: SearchOptions,
 ): Promise<LookupResult<Answers[K]>> {
+  if (opts.gate) await decideCall(spec, opts.gate, undefined, opts.automatic ? 'automatic' : 'explicit');
   const entry = CATALOGUE[spec.kind] as CatalogueEntry<Answers[K]>;
   const page = opts.page ?? { limit: 1 };
   const fetcher = (signal: AbortSignal): Promise<Answers[K]> => entry.call(env.client(), spec, page, signal);
@@ -146,9 +152,10 @@ export async function decideCall(
   spec: CatalogueSpec,
   current: CurrentGate,
   confirm?: () => Promise<boolean>,
+  trigger: Trigger = 'explicit',
 ): Promise<void> {
   const { gate, consented } = current();
-  const d = gate.decideSearch(gateTargets(spec), { trigger: 'explicit', consented });
+  const d = gate.decideSearch(gateTargets(spec), { trigger, consented });
   if (d.ok) return;
   if (d.code === 'needs-consent' && confirm && (await confirm())) return;
   throw new PageBlockedError(d.code === 'off' || d.code === 'needs-consent' ? d.reason : d.message, d.code);
@@ -178,6 +185,7 @@ export function searchPages(
   opts: PagesOptions = {},
 ): PageFetcher {
   return async (cursor, limit, signal) => {
+    // Decided here rather than by `searchVia` (`gate`): the Restricted Mode question is the page's.
     await decideCall(spec, current, opts.confirm);
     opts.onAllowed?.();
     const r = await searchVia(env, spec, {

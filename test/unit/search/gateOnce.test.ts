@@ -12,7 +12,9 @@ import { Gate, type GateSettings } from '../../../src/core/gate';
 import { RequestLayer } from '../../../src/core/requests/layer';
 import { Limiter } from '../../../src/core/requests/limiter';
 import { ResultCache } from '../../../src/core/requests/cache';
-import { searchPages, type CurrentGate } from '../../../src/core/search';
+import { PageBlockedError, searchPages, type CurrentGate } from '../../../src/core/search';
+import { RequestBudget } from '../../../src/core/requests/budget';
+import { buildTriage, enrich, layerSource } from '../../../src/core/triage';
 import { ResultSet } from '../../../src/extension/search/results/resultSet';
 
 const TTL = { host: 60_000, whois: 60_000, count: 60_000, notFound: 60_000 };
@@ -33,12 +35,14 @@ function env(pages: number): { env: Parameters<typeof searchPages>[0]; calls: ()
   return { env: { client: () => client, requests }, calls: () => calls };
 }
 
-/** A gate whose every consultation from outside (any method called on it) is counted. */
+/** A gate whose every consultation from outside (any method called on it) is counted, by form. */
 function countedGate(settings: GateSettings & { consented?: boolean }): {
   current: CurrentGate;
   asked: () => number;
+  forms: Set<string>;
 } {
   let asked = 0;
+  const forms = new Set<string>();
   const current: CurrentGate = () => {
     const real = new Gate(settings);
     const gate = new Proxy(real, {
@@ -47,13 +51,14 @@ function countedGate(settings: GateSettings & { consented?: boolean }): {
         if (typeof v !== 'function') return v;
         return (...args: unknown[]) => {
           asked++;
+          forms.add(String(prop));
           return (v as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
     });
     return { gate, consented: settings.consented ?? false };
   };
-  return { current, asked: () => asked };
+  return { current, asked: () => asked, forms };
 }
 
 describe('the gate is asked once per call, inside the request path', () => {
@@ -137,5 +142,43 @@ describe('the gate is asked once per call, inside the request path', () => {
     assert.equal(g.asked(), 1);
     assert.equal(e.calls(), 0);
     assert.equal(set.error?.code, 'needs-consent');
+  });
+});
+
+describe('the triage asks the gate in one form, once per call, inside the request path', () => {
+  it('a batch of three IPs: one consultation (decideSearch), one request', async () => {
+    const e = env(1);
+    const g = countedGate({ mode: 'onCommand', trusted: true, consented: true });
+    const t = await buildTriage([{ uri: 'file:///a.log', text: '8.8.8.8 1.1.1.1 9.9.9.9' }], () => ({
+      allowed: true,
+      reason: '',
+    }));
+    const source = layerSource({
+      layer: e.env.requests as RequestLayer,
+      client: e.env.client,
+      gate: g.current,
+    });
+    const r = await enrich(t, source, { batchSize: 50 });
+    assert.equal(r.requests, 1);
+    assert.equal(e.calls(), 1);
+    assert.equal(g.asked(), 1, 'once for the batch, not once per value');
+    assert.deepEqual([...g.forms], ['decideSearch'], 'one form');
+  });
+
+  it('a value the gate refuses as it is sent: nothing sent, the refusal from the path', async () => {
+    const e = env(1);
+    const g = countedGate({ mode: 'onCommand', trusted: true, consented: true, userDeny: ['example.com'] });
+    const source = layerSource({
+      layer: e.env.requests as RequestLayer,
+      client: e.env.client,
+      gate: g.current,
+    });
+    const budget = new RequestBudget(3);
+    const signal = new AbortController().signal;
+    await assert.rejects(source.lookupHostsBatch!(['8.8.8.8', '10.0.0.7'], signal, budget), PageBlockedError);
+    await assert.rejects(source.lookupDomain('www.example.com', signal, budget), /denied by user setting/);
+    assert.equal(e.calls(), 0);
+    assert.equal(g.asked(), 2);
+    assert.deepEqual([...g.forms], ['decideSearch']);
   });
 });
