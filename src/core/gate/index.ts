@@ -376,17 +376,47 @@ export class Gate {
    * Returns why it is refused (naming the value), or undefined when it may be sent.
    */
   search(spec: SearchValues): string | undefined {
+    return this.searchRefusal(spec)?.message;
+  }
+
+  private searchRefusal(spec: SearchValues): { code: BlockCode; message: string } | undefined {
     for (const value of [spec.ip, spec.domain]) {
       if (value === undefined) continue;
       const { target, decision } = this.privacy(value);
       if (!decision.allowed)
-        return l10n.t('{0} is not looked up: {1}.', target?.value ?? value, decision.reason);
+        return {
+          code: !target
+            ? 'invalid'
+            : decision.source === 'workspace-deny' || decision.source === 'user-deny'
+              ? decision.source
+              : 'not-public',
+          message: l10n.t('{0} is not looked up: {1}.', target?.value ?? value, decision.reason),
+        };
     }
     for (const text of [spec.query, spec.field, spec.keyword]) {
       const refused = this.query(text);
-      if (refused) return refused.reason;
+      if (refused) return { code: refused.code, message: refused.reason };
     }
     return undefined;
+  }
+
+  /**
+   * May a search (any catalogue call that names its values in a spec) be sent now? The one
+   * decision the request path asks per call (core/search `decideCall`): lookups off first
+   * (nothing leaves, whatever the spec), then everything the spec sends (`search`), then
+   * trust and the trigger, so a refused value never asks the user for a confirmation.
+   */
+  decideSearch(
+    spec: SearchValues,
+    req: Pick<GateRequest, 'trigger' | 'consented'>,
+  ): { ok: true } | { ok: false; code: BlockCode; reason: string; message: string } {
+    const block = this.triggerBlock(req);
+    if (block === 'off')
+      return { ok: false, code: block, reason: triggerText(block), message: triggerMessage(block) };
+    const refused = this.searchRefusal(spec);
+    if (refused) return { ok: false, code: refused.code, reason: refused.message, message: refused.message };
+    if (block) return { ok: false, code: block, reason: triggerText(block), message: triggerMessage(block) };
+    return { ok: true };
   }
 
   /** May `input` be sent for this request? The verdict carries the canonical value to send. */

@@ -50,7 +50,7 @@ export interface Session {
   readonly requests: RequestLayer;
   readonly ledger: SessionLedger;
   readonly cache: ResultCache;
-  /** The gate now (for `searchPages` and `pageRefusal`): never a Restricted Mode consent. */
+  /** The gate now (for `searchPages` and `decideCall`): never a Restricted Mode consent. */
   current(): { gate: Gate; consented: boolean };
   dispose(): void;
 }

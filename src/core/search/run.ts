@@ -3,12 +3,12 @@
  * kind, sent through the shared request layer (its limiter, origin switch, pause and budget),
  * either as a cached lookup (one request per target at a time; the hover, the agent tools)
  * or as a fresh page of a result set (the palette, saved searches, hunts, Re-run All,
- * narrowing: `searchPages`, which asks the gate before every page). Pure: no VS Code.
+ * narrowing: `searchPages`, where the gate decides each page once: `decideCall`). Pure: no VS Code.
  */
 import type { OdinClient } from '../../api/client';
 import { OdinApiError } from '../../api/errors';
 import type { CreditsUsage } from '../../api/types';
-import type { Gate } from '../gate';
+import type { BlockCode, Gate, Trigger } from '../gate';
 import type { RequestBudget } from '../requests/budget';
 import type { LookupResult, RequestLayer } from '../requests/layer';
 import type { SessionLedger } from '../requests/ledger';
@@ -46,6 +46,11 @@ export interface SearchOptions {
   budget?: RequestBudget;
   /** A lookup asked afresh (skipping the cache) and stored (a page's Refresh). */
   refresh?: boolean;
+  /**
+   * The gate of the moment: given, the call is decided once here (`decideCall`) before
+   * anything is sent or read from the cache, and a refusal throws `PageBlockedError`.
+   */
+  gate?: CurrentGate;
 }
 
 /** A spec of kind `K`. */
@@ -57,6 +62,7 @@ export async function searchVia<K extends CatalogueKind>(
   spec: SpecOf<K>,
   opts: SearchOptions,
 ): Promise<LookupResult<Answers[K]>> {
+  if (opts.gate) await decideCall(spec, opts.gate, undefined, opts.automatic ? 'automatic' : 'explicit');
   const entry = CATALOGUE[spec.kind] as CatalogueEntry<Answers[K]>;
   const page = opts.page ?? { limit: 1 };
   const fetcher = (signal: AbortSignal): Promise<Answers[K]> => entry.call(env.client(), spec, page, signal);
@@ -119,47 +125,75 @@ export function rowsOf<K extends CatalogueKind>(spec: SpecOf<K>, answer: Answers
   return (CATALOGUE[spec.kind] as CatalogueEntry<Answers[K]>).rows(answer, spec);
 }
 
-/** A page load the gate refused (lookups off, Restricted Mode without the confirmation). */
+/** A call the gate refused (lookups off, Restricted Mode without the confirmation, a refused value). */
 export class PageBlockedError extends Error {
   override readonly name = 'PageBlockedError';
   readonly kind = 'blocked';
+  constructor(
+    message: string,
+    /** Why (core/gate `BlockCode`): the caller words `off` and `needs-consent` its own way. */
+    readonly code?: BlockCode,
+  ) {
+    super(message);
+  }
 }
 
-/** The gate of the moment (read per page) and whether the user confirmed Restricted Mode. */
+/** The gate of the moment (read per call) and whether the user confirmed Restricted Mode. */
 export type CurrentGate = () => { gate: Gate; consented: boolean };
 
 /**
- * Why a page of `spec` may not be sent now, or undefined: the mode and trust (`mayRun`), then
- * everything the spec sends (`Gate.search` over the kind's gate targets).
+ * The one gate decision of an explicit call of `spec` (`Gate.decideSearch` over the kind's
+ * gate targets, mode and trust included), asked once per call, inside the request path.
+ * In Restricted Mode without the session's confirmation, `confirm` (the editor's question,
+ * asked once a session) may give it: the decision already passed every value, so the call is
+ * sent without asking the gate again. Throws `PageBlockedError` when nothing may be sent.
  */
-export function pageRefusal(spec: CatalogueSpec, current: CurrentGate): string | undefined {
+export async function decideCall(
+  spec: CatalogueSpec,
+  current: CurrentGate,
+  confirm?: () => Promise<boolean>,
+  trigger: Trigger = 'explicit',
+): Promise<void> {
   const { gate, consented } = current();
-  const r = gate.mayRun({ trigger: 'explicit', consented });
-  return r.ok ? gate.search(gateTargets(spec)) : r.reason;
+  const d = gate.decideSearch(gateTargets(spec), { trigger, consented });
+  if (d.ok) return;
+  if (d.code === 'needs-consent' && confirm && (await confirm())) return;
+  throw new PageBlockedError(d.code === 'off' || d.code === 'needs-consent' ? d.reason : d.message, d.code);
+}
+
+/** What `searchPages` may be given besides the gate. */
+export interface PagesOptions {
+  /** The count a confirmation showed, read per page (it covers the first page only). */
+  budget?: () => RequestBudget | undefined;
+  /** Restricted Mode: the user's confirmation (`decideCall`). */
+  confirm?: () => Promise<boolean>;
+  /** Called once per page the gate allowed, before it is sent (the palette reveals its set). */
+  onAllowed?: () => void;
 }
 
 /**
  * The pages of a result set of `spec`. Every page (the first, "Load more", "Load all", export
- * of all pages, retry) asks the gate when it is fetched (`pageRefusal`), so nothing is sent
- * once lookups are off (or in Restricted Mode without the user's confirmation) or a deny
- * entry names a value of the spec, and goes through `searchVia` as a fresh page. `budget` is
- * read per page (a confirmation's count covers the first page only).
+ * of all pages, retry) is decided by the gate once, when it is fetched (`decideCall`), so
+ * nothing is sent once lookups are off (or in Restricted Mode without the user's
+ * confirmation) or a deny entry names a value of the spec, and goes through `searchVia` as a
+ * fresh page. Callers do not ask the gate beforehand: they show the `PageBlockedError`.
  */
 export function searchPages(
   env: SearchEnv,
   spec: CatalogueSpec,
   current: CurrentGate,
-  budget: () => RequestBudget | undefined = () => undefined,
+  opts: PagesOptions = {},
 ): PageFetcher {
   return async (cursor, limit, signal) => {
-    const why = pageRefusal(spec, current);
-    if (why !== undefined) throw new PageBlockedError(why);
+    // Decided here rather than by `searchVia` (`gate`): the Restricted Mode question is the page's.
+    await decideCall(spec, current, opts.confirm);
+    opts.onAllowed?.();
     const r = await searchVia(env, spec, {
       page: { cursor, limit },
       signal,
       automatic: false,
       fresh: true,
-      budget: budget(),
+      budget: opts.budget?.(),
     });
     if (r.status !== 'ok') throw new Error('unreachable: a fresh page is never "not found"');
     return rowsOf(spec, r.value);

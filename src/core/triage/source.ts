@@ -1,13 +1,13 @@
 // The lookups of a triage through the search catalogue and the shared request layer (cache,
 // one request per target, client-side limits, the pause on 401/402/403/long Retry-After, the
 // session's ledger). Pure: no `vscode` import. Every value reaching here has passed the
-// privacy check of the triage.
+// privacy check of the triage's plan; with `gate`, each call is decided again as it is sent.
 import type { OdinClient } from '../../api/client';
 import type { Host } from '../../api/types';
 import { canonicalIp } from '../detect';
 import type { ExploitationView } from '../exploitation';
 import type { RequestLayer } from '../requests/layer';
-import { peekSearch, searchVia, type SearchEnv } from '../search/run';
+import { peekSearch, searchVia, type CurrentGate, type SearchEnv } from '../search/run';
 import type { HostVerdict } from './model';
 import { batchQuery, type Answer, type EnrichmentSource } from './triage';
 import { domainVerdict, hostVerdict } from './verdict';
@@ -31,6 +31,11 @@ export interface LayerSourceOptions {
   now?: () => number;
   /** The KEV and EPSS feeds as they are now (verdicts order and count by them). */
   exploitation?: () => ExploitationView;
+  /**
+   * The gate of the moment: every lookup and batch is decided once, inside the request path
+   * (core/search `decideCall`), and a refused one sends nothing (`PageBlockedError`).
+   */
+  gate?: CurrentGate;
 }
 
 /** What the cache says about a host or domain (no request): the verdict, "unknown", or nothing. */
@@ -42,7 +47,9 @@ export function cachedAnswer(
   x?: ExploitationView,
 ): Answer | undefined {
   if (kind === 'host') {
-    const full = layer.peek<Host>(TRIAGE_KINDS.host, value) ?? layer.peek<Host>(TRIAGE_KINDS.hostHit, value);
+    const full =
+      peekSearch({ requests: layer }, { kind: 'host', ip: value }) ??
+      layer.peek<Host>(TRIAGE_KINDS.hostHit, value);
     if (!full) return undefined;
     return full.status === 'ok' ? { found: true, verdict: hostVerdict(full.value, x) } : { found: false };
   }
@@ -62,15 +69,16 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
   const env: SearchEnv = { client: opts.client, requests: layer };
   const now = opts.now ?? Date.now;
   const automatic = opts.automatic === true;
+  const gate = opts.gate;
   const x = (): ExploitationView | undefined => opts.exploitation?.();
   const source: EnrichmentSource = {
     cached: (kind, value) => cachedAnswer(layer, kind, value, now(), x()),
     async lookupHost(ip, signal, budget) {
-      const r = await searchVia(env, { kind: 'host', ip }, { signal, automatic, budget });
+      const r = await searchVia(env, { kind: 'host', ip }, { signal, automatic, budget, gate });
       return r.status === 'ok' ? { found: true, verdict: hostVerdict(r.value, x()) } : { found: false };
     },
     async lookupDomain(domain, signal, budget) {
-      const r = await searchVia(env, { kind: 'whois', domain }, { signal, automatic, budget });
+      const r = await searchVia(env, { kind: 'whois', domain }, { signal, automatic, budget, gate });
       return r.status === 'ok' ? { found: true, verdict: domainVerdict(r.value, now()) } : { found: false };
     },
   };
@@ -83,7 +91,14 @@ export function layerSource(opts: LayerSourceOptions): EnrichmentSource {
       const r = await searchVia(
         env,
         { kind: 'hosts', query },
-        { signal, automatic, budget, fresh: true, page: { limit: Math.min(100, Math.max(ips.length, 1)) } },
+        {
+          signal,
+          automatic,
+          budget,
+          gate,
+          fresh: true,
+          page: { limit: Math.min(100, Math.max(ips.length, 1)) },
+        },
       );
       const found = new Map<string, HostVerdict>();
       const hosts = r.status === 'ok' ? r.value.items : [];

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { OdinApiError } from '../../api/errors';
-import { searchVia } from '../../core/search';
+import { peekSearch, searchVia } from '../../core/search';
 import type { Cve, Exploit, Host } from '../../api/types';
 import {
   BANNER_PREVIEW,
@@ -96,7 +96,7 @@ export class HostPanel extends DetailsPanel<FromHostPage> {
 
   /** The host as the shared cache holds it (a hover or an earlier page put it there); nothing sent. */
   private showCached(reason: string): void {
-    const hit = this.ctx.requests.peek<Host>('host', this.id);
+    const hit = peekSearch(this.ctx, { kind: 'host', ip: this.id });
     if (hit?.status === 'ok') {
       this.state = { cves: hostCves(hit.value), exploits: [], exploitsLoaded: false, host: hit.value };
       this.state.fetchedAt = new Date(hit.storedAt).toISOString();

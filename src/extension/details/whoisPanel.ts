@@ -3,7 +3,7 @@ import { OdinApiError } from '../../api/errors';
 import type { WhoisRecord } from '../../api/types';
 import { fromWhoisPage, type FromWhoisPage, type ToWebview } from '../../common/protocol';
 import { neutraliseUiText } from '../../core/text/inert';
-import { searchVia } from '../../core/search';
+import { peekSearch, searchVia } from '../../core/search';
 import { snapshotDate, sortSnapshots, whoisSnapshotText } from '../../core/whois/diff';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
@@ -72,7 +72,7 @@ export class WhoisPanel extends DetailsPanel<FromWhoisPage> {
 
   /** The record as the shared cache holds it (a hover put it there); nothing sent. */
   private showCached(reason: string): void {
-    const hit = this.ctx.requests.peek<WhoisRecord>('whois', this.id);
+    const hit = peekSearch(this.ctx, { kind: 'whois', domain: this.id });
     this.state =
       hit?.status === 'ok'
         ? { snapshots: [], record: hit.value, fetchedAt: new Date(hit.storedAt).toISOString() }

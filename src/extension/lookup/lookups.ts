@@ -2,7 +2,6 @@ import type { ExploitationView } from '../../core/exploitation';
 import { l10n } from '../../core/text/l10n';
 import { getDomain } from 'tldts';
 import { OdinApiError } from '../../api/errors';
-import type { WhoisRecord } from '../../api/types';
 import {
   asWritten,
   cidrCard,
@@ -201,11 +200,10 @@ function peek(
   opts: CardOptions,
   { freshOnly = false }: { freshOnly?: boolean } = {},
 ): string | undefined {
-  const rl = ctx.requests;
   const usable = <T>(hit: LookupResult<T> | undefined): hit is LookupResult<T> =>
     !!hit && !(freshOnly && hit.stale);
   if (ind.kind === 'ipv4' || ind.kind === 'ipv6') {
-    const hit = rl.peek<import('../../api/types').Host>('host', ind.value);
+    const hit = peekSearch(ctx, { kind: 'host', ip: ind.value });
     if (!usable(hit)) return undefined;
     const o = { ...opts, cachedAt: hit.storedAt, stale: hit.stale, exploitation: feedsNow(ctx) };
     return hit.status === 'ok' ? hostCard(ind.value, hit.value, o) : hostNotFoundCard(ind.value, o);
@@ -220,7 +218,7 @@ function peek(
     });
   }
   const domain = registrableDomain(ind.value);
-  const whois = rl.peek<WhoisRecord>('whois', domain);
+  const whois = peekSearch(ctx, { kind: 'whois', domain });
   if (!usable(whois)) return undefined;
   const subs = peekSearch(ctx, { kind: 'subdomainCount', domain });
   if (freshOnly && !usable(subs)) return undefined;

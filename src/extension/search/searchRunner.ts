@@ -6,14 +6,7 @@
 import * as vscode from 'vscode';
 import { pushRecent, readRecent, type QueryTarget } from '../../core/query';
 import { validateSpec } from '../../core/savedSearches';
-import {
-  KINDS,
-  describeSpec,
-  gateTargets,
-  searchPages,
-  type SearchKind,
-  type SearchSpec,
-} from '../../core/search';
+import { KINDS, describeSpec, searchPages, type SearchKind, type SearchSpec } from '../../core/search';
 import { neutraliseUiText } from '../../core/text/inert';
 import type { RequestBudget } from '../../core/requests/budget';
 import type { RunSummary } from '../commands';
@@ -93,52 +86,38 @@ export class SearchRunner {
     } = {},
   ): Promise<RunSummary> {
     const gate = this.f.ctx.gate;
-    // The one gate, asked before anything else; the Restricted Mode question comes after the
-    // query's own check (a refused query asks nothing).
-    const g = gate.mayRun({ trigger: 'explicit', consent: 'session', quiet: true });
-    const refusal = 'refusal' in g ? g.refusal : undefined;
-    if (refusal?.code === 'off') {
-      // "off" means nothing leaves the machine, search commands included.
-      void vscode.window
-        .showWarningMessage(
-          vscode.l10n.t('ODIN: lookups are off (setting "ODIN › Lookups: Mode"), so nothing was sent.'),
-          vscode.l10n.t('Open Settings'),
-        )
-        .then(
-          (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode'),
-        );
-      return { status: 'blocked' };
-    }
-    // The same check as every page's (core/search pageRefusal): said here before a result set exists.
-    const refused = gate.current().search(gateTargets(spec));
-    if (refused) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: {0}', neutraliseUiText(refused, 300)));
-      return { status: 'blocked', error: refused };
-    }
-    // Restricted Mode: the user confirms once a session before a search is sent.
-    if (refusal && !(await gate.confirmRestricted(vscode.l10n.t('the search {0}', describeSpec(spec))))) {
-      return { status: 'blocked', error: refusal.reason };
-    }
     const pageSize = opts.pageSize ?? config.searchPageSize();
     void this.updateDetailsAvailable();
     let budget = opts.budget;
     const ctx = this.f.ctx;
+    // The gate is asked once per page, inside the request path (core/search `decideCall`):
+    // not here beforehand. A refused first page removes its set and says why.
+    let revealed = opts.reveal === false;
     const set = this.f.results.add(
       spec,
       searchPages(
         { client: () => ctx.client(), requests: ctx.requests },
         spec,
-        () => ({ gate: gate.current(), consented: gate.hasRestrictedConsent() }),
-        () => budget,
+        () => ({
+          gate: gate.current(),
+          consented: gate.hasRestrictedConsent(),
+        }),
+        {
+          budget: () => budget,
+          // Restricted Mode: the user confirms once a session before a search is sent.
+          confirm: () => gate.confirmRestricted(vscode.l10n.t('the search {0}', describeSpec(spec))),
+          onAllowed: () => {
+            if (revealed) return;
+            revealed = true;
+            void vscode.commands.executeCommand('odin.results.focus').then(
+              () => this.f.results.reveal(set),
+              () => undefined,
+            );
+          },
+        },
       ),
       pageSize,
     );
-    if (opts.reveal !== false) {
-      void vscode.commands.executeCommand('odin.results.focus').then(
-        () => this.f.results.reveal(set),
-        () => undefined,
-      );
-    }
     if (opts.signal) await set.loadNext(opts.signal);
     else
       await vscode.window.withProgress(
@@ -151,6 +130,7 @@ export class SearchRunner {
       );
     // The budget was for this run's first page: "Load more" later is the user's own act.
     budget = undefined;
+    if (set.pages === 0 && set.error?.kind === 'blocked') return this.refused(set);
     const target = KINDS[spec.kind].target;
     if (set.status === 'error') {
       this.f.ctx.log.warn(
@@ -175,6 +155,29 @@ export class SearchRunner {
     if (target && spec.query !== undefined) await this.remember(target, spec.query);
     // A count is shown once: in its tree node (the view is revealed), not in a notification too.
     return this.summary(set);
+  }
+
+  /** A first page the gate refused: no result set stays, and the user is told why. */
+  private refused(set: ResultSet): RunSummary {
+    this.f.results.remove(set);
+    const code = set.error?.code;
+    const message = set.error?.message ?? '';
+    if (code === 'off') {
+      // "off" means nothing leaves the machine, search commands included.
+      void vscode.window
+        .showWarningMessage(
+          vscode.l10n.t('ODIN: lookups are off (setting "ODIN › Lookups: Mode"), so nothing was sent.'),
+          vscode.l10n.t('Open Settings'),
+        )
+        .then(
+          (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'odin.lookups.mode'),
+        );
+      return { status: 'blocked' };
+    }
+    // Restricted Mode and the user said no: nothing to explain.
+    if (code !== 'needs-consent')
+      void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: {0}', neutraliseUiText(message, 300)));
+    return { status: 'blocked', error: message };
   }
 
   summary(set: ResultSet): RunSummary {

@@ -25,7 +25,7 @@ import {
 } from '../../core/triage';
 import type { CommandsOf, TriageResult } from '../commands';
 import type { Ctx } from '../ctx';
-import { gated, triageCheck } from './privacy';
+import { triageCheck } from './privacy';
 import { askFormat, openMarkdownReport, reportText, saveReport } from './reportUi';
 import { triageSettings } from './settings';
 import { TriageState } from './state';
@@ -49,13 +49,11 @@ const LOCAL_ONLY: Partial<Record<BlockCode, string>> = {
 
 /** Why this window may not send anything now, or undefined when it may (after a confirmation). */
 function localOnlyReason(ctx: Ctx): string | undefined {
-  // A triage from Restricted Mode stays local: no consent is asked for a bulk send.
-  const run = ctx.gate.mayRun({ trigger: 'explicit', consent: 'none' });
-  if ('refusal' in run)
-    return (
-      LOCAL_ONLY[run.refusal.code] ??
-      vscode.l10n.t('{0} The triage stays on this machine.', run.refusal.reason)
-    );
+  // A triage from Restricted Mode stays local: no consent is asked for a bulk send. The same
+  // form of the gate as each of its calls (core/search `decideCall`), here for no value yet.
+  const run = ctx.gate.current().decideSearch({}, { trigger: 'explicit', consented: false });
+  if (!run.ok)
+    return LOCAL_ONLY[run.code] ?? vscode.l10n.t('{0} The triage stays on this machine.', run.reason);
   if (!ctx.keys.get())
     return vscode.l10n.t(
       'No API key is set: the triage stays on this machine. Run "ODIN: Set API Key" or "ODIN: Try with Demo Data".',
@@ -231,15 +229,16 @@ async function runTriage(
         const t = await buildTriage(texts, triageCheck(ctx.gate), { signal });
         if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
         state.set(t, ctx.origin());
-        const source = gated(
-          ctx.gate,
-          layerSource({
-            layer: ctx.requests,
-            client: () => ctx.client(),
-            batching: opts.batching,
-            exploitation: () => ctx.feeds.store,
-          }),
-        );
+        // Every lookup and batch is decided by the gate once, inside the request path, as it
+        // is sent (the user confirmed the whole preview: consent given); a setting changed
+        // during the run holds at once.
+        const source = layerSource({
+          layer: ctx.requests,
+          client: () => ctx.client(),
+          batching: opts.batching,
+          exploitation: () => ctx.feeds.store,
+          gate: () => ({ gate: ctx.gate.current(), consented: true }),
+        });
         const local =
           args.send === false ? vscode.l10n.t('Preview only (send: false).') : localOnlyReason(ctx);
         const p: TriageResult['preview'] = preview(t, source, opts);

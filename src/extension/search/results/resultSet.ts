@@ -16,6 +16,8 @@ import type { NodeView } from './viewTypes';
 export interface SetError {
   message: string;
   kind?: string;
+  /** Why the gate refused a page (`kind` "blocked"): core/gate `BlockCode`. */
+  code?: string;
   status?: number;
 }
 
@@ -283,10 +285,11 @@ function isAbort(err: unknown): boolean {
 
 function toSetError(err: unknown): SetError {
   if (err instanceof Error) {
-    const e = err as Error & { kind?: unknown; status?: unknown };
+    const e = err as Error & { kind?: unknown; status?: unknown; code?: unknown };
     return {
       message: e.message,
       ...(typeof e.kind === 'string' ? { kind: e.kind } : {}),
+      ...(e.kind === 'blocked' && typeof e.code === 'string' ? { code: e.code } : {}),
       ...(typeof e.status === 'number' ? { status: e.status } : {}),
     };
   }
