@@ -11,7 +11,14 @@ import { mapHosts } from '../geo/mapModel';
 import type { MapHost } from '../geo/types';
 import { parseHuntFile, parseLucene, optionValue, pageSizeOf } from '../hunts';
 import { RequestBudget } from '../requests/budget';
-import { pageRefusal, searchPages, searchVia, type CurrentGate, type SearchEnv } from '../search';
+import {
+  decideCall,
+  PageBlockedError,
+  searchPages,
+  searchVia,
+  type CurrentGate,
+  type SearchEnv,
+} from '../search';
 import type { CatalogueSpec } from '../search/catalogue';
 import { l10n } from '../text/l10n';
 import { substitute, MAX_PLACEHOLDER_VALUES, type CellFacts } from './placeholders';
@@ -169,8 +176,14 @@ export async function executeCell(session: NotebookSession, input: CellInput): P
   if (!plan.ok) return { ...run, message: plan.message };
   run.query = plan.query;
   run.spec = plan.spec;
-  const refused = pageRefusal(plan.spec, session.gate);
-  if (refused !== undefined) return { ...run, message: refused };
+  // The cell's one gate decision before anything is sent (credits and count included); each
+  // page is decided again as it is fetched (`searchPages`), as every result set's pages are.
+  try {
+    await decideCall(plan.spec, session.gate);
+  } catch (e) {
+    if (e instanceof PageBlockedError) return { ...run, message: e.message };
+    throw e;
+  }
   const signal = input.signal;
   let budget: RequestBudget | undefined;
   let sink: RowSink | undefined;
@@ -203,7 +216,7 @@ export async function executeCell(session: NotebookSession, input: CellInput): P
         };
     }
     budget = new RequestBudget(estimate.credits);
-    const pages = searchPages(session.env, plan.spec, session.gate, () => budget);
+    const pages = searchPages(session.env, plan.spec, session.gate, { budget: () => budget });
     const hash = new ResultHash();
     const display: CellDisplay =
       plan.spec.kind === 'hostSummary'
