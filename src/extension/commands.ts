@@ -143,6 +143,12 @@ export interface OdinCommands {
   'odin.saveHunt': (uri?: string, index?: number) => Promise<unknown>;
   /** A host's changes in the committed snapshots (an IP, or `{ ip, dir }`); none = prompt. */
   'odin.showHostTimeline': (arg?: string | { ip?: string; dir?: string }) => Promise<unknown>;
+  /** A finding of the hunt at `index` (or the cursor) into odin-baseline.json; `answers` skip prompts. */
+  'odin.addFindingToBaseline': (
+    uri?: string,
+    index?: number,
+    answers?: { subject?: string; reason?: string; expires?: string | number },
+  ) => Promise<unknown>;
   // keys/: the API key and the demo data
   'odin.setApiKey': () => Promise<void>;
   'odin.clearApiKey': () => Promise<void>;
@@ -329,6 +335,7 @@ export const COMMAND_FEATURES = {
   'odin.summarizeHunt': 'hunts',
   'odin.saveHunt': 'hunts',
   'odin.showHostTimeline': 'hunts',
+  'odin.addFindingToBaseline': 'hunts',
 } as const satisfies Record<CommandId, Feature>;
 
 /** The ids of one feature's commands. */

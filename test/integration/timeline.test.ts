@@ -3,6 +3,7 @@
  * the runner against the emulator, commit, move the emulator to its next dated state, snapshot
  * again, commit; `odin-hunt diff HEAD~1 HEAD` prints the changes, and "Show Host Timeline"
  * shows the same changes for a host that changed, in the same order, dated by the commit.
+ * "Baseline…" on a hunt writes an entry `odin-hunt run --baseline` honours.
  */
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
@@ -11,9 +12,12 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TimelineSummary } from '../../src/extension/hunts/history';
+import { baselineText, parseBaseline, type BaselineEntry } from '../../src/hunt/baseline';
 import { main } from '../../src/hunt/cli';
+import { fingerprintOf } from '../../src/hunt/findings';
 import type { HostChange } from '../../src/hunt/diff';
-import { emulatorAdmin, testEnv } from './index';
+import { emulatorAdmin, testEnv, within } from './index';
+import { promptMark, promptSince, WAITS_FOR_USER } from './prompts';
 
 const EXAMPLES = path.resolve(__dirname, '../../../examples/hunts');
 
@@ -24,7 +28,7 @@ function workspaceDir(): string {
 }
 
 /** Runs `odin-hunt` in-process (the runner's own entry point) in `cwd`. */
-async function huntCli(argv: string[], cwd: string): Promise<string> {
+async function huntCli(argv: string[], cwd: string, expect = 0): Promise<string> {
   let out = '';
   let err = '';
   const code = await main(
@@ -37,7 +41,7 @@ async function huntCli(argv: string[], cwd: string): Promise<string> {
     },
     new AbortController().signal,
   );
-  assert.strictEqual(code, 0, `odin-hunt ${argv.join(' ')}: ${err}`);
+  assert.strictEqual(code, expect, `odin-hunt ${argv.join(' ')}: ${err}`);
   return out;
 }
 
@@ -46,7 +50,18 @@ const gitIn = (cwd: string, ...args: string[]): string =>
 
 describe('host timeline from committed snapshots', function () {
   this.timeout(120_000);
-  if (testEnv.run === 'restricted') return;
+  if (testEnv.run === 'restricted') {
+    it('Restricted Mode: no git is run, no baseline written; each says why', async () => {
+      const t = (await vscode.commands.executeCommand(
+        'odin.showHostTimeline',
+        '192.0.2.1',
+      )) as TimelineSummary;
+      assert.match(t.message ?? '', /trusted workspace/);
+      const b = (await vscode.commands.executeCommand('odin.addFindingToBaseline')) as { message?: string };
+      assert.match(b.message ?? '', /trusted workspace/);
+    });
+    return;
+  }
   let dir = '';
 
   before(() => {
@@ -119,6 +134,97 @@ describe('host timeline from committed snapshots', function () {
       assert.strictEqual(t.entries[0].hash, first);
       assert.strictEqual(t.entries[0].status, 'new');
     }
+  });
+
+  it('Baseline… on a hunt: the CodeLens arguments and the prompts’ answers write an entry odin-hunt honours', async () => {
+    const row = JSON.parse(
+      fs.readFileSync(path.join(dir, 'snapshots', 'hosts.jsonl'), 'utf8').split('\n')[0],
+    ) as { ip: string; hunts: string[] };
+    const [file, key] = [
+      row.hunts[0].slice(0, row.hunts[0].indexOf('#')),
+      row.hunts[0].slice(row.hunts[0].indexOf('#') + 1),
+    ];
+    const other: BaselineEntry = {
+      fingerprint: 'f'.repeat(64),
+      file: 'hunts/other.odinq',
+      hunt: 'Kept',
+      subject: '192.0.2.7',
+      reason: 'an entry already there',
+      expires: '2099-01-01',
+      addedBy: 'someone',
+    };
+    fs.writeFileSync(path.join(dir, 'odin-baseline.json'), baselineText({ version: 1, entries: [other] }));
+    const doc = await vscode.workspace.openTextDocument(path.join(dir, file));
+    await vscode.window.showTextDocument(doc);
+    const lenses =
+      (await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        doc.uri,
+        100,
+      )) ?? [];
+    const lens = lenses.find(
+      (l) =>
+        l.command?.command === 'odin.addFindingToBaseline' &&
+        doc.lineAt(l.range.start.line).text.includes(key),
+    );
+    assert.ok(
+      lens?.command?.arguments,
+      `a Baseline… lens on "${key}": ${lenses.map((l) => l.command?.title).join(' | ')}`,
+    );
+
+    // Cancelled at the first prompt: nothing is written.
+    const mark = promptMark();
+    const cancelled = Promise.resolve(
+      vscode.commands.executeCommand('odin.addFindingToBaseline', ...lens.command.arguments),
+    );
+    const prompt = await within(promptSince(mark, cancelled, WAITS_FOR_USER), 15_000, 'the finding prompt');
+    assert.strictEqual(prompt?.kind, 'quickPick');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.deepStrictEqual(await within(cancelled, 15_000, 'the cancelled command'), {});
+    assert.strictEqual(
+      parseBaseline(fs.readFileSync(path.join(dir, 'odin-baseline.json'), 'utf8')).entries.length,
+      1,
+    );
+
+    // Answered: the host, a reason, 90 days.
+    const added = (await vscode.commands.executeCommand(
+      'odin.addFindingToBaseline',
+      ...lens.command.arguments,
+      {
+        subject: row.ip,
+        reason: 'jump host, SEC-12',
+        expires: 90,
+      },
+    )) as { entry?: BaselineEntry; message?: string };
+    assert.strictEqual(added.message, undefined);
+    const b = parseBaseline(fs.readFileSync(path.join(dir, 'odin-baseline.json'), 'utf8'));
+    assert.strictEqual(b.entries.length, 2);
+    assert.deepStrictEqual(
+      b.entries.find((e) => e.fingerprint === other.fingerprint),
+      other,
+    );
+    const entry = b.entries.find((e) => e.subject === row.ip);
+    assert.deepStrictEqual(entry, {
+      fingerprint: fingerprintOf(file, key, 'hosts', row.ip),
+      file,
+      hunt: key,
+      subject: row.ip,
+      reason: 'jump host, SEC-12',
+      expires: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10),
+      addedBy: 'timeline@example.test',
+    });
+
+    // The runner reads the entry: the finding is baselined.
+    await huntCli(
+      ['run', file, '--baseline', 'odin-baseline.json', '--jsonl', 'run.jsonl', '--advisory'],
+      dir,
+    );
+    const findings = fs
+      .readFileSync(path.join(dir, 'run.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { subject: string; hunt: string; state: string });
+    assert.strictEqual(findings.find((f) => f.subject === row.ip && f.hunt === key)?.state, 'baselined');
   });
 
   it('a folder outside git: a clear message, no crash', async () => {
