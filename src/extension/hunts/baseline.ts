@@ -156,6 +156,7 @@ export async function addFindingToBaseline(
     const rows = parseSnapshot(fs.readFileSync(snapshot, 'utf8'), path.relative(root, snapshot));
     subjects = [...new Set(rows.filter((r) => r.hunts.includes(`${file}#${key}`)).map((r) => r.ip))];
   } catch (e) {
+    // l10n: English, for the log
     ctx.log.warn(`Add to baseline: ${snapshot}: ${e instanceof Error ? e.message : String(e)}`);
     return fail(
       vscode.l10n.t(

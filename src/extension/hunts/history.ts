@@ -128,9 +128,9 @@ export async function showHostTimeline(ctx: Ctx, arg?: string | TimelineArg): Pr
     timelines = await readTimelines(dir);
   } catch (e) {
     const why = gitProblem(e, dir);
-    ctx.log.warn(
-      `Host timeline for ${ip} in ${dir}: ${e instanceof GitError ? e.stderr.trim() || e.message : String(e)}`,
-    );
+    const detail = e instanceof GitError ? e.stderr.trim() || e.message : String(e);
+    // l10n: English, for the log
+    ctx.log.warn(`Host timeline for ${ip} in ${dir}: ${detail}`);
     if (why) return fail(ip, why);
     return fail(
       ip,
