@@ -20,7 +20,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkBaseUrl } from '../api/http';
-import { lowerLimit, parseRunConfig, RUN_CONFIG_FILE, type RunConfig } from '../core/hunts/runConfig';
+import { lowerLimit, parseRunConfig, RUN_CONFIG_FILE, type RunConfig } from '../core/ci/runConfig';
 import { tempFileBeside, writeFileAtomic } from '../core/requests/cacheFile';
 import { redactSecrets } from '../core/text/redact';
 import {

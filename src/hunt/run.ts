@@ -9,7 +9,7 @@
  */
 import { OdinApiError } from '../api/errors';
 import { domainFilterOf, pageSizeOf, specFor, type HuntQuery } from '../core/hunts';
-import { huntCap, type RunConfig } from '../core/hunts/runConfig';
+import { huntCap, type RunConfig } from '../core/ci/runConfig';
 import { OverBudgetError } from '../core/requests/budget';
 import { cacheTarget, rowsOf, type CatalogueKind, type CatalogueSpec, type SpecOf } from '../core/search';
 import type { ResultItem } from '../core/results/resultItem';

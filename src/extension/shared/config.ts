@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_EPSS_URL, DEFAULT_KEV_URL } from '../../core/exploitation/feed';
-import { parseRunConfig, RUN_CONFIG_FILE } from '../../core/hunts/runConfig';
+import { parseRunConfig, RUN_CONFIG_FILE } from '../../core/ci/runConfig';
 
 /**
  * One typed getter per setting. Settings that could redirect the API key (the base URL)
@@ -180,7 +180,7 @@ export function onConfigChange(listener: (e: vscode.ConfigurationChangeEvent) =>
 }
 
 /**
- * The deny entries of each workspace folder's `odin-hunt.json` (core/hunts/runConfig.ts). A
+ * The deny entries of each workspace folder's `odin-hunt.json` (core/ci/runConfig.ts). A
  * file that cannot be read adds nothing here: the runner refuses it in CI with its reason.
  */
 function committedDeny(): string[] {

@@ -12,7 +12,7 @@ import {
 import type { PolicyDecision } from '../../core/privacy';
 import { neutraliseUiText } from '../../core/text/inert';
 import { config } from './config';
-import { RUN_CONFIG_FILE } from '../../core/hunts/runConfig';
+import { RUN_CONFIG_FILE } from '../../core/ci/runConfig';
 
 /** Why nothing may be sent: the code, and one sentence naming the value and why. */
 export interface Refusal {
