@@ -108,7 +108,9 @@ export const FOLDER_TESTS = {
   'src/common/chartBars.ts': ['charts'],
   'src/common/chartProtocol.ts': ['charts'],
   'src/core/charts': ['charts'],
-  'src/extension/hunts': ['hunts', 'huntsShared'],
+  'src/extension/hunts': ['hunts', 'huntsShared', 'timeline'],
+  // The editor reads the runner's snapshots and baseline (timeline, Baseline…).
+  'src/hunt': ['timeline'],
   'src/extension/agent': ['agent'],
   'src/agent': ['agent'],
   'src/webview': ['details', 'details-realshape', 'triage'],

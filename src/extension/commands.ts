@@ -141,6 +141,14 @@ export interface OdinCommands {
   'odin.countHunt': (uri?: string, index?: number) => Promise<unknown>;
   'odin.summarizeHunt': (uri?: string, index?: number, field?: string) => Promise<unknown>;
   'odin.saveHunt': (uri?: string, index?: number) => Promise<unknown>;
+  /** A host's changes in the committed snapshots (an IP, or `{ ip, dir }`); none = prompt. */
+  'odin.showHostTimeline': (arg?: string | { ip?: string; dir?: string }) => Promise<unknown>;
+  /** A finding of the hunt at `index` (or the cursor) into odin-baseline.json; `answers` skip prompts. */
+  'odin.addFindingToBaseline': (
+    uri?: string,
+    index?: number,
+    answers?: { subject?: string; reason?: string; expires?: string | number },
+  ) => Promise<unknown>;
   // keys/: the API key and the demo data
   'odin.setApiKey': () => Promise<void>;
   'odin.clearApiKey': () => Promise<void>;
@@ -326,6 +334,8 @@ export const COMMAND_FEATURES = {
   'odin.countHunt': 'hunts',
   'odin.summarizeHunt': 'hunts',
   'odin.saveHunt': 'hunts',
+  'odin.showHostTimeline': 'hunts',
+  'odin.addFindingToBaseline': 'hunts',
 } as const satisfies Record<CommandId, Feature>;
 
 /** The ids of one feature's commands. */

@@ -99,7 +99,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   webview: ['common', 'core'],
   agent: ['api', 'core'],
   hunt: ['api', 'core'],
-  extension: ['api', 'core', 'common', 'agent'],
+  extension: ['api', 'core', 'common', 'agent', 'hunt'],
   emulator: [],
 };
 

@@ -228,6 +228,8 @@ const PROMPTING = [
   'odin.changeFacetCount',
   'odin.summarizeResultsBy',
   'odin.summarizeHunt',
+  'odin.showHostTimeline',
+  'odin.addFindingToBaseline',
 ];
 
 test('every command title that prompts ends with "…", and only those', () => {

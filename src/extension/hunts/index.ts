@@ -8,6 +8,8 @@
  *   documents.ts   the parse of each document and its diagnostics
  *   providers.ts   CodeLens, completion, hover, quick fixes
  *   running.ts     run, count, summarize and save a query
+ *   history.ts     a host's timeline from the committed snapshots (git)
+ *   baseline.ts    a finding of a hunt added to the committed baseline file
  *
  * Running is always a click, and never in Restricted Mode: there a file is read, checked
  * and completed (from the built-in and cached field lists) but not run.
@@ -21,6 +23,8 @@ import type { SearchFeature } from '../search';
 import { Catalogues } from './catalogues';
 import { HuntDocuments } from './documents';
 import { registerHuntProviders } from './providers';
+import { addFindingToBaseline } from './baseline';
+import { showHostTimeline } from './history';
 import { HuntRunner } from './running';
 
 export type { HuntRunSummary } from './running';
@@ -73,6 +77,9 @@ export function createHunts(ctx: Ctx, search: () => SearchFeature): HuntsFeature
       'odin.countHunt': (uri, index) => runner.run(uri, index, 'count'),
       'odin.summarizeHunt': (uri, index, field) => runner.run(uri, index, 'summarize', field),
       'odin.saveHunt': (uri, index) => runner.save(uri, index),
+      'odin.showHostTimeline': (arg) => showHostTimeline(ctx, arg),
+      'odin.addFindingToBaseline': (uri, index, answers) =>
+        addFindingToBaseline(ctx, runner, (doc) => docs.parse(doc), uri, index, answers),
     }),
   };
 }

@@ -48,5 +48,8 @@ export function registerHuntsLazy(ctx: Ctx, search: () => SearchFeature): Comman
     'odin.countHunt': (uri, index) => load().commands()['odin.countHunt'](uri, index),
     'odin.summarizeHunt': (uri, index, field) => load().commands()['odin.summarizeHunt'](uri, index, field),
     'odin.saveHunt': (uri, index) => load().commands()['odin.saveHunt'](uri, index),
+    'odin.showHostTimeline': (arg) => load().commands()['odin.showHostTimeline'](arg),
+    'odin.addFindingToBaseline': (uri, index, answers) =>
+      load().commands()['odin.addFindingToBaseline'](uri, index, answers),
   };
 }

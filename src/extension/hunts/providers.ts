@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ACTIONS, completeAt, hoverAt, HOVER_MARKDOWN_OPTIONS, type HuntAction } from '../../core/hunts';
 import { neutraliseUiText } from '../../core/text/inert';
 import type { Ctx } from '../ctx';
+import { hasSnapshot } from './baseline';
 import type { Catalogues } from './catalogues';
 import { range, type HuntDocuments } from './documents';
 import { HUNT_LANGUAGE } from './ids';
@@ -76,6 +77,18 @@ export function registerHuntProviders(
               arguments: args,
             }),
           );
+          // Offered where CI's findings are at hand: a committed snapshot names them.
+          if (q.kind === 'hosts' && hasSnapshot(doc))
+            lenses.push(
+              new vscode.CodeLens(at, {
+                title: vscode.l10n.t('$(pass) Baseline\u2026'),
+                command: 'odin.addFindingToBaseline',
+                arguments: args,
+                tooltip: vscode.l10n.t(
+                  'Add a finding of this hunt to the baseline, with a reason and an expiry',
+                ),
+              }),
+            );
         }
         return lenses;
       },

@@ -141,7 +141,7 @@ export class HuntRunner {
     });
   }
 
-  private async target(
+  async target(
     uri: unknown,
     index: unknown,
   ): Promise<{ doc: vscode.TextDocument; q: HuntQuery } | undefined> {
