@@ -49,6 +49,15 @@ const lazyParts = {
   },
 };
 
+/** dist/mcp.js in the .vsix: `tldts` and `lucene` from dist/psl.js and dist/lucene.js. */
+const besideMcp = {
+  name: 'odin-mcp-beside',
+  setup(build) {
+    build.onResolve({ filter: /^tldts$/ }, () => ({ path: './psl.js', external: true }));
+    build.onResolve({ filter: /^lucene$/ }, () => ({ path: './lucene.js', external: true }));
+  },
+};
+
 /**
  * What the MCP server bundle leaves out of the SDK (a smaller .vsix; sizes in docs/benchmarks.md).
  * The server uses the SDK's low-level `Server` with JSON Schemas of its own, over stdio, so:
@@ -130,7 +139,10 @@ const targets = {
   // (scripts/package-mcp.mjs: the npm package of packages/odin-mcp/).
   mcp: {
     ...node,
-    plugins: [mcpSlim],
+    // In the .vsix, dist/mcp.js takes the suffix list and the query parser from the bundles
+    // beside it (psl.js, lucene.js) instead of a second copy of each; the npm package's one
+    // file (`--mcp-out`) keeps them inside.
+    plugins: mcpOut ? [mcpSlim] : [mcpSlim, besideMcp],
     ...(mcpOut
       ? { entryPoints: ['src/agent/mcp/cli.ts'], outdir: undefined, outfile: mcpOut }
       : { entryPoints: { mcp: 'src/agent/mcp/cli.ts' } }),
