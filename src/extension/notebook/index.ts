@@ -29,6 +29,11 @@ export interface NotebookStatusEvent {
   text: string;
   /** Requests the window's request layer had sent when this was shown. */
   requestsSent: number;
+  /**
+   * Credits the window's ledger had charged when this was shown: a cell's pages, never the
+   * free credits reads (the credits item's own refresh may land while a cell runs).
+   */
+  creditsSpent: number;
 }
 
 export interface NotebookFeature {
@@ -83,7 +88,14 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
     status.text = text;
     status.tooltip = vscode.l10n.t('ODIN notebook, cell {0}', cell);
     status.show();
-    events.push({ notebook: nb.uri.toString(), cell, phase, text, requestsSent: ctx.requests.sent });
+    events.push({
+      notebook: nb.uri.toString(),
+      cell,
+      phase,
+      text,
+      requestsSent: ctx.requests.sent,
+      creditsSpent: ctx.ledger.spent,
+    });
     if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
   };
 
