@@ -67,11 +67,14 @@ describe('notebook outputs', () => {
     const input = ui.page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible' });
     await input.fill(NAME);
-    await ui.page
+    // The row of this file, clicked: the list's first row may still be a recently opened file
+    // while the file search answers (a full UI run opened many before this one).
+    const row = ui.page
       .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-      .first()
-      .waitFor({ state: 'visible' });
-    await ui.page.keyboard.press('Enter');
+      .filter({ has: ui.page.locator('.label-name', { hasText: /^notebook-ui\.odinnb$/ }) })
+      .first();
+    await row.waitFor({ state: 'visible' });
+    await row.click();
     await ui.page.locator('.notebook-editor').first().waitFor({ state: 'visible', timeout: 15_000 });
     // The ODIN controller chosen (its label in the kernel picker), so Run All needs no pick.
     await ui.page
