@@ -42,7 +42,12 @@ describe('one ledger per window', function () {
     if (!vscode.workspace.isTrusted) this.skip();
   });
   lookUpFreely();
-  after(() => setUser('sessionBudget', undefined));
+  after(async () => {
+    await setUser('sessionBudget', undefined);
+    // The host page this file opened would answer a later test's open of the same host
+    // without a new render.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 
   it("every surface spends through the window's ledger: its count is the emulator's request log", async () => {
     const api = await getTestApi();

@@ -24,6 +24,8 @@ describe('live dialect smoke', function () {
     startDialect = ((await res.json()) as { dialect?: string }).dialect;
     await emulatorAdmin('POST', 'dialect', { dialect: 'live' });
     (await getTestApi()).ctx.requests.cache.clear();
+    // A page another file left open would be revealed, not rendered again.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
   after(async () => {
     if (startDialect) await emulatorAdmin('POST', 'dialect', { dialect: startDialect });
