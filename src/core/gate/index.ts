@@ -27,7 +27,7 @@ import type { DetectionKind } from '../detect';
 import { PrivacyPolicy, specialDomain, type DecisionSource, type PolicyDecision } from '../privacy';
 import { formatBlock, parseCidr } from '../privacy/ip';
 import { l10n } from '../text/l10n';
-import { patternCouldMatchName, type QueryPattern } from './patterns';
+import { internalSuffix, patternCouldMatchName, type QueryPattern } from './patterns';
 import { queryPatterns, queryValues } from './query';
 
 export { queryValues, unescapeLucene, type QueryValue } from './query';
@@ -268,6 +268,10 @@ function patternText(p: QueryPattern): string {
   return text.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 80);
 }
 
+function patternRefusal(written: string, what: string, why: string): string {
+  return l10n.t('The pattern {0} could match {1}: not sent to ODIN ({2}).', written, what, why);
+}
+
 function shown(input: unknown): string {
   return typeof input === 'string' ? JSON.stringify(input.trim().slice(0, 60)) : l10n.t('The value');
 }
@@ -337,37 +341,53 @@ export class Gate {
   }
 
   /**
-   * A wildcard, regular expression or fuzzy term that could match a denied name (or that
-   * cannot be read well enough to tell) refuses the query: `hostnames:*mycompany*` names the
-   * denied `mycompany.com` as surely as the name written out (core/gate/patterns.ts).
+   * A pattern term that names what the value rules refuse refuses the query:
+   * - a wildcard, regular expression or fuzzy term that could match a denied name (or that
+   *   cannot be read well enough to tell): `hostnames:*mycompany*` names the denied
+   *   `mycompany.com` as surely as the name written out;
+   * - a wildcard over names under an internal suffix that pins a name (`*payroll*.corp`).
+   * (core/gate/patterns.ts.)
    */
   private queryPattern(text: string): QueryRefusal | undefined {
     const names = this.policy.deniedNames();
-    if (names.length === 0) return undefined;
     for (const p of queryPatterns(text)) {
-      for (const name of names) {
-        const could = patternCouldMatchName(p, name);
-        if (could === false) continue;
-        const decision = this.policy.check({ kind: 'domain', value: name });
-        if (decision.source !== 'workspace-deny' && decision.source !== 'user-deny') continue;
-        const written = patternText(p);
-        const reason =
-          could === true
-            ? l10n.t(
-                'The pattern {0} could match {1}: not sent to ODIN ({2}).',
-                written,
-                name,
-                decision.reason,
-              )
-            : l10n.t(
-                'The pattern {0} cannot be checked against the denied names: not sent to ODIN ({1}). Write the name out or use * and ? only.',
-                written,
-                decision.reason,
-              );
-        return { code: decision.source, value: written, reason, privacy: decision };
-      }
+      const refused = this.patternOverInternal(p) ?? this.patternOverNames(p, names);
+      if (refused) return refused;
     }
     return undefined;
+  }
+
+  private patternOverNames(p: QueryPattern, names: readonly string[]): QueryRefusal | undefined {
+    for (const name of names) {
+      const could = patternCouldMatchName(p, name);
+      if (could === false) continue;
+      const decision = this.policy.check({ kind: 'domain', value: name });
+      if (decision.source !== 'workspace-deny' && decision.source !== 'user-deny') continue;
+      const written = patternText(p);
+      const reason =
+        could === true
+          ? patternRefusal(written, name, decision.reason)
+          : l10n.t(
+              'The pattern {0} cannot be checked against the denied names: not sent to ODIN ({1}). Write the name out or use * and ? only.',
+              written,
+              decision.reason,
+            );
+      return { code: decision.source, value: written, reason, privacy: decision };
+    }
+    return undefined;
+  }
+
+  private patternOverInternal(p: QueryPattern): QueryRefusal | undefined {
+    const special = internalSuffix(p);
+    if (!special) return undefined;
+    const written = patternText(p);
+    const decision: PolicyDecision = { allowed: false, reason: special.reason, source: 'classifier' };
+    return {
+      code: 'not-public',
+      value: written,
+      reason: patternRefusal(written, `*.${special.suffix}`, special.reason),
+      privacy: decision,
+    };
   }
 
   /**

@@ -15,8 +15,14 @@
  * JavaScript engine knows, and the intersection of two expressions is no small program), so
  * one is refused when it holds a label of the name, or when it shares PINNED characters with
  * the name and matches it or a subdomain of it; with an operator it cannot read it is
- * `unknown`, which the gate refuses. Pure: no `vscode` import.
+ * `unknown`, which the gate refuses.
+ *
+ * Special-use and internal names: a wildcard whose tail is such a suffix (`*payroll*.corp`)
+ * and that pins PINNED characters besides it (`internalSuffix`). (Wildcards over addresses
+ * are values: `core/gate/query.ts` reads `203.0.11*` as the blocks it spans.)
+ * Pure: no `vscode` import.
  */
+import { SPECIAL_DOMAINS } from '../privacy';
 
 /** A pattern term of a query, as written (escapes kept: they decide what is literal). */
 export interface QueryPattern {
@@ -182,4 +188,25 @@ export function patternCouldMatchName(pattern: QueryPattern, name: string): bool
   if (pattern.kind === 'wildcard') return wildcardCouldMatch(wildcardTokens(pattern.text), name, need);
   if (pattern.kind === 'fuzzy') return fuzzyCouldMatch(pattern.text, name);
   return regexCouldMatch(pattern.text, name, need);
+}
+
+/**
+ * The special-use or internal suffix a wildcard pattern's names must end in, when its own
+ * characters pin PINNED characters besides it: `*payroll*.corp` names an internal host as
+ * surely as `payroll.corp`; `*.corp` alone says nothing and passes.
+ */
+export function internalSuffix(pattern: QueryPattern): (typeof SPECIAL_DOMAINS)[number] | undefined {
+  if (pattern.kind !== 'wildcard') return undefined;
+  const tokens = wildcardTokens(pattern.text);
+  let tail = '';
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i];
+    if (!('ch' in t)) break;
+    tail = t.ch + tail;
+  }
+  if (tail.length === tokens.length) return undefined;
+  const pinned = tokens.filter((t) => 'ch' in t && t.ch !== '.').length;
+  // The most specific suffix decides (`home.arpa` before `arpa`).
+  const special = SPECIAL_DOMAINS.find((d) => tail.endsWith(`.${d.suffix}`));
+  return special && pinned - special.suffix.replace(/\./g, '').length >= PINNED ? special : undefined;
 }

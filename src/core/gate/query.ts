@@ -36,24 +36,33 @@ export interface QueryValue {
 /** Characters that separate words in the text reading (Lucene syntax and phrase spacing). */
 const SEPARATORS = /[\s()[\]{}"'^~!+,;<>=|&]+/;
 
-/** `10.0.0.*`, `10.0.*`, `10.*`: the block a whole-octet IPv4 wildcard stands for. */
-function wildcardBlock(word: string): string | undefined {
-  const m = /^((?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){0,2})\.\*$/.exec(
-    word,
-  );
-  if (!m) return undefined;
-  const parts = m[1].split('.');
-  const bits = parts.length * 8;
-  while (parts.length < 4) parts.push('0');
-  return `${parts.join('.')}/${bits}`;
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+/** Whole octets, each with its dot, then the digits of a partial octet, before a wildcard. */
+const ADDRESS_HEAD = new RegExp(`^((?:${OCTET}\\.){1,3})(\\d{0,3})[*?]`);
+
+/**
+ * The blocks an IPv4 wildcard's addresses lie in, read from its whole octets and the digits
+ * of the next: `10.*` is 10.0.0.0/8, `10.0.0.*` 10.0.0.0/24, and `203.0.11*` spans 203.0.11.0/24
+ * and 203.0.110.0/24 … 203.0.119.0/24. Each is decided as a CIDR block is, so a pattern reaches
+ * no address a block written out could not.
+ */
+function wildcardBlocks(word: string): string[] {
+  const m = ADDRESS_HEAD.exec(word);
+  if (!m) return [];
+  const octets = m[1].slice(0, -1).split('.');
+  const block = (parts: string[]): string =>
+    `${[...parts, '0', '0', '0'].slice(0, 4).join('.')}/${parts.length * 8}`;
+  if (m[2] === '') return [block(octets)];
+  const out: string[] = [];
+  for (let v = 0; v <= 255; v++) if (String(v).startsWith(m[2])) out.push(block([...octets, String(v)]));
+  return out;
 }
 
 function addWords(text: string, out: QueryValue[]): void {
   for (const raw of text.split(SEPARATORS)) {
     const word = raw.replace(/^[*?]+/, '').replace(/[,:]+$/, '');
     if (word === '') continue;
-    const block = wildcardBlock(word);
-    if (block) out.push({ value: block, from: 'term' });
+    for (const block of wildcardBlocks(word)) out.push({ value: block, from: 'term' });
     // `db.corp*` names db.corp.
     const bare = word.replace(/[*?]+$/, '');
     if (bare !== '') out.push({ value: bare, from: 'term' });

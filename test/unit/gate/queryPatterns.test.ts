@@ -98,6 +98,34 @@ void describe('gate: patterns over denied names', () => {
   });
 });
 
+void describe('gate: wildcards over addresses and internal names', () => {
+  const blocks = new Gate({ mode: 'onHover', trusted: true, userDeny: ['203.0.113.0/24', '45.33.0.0/16'] });
+
+  void it('a wildcard ending inside an octet spans the blocks it could reach: a denied or private one refuses it', () => {
+    const r = blocks.query('ip:203.0.11*');
+    assert.equal(r?.code, 'user-deny', r?.reason);
+    assert.equal(r?.value, '203.0.113.0/24');
+    for (const q of ['ip:45.33.3*', 'ip:45.3?.*', 'ip:192.168.1.1*', 'ip:10.0.0.1?', 'ip:10.*', 'ip:172.1*'])
+      assert.ok(blocks.query(q), `${q} is refused`);
+    assert.equal(blocks.query('ip:192.168.1.1*')?.code, 'not-public');
+    for (const q of ['ip:8.8.8.*', 'ip:8.8.*', 'ip:45.34.*', 'ip:203.1*', 'ip:1*', 'port:44?'])
+      assert.equal(blocks.query(q)?.reason, undefined, q);
+  });
+
+  void it('a wildcard over names under an internal suffix is refused when it pins a name; the suffix alone passes', () => {
+    const r = open.query('hostnames:*payroll*.corp');
+    assert.equal(r?.code, 'not-public');
+    assert.match(
+      r?.reason ?? '',
+      /^The pattern \*payroll\*\.corp could match \*\.corp: not sent to ODIN \(Internal name/,
+    );
+    for (const q of ['hostnames:vpn-?ate.internal', 'hostnames:*.build01.lan', 'hostnames:nas-backup*.home.arpa'])
+      assert.ok(open.query(q), `${q} is refused`);
+    for (const q of ['hostnames:*.corp', 'hostnames:*.local', 'hostnames:*.lan', 'hostnames:payroll*', 'hostnames:nas*.home.arpa'])
+      assert.equal(open.query(q)?.reason, undefined, q);
+  });
+});
+
 void describe('gate: full-width digits and dots (NFKC)', () => {
   void it('a full-width address is read as the address, and refused when private', () => {
     for (const [q, value] of [
