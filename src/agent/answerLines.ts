@@ -80,7 +80,7 @@ export function hostLines(host: Host, x?: ExploitationView): string[] {
       `  ${q(c.id, 30)} ${c.severity}${c.score !== undefined ? ` ${c.score.toFixed(1)}` : ''}${c.exploit.length ? ' (exploit known)' : ''}${x ? signals(x, c.id) : ''}`,
     );
   }
-  if (x && vuln.state === 'vulnerable') lines.push(`exploitation data: ${feedNotes(x)}`);
+  if (x && vuln.state === 'vulnerable') lines.push(`exploitation data: ${feedNotes(x, (d) => q(d, 120))}`);
   lines.push(...more(top.length, total, 'CVE(s)'));
   const services = [...host.services].sort((a, b) => a.port - b.port);
   lines.push(`open ports (${num(services.length)}):`);
