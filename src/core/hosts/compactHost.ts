@@ -10,7 +10,7 @@
  *
  * Within a set, what repeats is held once: one record for equal CVE records (the same CVE
  * on 3,000 hosts), one list for equal CVE lists (every host running the same version), one
- * record for equal HTTP summaries, AS numbers and certificate names, one copy of each short
+ * record for equal HTTP summaries, AS numbers and certificate issuers, one copy of each short
  * string that repeats (protocols, products, versions, countries, organisations, issuers) and
  * one empty list or map for all the empty ones (frozen: records are never changed after they
  * are read). Strings that belong to one host (its service URLs, times, fingerprints) are
@@ -111,20 +111,21 @@ function compactHttp(pool: CompactPool, h: HttpInfo | undefined): HttpInfo | und
   }));
 }
 
-function certName(pool: CompactPool, n: CertName): CertName {
-  return n.commonName === undefined && n.organization === undefined
-    ? EMPTY_MAP
-    : pool.shared(JSON.stringify(['name', n.commonName, n.organization]), () => ({
-        commonName: pool.str(n.commonName),
-        organization: pool.str(n.organization),
-      }));
+/** A certificate's name; issuers repeat (one per CA), so they are shared, subjects (one per host) not. */
+function certName(pool: CompactPool, n: CertName, shared: boolean): CertName {
+  if (n.commonName === undefined && n.organization === undefined) return EMPTY_MAP;
+  const make = (): CertName => ({
+    commonName: pool.str(n.commonName),
+    organization: pool.str(n.organization),
+  });
+  return shared ? pool.shared(JSON.stringify(['issuer', n.commonName, n.organization]), make) : make();
 }
 
 function compactTls(pool: CompactPool, c: TlsCertificate | undefined): TlsCertificate | undefined {
   if (!c) return undefined;
   return {
-    subject: certName(pool, c.subject),
-    issuer: certName(pool, c.issuer),
+    subject: certName(pool, c.subject, false),
+    issuer: certName(pool, c.issuer, true),
     // certSummary names the certificate by its first name when it has no common name.
     names: c.subject.commonName || !arr(c.names).length ? EMPTY_LIST : [pool.str(c.names[0])],
     ips: EMPTY_LIST,
