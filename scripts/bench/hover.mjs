@@ -54,7 +54,7 @@ export default async function run({
       name: 'hover: cold overhead over round trip',
       value: fixed(median(r.overhead)),
       unit: 'ms',
-      target: '<= 3 ms',
+      target: '<= 1 ms',
       note: `cold hover minus the round trip of the same IP (order alternating), median of ${r.overhead.length}; p90 ${fixed(quantile(r.overhead, 0.9))} ms`,
     },
     {

@@ -42,6 +42,11 @@ export default async function run({ results = 10_000, pageSize = 100 } = {}) {
   const pages = [];
   for (let i = 0; i < data.hosts.length; i += pageSize)
     pages.push(JSON.stringify(data.hosts.slice(i, i + pageSize)));
+  // A long JSON.stringify result can be a tree of string pieces, which the first JSON.parse
+  // flattens into one new copy (two bytes a character when a banner has one): held by the
+  // bench, not by the result set, it read as 15 MB of the set's heap. A regular expression
+  // flattens them here, before the first heap reading.
+  for (const p of pages) /\uffff/.test(p);
   const hostCount = data.hosts.length;
   const wireMb = pages.reduce((a, p) => a + p.length, 0) / 1024 / 1024;
   data.hosts.length = 0;
@@ -136,7 +141,7 @@ export default async function run({ results = 10_000, pageSize = 100 } = {}) {
       name: `tree: heap held by ${loaded.toLocaleString('en-US')} results`,
       value: Number(heldMb.toFixed(1)),
       unit: 'MB',
-      target: '<= 50',
+      target: '<= 35',
       note: 'heap delta after GC: the result set with its compact host records (src/core/hosts/compactHost.ts; the whole records were 312.6 MB)',
     },
     {

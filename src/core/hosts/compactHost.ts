@@ -9,9 +9,12 @@
  * Copy JSON) asks for the host by its IP.
  *
  * Within a set, what repeats is held once: one record for equal CVE records (the same CVE
- * on 3,000 hosts), one copy of each short string (protocols, products, versions, countries,
- * organisations, issuers) and one empty list or map for all the empty ones (frozen: records
- * are never changed after they are read).
+ * on 3,000 hosts), one list for equal CVE lists (every host running the same version), one
+ * record for equal HTTP summaries, AS numbers and certificate issuers, one copy of each short
+ * string that repeats (protocols, products, versions, countries, organisations, issuers) and
+ * one empty list or map for all the empty ones (frozen: records are never changed after they
+ * are read). Strings that belong to one host (its service URLs, times, fingerprints) are
+ * copied, not pooled: a pool entry for each would cost more than the string.
  */
 import type { CertName, Cve, Host, HttpInfo, Service, TlsCertificate } from '../../api/types';
 
@@ -22,6 +25,9 @@ export const COMPACT_BANNER_CHARS = 2000;
 export class CompactPool {
   readonly cves = new Map<string, Cve>();
   private readonly strings = new Map<string, string>();
+  /** Shared records by their content (CVE lists by the numbers of their pooled CVEs). */
+  private readonly records = new Map<string, object>();
+  private readonly cveNumbers = new Map<Cve, number>();
 
   /**
    * One copy of each short string (long ones are rarely repeated). Every string kept is a
@@ -36,6 +42,32 @@ export class CompactPool {
     const copy = flat(value);
     this.strings.set(copy, copy);
     return copy as T;
+  }
+
+  /** A string of one host (a URL, a time, a fingerprint): copied as `str` does, not pooled. */
+  own<T>(value: T): T {
+    return typeof value === 'string' ? (flat(value) as T) : value;
+  }
+
+  /** The record held for `key`, or `make()`'s, kept under `key` (records are never changed). */
+  shared<T extends object>(key: string, make: () => T): T {
+    const known = this.records.get(key);
+    if (known) return known as T;
+    const made = make();
+    this.records.set(key, made);
+    return made;
+  }
+
+  /** One list for equal lists of CVEs (the same product and version on many hosts). */
+  cveList(cves: readonly Cve[]): Cve[] {
+    const held = cves.map((c) => this.cve(c));
+    let key = 'cves';
+    for (const c of held) {
+      let n = this.cveNumbers.get(c);
+      if (n === undefined) this.cveNumbers.set(c, (n = this.cveNumbers.size));
+      key += `,${n}`;
+    }
+    return this.shared(key, () => held);
   }
 
   /**
@@ -68,7 +100,7 @@ const arr = <T>(xs: T[] | undefined): T[] => xs ?? EMPTY_LIST;
  */
 function compactHttp(pool: CompactPool, h: HttpInfo | undefined): HttpInfo | undefined {
   if (!h) return undefined;
-  return {
+  return pool.shared(JSON.stringify(['http', h.status, h.title, h.server, h.protocol]), () => ({
     status: h.status,
     title: pool.str(h.title),
     server: pool.str(h.server),
@@ -76,25 +108,29 @@ function compactHttp(pool: CompactPool, h: HttpInfo | undefined): HttpInfo | und
     headers: EMPTY_MAP,
     components: EMPTY_LIST,
     redirects: EMPTY_LIST,
-  };
+  }));
 }
 
-function certName(pool: CompactPool, n: CertName): CertName {
-  return n.commonName === undefined && n.organization === undefined
-    ? EMPTY_MAP
-    : { commonName: pool.str(n.commonName), organization: pool.str(n.organization) };
+/** A certificate's name; issuers repeat (one per CA), so they are shared, subjects (one per host) not. */
+function certName(pool: CompactPool, n: CertName, shared: boolean): CertName {
+  if (n.commonName === undefined && n.organization === undefined) return EMPTY_MAP;
+  const make = (): CertName => ({
+    commonName: pool.str(n.commonName),
+    organization: pool.str(n.organization),
+  });
+  return shared ? pool.shared(JSON.stringify(['issuer', n.commonName, n.organization]), make) : make();
 }
 
 function compactTls(pool: CompactPool, c: TlsCertificate | undefined): TlsCertificate | undefined {
   if (!c) return undefined;
   return {
-    subject: certName(pool, c.subject),
-    issuer: certName(pool, c.issuer),
+    subject: certName(pool, c.subject, false),
+    issuer: certName(pool, c.issuer, true),
     // certSummary names the certificate by its first name when it has no common name.
     names: c.subject.commonName || !arr(c.names).length ? EMPTY_LIST : [pool.str(c.names[0])],
     ips: EMPTY_LIST,
     notAfter: pool.str(c.notAfter),
-    fingerprintSha256: pool.str(c.fingerprintSha256),
+    fingerprintSha256: pool.own(c.fingerprintSha256),
     selfSigned: c.selfSigned,
     tags: EMPTY_LIST,
   };
@@ -109,9 +145,10 @@ function compactService(pool: CompactPool, s: Service): Service {
     version: pool.str(s.version),
     extra_info: pool.str(s.extra_info),
     tunnel: pool.str(s.tunnel),
-    url: pool.str(s.url),
-    last_updated_at: pool.str(s.last_updated_at),
-    cve: arr(s.cve).length ? s.cve.map((c) => pool.cve(c)) : EMPTY_LIST,
+    url: pool.own(s.url),
+    // Not shown in the tree nor exported (the host's own time is): the host page has it.
+    last_updated_at: undefined,
+    cve: arr(s.cve).length ? pool.cveList(s.cve) : EMPTY_LIST,
     softwares: EMPTY_LIST,
     modules: EMPTY_MAP,
     banner: pool.str(
@@ -136,14 +173,14 @@ export function compactHost(host: Host, pool: CompactPool = new CompactPool()): 
     is_ipv4: host.is_ipv4,
     is_ipv6: host.is_ipv6,
     is_vuln: host.is_vuln,
-    last_updated_at: pool.str(host.last_updated_at),
+    last_updated_at: pool.own(host.last_updated_at),
     banner: EMPTY_LIST,
     asn: asn
-      ? {
+      ? pool.shared(JSON.stringify(['asn', asn.number, asn.organization, asn.country_code]), () => ({
           number: pool.str(asn.number),
           organization: pool.str(asn.organization),
           country_code: pool.str(asn.country_code),
-        }
+        }))
       : undefined,
     domains: list(domains),
     hostnames: list(arr(host.hostnames).map((n) => ({ name: pool.str(n.name) }))),

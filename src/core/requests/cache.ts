@@ -89,6 +89,14 @@ export class ResultCache {
   /** Estimated bytes per key (see entryBytes), and their sum. */
   private readonly sizes = new Map<string, number>();
   private totalBytes = 0;
+  /**
+   * The key set last, when it is not sized yet: estimating an answer walks all of it (a fifth
+   * of a millisecond for an ordinary host), so `set` leaves it to a turn of the event loop
+   * after the caller's (a hover shows its card first); the next set and anything that reads
+   * the cache size it first.
+   */
+  private readonly unsized = new Set<string>();
+  private sizeSoon: NodeJS.Immediate | undefined;
   private ttlMs: CacheTtls;
   private maxEntries: number;
   private maxBytes: number;
@@ -114,11 +122,13 @@ export class ResultCache {
   }
 
   get size(): number {
+    this.settle();
     return this.entries.size;
   }
 
   /** Estimated memory the entries hold now (see `entryBytes`). */
   get bytes(): number {
+    this.settle();
     return this.totalBytes;
   }
 
@@ -131,6 +141,7 @@ export class ResultCache {
 
   /** The entry for `key`, fresh or stale, and marks it recently used; undefined when absent. */
   get<T>(key: string): CacheHit<T> | undefined {
+    this.settle();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -140,6 +151,7 @@ export class ResultCache {
 
   /** Like `get` but without touching recency (for status displays and tests). */
   peek<T>(key: string): CacheHit<T> | undefined {
+    this.settle();
     const entry = this.entries.get(key);
     return entry ? { ...(entry as CacheEntry<T>), fresh: this.now() < entry.expiresAt } : undefined;
   }
@@ -179,6 +191,8 @@ export class ResultCache {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    if (this.sizeSoon) clearImmediate(this.sizeSoon);
+    this.sizeSoon = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.dirty && this.options.file) {
@@ -195,16 +209,26 @@ export class ResultCache {
   }
 
   private put(key: string, entry: CacheEntry): void {
-    this.store(key, entry);
-    this.evict();
+    // At most one answer waits to be sized: a loop of sets holds the bound but for its last.
+    this.settle();
+    this.store(key, entry, true);
+    this.evict(false);
     this.scheduleWrite();
+    this.sizeSoon ??= setImmediate(() => {
+      this.sizeSoon = undefined;
+      this.settle();
+    });
   }
 
-  /** Sets an entry as the most recently used one, keeping the byte count. */
-  private store(key: string, entry: CacheEntry): void {
+  /** Sets an entry as the most recently used one, keeping the byte count (or sized later). */
+  private store(key: string, entry: CacheEntry, later = false): void {
     this.drop(key);
-    const bytes = entryBytes(key, entry);
     this.entries.set(key, entry);
+    if (later) {
+      this.unsized.add(key);
+      return;
+    }
+    const bytes = entryBytes(key, entry);
     this.sizes.set(key, bytes);
     this.totalBytes += bytes;
   }
@@ -212,17 +236,32 @@ export class ResultCache {
   private drop(key: string): boolean {
     this.totalBytes -= this.sizes.get(key) ?? 0;
     this.sizes.delete(key);
+    this.unsized.delete(key);
     return this.entries.delete(key);
   }
 
   private dropAll(): void {
     this.entries.clear();
     this.sizes.clear();
+    this.unsized.clear();
     this.totalBytes = 0;
   }
 
+  /** Sizes the entries set since, then holds the bounds. */
+  private settle(): void {
+    if (this.unsized.size > 0 && this.evict()) this.scheduleWrite();
+  }
+
   /** Least recently used first, until both the entry count and the byte bound hold. */
-  private evict(): boolean {
+  private evict(sizeFirst = true): boolean {
+    if (sizeFirst) {
+      for (const key of this.unsized) {
+        const bytes = entryBytes(key, this.entries.get(key)!);
+        this.sizes.set(key, bytes);
+        this.totalBytes += bytes;
+      }
+      this.unsized.clear();
+    }
     let removed = false;
     while (
       this.entries.size > 0 &&

@@ -85,23 +85,31 @@ export function heapBytes(value: unknown): number {
           const own = Object.keys(o);
           const fast = own.length <= FAST_PROPERTIES;
           total += objectBytes(own.length);
+          // An object of a key sequence met before has its keys and every hidden class on
+          // the way counted already: one lookup instead of one per key (a host's services
+          // share one sequence).
+          const whole = fast ? `\u0001${own.join('\u0000')}` : undefined;
+          const known = whole !== undefined && shapes.has(whole);
           let shape = '';
           for (let i = 0; i < own.length; i++) {
             const k = own[i]!;
-            if (!keys.has(k)) {
-              keys.add(k);
-              total += stringBytes(k);
-            }
-            if (fast) {
-              shape += `${k}\u0000`;
-              if (!shapes.has(shape)) {
-                shapes.add(shape);
-                total += MAP_BYTES + DESCRIPTOR_BYTES * (i + 1);
+            if (!known) {
+              if (!keys.has(k)) {
+                keys.add(k);
+                total += stringBytes(k);
+              }
+              if (fast) {
+                shape += `${k}\u0000`;
+                if (!shapes.has(shape)) {
+                  shapes.add(shape);
+                  total += MAP_BYTES + DESCRIPTOR_BYTES * (i + 1);
+                }
               }
             }
             const x = o[k];
             if (x !== null && x !== undefined && typeof x !== 'boolean') stack.push(x);
           }
+          if (whole !== undefined) shapes.add(whole);
         }
         break;
       default:

@@ -11,9 +11,12 @@ export type Translate = (message: string, ...args: Array<string | number | boole
 
 /** The message with `{n}` replaced by argument n (what `vscode.l10n.t` does without a bundle). */
 export const english: Translate = (message, ...args) =>
-  message.replace(/\{(\d+)\}/g, (whole, i: string) =>
-    Number(i) < args.length ? String(args[Number(i)]) : whole,
-  );
+  // Without arguments every `{n}` stays as written: most labels of a card take none.
+  args.length === 0
+    ? message
+    : message.replace(/\{(\d+)\}/g, (whole, i: string) =>
+        Number(i) < args.length ? String(args[Number(i)]) : whole,
+      );
 
 let translate: Translate = english;
 let forTheModel: () => boolean = () => false;

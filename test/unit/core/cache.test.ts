@@ -205,3 +205,27 @@ void test('windows sharing one file merge their lookups instead of overwriting e
   a.dispose();
   b.dispose();
 });
+
+void test('an answer is sized after the turn that set it (a hover shows its card first), and before any read', async () => {
+  const cache = new ResultCache({ ttlMs: TTL, maxEntries: 10, maxBytes: 1 << 20 });
+  let walked = 0;
+  const answer = (): object => ({
+    get ip() {
+      walked++;
+      return '192.0.2.1';
+    },
+  });
+  cache.set('a', answer(), 'host');
+  assert.equal(walked, 0, 'set walked the answer');
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  assert.equal(walked, 1, 'the next turn sized it');
+  const sized = cache.bytes;
+  cache.set('b', answer(), 'host');
+  assert.equal(walked, 1);
+  assert.ok(cache.bytes > sized, 'a read sizes what was set');
+  assert.equal(walked, 2);
+  cache.set('c', answer(), 'host');
+  cache.set('d', answer(), 'host');
+  assert.equal(walked, 3, 'the next set sizes the one before');
+  cache.dispose();
+});

@@ -95,3 +95,34 @@ void test('a result set holds its hosts compact, sharing CVE records and leaving
     'the full records had modules',
   );
 });
+
+void test('a pool holds one list for equal CVE lists and one record for equal HTTP summaries and AS numbers', () => {
+  const hosts = emulatorHosts(300);
+  const pool = new CompactPool();
+  const held = hosts.map((h) => compactHost(h, pool));
+  const oneEach = (label: string, values: object[]): void => {
+    const byText = new Map<string, object>();
+    let shared = 0;
+    for (const v of values) {
+      const seen = byText.get(JSON.stringify(v));
+      if (seen) {
+        assert.equal(seen, v, `one ${label} for equal ones`);
+        shared++;
+      } else byText.set(JSON.stringify(v), v);
+    }
+    assert.ok(shared > 0, `some ${label} repeat in the emulator's hosts`);
+  };
+  const services = held.flatMap((h) => h.services);
+  oneEach(
+    'CVE list',
+    services.flatMap((s) => (s.cve.length ? [s.cve] : [])),
+  );
+  oneEach(
+    'HTTP summary',
+    services.flatMap((s) => (s.http ? [s.http] : [])),
+  );
+  oneEach(
+    'AS record',
+    held.flatMap((h) => (h.asn ? [h.asn] : [])),
+  );
+});
