@@ -65,6 +65,7 @@ const STAGE = [
   'l10n',
   'esbuild.mjs',
   'scripts/esbuild-namespaces.mjs',
+  'scripts/codicons.mjs',
   'tsconfig.json',
   'src',
   'media',
