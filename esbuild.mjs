@@ -7,13 +7,14 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeCodicons } from './scripts/codicons.mjs';
-import { oneNamespace } from './scripts/esbuild-namespaces.mjs';
+import { mcpSlim, oneNamespace } from './scripts/esbuild-plugins.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const [production, analyze, inputsOnly] = ['production', 'analyze', 'inputs'].map((f) => args.includes(`--${f}`));
-const only = flag('only') ? new Set(flag('only').split(',')) : null;
-const out = flag('out');
+const [production, analyze, inputsOnly, watch] = ['production', 'analyze', 'inputs', 'watch'].map((f) =>
+  args.includes(`--${f}`),
+);
+const [only, out] = [flag('only')?.split(','), flag('out')];
 const version = JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version);
 
 /**
@@ -33,9 +34,10 @@ export const PARTS = {
   lucene: 'src/extension/lazy/lucene.ts',
 };
 const partOf = new Map(Object.entries(PARTS).map(([name, file]) => [path.resolve(file), `./${name}.js`]));
-/** Modules swapped in a bundle: the shipped emulator (demo data) gets no attacker payloads. */
-const SWAPS = new Map([[path.resolve('src/emulator/hostile.ts'), path.resolve('src/emulator/hostileShipped.ts')]]);
+// The shipped emulator (demo data) gets plain labels in place of the tests' attacker payloads.
+const [HOSTILE, SHIPPED] = ['hostile', 'hostileShipped'].map((f) => path.resolve(`src/emulator/${f}.ts`));
 const SHARED = '__odinShared';
+const ENTRY = 'src/extension/extension.ts';
 
 /**
  * Where a relative import goes: a part's entry, required, stays a file of its own; a swapped
@@ -50,8 +52,9 @@ const moduleMap = (shared = new Set()) => ({
       if (a.namespace !== 'file' || a.pluginData) return undefined;
       const r = await build.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, pluginData: true });
       const rel = path.relative(process.cwd(), r.path).split(path.sep).join('/');
-      if (a.kind === 'require-call' && partOf.has(r.path)) return { path: partOf.get(r.path), external: true };
-      if (SWAPS.has(r.path)) return { path: SWAPS.get(r.path) };
+      if (a.kind === 'require-call' && partOf.has(r.path))
+        return { path: partOf.get(r.path), external: true };
+      if (r.path === HOSTILE) return { path: SHIPPED };
       return shared.has(rel) ? { path: rel, namespace: 'odin-shared' } : r;
     });
     build.onLoad({ filter: /.*/, namespace: 'odin-shared' }, (a) => ({
@@ -61,57 +64,35 @@ const moduleMap = (shared = new Set()) => ({
   },
 });
 
-/**
- * What the MCP server leaves out of the SDK (a smaller .vsix; docs/benchmarks.md): it uses the
- * low-level `Server` with JSON Schemas of its own over stdio, so the SDK's zod 3 support
- * (`zod/v3`, `zod-to-json-schema`; its own schemas are zod 4) and its ajv provider (the server
- * elicits nothing and passes its own validator: src/agent/mcp/server.ts) become modules that
- * throw if called; `zod/v4-mini` is `zod/v4`, and zod's locales English only.
- */
-const mcpSlim = {
-  name: 'odin-mcp-slim',
-  setup(build) {
-    const stub = (what) => ({ path: what, namespace: 'odin-mcp-stub' });
-    build.onResolve({ filter: /^(zod\/v3|zod-to-json-schema)$/ }, (a) => stub(a.path));
-    build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, () => stub('ajv-provider'));
-    build.onLoad({ filter: /.*/, namespace: 'odin-mcp-stub' }, (a) => ({
-      contents: `const no = () => { throw new Error(${JSON.stringify(`odin-mcp is built without ${a.path}`)}); };
-module.exports = new Proxy({}, { get: (_, k) => (k === '__esModule' ? false : no) });`,
-    }));
-    build.onResolve({ filter: /^zod\/v4-mini$/ }, (a) => build.resolve('zod/v4', { kind: a.kind, resolveDir: a.resolveDir }));
-    build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (a) =>
-      /[\\/]zod[\\/]/.test(a.importer) ? { path: path.join(a.resolveDir, '../locales/en.cjs'), namespace: 'odin-zod-en' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'odin-zod-en' }, (a) => ({
-      resolveDir: path.dirname(a.path),
-      contents: `exports.en = require('./en.cjs').default;`,
-    }));
-  },
-};
-
 const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist' };
 // In the extension's bundles every other import of `tldts` or `lucene` goes through its loader.
-const LOADERS = { tldts: './src/extension/lazy/pslLoader.ts', lucene: './src/extension/lazy/luceneLoader.ts' };
+const LOADERS = {
+  tldts: './src/extension/lazy/pslLoader.ts',
+  lucene: './src/extension/lazy/luceneLoader.ts',
+};
 const inHost = { ...node, external: ['vscode'], alias: LOADERS, plugins: [moduleMap(), oneNamespace] };
 const cli = { ...node, banner: { js: '#!/usr/bin/env node' }, define: { ODIN_VERSION: version } };
-const browser = { platform: 'browser', target: 'es2022', outdir: 'dist' };
+const browser = { platform: 'browser', target: 'es2022', outdir: 'dist', format: 'iife' };
+const esm = { ...browser, format: 'esm', loader: { '.css': 'text' } };
+const beside = { alias: LOADERS, plugins: [mcpSlim, moduleMap()] };
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const targets = {
-  extension: { ...inHost, entryPoints: { extension: 'src/extension/extension.ts' } },
-  ...Object.fromEntries(Object.entries(PARTS).map(([name, entry]) => [name, { ...inHost, entryPoints: { [name]: entry } }])),
+  extension: { ...inHost, entryPoints: { extension: ENTRY } },
+  ...Object.fromEntries(
+    Object.entries(PARTS).map(([name, entry]) => [name, { ...inHost, entryPoints: { [name]: entry } }]),
+  ),
   psl: { ...node, entryPoints: { psl: PARTS.psl } },
   lucene: { ...node, entryPoints: { lucene: PARTS.lucene } },
-  // Demo data and `npm run emulator`, without the tests' attacker payloads (SWAPS).
+  // Demo data and `npm run emulator`, without the tests' attacker payloads (HOSTILE).
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' }, plugins: [moduleMap()] },
   // `odin-mcp`: in the .vsix it takes the suffix list and the parser from psl.js and lucene.js.
-  mcp: { ...cli, entryPoints: { mcp: 'src/agent/mcp/cli.ts' }, alias: LOADERS, plugins: [mcpSlim, moduleMap()] },
+  mcp: { ...cli, ...beside, entryPoints: { mcp: 'src/agent/mcp/cli.ts' } },
   // `odin-hunt` and the GitHub Action (dist/ci/: not in the .vsix, never loaded by the extension).
   hunt: { ...cli, outdir: 'dist/ci', entryPoints: { hunt: 'src/hunt/bin.ts' } },
   action: { ...cli, outdir: 'dist/ci', entryPoints: { action: 'src/hunt/action.ts' }, banner: undefined },
   webview: {
     ...browser,
-    format: 'iife',
     entryPoints: {
       webview: 'src/webview/main.ts',
       'triage-view': 'src/webview/triage/main.ts',
@@ -120,48 +101,47 @@ const targets = {
     },
   },
   // contributes.notebookRenderer: an ES module the notebook loads.
-  notebookRenderer: { ...browser, format: 'esm', loader: { '.css': 'text' }, entryPoints: { 'notebook-renderer': 'src/webview/notebook/renderer.ts' } },
+  notebookRenderer: { ...esm, entryPoints: { 'notebook-renderer': 'src/webview/notebook/renderer.ts' } },
 };
-const common = { bundle: true, minify: production, sourcemap: !production, sourcesContent: false, logLevel: 'warning', legalComments: 'none' };
+const common = { bundle: true, minify: production, sourcemap: !production, sourcesContent: false };
+Object.assign(common, { logLevel: 'warning', legalComments: 'none' });
 const inputsOf = async (opts) =>
-  (await esbuild.build({ ...common, ...opts, minify: false, sourcemap: false, write: false, metafile: true })).metafile.inputs;
+  (await esbuild.build({ ...common, ...opts, minify: false, sourcemap: false, write: false, metafile: true }))
+    .metafile.inputs;
 
-const selected = Object.entries(targets).filter(([name]) => !only || only.has(name));
+const selected = Object.entries(targets).filter(([name]) => !only || only.includes(name));
 if (out) {
   // One file standing alone (the npm packages): every part inside, no shared modules.
   const [[, opts]] = selected;
-  Object.assign(opts, { outdir: undefined, outfile: out, alias: undefined, plugins: opts.plugins?.filter((p) => p === mcpSlim) });
-} else if (!only || ['extension', ...Object.keys(PARTS)].some((n) => only.has(n))) {
+  const plugins = opts.plugins?.filter((p) => p === mcpSlim);
+  Object.assign(opts, { outdir: undefined, outfile: out, alias: undefined, plugins });
+} else if (!only || ['extension', ...Object.keys(PARTS)].some((n) => only.includes(n))) {
   // The modules a part imports that dist/extension.js also holds, exported by it through getters
   // (each evaluated when a part first asks for it, not at activation).
   const main = await inputsOf(targets.extension);
   const shared = new Set();
   for (const name of Object.keys(PARTS).filter((n) => targets[n].plugins)) {
     for (const [file, input] of Object.entries(await inputsOf(targets[name])))
-      if (!(file in main)) for (const i of input.imports) if (i.path in main && !i.path.includes(':')) shared.add(i.path);
+      if (!(file in main))
+        for (const i of input.imports) if (i.path in main && !i.path.includes(':')) shared.add(i.path);
     targets[name].plugins = [moduleMap(shared), oneNamespace];
   }
   const getters = [...shared].sort().map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`);
-  targets.extension.stdin = {
-    contents: `export * from './${targets.extension.entryPoints.extension}';\nexport const ${SHARED} = {${getters.join(', ')}};`,
-    resolveDir: process.cwd(),
-    sourcefile: 'extension-entry.ts',
-    loader: 'ts',
-  };
-  targets.extension.entryPoints = undefined;
-  targets.extension.outfile = 'dist/extension.js';
-  targets.extension.outdir = undefined;
+  const contents = `export * from './${ENTRY}';\nexport const ${SHARED} = {${getters.join(', ')}};`;
+  const stdin = { contents, resolveDir: process.cwd(), sourcefile: 'extension-entry.ts', loader: 'ts' };
+  targets.extension = { ...inHost, stdin, outdir: undefined, outfile: 'dist/extension.js' };
 }
 
-if (!inputsOnly && (!only || only.has('webview'))) await writeCodicons();
+if (!inputsOnly && (!only || only.includes('webview'))) await writeCodicons();
 if (inputsOnly) {
   const inputs = {};
   for (const [name, opts] of selected) inputs[name] = Object.keys(await inputsOf(opts));
   console.log(JSON.stringify(inputs));
-} else if (args.includes('--watch')) {
+} else if (watch) {
   for (const [, opts] of selected) await (await esbuild.context({ ...common, ...opts })).watch();
   console.log('[esbuild] watching', selected.map(([n]) => n).join(', '));
 } else {
-  const results = await Promise.all(selected.map(([, opts]) => esbuild.build({ ...common, ...opts, metafile: analyze })));
+  const build = ([, opts]) => esbuild.build({ ...common, ...opts, metafile: analyze });
+  const results = await Promise.all(selected.map(build));
   if (analyze) for (const r of results) console.log(await esbuild.analyzeMetafile(r.metafile));
 }

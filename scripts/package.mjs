@@ -64,7 +64,7 @@ const STAGE = [
   ...fs.readdirSync(root).filter((f) => /^package\.nls(\.[a-z-]+)?\.json$/.test(f)),
   'l10n',
   'esbuild.mjs',
-  'scripts/esbuild-namespaces.mjs',
+  'scripts/esbuild-plugins.mjs',
   'scripts/codicons.mjs',
   'tsconfig.json',
   'src',

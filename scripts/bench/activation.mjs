@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startHost } from '../host/host.mjs';
-import { oneNamespace } from '../esbuild-namespaces.mjs';
+import { oneNamespace } from '../esbuild-plugins.mjs';
 import { stageProductionBuild } from '../package.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
