@@ -88,7 +88,7 @@ const targets = {
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' }, plugins: [moduleMap()] },
   // `odin-mcp`: in the .vsix it takes the suffix list and the parser from psl.js and lucene.js.
   mcp: { ...cli, ...beside, entryPoints: { mcp: 'src/agent/mcp/cli.ts' } },
-  // `odin-hunt` and the GitHub Action (dist/ci/: not in the .vsix, never loaded by the extension).
+  // 'dist/ci/hunt.js' and 'dist/ci/action.js' (odin-hunt, the GitHub Action): not in the .vsix.
   hunt: { ...cli, outdir: 'dist/ci', entryPoints: { hunt: 'src/hunt/bin.ts' } },
   action: { ...cli, outdir: 'dist/ci', entryPoints: { action: 'src/hunt/action.ts' }, banner: undefined },
   webview: {
@@ -129,7 +129,8 @@ if (out) {
   const getters = [...shared].sort().map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`);
   const contents = `export * from './${ENTRY}';\nexport const ${SHARED} = {${getters.join(', ')}};`;
   const stdin = { contents, resolveDir: process.cwd(), sourcefile: 'extension-entry.ts', loader: 'ts' };
-  targets.extension = { ...inHost, stdin, outdir: undefined, outfile: 'dist/extension.js' };
+  const entry = { stdin, entryPoints: undefined, outdir: undefined, outfile: 'dist/extension.js' };
+  Object.assign(targets.extension, entry); // (the object `selected` holds)
 }
 
 if (!inputsOnly && (!only || only.includes('webview'))) await writeCodicons();

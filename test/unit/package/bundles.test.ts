@@ -45,6 +45,8 @@ test('the activation bundle holds no hunts module and not the lucene parser; the
     "the gate's query reading is at activation",
   );
   assert.ok(inputs.extension.includes('src/extension/lazy/luceneLoader.ts'), 'through the loader');
+  // Built from esbuild.mjs's entry, which exports the modules the parts share (`__odinShared`).
+  assert.ok(inputs.extension.includes('extension-entry.ts'), 'the entry with the shared modules');
 });
 
 /** What activation leaves to the parts loaded on first need (esbuild.mjs PARTS). */
