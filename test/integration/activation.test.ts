@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { waitFor } from '../support/wait';
 import { extension, getTestApi, testEnv } from './index';
 
 interface Manifest {
@@ -96,6 +97,20 @@ describe('activation', () => {
     if (installed) return; // no TestApi to load the search feature through
     assert.ok((await getTestApi()).search.feature, 'the search feature loads');
     assert.ok(require.cache[path.join(dist, 'search.js')], 'dist/search.js loaded');
+  });
+
+  it("loads the exploitation feeds' code once an editor shows an IP address, before any hover", async () => {
+    const feeds = path.join(fs.realpathSync(extension().extensionPath), 'dist', 'feeds.js');
+    const doc = await vscode.workspace.openTextDocument({
+      content: 'blocked 185.220.101.34\n',
+      language: 'log',
+    });
+    await vscode.window.showTextDocument(doc);
+    try {
+      await waitFor(() => require.cache[feeds], 5000, 'dist/feeds.js in the module cache');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
   });
 
   it('lists every indicator of a large file', async () => {
