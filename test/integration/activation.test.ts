@@ -109,7 +109,14 @@ describe('activation', () => {
     try {
       await waitFor(() => require.cache[feeds], 5000, 'dist/feeds.js in the module cache');
     } finally {
+      // Closed before the next test reads the active editor.
+      await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await waitFor(
+        () => !vscode.window.visibleTextEditors.some((e) => e.document === doc),
+        5000,
+        'the document closed',
+      );
     }
   });
 
