@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { waitFor } from '../support/wait';
@@ -99,27 +100,6 @@ describe('activation', () => {
     assert.ok(require.cache[path.join(dist, 'search.js')], 'dist/search.js loaded');
   });
 
-  it("loads the exploitation feeds' code once an editor shows an IP address, before any hover", async () => {
-    const feeds = path.join(fs.realpathSync(extension().extensionPath), 'dist', 'feeds.js');
-    const doc = await vscode.workspace.openTextDocument({
-      content: 'blocked 185.220.101.34\n',
-      language: 'log',
-    });
-    await vscode.window.showTextDocument(doc);
-    try {
-      await waitFor(() => require.cache[feeds], 5000, 'dist/feeds.js in the module cache');
-    } finally {
-      // Closed before the next test reads the active editor.
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      await waitFor(
-        () => !vscode.window.visibleTextEditors.some((e) => e.document === doc),
-        5000,
-        'the document closed',
-      );
-    }
-  });
-
   it('lists every indicator of a large file', async () => {
     const line = 'Nov 21 03:12:45 bastion sshd[2345]: Failed password for root from 185.220.101.34 port 22\n';
     const doc = await vscode.workspace.openTextDocument({ content: line.repeat(2000), language: 'log' });
@@ -133,6 +113,28 @@ describe('activation', () => {
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it("loads the exploitation feeds' code once an editor shows an IP address, before any hover", async () => {
+    const feeds = path.join(fs.realpathSync(extension().extensionPath), 'dist', 'feeds.js');
+    // A file of its own (an untitled document's name is reused by the next one).
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'odin-feeds-')), 'blocked.log');
+    fs.writeFileSync(file, 'blocked 185.220.101.34\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    try {
+      await waitFor(() => require.cache[feeds], 5000, 'dist/feeds.js in the module cache');
+    } finally {
+      // Closed before the next test reads the active editor.
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await waitFor(
+        () => !vscode.window.visibleTextEditors.some((e) => e.document === doc),
+        5000,
+        'the document closed',
+      );
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
     }
   });
 
