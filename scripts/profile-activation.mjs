@@ -4,9 +4,9 @@
 // writes the profile and prints the functions activation spends its time in, self and
 // inclusive (a function counted once per sample in which it is on the stack).
 //
-// Usage: node scripts/profile-activation.mjs [--host=oldest|newest] [--production] [--one]
+// Usage: node scripts/profile-activation.mjs [--host=oldest|newest] [--production] [--esm]
 //        [--reps=3] [--top=25] [--out=DIR]
-// --one: the same sources as one bundle (the activation bench's other build), minified.
+// --esm: the same sources with esbuild's code splitting (the activation bench's other build).
 // Default build: esbuild.mjs without --production (not minified, so names are readable; the
 // parse cost differs a little from the shipped build). --production profiles the shipped build.
 // Take the lock the tests use: flock /tmp/odin-host.lock node scripts/profile-activation.mjs
@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startHost } from './host/host.mjs';
 import { stage } from './package.mjs';
-import { buildOne, ENTRY_START } from './bench/activation.mjs';
+import { buildEsm, ENTRY_START } from './bench/activation.mjs';
 
 const opt = (name) =>
   process.argv
@@ -99,7 +99,7 @@ async function main() {
       { cwd: dir, encoding: 'utf8' },
     );
     if (b.status !== 0) throw new Error(`build failed:\n${b.stdout}\n${b.stderr}`);
-    const ext = flag('one') ? await buildOne(dir) : dir;
+    const ext = flag('esm') ? (await buildEsm(dir)).dir : dir;
     const pkgFile = path.join(ext, 'package.json');
     const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
     pkg.activationEvents = [];

@@ -1,7 +1,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { waitFor } from '../support/wait';
 import { extension, getTestApi, testEnv } from './index';
 
 interface Manifest {
@@ -111,6 +113,28 @@ describe('activation', () => {
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it("loads the exploitation feeds' code once an editor shows an IP address, before any hover", async () => {
+    const feeds = path.join(fs.realpathSync(extension().extensionPath), 'dist', 'feeds.js');
+    // A file of its own (an untitled document's name is reused by the next one).
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'odin-feeds-')), 'blocked.log');
+    fs.writeFileSync(file, 'blocked 185.220.101.34\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    try {
+      await waitFor(() => require.cache[feeds], 5000, 'dist/feeds.js in the module cache');
+    } finally {
+      // Closed before the next test reads the active editor.
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await waitFor(
+        () => !vscode.window.visibleTextEditors.some((e) => e.document === doc),
+        5000,
+        'the document closed',
+      );
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
     }
   });
 

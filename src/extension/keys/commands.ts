@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { readCredits } from '../../core/search';
+import { readCredits } from '../../core/search/run';
 import type { CommandsOf } from '../commands';
 import { toAbortSignal } from '../shared/abort';
 import type { Ctx, DemoServer } from '../ctx';

@@ -11,7 +11,7 @@ type Lucene = typeof import('lucene');
 /** The module, from Node's module cache after the first call (nothing kept here). */
 function lucene(): Lucene {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('lucene') as Lucene;
+  return require('./lucene') as Lucene;
 }
 
 export const parse: Lucene['parse'] = (query) => lucene().parse(query);

@@ -11,7 +11,7 @@ type Tldts = typeof import('tldts');
 /** The module, from Node's module cache after the first call (nothing kept here). */
 function psl(): Tldts {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('tldts') as Tldts;
+  return require('./psl') as Tldts;
 }
 
 export const parse: Tldts['parse'] = (url, options) => psl().parse(url, options);

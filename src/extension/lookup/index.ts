@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { detect } from '../../core/detect';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import { hoverCommands } from './commands';
@@ -14,6 +15,7 @@ import { listIndicatorCommands } from './listIndicators';
 export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
   const provider = new OdinHoverProvider(ctx);
   ctx.subscriptions.add(vscode.languages.registerHoverProvider(HOVER_SELECTOR, provider));
+  warmFeedsForHosts(ctx);
 
   if (ctx.extension.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1') {
     // Test/bench hook: the provider's own time for one hover, without the workbench round
@@ -56,4 +58,32 @@ export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
     );
   }
   return { ...hoverCommands(ctx), ...listIndicatorCommands(ctx) };
+}
+
+/** How much of each visible editor is read for an IP address (the visible lines, at most). */
+const WARM_SCAN_CHARS = 64 * 1024;
+const IPS = ['ipv4', 'ipv6'] as const;
+
+/**
+ * A host card shows the exploitation feeds, whose code is a part of its own (dist/feeds.js,
+ * required by `ctx.feeds`). It loads before the first hover asks for it: once an editor shows
+ * an IP address, on a turn of its own after activation, so neither activation nor the first
+ * cold hover pays for it.
+ */
+function warmFeedsForHosts(ctx: Ctx): void {
+  const showsAnIp = ({ document: doc, visibleRanges }: vscode.TextEditor): boolean =>
+    visibleRanges.some((r) => {
+      const end = Math.min(doc.offsetAt(r.end), doc.offsetAt(r.start) + WARM_SCAN_CHARS);
+      const text = doc.getText(new vscode.Range(r.start, doc.positionAt(end)));
+      return detect(text, { mode: 'text', kinds: IPS, limit: 1 }).length > 0;
+    });
+  const warm = (editors: readonly vscode.TextEditor[]): void => {
+    if (done || !editors.some(showsAnIp)) return;
+    done = true;
+    sub.dispose();
+    void ctx.feeds;
+  };
+  let done = false;
+  const sub = ctx.subscriptions.add(vscode.window.onDidChangeVisibleTextEditors(warm));
+  setImmediate(() => warm(vscode.window.visibleTextEditors));
 }

@@ -17,8 +17,8 @@ import {
 import { NOT_YET, withinDeadline } from '../../core/requests/deadline';
 import { LocalRateLimitError } from '../../core/requests/limiter';
 import { LookupsPausedError, type LookupResult } from '../../core/requests/layer';
-import { hostsInBlockQuery } from '../../core/query';
-import { peekSearch, searchVia, type SpecOf } from '../../core/search';
+import { hostsInBlockQuery } from '../../core/query/query';
+import { peekSearch, searchVia, type SpecOf } from '../../core/search/run';
 import { config } from '../shared/config';
 import type { Ctx } from '../ctx';
 import { isCancellation, userMessage } from '../shared/errors';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CreditsUsage } from '../../api/types';
-import { readCredits } from '../../core/search';
+import { readCredits } from '../../core/search/run';
 import { CREDITS_REFRESH_MS, CreditsSchedule, isLow } from '../../core/triage/credits';
 import type { Ctx } from '../ctx';
 

@@ -1,10 +1,12 @@
 /**
- * What loads at activation (dist/extension.js) holds no hunts code and not the query parser:
- * the gate reads query text with core/query/parser.ts, whose `lucene` library is required
- * from dist/lucene.js on first use (src/extension/lazy/luceneLoader.ts), and the hunts
- * feature is dist/hunts.js behind its stand-in (extension/hunts/lazy.ts, ids.ts). The
- * bundles' source files come from esbuild itself (`node esbuild.mjs --inputs`, which
- * writes nothing).
+ * What loads at activation (dist/extension.js) holds no hunts code, not the query parser's
+ * library, not the exploitation feeds' files and parsers and not the query completion: the gate
+ * reads query text with core/query/parser.ts, whose `lucene` library is required from
+ * dist/lucene.js on first use (src/extension/lazy/luceneLoader.ts); the hunts feature is
+ * dist/hunts.js behind its stand-in (extension/hunts/lazy.ts, ids.ts); the feeds are
+ * dist/feeds.js, required by ctx.ts on first need; completion is the search and hunts
+ * features'. The bundles' source files come from esbuild itself (`node esbuild.mjs --inputs`,
+ * which writes nothing).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -43,4 +45,27 @@ test('the activation bundle holds no hunts module and not the lucene parser; the
     "the gate's query reading is at activation",
   );
   assert.ok(inputs.extension.includes('src/extension/lazy/luceneLoader.ts'), 'through the loader');
+  // Built from esbuild.mjs's entry, which exports the modules the parts share (`__odinShared`).
+  assert.ok(inputs.extension.includes('extension-entry.ts'), 'the entry with the shared modules');
+});
+
+/** What activation leaves to the parts loaded on first need (esbuild.mjs PARTS). */
+const NOT_AT_ACTIVATION = [
+  'src/core/exploitation/feedFiles.ts',
+  'src/core/exploitation/epss.ts',
+  'src/core/exploitation/kev.ts',
+  'src/extension/shared/feeds.ts',
+  'src/core/query/completion.ts',
+  'src/core/query/examples.ts',
+];
+
+test('the feeds and the query completion load with their first use, not at activation', () => {
+  const inputs = bundleInputs(['extension', 'feeds', 'search']);
+  assert.deepEqual(
+    NOT_AT_ACTIVATION.filter((f) => inputs.extension.includes(f)),
+    [],
+    'in dist/extension.js',
+  );
+  assert.ok(inputs.feeds.includes('src/core/exploitation/feedFiles.ts'), 'dist/feeds.js has the feeds');
+  assert.ok(inputs.search.includes('src/core/query/completion.ts'), 'dist/search.js has the completion');
 });
