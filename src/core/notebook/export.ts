@@ -8,9 +8,10 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { normalizeHost } from '../../api/normalize/hosts';
 import { mispEvent, stixBundle } from '../triage/exchange';
-import type { Triage, TriageRow } from '../triage/model';
+import type { HostVerdict, Triage, TriageRow } from '../triage/model';
 import { hostVerdict } from '../triage/verdict';
 import { l10n } from '../text/l10n';
 import { MAX_CELL_ROWS } from './execute';
@@ -43,55 +44,77 @@ export function exportDir(notebookFile: string): string {
   return path.join(recordPaths(notebookFile).dir, `${base}.export`);
 }
 
+/** Bytes read from a sidecar at a time (a 10,000-host sidecar is a few hundred MB). */
+const CHUNK = 1 << 20;
+
 /**
- * The hosts of one cell's sidecar, when its bytes hash to the record's SHA-256; else why not.
+ * The verdicts of the hosts in one cell's sidecar, when its bytes hash to the record's
+ * SHA-256; else why not. Read in chunks, one line at a time: only the verdicts are kept.
  * Lines that are not hosts (a summary's values) are not hosts of the case.
  */
-function cellHosts(
+async function cellHosts(
   recordDir: string,
   cell: RecordQueryCell,
-): { hosts: ReturnType<typeof normalizeHost>[] } | { why: string } {
+): Promise<{ hosts: Array<{ ip: string; verdict: HostVerdict }> } | { why: string }> {
   if (cell.status !== 'ok') return { why: l10n.t('did not run to the end') };
   if (!cell.sidecar || !cell.sha256) return { why: l10n.t('no rows') };
   const file = path.resolve(recordDir, cell.sidecar);
   // The record names its sidecar; a record that names a file elsewhere is not followed.
   if (path.dirname(file) !== recordDir || !file.endsWith('.jsonl'))
     return { why: l10n.t('sidecar not beside the record') };
-  let bytes: Buffer;
+  let fd: fs.promises.FileHandle;
   try {
-    bytes = fs.readFileSync(file);
+    fd = await fs.promises.open(file, 'r');
   } catch {
     return { why: l10n.t('its full result is gone: run it again') };
   }
-  if (createHash('sha256').update(bytes).digest('hex') !== cell.sha256)
-    return { why: l10n.t('its full result changed since the run (SHA-256 differs): run it again') };
-  const hosts = [];
-  for (const line of bytes.toString('utf8').split('\n').slice(0, MAX_CELL_ROWS)) {
-    if (!line) continue;
+  const hash = createHash('sha256');
+  const hosts: Array<{ ip: string; verdict: HostVerdict }> = [];
+  const decoder = new StringDecoder('utf8');
+  const buf = Buffer.alloc(CHUNK);
+  let rest = '';
+  const take = (line: string): void => {
+    if (!line || hosts.length >= MAX_CELL_ROWS) return;
     let v: unknown;
     try {
       v = JSON.parse(line);
     } catch {
-      continue;
+      return;
     }
     const h = normalizeHost(v);
-    if (h) hosts.push(h);
+    if (h) hosts.push({ ip: h.ip, verdict: hostVerdict(h) });
+  };
+  try {
+    for (;;) {
+      const { bytesRead } = await fd.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      const bytes = buf.subarray(0, bytesRead);
+      hash.update(bytes);
+      const lines = (rest + decoder.write(bytes)).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) take(line);
+    }
+  } finally {
+    await fd.close();
   }
+  take(rest + decoder.end());
+  if (hash.digest('hex') !== cell.sha256)
+    return { why: l10n.t('its full result changed since the run (SHA-256 differs): run it again') };
   return { hosts };
 }
 
 /** The hosts the record's cells found, as the triage's model (one row per unique host). */
-export function caseTriage(
+export async function caseTriage(
   notebookFile: string,
   record: CaseRecord,
-): { triage: Triage; cells: number[]; skipped: CaseExport['skipped'] } {
+): Promise<{ triage: Triage; cells: number[]; skipped: CaseExport['skipped'] }> {
   const dir = recordPaths(notebookFile).dir;
   const rows = new Map<string, TriageRow>();
   const cells: number[] = [];
   const skipped: CaseExport['skipped'] = [];
   for (const c of record.cells) {
     if (c.kind !== 'query') continue;
-    const got = cellHosts(dir, c);
+    const got = await cellHosts(dir, c);
     if ('why' in got) {
       skipped.push({ cell: c.cell, why: got.why });
       continue;
@@ -102,7 +125,6 @@ export function caseTriage(
     }
     cells.push(c.cell);
     for (const h of got.hosts) {
-      if (!h) continue;
       const known = rows.get(h.ip);
       if (known) {
         known.count++;
@@ -119,7 +141,7 @@ export function caseTriage(
         status: 'enriched',
         sent: false,
         fromCache: false,
-        verdict: hostVerdict(h),
+        verdict: h.verdict,
       });
     }
   }
@@ -134,11 +156,11 @@ export function caseTriage(
  * Writes the export of a notebook's last run: the record (and its Markdown twin), the STIX
  * 2.1 bundle and the MISP event of the hosts its cells found. Sends nothing.
  */
-export function exportCase(notebookFile: string, opts: CaseExportOptions = {}): CaseExport {
+export async function exportCase(notebookFile: string, opts: CaseExportOptions = {}): Promise<CaseExport> {
   const record = readRecord(notebookFile);
   if (!record) throw new Error(l10n.t('The notebook has no case record yet: run it first.'));
   const name = path.basename(notebookFile);
-  const { triage, cells, skipped } = caseTriage(notebookFile, record);
+  const { triage, cells, skipped } = await caseTriage(notebookFile, record);
   const title = l10n.t('ODIN case: {0}', name);
   const description = l10n.t(
     '{0} unique hosts found by {1} query cells of {2} (run {3}).',

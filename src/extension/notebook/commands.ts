@@ -73,8 +73,10 @@ function notebookOf(arg: unknown): vscode.NotebookDocument | undefined {
     const nb = vscode.window.activeNotebookEditor?.notebook;
     return nb?.notebookType === NOTEBOOK_TYPE ? nb : undefined;
   }
-  // The notebook toolbar passes `{ notebookEditor: { notebookUri } }`.
+  // The notebook toolbar passes `{ notebookEditor: { notebookUri } }` (the editor's JSON form);
+  // a notebook document passes itself; a URI names one.
   if (isObj(arg) && isObj(arg.notebookEditor)) return openNotebook(arg.notebookEditor.notebookUri);
+  if (isObj(arg) && !(arg instanceof vscode.Uri) && 'notebookType' in arg) return openNotebook(arg.uri);
   return openNotebook(arg);
 }
 
@@ -89,8 +91,9 @@ export async function openAllRows(arg: unknown): Promise<OpenedNotebookRows | un
   }
   if (!fs.existsSync(side.file))
     throw new Error(vscode.l10n.t('The full result of this cell is gone: run the cell again.'));
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(side.file));
-  await vscode.window.showTextDocument(doc, { preview: false });
+  // Opened as a file, not a document the extension holds: a 10,000-host result is hundreds of
+  // MB, over what VS Code hands an extension (the editor offers its own large-file view).
+  await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(side.file), { preview: false });
   return { file: side.file, rows: side.rows };
 }
 
@@ -102,7 +105,7 @@ export async function exportNotebookCase(ctx: Ctx, arg: unknown): Promise<Export
     );
     return undefined;
   }
-  const done = exportCase(nb.uri.fsPath);
+  const done = await exportCase(nb.uri.fsPath);
   // l10n: English, for the log
   ctx.log.info(
     `Case exported to ${done.dir}: ${done.hosts} hosts from cells ${done.cells.join(', ') || '-'}` +

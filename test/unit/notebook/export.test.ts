@@ -58,7 +58,7 @@ void describe('export a case (record, STIX 2.1, MISP)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  void it('writes the record, a valid STIX bundle and a MISP event of every unique host the cells found, sending nothing', () => {
+  void it('writes the record, a valid STIX bundle and a MISP event of every unique host the cells found, sending nothing', async () => {
     const record = readRecord(file)!;
     const hostsCell = record.cells.find((c) => c.cell === 2);
     assert.ok(hostsCell?.kind === 'query' && hostsCell.rowCount! > 0);
@@ -68,7 +68,7 @@ void describe('export a case (record, STIX 2.1, MISP)', () => {
       for (const line of fs.readFileSync(recordPaths(file).sidecar(n), 'utf8').split('\n'))
         if (line) ips.add((JSON.parse(line) as { ip: string }).ip);
     emu.clearLog();
-    const out = exportCase(file, { now: NOW, uuid });
+    const out = await exportCase(file, { now: NOW, uuid });
     assert.deepEqual(emu.requests, [], 'an export sends nothing');
     assert.deepEqual(out.cells, [2, 4]);
     assert.deepEqual(
@@ -104,12 +104,12 @@ void describe('export a case (record, STIX 2.1, MISP)', () => {
     );
   });
 
-  void it('leaves out a cell whose full result changed since the run (its SHA-256 differs)', () => {
+  void it('leaves out a cell whose full result changed since the run (its SHA-256 differs)', async () => {
     const side = recordPaths(file).sidecar(4);
     const before = fs.readFileSync(side);
     fs.writeFileSync(side, `${JSON.stringify({ ip: '203.0.113.66', services: [] })}\n`);
     try {
-      const out = exportCase(file, { now: NOW, uuid });
+      const out = await exportCase(file, { now: NOW, uuid });
       assert.deepEqual(out.cells, [2]);
       assert.match(out.skipped.find((s) => s.cell === 4)?.why ?? '', /SHA-256 differs/);
       assert.ok(!fs.readFileSync(out.files.stix, 'utf8').includes('203.0.113.66'));
@@ -118,9 +118,9 @@ void describe('export a case (record, STIX 2.1, MISP)', () => {
     }
   });
 
-  void it('a notebook never run has nothing to export', () => {
+  void it('a notebook never run has nothing to export', async () => {
     const other = path.join(dir, 'new.odinnb');
     fs.writeFileSync(other, '');
-    assert.throws(() => exportCase(other), /no case record yet/);
+    await assert.rejects(exportCase(other), /no case record yet/);
   });
 });
