@@ -135,7 +135,11 @@ describe('notebook outputs', () => {
         return undefined;
       },
       { timeout: 90_000, what: 'two drawn ODIN outputs' },
-    );
+    ).catch(async (e) => {
+      // The workbench as it was (a picker, a dialog, an empty output), for whoever reads the failure.
+      await ui.screenshot('notebook-no-output').catch(() => {});
+      throw e;
+    });
     assert.ok(drawn.frame, `a cell failed: ${drawn.errors?.join(' | ')}`);
     const frame = drawn.frame;
     const table = frame.locator('.odin-nb .table-wrap').first();
