@@ -31,6 +31,12 @@ export interface ToolContext {
    */
   localText?: (file: string | undefined, signal?: AbortSignal) => Promise<{ text: string; source: string }>;
   /**
+   * The folders a tool may read a named file in (the notebook record tool): real paths, a
+   * file is read only when its real path is inside one (src/core/files/insideRoots.ts).
+   * Absent or empty: no file is read.
+   */
+  workspaceFolders?: () => readonly string[];
+  /**
    * Values never to appear in any output (the API key). Every answer a tool reads is
    * redacted before a line is built or cut (`redactingContext`), so no prefix survives a cut.
    */

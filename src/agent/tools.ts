@@ -12,6 +12,7 @@
  *   indicatorTool.ts  the indicators of a text (local only)
  *   triageTool.ts     the triage of a text (local scan, then batched enrichment)
  *   exploitedTool.ts  which CVEs are known exploited (KEV) and their EPSS (the public feeds)
+ *   notebookTool.ts   a notebook's last case record (a local file)
  *   quotaTool.ts      the balance, the session's spending and budget, a proposed call's cost
  *
  * The cost contract, the same on both surfaces: a call whose estimate (from the cache) would
@@ -36,6 +37,7 @@ import {
 } from './apiTools';
 import { knownExploitedTool } from './exploitedTool';
 import { listIndicatorsTool } from './indicatorTool';
+import { notebookRecordTool } from './notebookTool';
 import type { LedgerSnapshot } from '../core/requests/ledger';
 import { quotaTool } from './quotaTool';
 import {
@@ -72,6 +74,7 @@ export {
   MCP_MESSAGE_BYTES,
 } from './indicatorTool';
 export { knownExploitedTool, MAX_CVE_IDS } from './exploitedTool';
+export { notebookRecordTool } from './notebookTool';
 export { TRIAGE_DEFAULT_MAX_REQUESTS, TRIAGE_MAX_REQUESTS, triageFileTool } from './triageTool';
 
 /** `odin_quota`, which estimates any other tool's call (the list is read when it runs). */
@@ -95,6 +98,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   listIndicatorsTool,
   triageFileTool,
   knownExploitedTool,
+  notebookRecordTool,
   odinQuotaTool,
 ];
 

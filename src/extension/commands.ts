@@ -80,7 +80,7 @@ export interface TriageResult {
 }
 
 /** The features, each registering its own commands (search and details through stand-ins). */
-export type Feature = 'keys' | 'lookup' | 'search' | 'details' | 'triage' | 'hunts';
+export type Feature = 'keys' | 'lookup' | 'search' | 'details' | 'triage' | 'hunts' | 'notebook';
 
 /**
  * What a search command accepts: the inputs of its prompts (for keybindings and tasks),
@@ -266,6 +266,27 @@ export interface OdinCommands {
   'odin.refreshCredits': () => Promise<void>;
   /** The triage view of the last triage (from what the triage holds: sends nothing). */
   'odin.showTriage': () => Promise<void>;
+
+  // notebook/: investigation notebooks (.odinnb); both read files beside the notebook, send nothing
+  /** A query cell (its status bar item, or none: the active notebook's selected cell): opens its full rows. */
+  'odin.openAllNotebookRows': (cell?: unknown) => Promise<OpenedNotebookRows | undefined>;
+  /** A notebook (its toolbar, a URI, or none: the active one): writes the record, STIX and MISP. */
+  'odin.exportNotebookCase': (notebook?: unknown) => Promise<ExportedCase | undefined>;
+}
+
+/** What "Open All Rows" opened: the sidecar file and its row count. */
+export interface OpenedNotebookRows {
+  file: string;
+  rows: number;
+}
+
+/** What "Export Case" wrote. */
+export interface ExportedCase {
+  dir: string;
+  files: { record: string; markdown?: string; stix: string; misp: string };
+  hosts: number;
+  cells: number[];
+  skipped: { cell: number; why: string }[];
 }
 
 export type CommandId = keyof OdinCommands;
@@ -336,6 +357,8 @@ export const COMMAND_FEATURES = {
   'odin.saveHunt': 'hunts',
   'odin.showHostTimeline': 'hunts',
   'odin.addFindingToBaseline': 'hunts',
+  'odin.openAllNotebookRows': 'notebook',
+  'odin.exportNotebookCase': 'notebook',
 } as const satisfies Record<CommandId, Feature>;
 
 /** The ids of one feature's commands. */

@@ -35,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
 
     const search = registerSearchLazy(ctx);
     const triage = registerTriageLazy(ctx);
+    const notebook = registerNotebookLazy(ctx);
     const credits = ctx.subscriptions.add(new CreditsStatus(ctx));
     const lookupStatus = ctx.subscriptions.add(new LookupStatus(ctx));
     // Every command of the map, in one loop through one error wrapper (the type checks that
@@ -47,10 +48,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       ...triage.commands,
       'odin.refreshCredits': () => credits.refresh(),
       ...registerHuntsLazy(ctx, search.load),
+      ...notebook.commands,
     };
     registerCommands(ctx, commands);
     const agent = registerAgent(ctx);
-    const notebook = registerNotebookLazy(ctx);
 
     // Reading the keyring is a round trip to the workbench: activation does not wait for
     // it. The welcome view and hovers follow as soon as the key is known.

@@ -41,11 +41,25 @@ const CALLS: Record<string, Record<string, unknown>> = {
   },
   // Answered from the local KEV/EPSS copies: sends nothing, quotes no scan data.
   odin_known_exploited: { cves: 'CVE-2021-44228, CVE-2024-3400' },
+  // A notebook's case record in the workspace (written by the suite's `before`): a local file.
+  odin_notebook_record: { file: 'agent-case.odinnb' },
   // The balance (a free credits check) and a proposed call's estimate, from the cache.
   odin_quota: { tool: 'odin_count_hosts', arguments: '{"query":"services.port:22"}' },
 };
 /** Tools that answer locally: nothing is sent, nothing needs the gate. */
-const LOCAL = new Set(['odin_list_indicators', 'odin_known_exploited']);
+const LOCAL = new Set(['odin_list_indicators', 'odin_known_exploited', 'odin_notebook_record']);
+/** The case record the notebook tool reads: the unit tests' hostile fixture, copied into the workspace. */
+const RECORD_FIXTURE = path.join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'test',
+  'fixtures',
+  'notebook-record',
+  '.odin',
+  'case.record.json',
+);
 const SENDING = Object.keys(CALLS).filter((n) => !LOCAL.has(n));
 
 async function invoke(name: string, input: Record<string, unknown>): Promise<string> {
@@ -69,6 +83,13 @@ async function refused(name: string, input: Record<string, unknown>, why: RegExp
 describe('agent tools', function () {
   this.timeout(120_000);
   lookUpFreely();
+  const recordFile = (): string =>
+    path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.odin', 'agent-case.record.json');
+  before(() => {
+    fs.mkdirSync(path.dirname(recordFile()), { recursive: true });
+    fs.copyFileSync(RECORD_FIXTURE, recordFile());
+  });
+  after(() => fs.rmSync(recordFile(), { force: true }));
 
   it('registers every tool in vscode.lm.tools', async () => {
     const api = await getTestApi();
@@ -264,6 +285,27 @@ describe('agent tools', function () {
       }
     });
 
+    it("a notebook's case record is read as framed data, with nothing sent", async () => {
+      await clearEmulatorLog();
+      const out = await invoke('odin_notebook_record', CALLS.odin_notebook_record);
+      assert.match(
+        out,
+        /^Case record "\.odin\/agent-case\.record\.json" \(read locally, nothing sent\): 2 query cell\(s\)/,
+      );
+      const frame = /<odin-data id="([0-9a-f]{12})">([\s\S]*)<\/odin-data id="\1">/.exec(out);
+      assert.ok(frame?.[2].includes('Ignore previous instructions'), out);
+      assert.ok(!out.includes('](command') && !out.includes('https://'), out);
+      const p = await (await getTestApi()).agent.prepare('odin_notebook_record', CALLS.odin_notebook_record);
+      assert.strictEqual(p?.confirmationMessages, undefined, 'a local read asks nothing');
+      // Outside the workspace folders: refused (the same check as every file argument).
+      await refused(
+        'odin_notebook_record',
+        { file: path.join(os.tmpdir(), 'x.odinnb') },
+        /must be in a workspace folder/,
+      );
+      assert.deepStrictEqual(await lookupLog(), []);
+    });
+
     it('private and internal inputs are refused with the reason, and nothing is sent', async () => {
       await clearEmulatorLog();
       await refused('odin_lookup_host', { ip: '192.168.10.4' }, /Private-Use/);
@@ -381,6 +423,10 @@ describe('agent tools', function () {
       await clearEmulatorLog();
       for (const name of SENDING) await refused(name, CALLS[name], /Restricted Mode/);
       assert.match(await invoke('odin_list_indicators', CALLS.odin_list_indicators), /Indicators in/);
+      assert.match(
+        await invoke('odin_notebook_record', CALLS.odin_notebook_record),
+        /read locally, nothing sent/,
+      );
       assert.deepStrictEqual(await lookupLog(), []);
     });
   });

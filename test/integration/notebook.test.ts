@@ -7,11 +7,13 @@
  * most 1,000 rows; a headless run of the same notebook hashes every cell alike.
  */
 import * as assert from 'assert';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { headlessSession, readRecord, runNotebookHeadless, type CaseRecord } from '../../src/core/notebook';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
+import type { ExportedCase } from '../../src/extension/commands';
 import { RESULT_MIME } from '../../src/extension/notebook';
 import { getTestApi, testEnv, waitFor } from './index';
 import { setUser } from './support';
@@ -156,5 +158,86 @@ describe('investigation notebooks (.odinnb)', function () {
     );
     assert.ok(headless.ok, headless.message);
     assert.deepStrictEqual(hashes(headless.record), editorHashes);
+  });
+
+  it('each output has a Markdown twin; "Open all N rows" opens a cell\'s full result; "Export Case" writes the record, STIX and MISP', async () => {
+    const file = path.join(dir(), 'investigation.odinnb');
+    const nb = vscode.workspace.notebookDocuments.find((d) => d.uri.fsPath === file);
+    assert.ok(nb, 'the notebook the run above opened');
+    const record = readRecord(file)!;
+    const queryCells = nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code);
+    for (const c of queryCells) {
+      const mimes = c.outputs[0]?.items.map((i) => i.mime);
+      // The rich result first (drawn by the renderer), Markdown beside it ("Change Presentation").
+      assert.deepStrictEqual(mimes, [RESULT_MIME, 'text/markdown'], `cell ${c.index + 1}`);
+      const md = new TextDecoder().decode(c.outputs[0].items[1].data);
+      const rec = record.cells.find((x) => x.cell === c.index + 1);
+      assert.ok(rec?.kind === 'query');
+      assert.ok(md.includes(`${(rec.rowCount ?? 0).toLocaleString('en-US')} rows`), md.slice(0, 300));
+    }
+    const sent = big!.requests.length;
+
+    // The cell status bar item's command, with the argument the item gives it: the cell. A
+    // small result (read back as a document below) and the 10,000-host one (hundreds of MB).
+    const recOf = (c: vscode.NotebookCell) => {
+      const rec = record.cells.find((x) => x.cell === c.index + 1);
+      assert.ok(rec?.kind === 'query');
+      return rec;
+    };
+    const small = queryCells.find((c) => recOf(c).sidecar && (recOf(c).rowCount ?? 0) <= 1000);
+    assert.ok(small, 'a query cell with a small full result');
+    const bigCell = queryCells[queryCells.length - 1];
+    const sidecarOf = (c: vscode.NotebookCell): string =>
+      fs.realpathSync(path.join(dir(), '.odin', path.basename(recOf(c).sidecar ?? '')));
+    for (const cell of [small, bigCell]) {
+      const opened = await vscode.commands.executeCommand<{ file: string; rows: number } | undefined>(
+        'odin.openAllNotebookRows',
+        cell,
+      );
+      assert.deepStrictEqual(
+        opened,
+        { file: sidecarOf(cell), rows: recOf(cell).rowCount },
+        `cell ${cell.index + 1}`,
+      );
+      await waitFor(
+        () => {
+          const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+          return input instanceof vscode.TabInputText && input.uri.fsPath === sidecarOf(cell);
+        },
+        10_000,
+        `cell ${cell.index + 1}: its full result open in an editor`,
+      );
+    }
+    // The small one as a document: every row, and the bytes the record's SHA-256 covers.
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(sidecarOf(small)));
+    assert.strictEqual(doc.getText().split('\n').filter(Boolean).length, recOf(small).rowCount);
+    assert.strictEqual(createHash('sha256').update(doc.getText()).digest('hex'), recOf(small).sha256);
+
+    // The notebook toolbar's command, with the argument the toolbar gives it.
+    await vscode.window.showNotebookDocument(nb);
+    const exported = await vscode.commands.executeCommand<ExportedCase | undefined>(
+      'odin.exportNotebookCase',
+      {
+        ui: true,
+        notebookEditor: { notebookUri: nb.uri },
+        source: 'notebookToolbar',
+      },
+    );
+    assert.ok(exported, 'exported');
+    assert.strictEqual(exported.dir, path.join(dir(), '.odin', 'investigation.export'));
+    assert.deepStrictEqual(JSON.parse(fs.readFileSync(exported.files.record, 'utf8')), record);
+    const bundle = JSON.parse(fs.readFileSync(exported.files.stix, 'utf8')) as {
+      type: string;
+      objects: Array<{ type: string; value?: string }>;
+    };
+    assert.strictEqual(bundle.type, 'bundle');
+    const observed = bundle.objects.filter((o) => o.type === 'ipv4-addr' || o.type === 'ipv6-addr');
+    assert.strictEqual(observed.length, exported.hosts);
+    assert.ok(exported.hosts >= 10_000, `${exported.hosts} hosts`);
+    const misp = JSON.parse(fs.readFileSync(exported.files.misp, 'utf8')) as {
+      Event: { Attribute: Array<{ type: string }> };
+    };
+    assert.strictEqual(misp.Event.Attribute.filter((a) => a.type === 'ip-dst').length, exported.hosts);
+    assert.strictEqual(big!.requests.length, sent, 'opening and exporting sent nothing');
   });
 });

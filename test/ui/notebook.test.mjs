@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connectUi, frameWhere, painted } from './helpers.mjs';
+import { connectUi, painted, waitUntil } from './helpers.mjs';
 
 /** @type {import('./helpers.mjs').Ui} */
 let ui;
@@ -32,20 +32,57 @@ function outputsDrawn(n) {
 }
 
 /**
- * Scrolls the notebook (the workbench's list, not the output's frame) until `loc` is on screen,
- * as a person would with the wheel over the notebook.
+ * The part of the screen the notebook's cells show in: below the notebook's toolbar, above the
+ * status bar (and the bottom of the editor).
+ */
+async function cellArea() {
+  const vp = ui.page.viewportSize() ?? { width: 1280, height: 800 };
+  const editor = await ui.page.locator('.notebook-editor').first().boundingBox();
+  const toolbar = await ui.page.locator('.notebook-editor .notebook-toolbar-container').first().boundingBox();
+  const status = await ui.page.locator('.part.statusbar').first().boundingBox();
+  const top = Math.max(editor?.y ?? 0, toolbar ? toolbar.y + toolbar.height : 0);
+  const bottom = Math.min(vp.height, editor ? editor.y + editor.height : vp.height, status?.y ?? vp.height);
+  return { x: editor?.x ?? 0, top, bottom };
+}
+
+/**
+ * Scrolls the notebook (the workbench's list, not the output's frame) until the whole of `loc`
+ * is in the cells' area, as a person would with the wheel over the notebook: not under the
+ * notebook's toolbar, not under the status bar.
  */
 async function reveal(loc, frame) {
-  const vp = ui.page.viewportSize() ?? { width: 1280, height: 800 };
-  const list = await ui.page.locator('.notebook-editor').first().boundingBox();
+  const MARGIN = 8;
   for (let i = 0; i < 40; i++) {
+    const area = await cellArea();
     const box = await loc.boundingBox();
-    if (box && box.y >= (list?.y ?? 0) && box.y + Math.min(box.height, vp.height / 2) <= vp.height) break;
-    await ui.page.mouse.move((list?.x ?? 0) + 40, (list?.y ?? 0) + 80);
-    await ui.page.mouse.wheel(0, !box || box.y > vp.height / 2 ? 200 : -200);
+    let delta = 0;
+    if (!box) delta = 200;
+    else if (box.y < area.top + MARGIN) delta = box.y - area.top - MARGIN;
+    else if (box.y + box.height > area.bottom - MARGIN)
+      // Taller than the area: its top at the area's top.
+      delta = Math.min(box.y + box.height - area.bottom + MARGIN, box.y - area.top - MARGIN);
+    if (delta === 0) break;
+    await ui.page.mouse.move(area.x + 40, area.top + 40);
+    await ui.page.mouse.wheel(0, Math.sign(delta) * Math.max(Math.abs(Math.round(delta)), 4));
     await painted(ui.page);
   }
   await painted(frame);
+  const area = await cellArea();
+  const box = await loc.boundingBox();
+  assert.ok(
+    box && box.y >= area.top && box.y + box.height <= area.bottom,
+    `the output is whole on screen: ${JSON.stringify({ box, area })}`,
+  );
+}
+
+/**
+ * The text outputs drawn in this frame: a cell that fails writes its reason as stderr, which
+ * VS Code's own renderer draws (a failed cell draws no table: the test says why at once).
+ */
+function textOutputs() {
+  return [...document.querySelectorAll('.output-stream, .output-plaintext, .traceback')]
+    .map((e) => e.textContent?.trim() ?? '')
+    .filter(Boolean);
 }
 
 describe('notebook outputs', () => {
@@ -87,10 +124,24 @@ describe('notebook outputs', () => {
       .locator('.notebook-editor .notebook-toolbar-container a[aria-label^="Run All"]')
       .first()
       .click();
-    const frame = await frameWhere(ui.page, outputsDrawn, 2, {
-      timeout: 90_000,
-      what: 'two drawn ODIN outputs',
+    // Two drawn outputs, or a cell's error at once (not a 90 s wait for a table that cannot come).
+    const drawn = await waitUntil(
+      async () => {
+        for (const f of ui.page.frames()) {
+          if (await f.evaluate(outputsDrawn, 2).catch(() => false)) return { frame: f };
+          const errors = await f.evaluate(textOutputs).catch(() => []);
+          if (errors.length) return { errors };
+        }
+        return undefined;
+      },
+      { timeout: 90_000, what: 'two drawn ODIN outputs' },
+    ).catch(async (e) => {
+      // The workbench as it was (a picker, a dialog, an empty output), for whoever reads the failure.
+      await ui.screenshot('notebook-no-output').catch(() => {});
+      throw e;
     });
+    assert.ok(drawn.frame, `a cell failed: ${drawn.errors?.join(' | ')}`);
+    const frame = drawn.frame;
     const table = frame.locator('.odin-nb .table-wrap').first();
     const chart = frame.locator('.odin-nb .chart svg.bar-chart').first();
     const map = frame.locator('.odin-nb .map svg.world-map').first();

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { NOTEBOOK_RESULT_MIME } from '../../src/common/notebookOutput';
 import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { COMMAND_FEATURES } from '../../src/extension/commands';
 import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from '../../src/extension/details/ids';
@@ -265,4 +266,15 @@ test('code runs our commands through runCommand, never an untyped executeCommand
 
 test('every command a hover card may link to is a command of the map (registered in every window)', () => {
   for (const id of HOVER_COMMAND_IDS) assert.ok(id in COMMAND_FEATURES, `${id} is not in the command map`);
+});
+
+test("a notebook output's rich item is drawn by ODIN's renderer; its Markdown twin is the fallback", () => {
+  // VS Code draws an output's first mime in `notebook.displayOrder` (then its built-in order,
+  // where Markdown comes before any renderer's own mime): the default the manifest gives puts
+  // the result mime first (src/extension/notebook/index.ts writes both items).
+  const renderer = (contributes.notebookRenderer as Array<{ mimeTypes: string[] }>)[0];
+  assert.deepEqual(renderer.mimeTypes, [NOTEBOOK_RESULT_MIME]);
+  assert.deepEqual((contributes.configurationDefaults as Record<string, unknown>)['notebook.displayOrder'], [
+    NOTEBOOK_RESULT_MIME,
+  ]);
 });

@@ -13,6 +13,8 @@
  *                          trust and privacy lists, read on every call (policy.ts); when set,
  *                          it alone decides (ODIN_LOOKUPS and the lists above are not read),
  *                          and a missing or unreadable file sends nothing
+ *   ODIN_WORKSPACE_FOLDERS the folders whose files a tool may read (a notebook's case record),
+ *                          separated like PATH; unset: the folder the server started in
  *   ODIN_FEEDS_DIR         set by the VS Code extension: the folder of its KEV and EPSS copies
  *                          (read, never downloaded here)
  *   ODIN_FEEDS_KEV_URL     the URLs those copies must come from (the extension's settings, or
@@ -21,6 +23,7 @@
  *
  * stdout carries the protocol only; log lines go to stderr, with the key redacted.
  */
+import * as path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { checkBaseUrl } from '../../api/http';
 import { FeedFiles, Feeds } from '../../core/exploitation';
@@ -139,6 +142,11 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
         }),
       )
     : undefined;
+  const folders = (env.ODIN_WORKSPACE_FOLDERS ?? '')
+    .split(path.delimiter)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (folders.length === 0) folders.push(process.cwd());
   const server = createMcpServer({
     ctx: {
       client: () => session.client(),
@@ -146,6 +154,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
       gate,
       origin: () => origin,
       secrets,
+      workspaceFolders: () => folders,
       ...(feeds ? { exploitation: () => feeds.ensure() } : {}),
     },
     version: VERSION,

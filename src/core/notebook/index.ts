@@ -1,4 +1,5 @@
 export * from './execute';
+export * from './export';
 export * from './format';
 export * from './placeholders';
 export * from './record';

@@ -129,8 +129,22 @@ export function readRecord(notebookFile: string): CaseRecord | undefined {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  const raw = JSON.parse(text) as Partial<CaseRecord>;
-  if (raw.version !== RECORD_VERSION || !Array.isArray(raw.cells))
+  return parseRecord(text, file);
+}
+
+/**
+ * A record's text as a record, or an error when it is not one this extension wrote. Only the
+ * outline is checked: a record in a cloned workspace may be written by anyone, so readers
+ * still check each field they use.
+ */
+export function parseRecord(text: string, file: string): CaseRecord {
+  let raw: Partial<CaseRecord> | null;
+  try {
+    raw = JSON.parse(text) as Partial<CaseRecord> | null;
+  } catch {
+    raw = null;
+  }
+  if (!raw || typeof raw !== 'object' || raw.version !== RECORD_VERSION || !Array.isArray(raw.cells))
     throw new Error(l10n.t('The case record {0} is not one this extension wrote.', file));
   return raw as CaseRecord;
 }

@@ -131,12 +131,14 @@ export function stixBundle(
     modified: now,
     created_by_ref: identityId,
     name: opts.title ?? l10n.t('ODIN triage'),
-    description: l10n.t(
-      '{0} in {1}; {2}.',
-      uniqueIndicatorCount(triage.rows.length),
-      fileCount(triage.files.length),
-      acc.summary,
-    ),
+    description:
+      opts.description ??
+      l10n.t(
+        '{0} in {1}; {2}.',
+        uniqueIndicatorCount(triage.rows.length),
+        fileCount(triage.files.length),
+        acc.summary,
+      ),
     report_types: ['observed-data'],
     published: now,
     object_refs: allRefs.length ? [...new Set(allRefs)] : [identityId],

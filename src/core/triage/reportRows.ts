@@ -14,6 +14,8 @@ export interface ReportOptions {
   /** Fixed ids for reproducible output (tests); default random UUIDs where STIX wants v4. */
   uuid?: () => string;
   title?: string;
+  /** What the exchange formats' report says it holds (default: the triage's counts). */
+  description?: string;
   /** Display names of the scanned files (default their URIs). */
   fileLabel?: (uri: string) => string;
 }

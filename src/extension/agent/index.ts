@@ -103,6 +103,10 @@ export function agentContext(ctx: Ctx, gate: AgentGate = agentGate(ctx)): ToolCo
     gate,
     origin: () => ctx.origin(),
     localText,
+    workspaceFolders: () =>
+      (vscode.workspace.workspaceFolders ?? [])
+        .filter((f) => f.uri.scheme === 'file')
+        .map((f) => f.uri.fsPath),
     exploitation: () => ctx.feeds.ensure(),
     secrets: () => {
       const key = ctx.keys.get();

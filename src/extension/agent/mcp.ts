@@ -132,6 +132,11 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
   const settingsEnv = (): Record<string, string> => ({
     ODIN_API_BASE_URL: ctx.baseUrl(),
     ODIN_POLICY_FILE: policy.file,
+    // The folders whose files a tool may read (a notebook's case record), as the language-model tools read them.
+    ODIN_WORKSPACE_FOLDERS: (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath)
+      .join(path.delimiter),
     // The KEV and EPSS copies this window keeps and the URLs they must come from (read only
     // by the server, which says "unavailable" for a copy of any other URL; off: none).
     // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers.)

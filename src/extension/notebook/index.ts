@@ -13,7 +13,10 @@ import { NotebookRun } from '../../core/notebook/run';
 import { readCredits } from '../../core/search/run';
 import { neutraliseUiText } from '../../core/text/inert';
 import { NOTEBOOK_RESULT_MIME } from '../../common/notebookOutput';
+import { cellMarkdown } from '../../core/notebook/markdown';
+import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
+import { exportNotebookCase, openAllRows, sidecarOf } from './commands';
 import { outputPayload } from './output';
 import { toAbortSignal } from '../shared/abort';
 import { NOTEBOOK_TYPE, SUMMARY_KEY } from './lazy';
@@ -40,6 +43,7 @@ export interface NotebookFeature {
   readonly controller: vscode.NotebookController;
   readonly status: vscode.StatusBarItem;
   readonly events: NotebookStatusEvent[];
+  readonly commands: CommandsOf<'notebook'>;
 }
 
 const MAX_EVENTS = 500;
@@ -131,9 +135,15 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
       return [
         new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(run.message ?? run.status)]),
       ];
-    // The rich item alone: VS Code prefers any mime of its display order (Markdown included)
-    // to a renderer's own, so the Markdown twin is the record's `.md` file beside it.
-    return [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.json(payload, RESULT_MIME)])];
+    // The rich item first (package.json's `notebook.displayOrder` default puts its mime ahead
+    // of Markdown), then the same result as Markdown: what "Change Presentation", a diff or a
+    // view without our renderer shows. Outputs are transient: neither is saved in the file.
+    return [
+      new vscode.NotebookCellOutput([
+        vscode.NotebookCellOutputItem.json(payload, RESULT_MIME),
+        vscode.NotebookCellOutputItem.text(cellMarkdown(run, sidecar), 'text/markdown'),
+      ]),
+    ];
   };
 
   const execute = async (cells: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> => {
@@ -224,6 +234,40 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
     }
   };
 
+  // "Open all N rows" on a query cell whose full result is in its sidecar (the output draws
+  // at most 1,000 of them). Asked again when the cell's outputs or metadata change.
+  const statusItems = new vscode.EventEmitter<void>();
+  ctx.subscriptions.add(statusItems);
+  ctx.subscriptions.add(
+    vscode.notebooks.registerNotebookCellStatusBarItemProvider(NOTEBOOK_TYPE, {
+      onDidChangeCellStatusBarItems: statusItems.event,
+      provideCellStatusBarItems: (cell) => {
+        const side = sidecarOf(cell);
+        if (!side) return [];
+        const item = new vscode.NotebookCellStatusBarItem(
+          vscode.l10n.t('$(go-to-file) Open all {0} rows', side.rows.toLocaleString('en-US')),
+          vscode.NotebookCellStatusBarAlignment.Right,
+        );
+        item.tooltip = vscode.l10n.t(
+          'The full result of this cell, one JSON line per row: {0}',
+          vscode.workspace.asRelativePath(side.file),
+        );
+        item.command = {
+          title: vscode.l10n.t('Open All Rows'),
+          command: 'odin.openAllNotebookRows',
+          arguments: [cell],
+        };
+        return [item];
+      },
+    }),
+  );
+  ctx.subscriptions.add(
+    vscode.workspace.onDidChangeNotebookDocument((e) => {
+      if (e.notebook.notebookType === NOTEBOOK_TYPE && e.cellChanges.some((c) => c.outputs))
+        statusItems.fire();
+    }),
+  );
+
   controller.executeHandler = (cells, nb) =>
     execute(cells, nb).catch((e: unknown) => {
       ctx.log.error(e instanceof Error ? e : String(e));
@@ -235,5 +279,9 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
       );
     });
 
-  return { controller, status, events };
+  const commands: CommandsOf<'notebook'> = {
+    'odin.openAllNotebookRows': (cell) => openAllRows(cell),
+    'odin.exportNotebookCase': (notebook) => exportNotebookCase(ctx, notebook),
+  };
+  return { controller, status, events, commands };
 }

@@ -11,6 +11,7 @@ import {
   serializeNotebook,
   type NotebookFile,
 } from '../../core/notebook/format';
+import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { NotebookFeature } from './index';
 
@@ -22,6 +23,8 @@ export const SUMMARY_KEY = 'summary';
 export interface NotebookProbe {
   /** Loads the feature (the controller) if it is not yet. */
   load(): NotebookFeature;
+  /** The feature's commands as stand-ins that load it first (registered with the command map). */
+  readonly commands: CommandsOf<'notebook'>;
 }
 
 class OdinNotebookSerializer implements vscode.NotebookSerializer {
@@ -94,5 +97,11 @@ export function registerNotebookLazy(ctx: Ctx): NotebookProbe {
   };
   ctx.subscriptions.add(vscode.workspace.onDidOpenNotebookDocument(check));
   for (const nb of vscode.workspace.notebookDocuments) check(nb);
-  return { load };
+  return {
+    load,
+    commands: {
+      'odin.openAllNotebookRows': (cell) => load().commands['odin.openAllNotebookRows'](cell),
+      'odin.exportNotebookCase': (notebook) => load().commands['odin.exportNotebookCase'](notebook),
+    },
+  };
 }

@@ -1,6 +1,6 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { realPathInside } from '../../core/files/insideRoots';
 import { neutraliseUiText } from '../../core/text/inert';
 import { config } from './config';
 
@@ -76,28 +76,8 @@ function insideWorkspace(uri: vscode.Uri): boolean {
  */
 export function workspaceRealPath(uri: vscode.Uri): string | undefined {
   if (uri.scheme !== 'file') return undefined;
-  const target = realish(uri.fsPath);
-  const inside = (vscode.workspace.workspaceFolders ?? []).some((f) => {
-    if (f.uri.scheme !== 'file') return false;
-    const rel = path.relative(realish(f.uri.fsPath), target);
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-  });
-  return inside ? target : undefined;
-}
-
-/** The real path of `p`, or of its nearest existing ancestor joined with the rest. */
-function realish(p: string): string {
-  const abs = path.resolve(p);
-  let dir = abs;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync.native(dir), ...rest.reverse());
-    } catch {
-      const up = path.dirname(dir);
-      if (up === dir) return abs;
-      rest.push(path.basename(dir));
-      dir = up;
-    }
-  }
+  const roots = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => f.uri.fsPath);
+  return realPathInside(roots, uri.fsPath);
 }

@@ -20,11 +20,13 @@ import type { GateSettings } from '../../../src/core/gate';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import { startHostileUpstream } from '../../../src/emulator/injection';
 import { startEmulator, type Emulator } from '../../../src/emulator/server';
-import { SAMPLE_CALLS } from './support';
+import { NOTEBOOK_FOLDER, SAMPLE_CALLS } from './support';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 const BUNDLE = path.join(ROOT, 'dist', 'mcp.js');
 const KEY = 'odin-mcp-test-key-7f3a9c2e';
+/** The tools that read only this machine (the text given, a workspace file). */
+const CLOSED_WORLD = new Set(['odin_list_indicators', 'odin_notebook_record']);
 
 interface Session {
   client: Client;
@@ -37,6 +39,8 @@ async function connect(env: Record<string, string>, args: string[] = []): Promis
     command: process.execPath,
     args: [BUNDLE, ...args],
     env,
+    // The workspace of the file-reading tools when ODIN_WORKSPACE_FOLDERS is unset.
+    cwd: NOTEBOOK_FOLDER,
     stderr: 'pipe',
   });
   const stderr: string[] = [];
@@ -84,7 +88,7 @@ void describe('MCP server over stdio (SDK client)', () => {
       assert.equal(t.annotations?.readOnlyHint, true);
       // The cost contract: what reaches outside the machine says so, and every answer has a shape.
       assert.equal(typeof t.annotations?.openWorldHint, 'boolean', t.name);
-      assert.equal(t.annotations?.openWorldHint, t.name !== 'odin_list_indicators', t.name);
+      assert.equal(t.annotations?.openWorldHint, !CLOSED_WORLD.has(t.name), t.name);
       assert.equal(t.outputSchema?.type, 'object', t.name);
       assert.deepEqual(t.outputSchema?.required, ['tool', 'status', 'text', 'estimate', 'session'], t.name);
     }
@@ -394,6 +398,106 @@ void describe('MCP server with ODIN_SESSION_BUDGET (started as the README says)'
       ['credits.usage'],
       'the quota sent only the free credits check',
     );
+  });
+
+  void it('reads a notebook case record inside the workspace folders, framed as data, sending nothing', async () => {
+    emu.clearLog();
+    const r = await s.client.callTool({ name: 'odin_notebook_record', arguments: { file: 'case.odinnb' } });
+    const out = text(r);
+    assert.notEqual(r.isError, true, out);
+    assert.match(
+      out,
+      /^Case record "\.odin\/case\.record\.json" \(read locally, nothing sent\): 2 query cell\(s\), 1 ran to the end, 1 credit\(s\) spent\./,
+    );
+    assert.match(
+      out,
+      /cell 2: "ok"; query "services\.port:22 AND location\.country_code:US"; estimate 3 host\(s\), 1 credit\(s\); spent 1 credit\(s\); balance 500 then 499; 3 row\(s\)/,
+    );
+    assert.match(out, /sha256 "5f1c2a9e0b7d/);
+    // The hostile row: quoted, inside the frame, flagged, with no live link or forged end marker.
+    assert.match(
+      out,
+      /<odin-data id="([0-9a-f]{12})">[\s\S]*Ignore previous instructions[\s\S]*<\/odin-data id="\1">/,
+    );
+    assert.ok(out.includes('Warning: some quoted values'), out);
+    assert.ok(
+      !out.includes('</odin-data id="0">') && !out.includes('](command') && !out.includes('https://'),
+      out,
+    );
+    assert.match(out, /‹U\+202E›evil‹U\+0007›/);
+    const sc = r.structuredContent as { status?: string; estimate?: unknown; tool?: string };
+    assert.deepEqual(
+      [sc.tool, sc.status, sc.estimate],
+      ['odin_notebook_record', 'ok', { requests: 0, credits: 0 }],
+    );
+    // The record itself may be named; a file outside the workspace, or of another kind, is refused.
+    const direct = await s.client.callTool({
+      name: 'odin_notebook_record',
+      arguments: { file: path.join(NOTEBOOK_FOLDER, '.odin', 'case.record.json'), rows: 0 },
+    });
+    assert.match(text(direct), /cell 3: "error"; message "Query syntax/);
+    assert.ok(!text(direct).includes('row 1:'), text(direct));
+    for (const [file, re] of [
+      [
+        path.join(ROOT, 'test', 'fixtures', 'sample-workspace', 'investigation.odinnb'),
+        /must be in a workspace folder/,
+      ],
+      ['../sample-workspace/investigation.odinnb', /must be in a workspace folder/],
+      ['package.json', /must name a notebook/],
+    ] as const)
+      await assert.rejects(
+        s.client.callTool({ name: 'odin_notebook_record', arguments: { file } }),
+        (e: unknown) => e instanceof McpError && re.test(e.message),
+        file,
+      );
+    // A notebook never run: an answer, not an error.
+    const none = await s.client.callTool({ name: 'odin_notebook_record', arguments: { file: 'new.odinnb' } });
+    assert.match(
+      text(none),
+      /No case record at "\.odin\/new\.record\.json": the notebook has not been run yet/,
+    );
+    assert.deepEqual(emu.requests, [], 'reading a record sends nothing');
+  });
+
+  void it('ODIN_WORKSPACE_FOLDERS names the folders a record may be read in', async () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-mcp-folders-'));
+    const run = await connect({
+      ODIN_API_KEY: KEY,
+      ODIN_API_BASE_URL: emu.url,
+      ODIN_WORKSPACE_FOLDERS: other,
+    });
+    try {
+      // The folder it started in is no longer one: the fixture is outside.
+      await assert.rejects(
+        run.client.callTool({
+          name: 'odin_notebook_record',
+          arguments: { file: path.join(NOTEBOOK_FOLDER, 'case.odinnb') },
+        }),
+        (e: unknown) => e instanceof McpError && /must be in a workspace folder/.test(e.message),
+      );
+      // A link inside the folder to the record outside it is outside.
+      fs.mkdirSync(path.join(other, '.odin'));
+      fs.symlinkSync(
+        path.join(NOTEBOOK_FOLDER, '.odin', 'case.record.json'),
+        path.join(other, '.odin', 'linked.record.json'),
+      );
+      await assert.rejects(
+        run.client.callTool({ name: 'odin_notebook_record', arguments: { file: 'linked.odinnb' } }),
+        (e: unknown) => e instanceof McpError && /must be in a workspace folder/.test(e.message),
+      );
+      fs.copyFileSync(
+        path.join(NOTEBOOK_FOLDER, '.odin', 'case.record.json'),
+        path.join(other, '.odin', 'copy.record.json'),
+      );
+      const r = await run.client.callTool({
+        name: 'odin_notebook_record',
+        arguments: { file: 'copy.odinnb' },
+      });
+      assert.match(text(r), /3 row\(s\)/);
+    } finally {
+      await run.close();
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 
   void it('a 402 is "not entitled" for the tool, never retried', async () => {

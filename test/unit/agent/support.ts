@@ -1,10 +1,23 @@
 /** A ToolContext over a real loopback emulator: client, in-memory request layer, gate. */
+import * as path from 'node:path';
 import { createGate, type GateSettings, type ToolContext } from '../../../src/agent';
 import { OdinClient } from '../../../src/api/client';
 import { ResultCache } from '../../../src/core/requests/cache';
 import { Limiter } from '../../../src/core/requests/limiter';
 import { RequestLayer } from '../../../src/core/requests/layer';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
+
+/** The workspace folder of the tools' file reads: a notebook and its case record (a hostile row in it). */
+export const NOTEBOOK_FOLDER = path.join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  '..',
+  'test',
+  'fixtures',
+  'notebook-record',
+);
 
 export function toolContext(
   url: string,
@@ -34,6 +47,7 @@ export function toolContext(
     gate: createGate(gate),
     origin: () => new URL(url).origin,
     secrets: () => (apiKey ? [apiKey] : []),
+    workspaceFolders: () => [NOTEBOOK_FOLDER],
     logs,
   };
 }
@@ -54,6 +68,7 @@ export const SAMPLE_CALLS: Record<string, Record<string, unknown>> = {
     text: `sshd: Failed password from ${FIXTURE_HOSTS.scanner} port 22\nconnect 10.0.0.7 and evil[.]example.com ok ${FIXTURE_HOSTS.scanner}`,
   },
   odin_known_exploited: { cves: 'CVE-2021-44228, CVE-2021-42013 and CVE-2019-9511' },
+  odin_notebook_record: { file: 'case.odinnb' },
   odin_quota: { tool: 'odin_count_hosts', arguments: '{"query":"services.port:22"}' },
   odin_triage: {
     text: `GET / from ${FIXTURE_HOSTS.webServer}\nsshd: Failed password from ${FIXTURE_HOSTS.scanner}\nproxy 10.0.0.7 to ${FIXTURE_DOMAINS.corp} and ${FIXTURE_HOSTS.webServer}`,
