@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { mapModeOf } from '../../../src/core/geo/mapModel';
+import { mapModeOf } from '../../../src/core/map/mapModel';
 import { isSummary, KINDS, summaryOf, type SearchKind, type SearchSpec } from '../../../src/core/search';
 import { setContextValue } from '../../../src/extension/search/results/nodeViews';
 import { readManifest } from '../../support/manifest';

@@ -8,7 +8,7 @@ import type { Cve, DomainRecord, Host } from '../../../api/types';
 import type { ExploitationView } from '../../../core/exploitation/host';
 import { epssText, kevText } from '../../../core/exploitation/text';
 import type { ResultItem } from '../../../core/results/resultItem';
-import { mapModeOf } from '../../../core/geo/mapModel';
+import { mapModeOf } from '../../../core/map/mapModel';
 import { describeSpec, isSummary, KINDS, summaryOf } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { l10n } from '../../../core/text/l10n';
