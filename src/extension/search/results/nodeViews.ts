@@ -4,7 +4,7 @@
  * `TreeItem`). Every API string passes `neutraliseUiText` (a `$(icon)` in a banner must not
  * render as an icon in a tree label).
  */
-import type { Cve, DomainRecord, Host } from '../../../api/types';
+import type { Cve, DomainRecord, Host, Service } from '../../../api/types';
 import type { ExploitationView } from '../../../core/exploitation/host';
 import { epssText, kevText } from '../../../core/exploitation/text';
 import type { ResultItem } from '../../../core/results/resultItem';
@@ -73,50 +73,53 @@ export function setContextValue(set: Pick<ResultSet, 'spec'>): string {
 
 // ---------------------------------------------------------------- views
 
+/** A result set's node: its title, state and count; expanded when it is the current set. */
+function setView(set: ResultSet, opts: ViewOptions): NodeView {
+  const stateText =
+    set.status === 'loading' && set.pages === 0
+      ? l10n.t('loading…')
+      : set.status === 'error' && set.pages === 0
+        ? l10n.t('failed')
+        : countDescription(set);
+  return {
+    id: set.id,
+    label: t(setTitle(set)),
+    description: stateText,
+    tooltip: `${t(setTitle(set), 1000)}\n${stateText}`,
+    icon: { id: KINDS[set.spec.kind].icon },
+    collapsible: set.id === opts.currentId ? 'expanded' : 'collapsed',
+    contextValue: setContextValue(set),
+  };
+}
+
+/** A service of a host: port, protocol, name, product and its CVEs' worst severity. */
+function serviceView(s: Service): NodeView {
+  const product = [s.product, s.version].filter(Boolean).join(' ');
+  const cves = s.cve.length ? (s.cve.length === 1 ? l10n.t('1 CVE') : l10n.t('{0} CVEs', s.cve.length)) : '';
+  const sev = worstOf(s.cve);
+  return {
+    label: `${s.port}/${t(s.protocol ?? 'tcp', 20)}${s.name ? ` ${t(s.name, 40)}` : ''}`,
+    description: [t(product, 80), cves].filter(Boolean).join(' · '),
+    tooltip:
+      [product, s.extra_info, s.url]
+        .filter(Boolean)
+        .map((x) => t(x, 300))
+        .join('\n') || undefined,
+    icon: sev ? { id: 'plug', color: severityIcon(sev).color } : { id: 'plug' },
+    collapsible: s.cve.length || product || s.banner || s.http || s.tls || s.url ? 'collapsed' : 'none',
+    contextValue: nodeContext('odin.service'),
+  };
+}
+
 export function view(node: Node, opts: ViewOptions = {}): NodeView {
   const set = node.set;
   switch (node.type) {
-    case 'set': {
-      const stateText =
-        set.status === 'loading' && set.pages === 0
-          ? l10n.t('loading…')
-          : set.status === 'error' && set.pages === 0
-            ? l10n.t('failed')
-            : countDescription(set);
-      return {
-        id: set.id,
-        label: t(setTitle(set)),
-        description: stateText,
-        tooltip: `${t(setTitle(set), 1000)}\n${stateText}`,
-        icon: { id: KINDS[set.spec.kind].icon },
-        collapsible: set.id === opts.currentId ? 'expanded' : 'collapsed',
-        contextValue: setContextValue(set),
-      };
-    }
+    case 'set':
+      return setView(set, opts);
     case 'item':
       return cachedItemView(set, node.item, opts);
-    case 'service': {
-      const s = node.service;
-      const product = [s.product, s.version].filter(Boolean).join(' ');
-      const cves = s.cve.length
-        ? s.cve.length === 1
-          ? l10n.t('1 CVE')
-          : l10n.t('{0} CVEs', s.cve.length)
-        : '';
-      const sev = worstOf(s.cve);
-      return {
-        label: `${s.port}/${t(s.protocol ?? 'tcp', 20)}${s.name ? ` ${t(s.name, 40)}` : ''}`,
-        description: [t(product, 80), cves].filter(Boolean).join(' · '),
-        tooltip:
-          [product, s.extra_info, s.url]
-            .filter(Boolean)
-            .map((x) => t(x, 300))
-            .join('\n') || undefined,
-        icon: sev ? { id: 'plug', color: severityIcon(sev).color } : { id: 'plug' },
-        collapsible: s.cve.length || product || s.banner || s.http || s.tls || s.url ? 'collapsed' : 'none',
-        contextValue: nodeContext('odin.service'),
-      };
-    }
+    case 'service':
+      return serviceView(node.service);
     case 'cve':
       return cveView(node.cve, opts.exploitation);
     case 'exploit':
