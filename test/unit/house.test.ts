@@ -63,7 +63,7 @@ test('a function over the limit is found, named, with its length (the check itse
   const text = `export function long(): void {\n${body}\n}\nconst short = () => 1;\nclass C { m(): void {\n${body}\n} }\n`;
   assert.deepEqual(longFunctions('x.ts', text, 6), [
     { name: 'long', lines: 7, line: 1 },
-    { name: 'm', lines: 7, line: 5 },
+    { name: 'm', lines: 7, line: 9 },
   ]);
 });
 
