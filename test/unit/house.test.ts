@@ -43,7 +43,11 @@ function nameOf(n: ts.SignatureDeclaration): string {
 }
 
 /** The functions of `text` over `max` lines, as `name (N lines, line L)`. */
-export function longFunctions(file: string, text: string, max = MAX_LINES): Array<{ name: string; lines: number; line: number }> {
+export function longFunctions(
+  file: string,
+  text: string,
+  max = MAX_LINES,
+): Array<{ name: string; lines: number; line: number }> {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: Array<{ name: string; lines: number; line: number }> = [];
   const visit = (n: ts.Node): void => {
@@ -80,5 +84,9 @@ test(`no function in src/ is over ${MAX_LINES} lines`, () => {
   }
   assert.deepEqual(found, [], `split these into named steps:\n${found.join('\n')}`);
   // An allowance that no longer names a long function is stale: it would hide the next one.
-  assert.deepEqual([...ALLOWED].filter((k) => !allowedSeen.has(k)), [], 'stale allowances');
+  assert.deepEqual(
+    [...ALLOWED].filter((k) => !allowedSeen.has(k)),
+    [],
+    'stale allowances',
+  );
 });
