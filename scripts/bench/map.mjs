@@ -1,5 +1,5 @@
 // Map page: time to build the map of 10,000 hosts — the grid clustering of the core
-// (src/core/geo/mapModel.ts `clusterHosts`) and the page's draw function
+// (src/core/map/mapModel.ts `clusterHosts`) and the page's draw function
 // (src/webview/map/draw.ts `drawMap`: 168 country paths, one circle and title per cluster)
 // — in plain Node with a light stand-in for the DOM (elements that keep their attributes
 // and children). The browser's layout and paint come after and are not included; the page
@@ -58,8 +58,8 @@ function median(xs) {
 }
 
 export default async function run({ points = 10_000, runs = 7 } = {}) {
-  const { clusterHosts } = require(out('src/core/geo/mapModel.js'));
-  const { LEVELS, LEVEL_TEXT } = require(out('src/core/geo/types.js'));
+  const { clusterHosts } = require(out('src/core/map/mapModel.js'));
+  const { LEVELS, LEVEL_TEXT } = require(out('src/core/map/types.js'));
   const { drawMap } = await loadDraw();
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

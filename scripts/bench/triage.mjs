@@ -201,7 +201,7 @@ export async function renderRows({ runs = Number(process.env.TRIAGE_RENDER_RUNS 
   }
   const rows = await viewRows();
   // The header the extension posts with the rows (the view refuses a rows message without it).
-  const { triageGlance } = require(out('common/triageGlance.js'));
+  const { triageGlance } = require(out('common/triage/glance.js'));
   const glance = triageGlance(rows);
   const { chromium } = await import('playwright-core');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-triage-render-'));

@@ -19,6 +19,28 @@ export interface QuotaData {
   proposed?: { tool: string; requests: number; credits: number; fits: boolean; refused?: string };
 }
 
+/** The answer's lines: the balance, the session's spending and budget, the proposed call's cost. */
+function quotaLines(q: QuotaData): string[] {
+  const b = q.balance;
+  const lines = [
+    b
+      ? `balance (ODIN): ${num(b.hostLeft)} of ${num(b.hostPlan)} host credits, ${num(b.bucketLeft)} of ${num(b.bucketPlan)} bucket/file credits`
+      : `balance (ODIN): not read (${q.balanceError ?? 'unknown'})`,
+    `this session: ${num(q.session.spent)} credit(s) spent in ${num(q.session.requests)} request(s)`,
+    q.session.budget !== undefined
+      ? `session budget: ${num(q.session.budget)} credit(s), ${num(q.session.left ?? 0)} left`
+      : 'session budget: none set',
+  ];
+  const p = q.proposed;
+  if (p)
+    lines.push(
+      p.refused
+        ? `${p.tool}: would be refused, sending nothing: ${p.refused}`
+        : `${p.tool}: would send ${num(p.requests)} request(s), ${num(p.credits)} credit(s) (cached answers cost nothing); ${p.fits ? 'fits the session budget' : 'does NOT fit the session budget: it would send nothing'}`,
+    );
+  return lines;
+}
+
 export function quotaTool(
   names: () => readonly string[],
   find: (name: string) => AgentTool | undefined,
@@ -110,23 +132,7 @@ export function quotaTool(
             }
           }
           data = q;
-          const b = q.balance;
-          const lines = [
-            b
-              ? `balance (ODIN): ${num(b.hostLeft)} of ${num(b.hostPlan)} host credits, ${num(b.bucketLeft)} of ${num(b.bucketPlan)} bucket/file credits`
-              : `balance (ODIN): not read (${q.balanceError ?? 'unknown'})`,
-            `this session: ${num(q.session.spent)} credit(s) spent in ${num(q.session.requests)} request(s)`,
-            q.session.budget !== undefined
-              ? `session budget: ${num(q.session.budget)} credit(s), ${num(q.session.left ?? 0)} left`
-              : 'session budget: none set',
-          ];
-          const p = q.proposed;
-          if (p)
-            lines.push(
-              p.refused
-                ? `${p.tool}: would be refused, sending nothing: ${p.refused}`
-                : `${p.tool}: would send ${num(p.requests)} request(s), ${num(p.credits)} credit(s) (cached answers cost nothing); ${p.fits ? 'fits the session budget' : 'does NOT fit the session budget: it would send nothing'}`,
-            );
+          const lines = quotaLines(q);
           return framed({ title: 'ODIN credits and cost', lines, notes: [] });
         },
       };

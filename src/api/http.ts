@@ -190,6 +190,33 @@ export class HttpTransport {
     return e.with({ message: this.redact(e.message), detail: this.redact(e.detail), attempts, cause });
   }
 
+  /** The key a request sends (read now, so a new key holds at once); refused when unusable or missing but required. */
+  private async keyFor(req: HttpRequest): Promise<string | undefined> {
+    let key: string | undefined;
+    try {
+      key = (await this.opts.apiKey())?.trim() || undefined;
+    } catch (e) {
+      throw requestError(req, 'auth', `reading the API key failed: ${describeCause(e)}`, {
+        message: "The ODIN API key could not be read. Run 'ODIN: Set API Key'.",
+      });
+    }
+    if (key !== undefined) this.remember(key);
+    if (key !== undefined && !KEY_SHAPE.test(key)) {
+      throw this.finish(
+        requestError(req, 'auth', 'the stored API key has characters a header cannot carry', {
+          message: "The ODIN API key contains invalid characters. Run 'ODIN: Set API Key' again.",
+        }),
+        0,
+      );
+    }
+    if (key === undefined && req.key === 'required') {
+      throw requestError(req, 'auth', 'no API key set; request not sent', {
+        message: "No ODIN API key is set. Run 'ODIN: Set API Key'.",
+      });
+    }
+    return key;
+  }
+
   async request(req: HttpRequest, signal?: AbortSignal): Promise<HttpResponse> {
     if (!this.base.ok) {
       throw requestError(req, 'network', `refused base URL: ${this.base.reason}`, {
@@ -199,30 +226,7 @@ export class HttpTransport {
     }
     if (signal?.aborted) throw requestError(req, 'cancelled', 'cancelled before the request was sent');
 
-    let key: string | undefined;
-    if (req.key !== 'none') {
-      try {
-        key = (await this.opts.apiKey())?.trim() || undefined;
-      } catch (e) {
-        throw requestError(req, 'auth', `reading the API key failed: ${describeCause(e)}`, {
-          message: "The ODIN API key could not be read. Run 'ODIN: Set API Key'.",
-        });
-      }
-      if (key !== undefined) this.remember(key);
-      if (key !== undefined && !KEY_SHAPE.test(key)) {
-        throw this.finish(
-          requestError(req, 'auth', 'the stored API key has characters a header cannot carry', {
-            message: "The ODIN API key contains invalid characters. Run 'ODIN: Set API Key' again.",
-          }),
-          0,
-        );
-      }
-      if (key === undefined && req.key === 'required') {
-        throw requestError(req, 'auth', 'no API key set; request not sent', {
-          message: "No ODIN API key is set. Run 'ODIN: Set API Key'.",
-        });
-      }
-    }
+    const key = req.key === 'none' ? undefined : await this.keyFor(req);
     if (signal?.aborted) throw requestError(req, 'cancelled', 'cancelled before the request was sent');
 
     const url = new URL(this.base.prefix + req.path);

@@ -4,8 +4,8 @@
  * the map view, built by the extension (src/extension/notebook/output.ts). Every string in it
  * may be scan data: the renderer writes it as text only. Shared by both sides.
  */
-import type { ChartBar } from './chartBars';
-import type { MapView } from './mapProtocol';
+import type { ChartBar } from './charts/bars';
+import type { MapView } from './map/protocol';
 
 export const NOTEBOOK_RESULT_MIME = 'application/vnd.odin.notebook-result+json';
 

@@ -209,14 +209,10 @@ export interface CertPlan {
   h: (s: string) => string;
 }
 
-/** The `modules.tls` object of a service: certificate, fingerprint, precert flag and tags. */
-export function tlsModule(rng: Rng, plan: CertPlan): Record<string, unknown> {
+/** The certificate's subject: its name, and an organisation for OV and some self-signed ones. */
+function certSubject(rng: Rng, plan: CertPlan, cn: string): Record<string, string[]> {
   const { issuer: ca, h } = plan;
   const selfSigned = ca === undefined;
-  const cn = plan.names[0] ?? plan.ip;
-  const lifetime = (ca?.lifetimeDays ?? rng.pick([365, 3650])) * DAY - 1000;
-  const keyKind = ca?.key ?? 'rsa';
-  const fingerprint = rng.hex(64).toUpperCase();
   const subject: Record<string, string[]> = { common_name: [h(cn)] };
   if (ca?.validation === 'OV' || (selfSigned && rng.chance(0.3))) {
     subject.country = ['US'];
@@ -228,6 +224,94 @@ export function tlsModule(rng: Rng, plan: CertPlan): Record<string, unknown> {
       subject.email_address = [h(`admin@${cn}`)];
     }
   }
+  return subject;
+}
+
+function subjectKeyInfo(rng: Rng, keyKind: 'rsa' | 'ecdsa'): Record<string, unknown> {
+  return {
+    _key: keyKind,
+    dh: {},
+    dsa: {},
+    ecdsa: keyKind === 'ecdsa' ? { ...ECDSA_P256, x: rng.hex(64), y: rng.hex(64) } : {},
+    fingerprint_sha256: rng.hex(64),
+    key_algorithm: keyKind === 'ecdsa' ? 'ECDSA' : 'RSA',
+    rsa: keyKind === 'rsa' ? { exponent: 65537, length: rng.pick([2048, 2048, 4096]) } : {},
+  };
+}
+
+/** The X.509 extensions; undefined for the self-signed device certificates that carry none. */
+function certExtensions(
+  rng: Rng,
+  plan: CertPlan,
+  dnsNames: string[],
+  keyKind: 'rsa' | 'ecdsa',
+): Record<string, unknown> | undefined {
+  const ca = plan.issuer;
+  const selfSigned = ca === undefined;
+  if (!(!selfSigned || rng.chance(0.8))) return undefined;
+  const keyId = rng.hex(40);
+  const extensions: Record<string, unknown> = {
+    authority_key_id: selfSigned ? keyId : rng.hex(40),
+    subject_key_id: keyId,
+  };
+  if (!selfSigned || rng.chance(0.5)) extensions.basic_constraints = { is_ca: selfSigned };
+  if (ca) {
+    extensions.authority_info_access = structuredClone(ca.aia);
+    extensions.certificate_policies = [structuredClone(ca.policy)];
+    if (ca.crl) extensions.crl_distribution_points = [ca.crl];
+  }
+  if (!selfSigned || rng.chance(0.5)) {
+    extensions.extended_key_usage = flags(EKU_FLAGS, ca ? ['server_auth', 'client_auth'] : ['server_auth']);
+    extensions.key_usage = flags(
+      KEY_USAGE_FLAGS,
+      keyKind === 'rsa' ? ['digital_signature', 'key_encipherment'] : ['digital_signature'],
+    );
+    const san: Record<string, string[]> = {};
+    if (dnsNames.length) san.dns_names = dnsNames.slice();
+    if (!dnsNames.length || rng.chance(0.3)) san.ip_address = [plan.ip];
+    extensions.subject_alt_name = san;
+  }
+  return extensions;
+}
+
+/** What a CA-issued certificate adds: OCSP and CRL next updates, and two precertificate SCTs. */
+function addCaIssuance(rng: Rng, certificate: Record<string, unknown>, ca: CaSpec, notBefore: number): void {
+  const next = plainTime(notBefore + 7 * DAY + rng.int(0, DAY));
+  (certificate.revocation as Record<string, unknown>).ocsp = {
+    next_update: next,
+    reason: 'UNKNOWN',
+    revoked: false,
+  };
+  if (ca.crl)
+    certificate.revocation = {
+      crl: { next_update: next, reason: 'UNKNOWN', revoked: false },
+      ...(certificate.revocation as object),
+    };
+  const sct = (): Record<string, unknown> => ({
+    entry_type: 'PRE_CERTIFICATE',
+    log_id: rng.hex(64),
+    signature: {
+      algorithm: 'ECDSA',
+      hash_algorithm: 'SHA256',
+      value: `3045022100${rng.hex(64)}0220${rng.hex(64)}`,
+    },
+    timestamp: new Date(notBefore + 3_600_000 + rng.int(0, 999)).toISOString().slice(0, 23) + '000',
+    version: 'v1',
+  });
+  certificate.signed_certificate_timestamps = [sct(), sct()];
+  certificate.signed_certificate_timestamps_oid = '1.3.6.1.4.1.11129.2.4.2';
+  certificate.tbs_noct_fingerprint = rng.hex(64);
+}
+
+/** The `modules.tls` object of a service: certificate, fingerprint, precert flag and tags. */
+export function tlsModule(rng: Rng, plan: CertPlan): Record<string, unknown> {
+  const { issuer: ca, h } = plan;
+  const selfSigned = ca === undefined;
+  const cn = plan.names[0] ?? plan.ip;
+  const lifetime = (ca?.lifetimeDays ?? rng.pick([365, 3650])) * DAY - 1000;
+  const keyKind = ca?.key ?? 'rsa';
+  const fingerprint = rng.hex(64).toUpperCase();
+  const subject = certSubject(rng, plan, cn);
   const issuer: Record<string, string[]> = selfSigned
     ? structuredClone(subject)
     : {
@@ -237,15 +321,7 @@ export function tlsModule(rng: Rng, plan: CertPlan): Record<string, unknown> {
         ...(ca.organizational_unit ? { organizational_unit: [ca.organizational_unit] } : {}),
       };
   const dnsNames = plan.names.map(h);
-  const keyInfo: Record<string, unknown> = {
-    _key: keyKind,
-    dh: {},
-    dsa: {},
-    ecdsa: keyKind === 'ecdsa' ? { ...ECDSA_P256, x: rng.hex(64), y: rng.hex(64) } : {},
-    fingerprint_sha256: rng.hex(64),
-    key_algorithm: keyKind === 'ecdsa' ? 'ECDSA' : 'RSA',
-    rsa: keyKind === 'rsa' ? { exponent: 65537, length: rng.pick([2048, 2048, 4096]) } : {},
-  };
+  const keyInfo = subjectKeyInfo(rng, keyKind);
   const certificate: Record<string, unknown> = {
     fingerprint_md5: rng.hex(32).toUpperCase(),
     fingerprint_sha1: rng.hex(40).toUpperCase(),
@@ -273,60 +349,12 @@ export function tlsModule(rng: Rng, plan: CertPlan): Record<string, unknown> {
       not_before: plainTime(plan.notBefore),
     },
   };
-  // Some self-signed device certificates carry no extensions and no version.
-  if (!selfSigned || rng.chance(0.8)) {
-    const keyId = rng.hex(40);
-    const extensions: Record<string, unknown> = {
-      authority_key_id: selfSigned ? keyId : rng.hex(40),
-      subject_key_id: keyId,
-    };
-    if (!selfSigned || rng.chance(0.5)) extensions.basic_constraints = { is_ca: selfSigned };
-    if (ca) {
-      extensions.authority_info_access = structuredClone(ca.aia);
-      extensions.certificate_policies = [structuredClone(ca.policy)];
-      if (ca.crl) extensions.crl_distribution_points = [ca.crl];
-    }
-    if (!selfSigned || rng.chance(0.5)) {
-      extensions.extended_key_usage = flags(EKU_FLAGS, ca ? ['server_auth', 'client_auth'] : ['server_auth']);
-      extensions.key_usage = flags(
-        KEY_USAGE_FLAGS,
-        keyKind === 'rsa' ? ['digital_signature', 'key_encipherment'] : ['digital_signature'],
-      );
-      const san: Record<string, string[]> = {};
-      if (dnsNames.length) san.dns_names = dnsNames.slice();
-      if (!dnsNames.length || rng.chance(0.3)) san.ip_address = [plan.ip];
-      extensions.subject_alt_name = san;
-    }
+  const extensions = certExtensions(rng, plan, dnsNames, keyKind);
+  if (extensions) {
     certificate.extensions = extensions;
     certificate.version = 2;
   }
-  if (ca) {
-    const next = plainTime(plan.notBefore + 7 * DAY + rng.int(0, DAY));
-    (certificate.revocation as Record<string, unknown>).ocsp = {
-      next_update: next,
-      reason: 'UNKNOWN',
-      revoked: false,
-    };
-    if (ca.crl)
-      certificate.revocation = {
-        crl: { next_update: next, reason: 'UNKNOWN', revoked: false },
-        ...(certificate.revocation as object),
-      };
-    const sct = (): Record<string, unknown> => ({
-      entry_type: 'PRE_CERTIFICATE',
-      log_id: rng.hex(64),
-      signature: {
-        algorithm: 'ECDSA',
-        hash_algorithm: 'SHA256',
-        value: `3045022100${rng.hex(64)}0220${rng.hex(64)}`,
-      },
-      timestamp: new Date(plan.notBefore + 3_600_000 + rng.int(0, 999)).toISOString().slice(0, 23) + '000',
-      version: 'v1',
-    });
-    certificate.signed_certificate_timestamps = [sct(), sct()];
-    certificate.signed_certificate_timestamps_oid = '1.3.6.1.4.1.11129.2.4.2';
-    certificate.tbs_noct_fingerprint = rng.hex(64);
-  }
+  if (ca) addCaIssuance(rng, certificate, ca, plan.notBefore);
   const tags = [ca?.validation === 'OV' ? 'ov' : 'dv'];
   if (ca) tags.push('trusted');
   else tags.push('self_signed', ...(rng.chance(0.5) ? ['root'] : []));

@@ -167,300 +167,416 @@ function sharedDataset(seed: number, hosts: number): Promise<Dataset> {
   return ds;
 }
 
-export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
-  const apiKey = opts.apiKey ?? DEMO_API_KEY;
-  const notFoundMode = opts.notFound ?? '404';
-  const baseLatency = Math.max(0, opts.latencyMs ?? 0);
-  let dialect: Dialect = opts.dialect ?? 'spec';
-  let dataset: Dataset | undefined;
-  const getDataset = (): Dataset =>
-    (dataset ??= generateDataset({ seed: opts.seed ?? 1, hosts: opts.hosts ?? 5000 }));
-  let baseDataset: Dataset | undefined;
-  const applyChange = (seed: number): ChangeSummary => {
-    baseDataset ??= getDataset();
-    const changed = changeDataset(getDataset(), seed);
-    dataset = changed.dataset;
+/** The emulator's data: generated once, moved through dated states by seeded changes. */
+class DatasetStates {
+  private current: Dataset | undefined;
+  private base: Dataset | undefined;
+  // State n is the base data after the changes of seeds 1..n, dated n days after the base
+  // (a snapshot, a change, a snapshot, a diff; the demo's timeline).
+  private stateNow = 0;
+
+  constructor(
+    private readonly seed: number,
+    private readonly hosts: number,
+  ) {}
+
+  get dataset(): Dataset {
+    return (this.current ??= generateDataset({ seed: this.seed, hosts: this.hosts }));
+  }
+
+  /** Generated before the first request, in slices so an in-process host keeps answering meanwhile. */
+  async prepare(): Promise<void> {
+    this.current ??= await sharedDataset(this.seed, this.hosts);
+  }
+
+  readonly applyChange = (seed: number): ChangeSummary => {
+    this.base ??= this.dataset;
+    const changed = changeDataset(this.dataset, seed);
+    this.current = changed.dataset;
     return changed.summary;
   };
-  const resetChange = (): void => {
-    if (baseDataset) dataset = baseDataset;
-    stateNow = 0;
+
+  readonly resetChange = (): void => {
+    if (this.base) this.current = this.base;
+    this.stateNow = 0;
   };
-  // Dated states of the data: state n is the base data after the changes of seeds 1..n, dated
-  // n days after the base (a snapshot, a change, a snapshot, a diff; the demo's timeline).
-  let stateNow = 0;
-  const stateInfo = (): DatasetState => ({
-    state: stateNow,
-    date: new Date((baseDataset ?? getDataset()).anchor + stateNow * DAY).toISOString().slice(0, 10),
+
+  readonly state = (): DatasetState => ({
+    state: this.stateNow,
+    date: new Date((this.base ?? this.dataset).anchor + this.stateNow * DAY).toISOString().slice(0, 10),
   });
-  const setState = (n: number): DatasetState & { changes: ChangeSummary[] } => {
+
+  readonly setState = (n: number): DatasetState & { changes: ChangeSummary[] } => {
     if (!Number.isInteger(n) || n < 0 || n > MAX_STATE)
       throw new Error(`state must be an integer 0..${MAX_STATE}`);
-    resetChange();
+    this.resetChange();
     const changes: ChangeSummary[] = [];
-    for (let i = 1; i <= n; i++) changes.push(applyChange(i));
-    stateNow = n;
-    return { ...stateInfo(), changes };
+    for (let i = 1; i <= n; i++) changes.push(this.applyChange(i));
+    this.stateNow = n;
+    return { ...this.state(), changes };
   };
-  const log: RequestLogEntry[] = [];
-  const rules = new FaultRules();
-  const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  let closing = false;
-  const credits: Credits = {
+}
+
+/** The timers of delayed replies, all cleared when the emulator closes. */
+class TimerSet implements Timers {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  closing = false;
+
+  readonly later = (ms: number, fn: () => void): void => {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  };
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => (ms > 0 ? this.later(ms, resolve) : resolve()));
+  }
+
+  close(): void {
+    this.closing = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}
+
+/** What a running emulator answers from: its settings and its mutable state. */
+interface Served {
+  readonly apiKey: string;
+  readonly notFound: '404' | 'null';
+  readonly baseLatency: number;
+  dialect: Dialect;
+  readonly data: DatasetStates;
+  readonly log: RequestLogEntry[];
+  readonly rules: FaultRules;
+  readonly credits: Credits;
+  readonly budget: CreditBudget;
+  readonly feedFaults: Record<FeedKind, FeedFault>;
+  readonly timers: TimerSet;
+  readonly admin: AdminState;
+  port: number;
+}
+
+/** The credits the emulator starts with: a paid plan, a little spent, renewed in 200 days. */
+function startingCredits(): Credits {
+  return {
     hostLeft: 4870,
     hostPlan: 5000,
     bucketLeft: 960,
     bucketPlan: 1000,
     expiresOn: new Date(Math.floor(Date.now() / 86_400_000 + 200) * 86_400_000).toISOString(),
   };
-  const budget = new CreditBudget(credits);
-  if (opts.credits) budget.configure(opts.credits);
-  const feedFaults: Record<FeedKind, FeedFault> = { kev: 'ok', epss: 'ok' };
-  const setFeedFault = (kind: FeedKind, fault: FeedFault): void => {
+}
+
+function feedFaultSetter(
+  feedFaults: Record<FeedKind, FeedFault>,
+): (kind: FeedKind, fault: FeedFault) => void {
+  return (kind, fault) => {
     if (!(kind in feedFaults)) throw new Error("feed must be 'kev' or 'epss'");
     if (!FEED_FAULTS.includes(fault)) throw new Error(`feed fault must be one of ${FEED_FAULTS.join(', ')}`);
     feedFaults[kind] = fault;
   };
+}
 
-  const later = (ms: number, fn: () => void): void => {
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => (ms > 0 ? later(ms, resolve) : resolve()));
-  const io: Timers = {
-    later,
-    get closing() {
-      return closing;
-    },
-  };
-  const admin: AdminState = {
+/** What the admin API (admin.ts) reads and changes. */
+function adminState(opts: EmulatorOptions, s: Omit<Served, 'admin' | 'port'>): AdminState {
+  return {
     health: () => ({
       ok: true,
-      dialect,
+      dialect: s.dialect,
       seed: opts.seed ?? 1,
       hosts: opts.hosts ?? 5000,
-      notFound: notFoundMode,
+      notFound: s.notFound,
     }),
-    log,
-    rules,
+    log: s.log,
+    rules: s.rules,
     get dialect() {
-      return dialect;
+      return s.dialect;
     },
     set dialect(d: Dialect) {
-      dialect = d;
+      s.dialect = d;
     },
-    budget,
-    applyChange,
-    resetChange,
-    setState,
-    state: stateInfo,
-    setFeedFault,
+    budget: s.budget,
+    applyChange: s.data.applyChange,
+    resetChange: s.data.resetChange,
+    setState: s.data.setState,
+    state: s.data.state,
+    setFeedFault: feedFaultSetter(s.feedFaults),
   };
+}
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    let path = url.pathname;
-    while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    if (path === '/__admin' || path.startsWith('/__admin/')) return handleAdmin(admin, req, res, path, port);
+function pushLog(log: RequestLogEntry[], entry: RequestLogEntry): void {
+  log.push(entry);
+  if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG);
+}
 
-    const keyHeader = req.headers['x-api-key'];
-    const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
-    const hadKey = typeof key === 'string' && key !== '';
-    const keyValid = hadKey && key === apiKey;
-    const feed = (Object.keys(FEED_PATHS) as FeedKind[]).find((k) => FEED_PATHS[k] === path);
-    if (feed && (method === 'GET' || method === 'HEAD')) {
-      const feedEntry: RequestLogEntry = {
-        time: Date.now(),
-        method,
-        path: url.pathname,
-        endpoint: `feeds.${feed}`,
-        hadKey,
-        keyValid,
-        status: 0,
-      };
-      if (feedFaults[feed] !== 'ok') feedEntry.fault = `feed:${feedFaults[feed]}`;
-      log.push(feedEntry);
-      if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG);
-      feedEntry.status = serveFeed(feed, feedFaults[feed], req, res);
-      return;
-    }
-    const { route: r, params: rawParams, methodMismatch } = matchRoute(method, path);
-    const entry: RequestLogEntry = {
-      time: Date.now(),
-      method,
-      path: url.pathname,
-      endpoint: r?.endpoint ?? 'unknown',
-      hadKey,
-      keyValid,
-      status: 0,
+/** The key a request sent: whether it sent one, and whether it is the emulator's. */
+function keyOf(req: http.IncomingMessage, apiKey: string): { hadKey: boolean; keyValid: boolean } {
+  const keyHeader = req.headers['x-api-key'];
+  const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
+  const hadKey = typeof key === 'string' && key !== '';
+  return { hadKey, keyValid: hadKey && key === apiKey };
+}
+
+/** A request's JSON body (logged on `entry`), or the error reply a bad one gets. */
+async function readJsonBody(
+  req: http.IncomingMessage,
+  method: string,
+  entry: RequestLogEntry,
+): Promise<{ body: Body; bodyError?: Reply }> {
+  if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return { body: {} };
+  try {
+    const raw = (await readBody(req)).toString('utf8');
+    if (raw.trim() === '') return { body: {} };
+    const parsed: unknown = JSON.parse(raw);
+    entry.body = parsed;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      return { body: {}, bodyError: fail(400, 'Request body must be a JSON object') };
+    return { body: parsed as Body };
+  } catch (e) {
+    return {
+      body: {},
+      bodyError:
+        e instanceof BodyTooLarge ? fail(413, 'Request body too large') : fail(400, 'Invalid JSON body'),
     };
-    log.push(entry);
-    if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG);
-
-    // Body first (so the log shows what was sent), then fault, then the answer.
-    let body: Body = {};
-    let bodyError: Reply | undefined;
-    if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-      try {
-        const raw = (await readBody(req)).toString('utf8');
-        if (raw.trim() !== '') {
-          const parsed: unknown = JSON.parse(raw);
-          entry.body = parsed;
-          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-            bodyError = fail(400, 'Request body must be a JSON object');
-          } else body = parsed as Body;
-        }
-      } catch (e) {
-        bodyError =
-          e instanceof BodyTooLarge ? fail(413, 'Request body too large') : fail(400, 'Invalid JSON body');
-      }
-    }
-    let params: string[] = [];
-    try {
-      params = rawParams.map((p) => decodeURIComponent(p));
-    } catch {
-      bodyError ??= fail(400, 'Invalid percent-encoding in path');
-      params = rawParams;
-    }
-    if (r?.ipParam !== undefined) entry.ip = params[r.ipParam];
-    if (r?.domainParam !== undefined) entry.domain = params[r.domainParam];
-
-    let fault: Fault | undefined;
-    const faultHeader = req.headers['x-emulator-fault'];
-    if (path.startsWith('/v1/') || path === '/v1') {
-      if (typeof faultHeader === 'string' && faultHeader !== '') {
-        try {
-          fault = parseFault(JSON.parse(faultHeader));
-        } catch (e) {
-          entry.status = 400;
-          sendJson(res, 400, {
-            success: false,
-            message: `Invalid X-Emulator-Fault: ${e instanceof Error ? e.message : ''}`,
-          });
-          return;
-        }
-      } else fault = rules.take(url.pathname);
-    }
-    if (fault) entry.fault = fault.kind;
-
-    await sleep(baseLatency + (fault?.kind === 'latency' ? fault.ms : 0));
-    if (closing || res.destroyed) return;
-
-    if (answerWithFault(fault, req, res, entry, (m) => errorBody(r?.endpoint, m), io)) return;
-
-    const reply = answer(r, params, body, bodyError, methodMismatch, hadKey, keyValid);
-    if (reply.status >= 400 && reply.text === undefined) {
-      reply.body = errorBody(r?.endpoint, (reply.body as { message?: string } | undefined)?.message ?? '');
-    }
-    entry.status = reply.status;
-    writeReply(reply, fault, req, res, io);
   }
+}
 
-  /** The error body: `{success, message}`, plus ` error` on host search in the spec dialect. */
-  function errorBody(endpoint: string | undefined, message: string): Record<string, unknown> {
-    if (endpoint === 'hosts.search' && dialect === 'spec')
-      return { success: false, message, ' error': message };
-    return { success: false, message };
+/** The path's parameters percent-decoded, or as sent with an error when one does not decode. */
+function decodeParams(rawParams: string[]): { params: string[]; error?: Reply } {
+  try {
+    return { params: rawParams.map((p) => decodeURIComponent(p)) };
+  } catch {
+    return { params: rawParams, error: fail(400, 'Invalid percent-encoding in path') };
   }
+}
 
-  function answer(
-    r: Route | undefined,
-    params: string[],
-    body: Body,
-    bodyError: Reply | undefined,
-    methodMismatch: boolean,
-    hadKey: boolean,
-    keyValid: boolean,
-  ): Reply {
-    if (!r) return methodMismatch ? fail(405, 'Method not allowed') : fail(404, 'Not found');
-    if (r.key !== 'none' && hadKey && !keyValid) return fail(401, 'Invalid API key');
-    if (r.key === 'required' && !hadKey) return fail(401, 'API key is required (X-API-Key header)');
-    if (bodyError) return bodyError;
-    const ctx: Ctx = { ds: getDataset(), dialect, notFound: notFoundMode, credits };
-    const refused = budget.refuse(r.endpoint);
-    if (refused) return refused;
-    try {
-      const reply = r.handler(ctx, params, body);
-      if (reply.status === 200) budget.spend(r.endpoint);
-      return reply;
-    } catch (e) {
-      if (e instanceof BadRequest || e instanceof QueryError) return fail(400, e.message);
-      return fail(500, 'Internal server error');
-    }
+/**
+ * The fault a /v1 request meets: the one its `X-Emulator-Fault` header names, else the next
+ * matching rule; `invalid` when the header does not parse.
+ */
+function faultFor(
+  req: http.IncomingMessage,
+  path: string,
+  pathname: string,
+  rules: FaultRules,
+): { fault?: Fault; invalid?: string } {
+  if (!(path.startsWith('/v1/') || path === '/v1')) return {};
+  const faultHeader = req.headers['x-emulator-fault'];
+  if (typeof faultHeader !== 'string' || faultHeader === '') return { fault: rules.take(pathname) };
+  try {
+    return { fault: parseFault(JSON.parse(faultHeader)) };
+  } catch (e) {
+    return { invalid: `Invalid X-Emulator-Fault: ${e instanceof Error ? e.message : ''}` };
   }
+}
 
+/** A KEV or EPSS feed request: logged and served (feeds.ts); false when the path is no feed. */
+function handleFeed(
+  s: Served,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  method: string,
+  path: string,
+  url: URL,
+): boolean {
+  const feed = (Object.keys(FEED_PATHS) as FeedKind[]).find((k) => FEED_PATHS[k] === path);
+  if (!feed || (method !== 'GET' && method !== 'HEAD')) return false;
+  const feedEntry: RequestLogEntry = {
+    time: Date.now(),
+    method,
+    path: url.pathname,
+    endpoint: `feeds.${feed}`,
+    ...keyOf(req, s.apiKey),
+    status: 0,
+  };
+  if (s.feedFaults[feed] !== 'ok') feedEntry.fault = `feed:${s.feedFaults[feed]}`;
+  pushLog(s.log, feedEntry);
+  feedEntry.status = serveFeed(feed, s.feedFaults[feed], req, res);
+  return true;
+}
+
+async function handle(s: Served, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  let path = url.pathname;
+  while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  if (path === '/__admin' || path.startsWith('/__admin/'))
+    return handleAdmin(s.admin, req, res, path, s.port);
+  if (handleFeed(s, req, res, method, path, url)) return;
+
+  const { hadKey, keyValid } = keyOf(req, s.apiKey);
+  const { route: r, params: rawParams, methodMismatch } = matchRoute(method, path);
+  const entry: RequestLogEntry = {
+    time: Date.now(),
+    method,
+    path: url.pathname,
+    endpoint: r?.endpoint ?? 'unknown',
+    hadKey,
+    keyValid,
+    status: 0,
+  };
+  pushLog(s.log, entry);
+
+  // Body first (so the log shows what was sent), then fault, then the answer.
+  const read = await readJsonBody(req, method, entry);
+  const decoded = decodeParams(rawParams);
+  const params = decoded.params;
+  const bodyError = read.bodyError ?? decoded.error;
+  if (r?.ipParam !== undefined) entry.ip = params[r.ipParam];
+  if (r?.domainParam !== undefined) entry.domain = params[r.domainParam];
+
+  const { fault, invalid } = faultFor(req, path, url.pathname, s.rules);
+  if (invalid !== undefined) {
+    entry.status = 400;
+    sendJson(res, 400, { success: false, message: invalid });
+    return;
+  }
+  if (fault) entry.fault = fault.kind;
+
+  await s.timers.sleep(s.baseLatency + (fault?.kind === 'latency' ? fault.ms : 0));
+  if (s.timers.closing || res.destroyed) return;
+
+  if (answerWithFault(fault, req, res, entry, (m) => errorBody(s, r?.endpoint, m), s.timers)) return;
+
+  const reply = answer(s, r, params, read.body, bodyError, methodMismatch, hadKey, keyValid);
+  if (reply.status >= 400 && reply.text === undefined) {
+    reply.body = errorBody(s, r?.endpoint, (reply.body as { message?: string } | undefined)?.message ?? '');
+  }
+  entry.status = reply.status;
+  writeReply(reply, fault, req, res, s.timers);
+}
+
+/** The error body: `{success, message}`, plus ` error` on host search in the spec dialect. */
+function errorBody(s: Served, endpoint: string | undefined, message: string): Record<string, unknown> {
+  if (endpoint === 'hosts.search' && s.dialect === 'spec')
+    return { success: false, message, ' error': message };
+  return { success: false, message };
+}
+
+function answer(
+  s: Served,
+  r: Route | undefined,
+  params: string[],
+  body: Body,
+  bodyError: Reply | undefined,
+  methodMismatch: boolean,
+  hadKey: boolean,
+  keyValid: boolean,
+): Reply {
+  if (!r) return methodMismatch ? fail(405, 'Method not allowed') : fail(404, 'Not found');
+  if (r.key !== 'none' && hadKey && !keyValid) return fail(401, 'Invalid API key');
+  if (r.key === 'required' && !hadKey) return fail(401, 'API key is required (X-API-Key header)');
+  if (bodyError) return bodyError;
+  const ctx: Ctx = { ds: s.data.dataset, dialect: s.dialect, notFound: s.notFound, credits: s.credits };
+  const refused = s.budget.refuse(r.endpoint);
+  if (refused) return refused;
+  try {
+    const reply = r.handler(ctx, params, body);
+    if (reply.status === 200) s.budget.spend(r.endpoint);
+    return reply;
+  } catch (e) {
+    if (e instanceof BadRequest || e instanceof QueryError) return fail(400, e.message);
+    return fail(500, 'Internal server error');
+  }
+}
+
+/** The HTTP server over `handle`, its sockets kept so `close` can end hanging ones. */
+function createServer(s: Served, sockets: Set<Socket>): http.Server {
   const server = http.createServer((req, res) => {
-    handle(req, res).catch(() => {
+    handle(s, req, res).catch(() => {
       if (!res.headersSent && !res.destroyed)
         sendJson(res, 500, { success: false, message: 'Internal server error' });
       else res.destroy();
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
+  server.on('connection', (sock) => {
+    sockets.add(sock);
+    sock.on('close', () => sockets.delete(sock));
   });
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
   });
+  return server;
+}
 
+/** Listens on `port` (0: a free one) and answers the port it got. */
+async function listen(server: http.Server, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  // Generated before the first request, in slices so an in-process host (the extension)
-  // keeps answering meanwhile.
-  dataset ??= await sharedDataset(opts.seed ?? 1, opts.hosts ?? 5000);
+  return typeof addr === 'object' && addr ? addr.port : 0;
+}
 
-  const emulator: Emulator = {
-    url: `http://127.0.0.1:${port}`,
-    apiKey,
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  const credits = startingCredits();
+  const budget = new CreditBudget(credits);
+  if (opts.credits) budget.configure(opts.credits);
+  const base: Omit<Served, 'admin' | 'port'> = {
+    apiKey: opts.apiKey ?? DEMO_API_KEY,
+    notFound: opts.notFound ?? '404',
+    baseLatency: Math.max(0, opts.latencyMs ?? 0),
+    dialect: opts.dialect ?? 'spec',
+    data: new DatasetStates(opts.seed ?? 1, opts.hosts ?? 5000),
+    log: [],
+    rules: new FaultRules(),
+    credits,
+    budget,
+    feedFaults: { kev: 'ok', epss: 'ok' },
+    timers: new TimerSet(),
+  };
+  // One object: the admin API's getters read the dialect the emulator's setters change.
+  const s: Served = Object.assign(base, { admin: adminState(opts, base), port: 0 });
+  const sockets = new Set<Socket>();
+  const server = createServer(s, sockets);
+  s.port = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
+  await s.data.prepare();
+  return emulatorOf(s, server, sockets);
+}
+
+/** The emulator's handle for its owner (tests, the demo, the benchmarks). */
+function emulatorOf(s: Served, server: http.Server, sockets: Set<Socket>): Emulator {
+  return {
+    url: `http://127.0.0.1:${s.port}`,
+    apiKey: s.apiKey,
     get dialect() {
-      return dialect;
+      return s.dialect;
     },
     set dialect(d: Dialect) {
-      dialect = d;
+      s.dialect = d;
     },
-    requests: log,
-    injectFault: (rule) => rules.inject(rule),
-    clearFaults: () => rules.clear(),
+    requests: s.log,
+    injectFault: (rule) => s.rules.inject(rule),
+    clearFaults: () => s.rules.clear(),
     clearLog: () => {
-      log.length = 0;
+      s.log.length = 0;
     },
     setDialect: (d) => {
       if (d !== 'spec' && d !== 'live') throw new Error("dialect must be 'spec' or 'live'");
-      dialect = d;
+      s.dialect = d;
     },
-    setCredits: (limits) => budget.configure(limits),
-    setFeedFault,
+    setCredits: (limits) => s.budget.configure(limits),
+    setFeedFault: s.admin.setFeedFault,
     close: () =>
       new Promise<void>((resolve) => {
-        closing = true;
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
+        s.timers.close();
         server.close(() => resolve());
-        for (const s of sockets) s.destroy();
+        for (const sock of sockets) sock.destroy();
         sockets.clear();
       }),
     get dataset() {
-      return getDataset();
+      return s.data.dataset;
     },
-    applyChange,
-    resetChange,
-    setState,
-    state: stateInfo,
+    applyChange: s.data.applyChange,
+    resetChange: s.data.resetChange,
+    setState: s.data.setState,
+    state: s.data.state,
   };
-  return emulator;
 }

@@ -3,6 +3,7 @@
  * through `text()` (textContent, with invisible characters made visible), never as HTML.
  */
 import type { IconName } from './icons';
+import { codePoint, INVISIBLE } from '../core/text/inert';
 import { l10n } from '../core/text/l10n';
 
 export type Child = Node | string | number | undefined | null | false;
@@ -54,15 +55,10 @@ export function append(el: Node, ...children: Child[]): void {
 /**
  * Bidi controls, zero-width characters, NUL and other C0/C1 controls (ANSI escapes start
  * with ESC), line/paragraph separators: shown as visible markers, never interpreted.
- * Same set as src/core/text/inert.ts `showInvisibles`. Tabs and newlines are kept.
+ * The one list is src/core/text/inert.ts `INVISIBLE` (`showInvisibles` marks the same set).
+ * Tabs and newlines are kept.
  */
-const INVISIBLE =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/;
 const INVISIBLE_G = new RegExp(INVISIBLE.source, 'g');
-
-export function codePoint(ch: string): string {
-  return `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-}
 
 /** Text as DOM nodes: plain text, with invisible characters as marked `U+XXXX` badges. */
 export function text(s: string): Node {

@@ -244,125 +244,132 @@ export class HostPage {
       );
       return;
     }
-    const header = (label: string, key: SortKey): HTMLElement => {
-      const active = this.sort.key === key;
-      const th = h('th', {
-        attrs: { scope: 'col', 'aria-sort': active ? (this.sort.desc ? 'descending' : 'ascending') : 'none' },
-      });
-      th.appendChild(
-        h(
-          'button',
-          {
-            class: 'sort-button',
-            attrs: { type: 'button' },
-            title: l10n.t('Sort by {0}', label),
-            onClick: () => {
-              this.sort = { key, desc: active ? !this.sort.desc : key !== 'id' };
-              this.renderCves();
-              (this.cveSlot.querySelector(`th[data-key="${key}"] button`) as HTMLElement | null)?.focus();
-            },
-          },
-          label,
-          active ? icon(this.sort.desc ? 'arrow-down' : 'arrow-up') : null,
-        ),
-      );
-      th.dataset.key = key;
-      return th;
-    };
-    const table = h(
-      'table',
-      { class: 'grid cve-table' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', { class: 'col-toggle', attrs: { scope: 'col' } }, ''),
-          header('CVE', 'id'),
-          header(l10n.t('Severity'), 'severity'),
-          header(l10n.t('Score'), 'score'),
-          header('KEV', 'risk'),
-          header('EPSS', 'epss'),
-          h('th', { attrs: { scope: 'col' } }, l10n.t('Summary')),
-          h('th', { attrs: { scope: 'col' } }, l10n.t('Ports')),
-          h('th', { attrs: { scope: 'col' } }, l10n.t('Exploits')),
-        ),
-      ),
-    );
+    const table = h('table', { class: 'grid cve-table' }, this.cveTableHead());
     const tbody = h('tbody');
-    for (const c of this.sortedCves()) {
-      const detailCell = h('td', { attrs: { colspan: '9' } });
-      const detail = h('tr', { class: 'detail-row', hidden: true }, detailCell);
-      const row = h('tr', { class: 'row', tabIndex: -1, data: { cve: c.id } });
-      let built = false;
-      const toggle = h(
-        'button',
-        {
-          class: 'icon-button',
-          attrs: { type: 'button', 'aria-expanded': 'false', 'aria-label': l10n.t('Details of {0}', c.id) },
-          onClick: (e) => {
-            e.stopPropagation();
-            const open = toggle.getAttribute('aria-expanded') !== 'true';
-            toggle.setAttribute('aria-expanded', String(open));
-            toggle.replaceChildren(icon(open ? 'chevron-down' : 'chevron-right'));
-            detail.hidden = !open;
-            if (open && !built) {
-              built = true;
-              detailCell.appendChild(this.cveDetail(c));
-            }
-          },
-        },
-        icon('chevron-right'),
-      );
-      const summary = c.summary ?? (c.source === 'host' ? l10n.t('Details load from the CVE endpoint…') : '');
-      append(
-        row,
-        h('td', { class: 'col-toggle' }, toggle),
-        h('td', { class: 'nowrap' }, c.id),
-        h('td', null, h('span', { class: `sev sev-${c.severity.toLowerCase()}` }, c.severity)),
-        h('td', { class: 'num' }, c.score !== undefined ? c.score.toFixed(1) : '–'),
-        h(
-          'td',
-          { class: 'nowrap', title: c.kev ? kevText(c.kev) : '' },
-          c.kev ? (c.kev.ransomware ? l10n.t('KEV · ransomware') : l10n.t('KEV {0}', c.kev.added)) : '',
-        ),
-        h(
-          'td',
-          { class: 'num', title: c.epss ? epssText(c.epss) : '' },
-          c.epss ? `${(c.epss.epss * 100).toFixed(c.epss.epss >= 0.1 ? 1 : 2)}%` : '',
-        ),
-        h('td', { class: 'wrap summary-cell' }, summary.length > 240 ? `${summary.slice(0, 240)}…` : summary),
-        h('td', null, c.services.join(', ')),
-        h('td', { class: 'num' }, c.exploits.length ? String(c.exploits.length) : ''),
-      );
-      tbody.appendChild(row);
-      tbody.appendChild(detail);
-    }
+    for (const c of this.sortedCves()) tbody.append(...this.cveRows(c));
     table.appendChild(tbody);
     navigableRows(tbody);
     slot.appendChild(h('div', { class: 'table-scroll' }, table));
-    if (this.moreCves) {
-      const more = button(l10n.t('Load more CVEs'), 'fold-down', () => {
-        more.disabled = true;
-        more.replaceChildren(icon('loading'), h('span', null, l10n.t('Loading…')));
-        const started = performance.now();
-        this.ctx.requests.request('moreCves', {}).then(
-          (r) => {
-            this.cves = r.cves;
-            this.moreCves = r.more;
-            this.cvesError = undefined;
+    if (this.moreCves) slot.appendChild(h('div', { class: 'more' }, this.moreCvesButton()));
+  }
+
+  /** A column header that sorts by `key` (again: the other way) and keeps the focus on it. */
+  private cveHeader(label: string, key: SortKey): HTMLElement {
+    const active = this.sort.key === key;
+    const th = h('th', {
+      attrs: { scope: 'col', 'aria-sort': active ? (this.sort.desc ? 'descending' : 'ascending') : 'none' },
+    });
+    th.appendChild(
+      h(
+        'button',
+        {
+          class: 'sort-button',
+          attrs: { type: 'button' },
+          title: l10n.t('Sort by {0}', label),
+          onClick: () => {
+            this.sort = { key, desc: active ? !this.sort.desc : key !== 'id' };
             this.renderCves();
-            this.report(started);
+            (this.cveSlot.querySelector(`th[data-key="${key}"] button`) as HTMLElement | null)?.focus();
           },
-          (err: unknown) => {
-            this.cvesError = err instanceof Error ? err.message : String(err);
-            this.renderCves();
-          },
-        );
-      });
-      slot.appendChild(h('div', { class: 'more' }, more));
-    }
+        },
+        label,
+        active ? icon(this.sort.desc ? 'arrow-down' : 'arrow-up') : null,
+      ),
+    );
+    th.dataset.key = key;
+    return th;
+  }
+
+  private cveTableHead(): HTMLElement {
+    return h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', { class: 'col-toggle', attrs: { scope: 'col' } }, ''),
+        this.cveHeader('CVE', 'id'),
+        this.cveHeader(l10n.t('Severity'), 'severity'),
+        this.cveHeader(l10n.t('Score'), 'score'),
+        this.cveHeader('KEV', 'risk'),
+        this.cveHeader('EPSS', 'epss'),
+        h('th', { attrs: { scope: 'col' } }, l10n.t('Summary')),
+        h('th', { attrs: { scope: 'col' } }, l10n.t('Ports')),
+        h('th', { attrs: { scope: 'col' } }, l10n.t('Exploits')),
+      ),
+    );
+  }
+
+  /** A CVE's row and its detail row, hidden and built on first open. */
+  private cveRows(c: CveView): [HTMLElement, HTMLElement] {
+    const detailCell = h('td', { attrs: { colspan: '9' } });
+    const detail = h('tr', { class: 'detail-row', hidden: true }, detailCell);
+    const row = h('tr', { class: 'row', tabIndex: -1, data: { cve: c.id } });
+    let built = false;
+    const toggle = h(
+      'button',
+      {
+        class: 'icon-button',
+        attrs: { type: 'button', 'aria-expanded': 'false', 'aria-label': l10n.t('Details of {0}', c.id) },
+        onClick: (e) => {
+          e.stopPropagation();
+          const open = toggle.getAttribute('aria-expanded') !== 'true';
+          toggle.setAttribute('aria-expanded', String(open));
+          toggle.replaceChildren(icon(open ? 'chevron-down' : 'chevron-right'));
+          detail.hidden = !open;
+          if (open && !built) {
+            built = true;
+            detailCell.appendChild(this.cveDetail(c));
+          }
+        },
+      },
+      icon('chevron-right'),
+    );
+    const summary = c.summary ?? (c.source === 'host' ? l10n.t('Details load from the CVE endpoint…') : '');
+    append(
+      row,
+      h('td', { class: 'col-toggle' }, toggle),
+      h('td', { class: 'nowrap' }, c.id),
+      h('td', null, h('span', { class: `sev sev-${c.severity.toLowerCase()}` }, c.severity)),
+      h('td', { class: 'num' }, c.score !== undefined ? c.score.toFixed(1) : '–'),
+      h(
+        'td',
+        { class: 'nowrap', title: c.kev ? kevText(c.kev) : '' },
+        c.kev ? (c.kev.ransomware ? l10n.t('KEV · ransomware') : l10n.t('KEV {0}', c.kev.added)) : '',
+      ),
+      h(
+        'td',
+        { class: 'num', title: c.epss ? epssText(c.epss) : '' },
+        c.epss ? `${(c.epss.epss * 100).toFixed(c.epss.epss >= 0.1 ? 1 : 2)}%` : '',
+      ),
+      h('td', { class: 'wrap summary-cell' }, summary.length > 240 ? `${summary.slice(0, 240)}…` : summary),
+      h('td', null, c.services.join(', ')),
+      h('td', { class: 'num' }, c.exploits.length ? String(c.exploits.length) : ''),
+    );
+    return [row, detail];
+  }
+
+  /** "Load more CVEs": asks the extension for the next page and draws the table again. */
+  private moreCvesButton(): HTMLButtonElement {
+    const more = button(l10n.t('Load more CVEs'), 'fold-down', () => {
+      more.disabled = true;
+      more.replaceChildren(icon('loading'), h('span', null, l10n.t('Loading…')));
+      const started = performance.now();
+      this.ctx.requests.request('moreCves', {}).then(
+        (r) => {
+          this.cves = r.cves;
+          this.moreCves = r.more;
+          this.cvesError = undefined;
+          this.renderCves();
+          this.report(started);
+        },
+        (err: unknown) => {
+          this.cvesError = err instanceof Error ? err.message : String(err);
+          this.renderCves();
+        },
+      );
+    });
+    return more;
   }
 
   private cveDetail(c: CveView): Node {

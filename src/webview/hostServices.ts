@@ -15,6 +15,58 @@ import { l10n } from '../core/text/l10n';
 const FIRST_ROWS = 60;
 const ROW_BATCH = 150;
 
+/** The table's columns: fixed widths (not measured from 1,000 rows of cells), then the header row. */
+function servicesTableHead(): HTMLElement[] {
+  return [
+    h(
+      'colgroup',
+      null,
+      ...['toggle', 'port', 'proto', 'name', 'product', 'version', 'tunnel', 'url', 'software', 'cves'].map(
+        (c) => h('col', { class: `col-${c}` }),
+      ),
+    ),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        ...[
+          '',
+          l10n.t('Port'),
+          l10n.t('Protocol'),
+          l10n.t('Name'),
+          l10n.t('Product'),
+          l10n.t('Version'),
+          l10n.t('Tunnel'),
+          l10n.t('URL / title'),
+          l10n.t('Software'),
+          'CVEs',
+        ].map((c, i) => h('th', { attrs: { scope: 'col' }, class: i === 0 ? 'col-toggle' : undefined }, c)),
+      ),
+    ),
+  ];
+}
+
+/** What the filter box matches a service row against, lower case. */
+function serviceSearchText(s: ServiceView): string {
+  return [
+    s.port,
+    s.protocol,
+    s.name,
+    s.product,
+    s.version,
+    s.tunnel,
+    s.url,
+    s.title,
+    ...s.software,
+    ...s.cves,
+  ]
+    .filter((x) => x !== undefined)
+    .join(' ')
+    .toLowerCase();
+}
+
 export class ServicesSection {
   constructor(private readonly ctx: PageContext) {}
 
@@ -31,38 +83,7 @@ export class ServicesSection {
       },
     });
     const table = h('table', { class: 'grid services-table' });
-    // Fixed layout: column widths come from here, not from measuring 1,000 rows of cells.
-    table.appendChild(
-      h(
-        'colgroup',
-        null,
-        ...['toggle', 'port', 'proto', 'name', 'product', 'version', 'tunnel', 'url', 'software', 'cves'].map(
-          (c) => h('col', { class: `col-${c}` }),
-        ),
-      ),
-    );
-    table.appendChild(
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          ...[
-            '',
-            l10n.t('Port'),
-            l10n.t('Protocol'),
-            l10n.t('Name'),
-            l10n.t('Product'),
-            l10n.t('Version'),
-            l10n.t('Tunnel'),
-            l10n.t('URL / title'),
-            l10n.t('Software'),
-            'CVEs',
-          ].map((c, i) => h('th', { attrs: { scope: 'col' }, class: i === 0 ? 'col-toggle' : undefined }, c)),
-        ),
-      ),
-    );
+    table.append(...servicesTableHead());
     const tbody = h('tbody');
     const searchText: string[] = [];
     const applyFilter = (): void => {
@@ -86,23 +107,7 @@ export class ServicesSection {
         const row = this.serviceRow(s);
         batch.appendChild(row.main);
         batch.appendChild(row.detail);
-        searchText.push(
-          [
-            s.port,
-            s.protocol,
-            s.name,
-            s.product,
-            s.version,
-            s.tunnel,
-            s.url,
-            s.title,
-            ...s.software,
-            ...s.cves,
-          ]
-            .filter((x) => x !== undefined)
-            .join(' ')
-            .toLowerCase(),
-        );
+        searchText.push(serviceSearchText(s));
       }
       tbody.appendChild(batch);
       if (next < services.length) {

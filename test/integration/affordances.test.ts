@@ -23,6 +23,7 @@ import { HOST_ACTIONS, WHOIS_ACTIONS } from '../../src/common/protocol';
 import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary } from '../../src/extension/commands';
+import { kindOf, NODE_CAPABILITIES, nodeContext, type NodeKind } from '../../src/extension/search/nodeMenus';
 import type { Node } from '../../src/extension/search/results/resultNodes';
 import type { SavedNode } from '../../src/extension/search/saved/savedView';
 import {
@@ -89,21 +90,11 @@ const NODE_RECIPES: Record<string, [string, Record<string, unknown>]> = {
 };
 
 /**
- * Every tree item type the two views give (`contextValue`), for the `viewItem =~ /…/` menu
- * entries: an entry is listed for each type its expression matches.
+ * Every kind of tree item the two views give (nodeMenus.ts), for the `viewItem =~ /…/` menu
+ * entries: an entry is listed for each kind whose context value (kind and capabilities) its
+ * expression matches.
  */
-const CONTEXT_VALUES = [
-  ...Object.keys(NODE_RECIPES),
-  'odin.loading',
-  'odin.empty',
-  'odin.savedGroup',
-  'odin.savedSearch',
-  'odin.workspaceHunts',
-  'odin.huntFile',
-  'odin.hunt',
-  'odin.news',
-  'odin.newResult',
-];
+const NODE_KINDS = Object.keys(NODE_CAPABILITIES) as NodeKind[];
 
 /** A fresh Results node of context value `cv`: its search is run, then the tree is walked. */
 async function resultNode(cv: string): Promise<Node> {
@@ -129,7 +120,7 @@ async function resultNode(cv: string): Promise<Node> {
   const queue: Array<[Node, number]> = [[root, 0]];
   while (queue.length) {
     const [n, depth] = queue.shift()!;
-    if (f.results.getTreeItem(n).contextValue === cv) return n;
+    if (kindOf(f.results.getTreeItem(n).contextValue) === cv) return n;
     if (depth < 3) for (const c of f.results.getChildren(n).slice(0, 30)) queue.push([c, depth + 1]);
   }
   assert.fail(`no "${cv}" node under ${recipe[0]} ${JSON.stringify(recipe[1])}`);
@@ -208,7 +199,7 @@ function menuActions(): Action[] {
         const re = /viewItem =~ \/(.+?)\/(?:\s|$)/.exec(when)?.[1];
         let items: string[] = [];
         if (eq) items = [eq];
-        else if (re) items = CONTEXT_VALUES.filter((cv) => new RegExp(re).test(cv));
+        else if (re) items = NODE_KINDS.filter((kind) => new RegExp(re).test(nodeContext(kind)));
         assert.ok(items.length, `cannot read the item types of ${e.command} in "${when}"`);
         for (const cv of items) {
           out.set(`${menu}:${e.command}@${cv}`, {

@@ -7,8 +7,8 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { chartBars } from '../../src/common/chartBars';
-import { timeHistogram } from '../../src/common/timeHistogram';
+import { chartBars } from '../../src/common/charts/bars';
+import { timeHistogram } from '../../src/common/charts/timeHistogram';
 import { narrowQuery } from '../../src/core/query';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary } from '../../src/extension/commands';

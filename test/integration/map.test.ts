@@ -7,7 +7,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { mapHosts } from '../../src/core/geo/mapModel';
+import { mapHosts } from '../../src/core/map/mapModel';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { MapSummary, RunSummary } from '../../src/extension/commands';
 import type { ResultSet } from '../../src/extension/search/results/resultSet';

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
 import type { RunSummary } from '../../src/extension/commands';
 import type { SearchFeature } from '../../src/extension/search';
+import { kindOf } from '../../src/extension/search/nodeMenus';
 import type { Node } from '../../src/extension/search/results/resultNodes';
 import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
 
@@ -61,7 +62,7 @@ describe('search commands and the results view', function () {
     assert.strictEqual(nodes.length, 26);
     assert.ok(nodes.slice(0, 25).every((n) => n.type === 'item' && n.item.t === 'host'));
     const more = f.results.getTreeItem(nodes[25]);
-    assert.strictEqual(more.contextValue, 'odin.loadMore');
+    assert.strictEqual(kindOf(more.contextValue), 'odin.loadMore');
     assert.strictEqual(more.description, `25 of ${r.total!.toLocaleString('en-US')} shown`);
     assert.strictEqual(more.command?.command, 'odin.loadMore');
     // The view's title follows the current set through an event: wait for it to settle.
@@ -122,7 +123,7 @@ describe('search commands and the results view', function () {
     assert.strictEqual(set.status, 'ready');
     const nodes = await setNodes(r.setId!);
     const last = f.results.getTreeItem(nodes[nodes.length - 1]);
-    assert.strictEqual(last.contextValue, 'odin.loadMore', 'Load more is offered again');
+    assert.strictEqual(kindOf(last.contextValue), 'odin.loadMore', 'Load more is offered again');
     const more = await run('odin.loadMore', r.setId);
     assert.strictEqual(more.count, 220);
   });
@@ -140,7 +141,7 @@ describe('search commands and the results view', function () {
     const icon = f.results.getTreeItem(cves[0]).iconPath as vscode.ThemeIcon;
     assert.ok(icon instanceof vscode.ThemeIcon);
     assert.ok(icon.color instanceof vscode.ThemeColor);
-    assert.strictEqual(f.results.getTreeItem(hostNode).contextValue, 'odin.host');
+    assert.strictEqual(kindOf(f.results.getTreeItem(hostNode).contextValue), 'odin.host');
   });
 
   it('lookupHost and whois open the details pages when they exist', async () => {
@@ -225,7 +226,7 @@ describe('search commands and the results view', function () {
     assert.strictEqual(r.errorKind, 'badRequest');
     const [err] = await setNodes(r.setId!);
     const item = f.results.getTreeItem(err);
-    assert.strictEqual(item.contextValue, 'odin.error');
+    assert.strictEqual(kindOf(item.contextValue), 'odin.error');
     assert.strictEqual(item.command?.command, 'odin.retry');
     assert.ok(String(item.label).length > 0);
   });
@@ -250,7 +251,7 @@ describe('search commands and the results view', function () {
       const nodes = await setNodes(r.setId!);
       assert.strictEqual(nodes.length, 11);
       const err = f.results.getTreeItem(nodes[10]);
-      assert.strictEqual(err.contextValue, 'odin.error');
+      assert.strictEqual(kindOf(err.contextValue), 'odin.error');
       assert.match(String(err.description), /10 of [\d,]+ kept/);
       await clearFaults();
       const retried = await run('odin.retry', r.setId);

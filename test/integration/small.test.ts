@@ -5,6 +5,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { RunSummary } from '../../src/extension/commands';
+import { kindOf } from '../../src/extension/search/nodeMenus';
 import { getTestApi, testEnv } from './index';
 
 describe('summaries: Change Facet Count…', function () {
@@ -25,7 +26,7 @@ describe('summaries: Change Facet Count…', function () {
     const node = f.results.getChildren().find((n) => n.type === 'set' && n.set.id === first.setId);
     assert.ok(node, 'the summary is in the tree');
     assert.strictEqual(
-      f.results.getTreeItem(node).contextValue,
+      kindOf(f.results.getTreeItem(node).contextValue),
       'odin.summarySet',
       'the node offers the command',
     );
@@ -48,7 +49,7 @@ describe('summaries: Change Facet Count…', function () {
     })) as RunSummary;
     const node = f.results.getChildren().find((n) => n.type === 'set' && n.set.id === r.setId);
     assert.ok(node);
-    assert.strictEqual(f.results.getTreeItem(node).contextValue, 'odin.resultSet.hosts');
+    assert.strictEqual(kindOf(f.results.getTreeItem(node).contextValue), 'odin.resultSet.hosts');
     const none = await vscode.commands.executeCommand('odin.changeFacetCount', {
       setId: r.setId,
       facetCount: 3,

@@ -177,15 +177,15 @@ test('every folder of src/ is in the layer table', () => {
 test('a wrong arrow between layers is found (the check itself)', () => {
   const at = (f: string): string => join(src, f);
   const g = new Map([
-    [at('core/triage/view.ts'), [at('core/triage/model.ts'), at('common/triageProtocol.ts')]],
-    [at('common/triageProtocol.ts'), [at('core/exploitation/order.ts')]],
+    [at('core/triage/view.ts'), [at('core/triage/model.ts'), at('common/triage/protocol.ts')]],
+    [at('common/triage/protocol.ts'), [at('core/exploitation/order.ts')]],
     [at('webview/main.ts'), [at('common/words.ts'), at('core/text/l10n.ts')]],
     [at('extension/keys/commands.ts'), [at('emulator/server.ts')]],
     [at('extension/lookup/hover.ts'), [at('emulator/dataset.ts')]],
     [at('agent/tools.ts'), [at('api/client.ts')]],
   ]);
   assert.deepEqual(layerViolations(g), [
-    'core/triage/view.ts -> common/triageProtocol.ts',
+    'core/triage/view.ts -> common/triage/protocol.ts',
     'extension/lookup/hover.ts -> emulator/dataset.ts',
   ]);
 });
@@ -199,4 +199,39 @@ test('every arrow between the folders of src/ follows the layer table', () => {
     const [from, to] = e.split(' -> ');
     assert.ok((graph.get(join(src, from)) ?? []).includes(join(src, to)), `stale exception: ${e}`);
   }
+});
+
+/**
+ * The pages of their own (triage, charts, map) each have one home folder per layer, so a
+ * reader finds a page's code under `src/<layer>/<page>/`. The agent's triage tool is one
+ * file of the agent layer and stays beside the other tools.
+ */
+const PAGE_FOLDERS = ['triage', 'charts', 'map'];
+const PAGE_FILES_OUTSIDE: readonly string[] = ['agent/triageTool.ts'];
+
+/** Files of src/ named after a page (`triageX.ts`, `chartX.ts`, `mapX.ts`) but outside its folders. */
+export function strayPageFiles(files: readonly string[]): string[] {
+  return files
+    .filter((f) => /(?:^|\/)(?:triage|charts?|map|geo)[A-Z.]/.test(f))
+    .filter((f) => !PAGE_FOLDERS.some((p) => f.split('/').slice(0, -1).includes(p)))
+    .filter((f) => !PAGE_FILES_OUTSIDE.includes(f));
+}
+
+test('a file named after a page outside its folders is found (the check itself)', () => {
+  assert.deepEqual(
+    strayPageFiles([
+      'common/chartProtocol.ts',
+      'extension/search/results/mapCommands.ts',
+      'common/charts/bars.ts',
+      'agent/triageTool.ts',
+      'core/text/mapping.ts',
+    ]),
+    ['common/chartProtocol.ts', 'extension/search/results/mapCommands.ts'],
+  );
+});
+
+test('each page (triage, charts, map) has one home folder per layer', () => {
+  const files = tsFiles(src).map((f) => relative(src, f).split('\\').join('/'));
+  assert.deepEqual(strayPageFiles(files), [], 'move these into src/<layer>/<page>/');
+  assert.ok(!existsSync(join(src, 'core', 'geo')), 'the map core lives in core/map/');
 });

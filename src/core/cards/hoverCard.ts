@@ -163,6 +163,28 @@ export function topCves(
   return { top: all.slice(0, max), total: all.length, exploits: exploitIds.size };
 }
 
+/** The card's open ports: each with what it runs and says, and how many the host listed. */
+function openPortsLine(host: Host): string {
+  if (!host.services.length) return l10n.t('**Open ports:** none seen');
+  const ports = [...host.services]
+    .sort((a, b) => a.port - b.port)
+    .slice(0, MAX_PORTS)
+    .map((s) => {
+      const proto = s.protocol ? `/${md(s.protocol, 10)}` : '';
+      const what = [s.name, s.product, s.version].filter((x): x is string => !!x && x.trim() !== '');
+      // What the service says: HTTP status, title and server, or its banner's first line.
+      const says = serviceSummary(s);
+      return `${s.port}${proto}${what.length ? ` ${md(what.join(' '), 60)}` : ''}${says ? ` — ${md(says, 80)}` : ''}`;
+    });
+  // A host listing more services than normalisation keeps says how many it listed.
+  const listed = host.services.length + (host.services_omitted ?? 0);
+  const more = listed > MAX_PORTS ? ` · ${l10n.t('+{0} more', fmt(listed - MAX_PORTS))}` : '';
+  const list = `${ports.join(' · ')}${more}`;
+  return host.services_omitted
+    ? l10n.t('**Open ports ({0}, {1} kept):** {2}', fmt(listed), fmt(host.services.length), list)
+    : l10n.t('**Open ports ({0}):** {1}', fmt(listed), list);
+}
+
 /** The card for a public IP that ODIN knows. */
 export function hostCard(ip: string, host: Host, opts: CardOptions): string {
   // Three compact paragraphs (hard line breaks inside): who and where; what is exposed;
@@ -181,30 +203,7 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
     [place, seen ? l10n.t('last seen {0}', seen) : ''].filter(Boolean).join(' · '),
   ]);
 
-  const exposed: string[] = [];
-  if (host.services.length) {
-    const ports = [...host.services]
-      .sort((a, b) => a.port - b.port)
-      .slice(0, MAX_PORTS)
-      .map((s) => {
-        const proto = s.protocol ? `/${md(s.protocol, 10)}` : '';
-        const what = [s.name, s.product, s.version].filter((x): x is string => !!x && x.trim() !== '');
-        // What the service says: HTTP status, title and server, or its banner's first line.
-        const says = serviceSummary(s);
-        return `${s.port}${proto}${what.length ? ` ${md(what.join(' '), 60)}` : ''}${says ? ` — ${md(says, 80)}` : ''}`;
-      });
-    // A host listing more services than normalisation keeps says how many it listed.
-    const listed = host.services.length + (host.services_omitted ?? 0);
-    const more = listed > MAX_PORTS ? ` · ${l10n.t('+{0} more', fmt(listed - MAX_PORTS))}` : '';
-    const list = `${ports.join(' · ')}${more}`;
-    exposed.push(
-      host.services_omitted
-        ? l10n.t('**Open ports ({0}, {1} kept):** {2}', fmt(listed), fmt(host.services.length), list)
-        : l10n.t('**Open ports ({0}):** {1}', fmt(listed), list),
-    );
-  } else {
-    exposed.push(l10n.t('**Open ports:** none seen'));
-  }
+  const exposed: string[] = [openPortsLine(host)];
   const cert = host.services.map((s) => certSummary(s.tls)).find((c) => c !== undefined);
   if (cert) exposed.push(l10n.t('**Certificate:** {0}', md(cert, 160)));
   // Tags that hold (normalisation keeps a tag only when its value is true).

@@ -38,6 +38,21 @@ export function overlapsConsumed(a: number, b: number): boolean {
   return consumedN > 0 && overlaps(a, b);
 }
 
+/** Where the zone id after the `%` at `percent` ends: letters, digits, `_`, `-`, inner dots; 64 at most. */
+function zoneEnd(text: string, percent: number): number {
+  let z = percent + 1;
+  while (z - percent <= 64) {
+    const k = cls(text, z);
+    if (
+      (k & (ALPHA | DIGIT | UNDERSCORE | HYPHEN)) !== 0 ||
+      (k === (RUN | DOT) && (cls(text, z + 1) & (ALPHA | DIGIT)) !== 0)
+    )
+      z++;
+    else break;
+  }
+  return z;
+}
+
 /** Finds IPv6 literals in the run and records the ranges they take in `consumed`. */
 export function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: number): void {
   const text = sink.text;
@@ -105,16 +120,7 @@ export function analyzeIPv6(sink: Sink, s: number, e: number, v: RunView, left: 
     let en = v.orig(y);
     if (y === hi && text.charCodeAt(e) === Ch.Percent && (cls(text, e + 1) & (ALPHA | DIGIT)) !== 0) {
       // Zone id: `fe80::1%eth0`; `%25eth0` inside brackets is its URL-encoded form.
-      let z = e + 1;
-      while (z - e <= 64) {
-        const k = cls(text, z);
-        if (
-          (k & (ALPHA | DIGIT | UNDERSCORE | HYPHEN)) !== 0 ||
-          (k === (RUN | DOT) && (cls(text, z + 1) & (ALPHA | DIGIT)) !== 0)
-        )
-          z++;
-        else break;
-      }
+      const z = zoneEnd(text, e);
       if (sink.values)
         value += `%${zoneValue(text.slice(e + 1, z), bracketed && text.charCodeAt(z) === Ch.CloseBracket)}`;
       en = z;

@@ -190,7 +190,7 @@ export function compactHost(host: Host, pool: CompactPool = new CompactPool()): 
           country_code: pool.str(location.country_code),
           country_name: pool.str(location.country_name),
           network: pool.str(location.network),
-          // The map's point (core/geo/points.ts): the numbers, or the text when they are absent.
+          // The map's point (core/map/points.ts): the numbers, or the text when they are absent.
           coordinates: location.coordinates
             ? { latitude: location.coordinates.latitude, longitude: location.coordinates.longitude }
             : undefined,

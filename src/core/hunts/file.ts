@@ -162,9 +162,8 @@ export function nearest(word: string, candidates: Iterable<string>): string | un
   return best;
 }
 
-/** Parses a whole `.odinq` file. Never throws: problems are returned with their offsets. */
-export function parseHuntFile(text: string): HuntFile {
-  const blank = blankComments(text);
+/** The file's lines, each without its line break (`\r\n` or `\n`). */
+function fileLines(text: string): Array<{ start: number; end: number }> {
   const lines: Array<{ start: number; end: number }> = [];
   for (let start = 0; start <= text.length;) {
     const nl = text.indexOf('\n', start);
@@ -173,6 +172,138 @@ export function parseHuntFile(text: string): HuntFile {
     if (nl < 0) break;
     start = nl + 1;
   }
+  return lines;
+}
+
+/** A fix that replaces `start..end` by `text`. */
+function withFix(
+  title: string,
+  start: number,
+  end: number,
+  text: string | undefined,
+): Pick<FileProblem, 'fix'> {
+  return text ? { fix: { title, start, end, text } } : {};
+}
+
+/** The problem of a header whose kind is missing or unknown, with the nearest kind as a fix. */
+function kindProblem(kindText: string, kindStart: number, kindEnd: number): FileProblem {
+  const guess = kindText ? nearest(kindText, HUNT_KINDS) : undefined;
+  return {
+    start: kindStart - 1,
+    end: Math.max(kindEnd, kindStart),
+    code: 'unknownKind',
+    message: kindText
+      ? l10n.t('"{0}" is not a kind of query. Use one of: {1}.', kindText, HUNT_KINDS.join(', '))
+      : l10n.t('The header needs a kind. Use one of: {0}.', HUNT_KINDS.join(', ')),
+    ...withFix(l10n.t('Change to {0}', `@${guess}`), kindStart, kindEnd, guess),
+  };
+}
+
+/** A header's options (the trailing `key=value` words), each checked against `kind`. */
+function headerOptions(
+  tokens: ReadonlyArray<{ text: string; start: number }>,
+  kind: HuntKind | undefined,
+  problems: FileProblem[],
+): HuntOption[] {
+  const options: HuntOption[] = [];
+  for (const t of tokens) {
+    const eq = t.text.indexOf('=');
+    const opt: HuntOption = {
+      key: t.text.slice(0, eq),
+      value: t.text.slice(eq + 1),
+      start: t.start,
+      end: t.start + t.text.length,
+    };
+    options.push(opt);
+    const def = HUNT_OPTIONS[opt.key];
+    if (!def) {
+      const guess = nearest(opt.key, Object.keys(HUNT_OPTIONS));
+      problems.push({
+        start: opt.start,
+        end: opt.start + opt.key.length,
+        code: 'unknownOption',
+        message: l10n.t('Unknown option "{0}". Options: {1}.', opt.key, Object.keys(HUNT_OPTIONS).join(', ')),
+        ...withFix(l10n.t('Change to {0}', guess ?? ''), opt.start, opt.start + opt.key.length, guess),
+      });
+      continue;
+    }
+    const err = optionError(opt, kind, def);
+    if (err) problems.push({ start: opt.start, end: opt.end, code: 'badOption', message: err });
+  }
+  return options;
+}
+
+/** A header line (`@kind name key=value…`) as a query whose body is still to come. */
+function parseHeader(
+  text: string,
+  line: { start: number; end: number },
+  header: RegExpExecArray,
+  index: number,
+  problems: FileProblem[],
+): HuntQuery {
+  const kindText = header[1];
+  const kindStart = line.start + header[0].length - kindText.length;
+  const kindEnd = kindStart + kindText.length;
+  const kind = (HUNT_KINDS as readonly string[]).includes(kindText) ? (kindText as HuntKind) : undefined;
+  if (!kind) problems.push(kindProblem(kindText, kindStart, kindEnd));
+  // The rest: name words, then trailing key=value options.
+  const rest = header.input.slice(header[0].length);
+  const tokens: Array<{ text: string; start: number }> = [];
+  for (const t of rest.matchAll(/\S+/g)) tokens.push({ text: t[0], start: kindEnd + (t.index ?? 0) });
+  let firstOption = tokens.length;
+  while (firstOption > 0 && /^[A-Za-z]\w*=/.test(tokens[firstOption - 1].text)) firstOption--;
+  const nameTokens = tokens.slice(0, firstOption);
+  const lastName = nameTokens[nameTokens.length - 1];
+  const name = lastName ? text.slice(nameTokens[0].start, lastName.start + lastName.text.length) : '';
+  const options = headerOptions(tokens.slice(firstOption), kind, problems);
+  if (!name) {
+    problems.push({
+      start: line.start,
+      end: line.end,
+      code: 'noName',
+      message: l10n.t('Give the query a name after the kind, e.g. "@hosts Exposed RDP".'),
+      fix: { title: l10n.t('Add a name'), start: kindEnd, end: kindEnd, text: ` ${l10n.t('Untitled hunt')}` },
+    });
+  }
+  return {
+    index,
+    kind,
+    kindText,
+    name: name || l10n.t('Query {0}', index + 1),
+    options,
+    headerStart: line.start,
+    headerEnd: line.end,
+    kindStart,
+    kindEnd,
+    bodyStart: Math.min(text.length, line.end + (text[line.end] === '\r' ? 2 : 1)),
+    bodyEnd: text.length,
+    body: '',
+    query: '',
+  };
+}
+
+/** Text before the first header: never run, so a problem with a fix that adds a header. */
+function noHeaderProblem(start: number, end: number): FileProblem {
+  return {
+    start,
+    end,
+    code: 'noHeader',
+    message: l10n.t(
+      'A query needs a header line above it, such as "@hosts My hunt". Text before the first header is never run.',
+    ),
+    fix: {
+      title: l10n.t('Add a header "@hosts"'),
+      start,
+      end: start,
+      // l10n: English, a header's syntax (its name is worded)
+      text: `@hosts ${l10n.t('Untitled hunt')}\n`,
+    },
+  };
+}
+
+/** Parses a whole `.odinq` file. Never throws: problems are returned with their offsets. */
+export function parseHuntFile(text: string): HuntFile {
+  const blank = blankComments(text);
   const queries: HuntQuery[] = [];
   const problems: FileProblem[] = [];
   let orphanStart: number | undefined;
@@ -187,7 +318,7 @@ export function parseHuntFile(text: string): HuntFile {
       .filter((l) => l !== '')
       .join(' ');
   };
-  for (const line of lines) {
+  for (const line of fileLines(text)) {
     const blankLine = blank.slice(line.start, line.end);
     const m = HEADER.exec(blankLine);
     if (!m) {
@@ -198,132 +329,11 @@ export function parseHuntFile(text: string): HuntFile {
       continue;
     }
     if (current) close(current, line.start);
-    const kindText = m[1];
-    const kindStart = line.start + m[0].length - kindText.length;
-    const kindEnd = kindStart + kindText.length;
-    const kind = (HUNT_KINDS as readonly string[]).includes(kindText) ? (kindText as HuntKind) : undefined;
-    if (!kind) {
-      const guess = kindText ? nearest(kindText, HUNT_KINDS) : undefined;
-      problems.push({
-        start: kindStart - 1,
-        end: Math.max(kindEnd, kindStart),
-        code: 'unknownKind',
-        message: kindText
-          ? l10n.t('"{0}" is not a kind of query. Use one of: {1}.', kindText, HUNT_KINDS.join(', '))
-          : l10n.t('The header needs a kind. Use one of: {0}.', HUNT_KINDS.join(', ')),
-        ...(guess
-          ? {
-              fix: {
-                title: l10n.t('Change to {0}', `@${guess}`),
-                start: kindStart,
-                end: kindEnd,
-                text: guess,
-              },
-            }
-          : {}),
-      });
-    }
-    // The rest: name words, then trailing key=value options.
-    const rest = blankLine.slice(m[0].length);
-    const restStart = kindEnd;
-    const tokens: Array<{ text: string; start: number }> = [];
-    for (const t of rest.matchAll(/\S+/g)) tokens.push({ text: t[0], start: restStart + (t.index ?? 0) });
-    let firstOption = tokens.length;
-    while (firstOption > 0 && /^[A-Za-z]\w*=/.test(tokens[firstOption - 1].text)) firstOption--;
-    const nameTokens = tokens.slice(0, firstOption);
-    const name = nameTokens.length
-      ? text.slice(
-          nameTokens[0].start,
-          nameTokens[nameTokens.length - 1].start + nameTokens[nameTokens.length - 1].text.length,
-        )
-      : '';
-    const options: HuntOption[] = [];
-    for (const t of tokens.slice(firstOption)) {
-      const eq = t.text.indexOf('=');
-      const opt: HuntOption = {
-        key: t.text.slice(0, eq),
-        value: t.text.slice(eq + 1),
-        start: t.start,
-        end: t.start + t.text.length,
-      };
-      options.push(opt);
-      const def = HUNT_OPTIONS[opt.key];
-      if (!def) {
-        const guess = nearest(opt.key, Object.keys(HUNT_OPTIONS));
-        problems.push({
-          start: opt.start,
-          end: opt.start + opt.key.length,
-          code: 'unknownOption',
-          message: l10n.t(
-            'Unknown option "{0}". Options: {1}.',
-            opt.key,
-            Object.keys(HUNT_OPTIONS).join(', '),
-          ),
-          ...(guess
-            ? {
-                fix: {
-                  title: l10n.t('Change to {0}', guess),
-                  start: opt.start,
-                  end: opt.start + opt.key.length,
-                  text: guess,
-                },
-              }
-            : {}),
-        });
-        continue;
-      }
-      const err = optionError(opt, kind, def);
-      if (err) problems.push({ start: opt.start, end: opt.end, code: 'badOption', message: err });
-    }
-    if (!name) {
-      problems.push({
-        start: line.start,
-        end: line.end,
-        code: 'noName',
-        message: l10n.t('Give the query a name after the kind, e.g. "@hosts Exposed RDP".'),
-        fix: {
-          title: l10n.t('Add a name'),
-          start: kindEnd,
-          end: kindEnd,
-          text: ` ${l10n.t('Untitled hunt')}`,
-        },
-      });
-    }
-    current = {
-      index: queries.length,
-      kind,
-      kindText,
-      name: name || l10n.t('Query {0}', queries.length + 1),
-      options,
-      headerStart: line.start,
-      headerEnd: line.end,
-      kindStart,
-      kindEnd,
-      bodyStart: Math.min(text.length, line.end + (text[line.end] === '\r' ? 2 : 1)),
-      bodyEnd: text.length,
-      body: '',
-      query: '',
-    };
+    current = parseHeader(text, line, m, queries.length, problems);
     queries.push(current);
   }
   if (current) close(current, text.length);
-  if (orphanStart !== undefined) {
-    problems.push({
-      start: orphanStart,
-      end: orphanEnd,
-      code: 'noHeader',
-      message: l10n.t(
-        'A query needs a header line above it, such as "@hosts My hunt". Text before the first header is never run.',
-      ),
-      fix: {
-        title: l10n.t('Add a header "@hosts"'),
-        start: orphanStart,
-        end: orphanStart,
-        // l10n: English, a header's syntax (its name is worded)
-        text: `@hosts ${l10n.t('Untitled hunt')}\n`,
-      },
-    });
-  }
+  if (orphanStart !== undefined) problems.push(noHeaderProblem(orphanStart, orphanEnd));
   return { queries, problems };
 }
 

@@ -7,8 +7,8 @@
  * 10,000-host cell never holds more than what is shown. Pure: no VS Code.
  */
 import type { AggregationBucket, Host } from '../../api/types';
-import { mapHosts } from '../geo/mapModel';
-import type { MapHost } from '../geo/types';
+import { mapHosts } from '../map/mapModel';
+import type { MapHost } from '../map/types';
 import { parseHuntFile, parseLucene, optionValue, pageSizeOf } from '../hunts';
 import { RequestBudget } from '../requests/budget';
 import {

@@ -46,86 +46,118 @@ export function toCsv(table: Table): string {
 const join = (xs: ReadonlyArray<string | number | undefined>): string =>
   xs.filter((x) => x !== undefined && x !== '').join('; ');
 
+type ItemOf<K extends ResultItem['t']> = Extract<ResultItem, { t: K }>;
+
+function hostTable(hosts: ReadonlyArray<ItemOf<'host'>>): Table {
+  return {
+    columns: [
+      'ip',
+      'ports',
+      'products',
+      'cves',
+      'is_vuln',
+      'asn',
+      'organization',
+      'country',
+      'city',
+      'hostnames',
+      'last_updated_at',
+      'tags',
+      'services',
+      'certificates',
+    ],
+    rows: hosts.map(({ v }) => [
+      v.ip,
+      join(v.services.map((s) => s.port)),
+      join([...new Set(v.services.map((s) => s.product))]),
+      join([...new Set(v.services.flatMap((s) => s.cve.map((c) => c.id)))]),
+      v.is_vuln,
+      v.asn?.number,
+      v.asn?.organization,
+      v.location?.country_code,
+      v.location?.city,
+      join(v.hostnames.map((h) => h.name)),
+      v.last_updated_at,
+      // Tags that hold (their value is true), what each service says, the certificates.
+      join(v.tags.map((t) => t.name)),
+      join(v.services.map((s) => [s.port, serviceSummary(s)].filter((x) => x !== undefined).join(' '))),
+      join(
+        v.services.flatMap((s) =>
+          s.tls ? [[certSummary(s.tls), s.tls.fingerprintSha256].filter((x) => x).join(' sha256 ')] : [],
+        ),
+      ),
+    ]),
+  };
+}
+
+function bucketTable(buckets: ReadonlyArray<ItemOf<'bucket'>>): Table {
+  return {
+    columns: [
+      'name',
+      'provider',
+      'region',
+      'open',
+      'files',
+      'sensitive_files',
+      'labels',
+      'categories',
+      'ins_at',
+      'scan_at',
+      'last_found_at',
+    ],
+    rows: buckets.map(({ v }) => [
+      v.name,
+      v.provider,
+      v.region,
+      v.open,
+      v.files,
+      v.sensitive_files,
+      join(v.labels),
+      join(v.categories),
+      v.ins_at,
+      v.scan_at,
+      v.last_found_at,
+    ]),
+  };
+}
+
+function whoisTable(records: ReadonlyArray<ItemOf<'whois'>>): Table {
+  return {
+    columns: [
+      'domain_name',
+      'registrar',
+      'created_date',
+      'updated_date',
+      'expires_date',
+      'name_servers',
+      'registrant_organization',
+    ],
+    rows: records.map(({ v }) => [
+      v.domain_name,
+      v.registrar?.name,
+      v.created_date,
+      v.updated_date,
+      v.expires_date,
+      join(v.name_servers),
+      v.registrant_contact?.company,
+    ]),
+  };
+}
+
 /** The columns and rows for a list of items of one kind (the first item's kind decides). */
 export function toTable(items: readonly ResultItem[]): Table {
   const kind = items[0]?.t ?? 'host';
-  const of = <K extends ResultItem['t']>(k: K) =>
-    items.filter((i): i is Extract<ResultItem, { t: K }> => i.t === k);
+  const of = <K extends ResultItem['t']>(k: K) => items.filter((i): i is ItemOf<K> => i.t === k);
   switch (kind) {
     case 'host':
-      return {
-        columns: [
-          'ip',
-          'ports',
-          'products',
-          'cves',
-          'is_vuln',
-          'asn',
-          'organization',
-          'country',
-          'city',
-          'hostnames',
-          'last_updated_at',
-          'tags',
-          'services',
-          'certificates',
-        ],
-        rows: of('host').map(({ v }) => [
-          v.ip,
-          join(v.services.map((s) => s.port)),
-          join([...new Set(v.services.map((s) => s.product))]),
-          join([...new Set(v.services.flatMap((s) => s.cve.map((c) => c.id)))]),
-          v.is_vuln,
-          v.asn?.number,
-          v.asn?.organization,
-          v.location?.country_code,
-          v.location?.city,
-          join(v.hostnames.map((h) => h.name)),
-          v.last_updated_at,
-          // Tags that hold (their value is true), what each service says, the certificates.
-          join(v.tags.map((t) => t.name)),
-          join(v.services.map((s) => [s.port, serviceSummary(s)].filter((x) => x !== undefined).join(' '))),
-          join(
-            v.services.flatMap((s) =>
-              s.tls ? [[certSummary(s.tls), s.tls.fingerprintSha256].filter((x) => x).join(' sha256 ')] : [],
-            ),
-          ),
-        ]),
-      };
+      return hostTable(of('host'));
     case 'domain':
       return {
         columns: ['domain', 'subdomain', 'tld', 'added_at'],
         rows: of('domain').map(({ v }) => [v.domain, v.subdomain, v.ext_dns_name?.tld, v.added_at]),
       };
     case 'bucket':
-      return {
-        columns: [
-          'name',
-          'provider',
-          'region',
-          'open',
-          'files',
-          'sensitive_files',
-          'labels',
-          'categories',
-          'ins_at',
-          'scan_at',
-          'last_found_at',
-        ],
-        rows: of('bucket').map(({ v }) => [
-          v.name,
-          v.provider,
-          v.region,
-          v.open,
-          v.files,
-          v.sensitive_files,
-          join(v.labels),
-          join(v.categories),
-          v.ins_at,
-          v.scan_at,
-          v.last_found_at,
-        ]),
-      };
+      return bucketTable(of('bucket'));
     case 'cve':
       return {
         columns: ['ip', 'id', 'severity', 'score', 'summary', 'exploits'],
@@ -145,26 +177,7 @@ export function toTable(items: readonly ResultItem[]): Table {
         ]),
       };
     case 'whois':
-      return {
-        columns: [
-          'domain_name',
-          'registrar',
-          'created_date',
-          'updated_date',
-          'expires_date',
-          'name_servers',
-          'registrant_organization',
-        ],
-        rows: of('whois').map(({ v }) => [
-          v.domain_name,
-          v.registrar?.name,
-          v.created_date,
-          v.updated_date,
-          v.expires_date,
-          join(v.name_servers),
-          v.registrant_contact?.company,
-        ]),
-      };
+      return whoisTable(of('whois'));
     case 'facet':
       return {
         columns: ['field', 'key', 'doc_count'],

@@ -7,17 +7,23 @@
 
 /**
  * Bidi controls, zero-width characters, NUL, other C0/C1 controls (ANSI escapes start
- * with ESC) and the line/paragraph separators. Shown visibly instead of being interpreted.
+ * with ESC), the line/paragraph separators, the soft hyphen, the Mongolian vowel separator
+ * and the interlinear annotation marks. Shown visibly instead of being interpreted: the one
+ * list for every surface (the pages' `text()` in src/webview/dom.ts reads it too). Tabs and
+ * newlines are not in it.
  */
-const INVISIBLE =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+export const INVISIBLE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/;
+const INVISIBLE_G = new RegExp(INVISIBLE.source, 'g');
+
+/** A character's code point as `U+XXXX`. */
+export function codePoint(ch: string): string {
+  return `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
 
 /** Replaces invisible and control characters with a visible `<U+XXXX>` marker. */
 export function showInvisibles(text: string): string {
-  return text.replace(
-    INVISIBLE,
-    (ch) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`,
-  );
+  return text.replace(INVISIBLE_G, (ch) => `<${codePoint(ch)}>`);
 }
 
 /** Cuts `text` to at most `max` characters (by code point), marking the cut. */

@@ -36,6 +36,21 @@ function stixTime(d: Date): string {
   return d.toISOString();
 }
 
+/** The host's AS as a STIX `autonomous-system` (a deterministic SCO id), when its number reads. */
+function autonomousSystem(asn: string | undefined, org: string | undefined): StixObject | undefined {
+  if (!asn) return undefined;
+  const number = Number(asn.replace(/^AS/i, ''));
+  if (!Number.isInteger(number) || number < 0) return undefined;
+  const as: StixObject = {
+    type: 'autonomous-system',
+    spec_version: '2.1',
+    id: scoId('autonomous-system', { number }),
+    number,
+  };
+  if (org) as.name = org;
+  return as;
+}
+
 export function stixBundle(
   triage: Triage,
   opts: ReportOptions = {},
@@ -77,19 +92,8 @@ export function stixBundle(
     };
     const v = r.verdict;
     const refs: string[] = [];
-    if (v?.kind === 'host' && v.asn) {
-      const number = Number(v.asn.replace(/^AS/i, ''));
-      if (Number.isInteger(number) && number >= 0) {
-        const as: StixObject = {
-          type: 'autonomous-system',
-          spec_version: '2.1',
-          id: scoId('autonomous-system', { number }),
-          number,
-        };
-        if (v.org) as.name = v.org;
-        sco.belongs_to_refs = [add(as)];
-      }
-    }
+    const as = v?.kind === 'host' ? autonomousSystem(v.asn, v.org) : undefined;
+    if (as) sco.belongs_to_refs = [add(as)];
     refs.push(add(sco));
     if (!v) {
       allRefs.push(...refs);

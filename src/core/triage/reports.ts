@@ -63,11 +63,9 @@ function tableRow(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-export function markdownReport(triage: Triage, opts: ReportOptions = {}): string {
-  const dfg = opts.defang ?? true;
-  const show = (v: string): string => mdCode(dfg ? defang(v) : v);
+/** The report's title, what it was made from, the counts table and its notes. */
+function reportSummary(triage: Triage, opts: ReportOptions, rows: TriageRow[]): string[] {
   const label = opts.fileLabel ?? ((u: string) => u);
-  const rows = rowsOf(triage, opts);
   const acc = account(triage);
   const priv = triage.rows.filter((r) => r.private).length;
   const vulnerable = triage.rows.filter((r) => r.verdict?.kind === 'host' && r.verdict.vulnerable);
@@ -104,7 +102,12 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
     lines.push(`> ${l10n.t('Exploitation: {0}.', mdText(feeds.feeds, 300))}`, '');
   if (triage.truncated)
     lines.push(`> ${l10n.t('More unique values than the triage lists; the rest are counted only.')}`, '');
-  const notable = rows
+  return lines;
+}
+
+/** Vulnerable or tagged hosts, riskiest first (KEV, EPSS, CVSS), at most 50. */
+function notableHosts(rows: TriageRow[]): TriageRow[] {
+  return rows
     .filter((r) => r.verdict?.kind === 'host' && (r.verdict.vulnerable || r.verdict.tags.length > 0))
     .sort(
       (a, b) =>
@@ -113,75 +116,97 @@ export function markdownReport(triage: Triage, opts: ReportOptions = {}): string
         b.count - a.count,
     )
     .slice(0, 50);
-  if (notable.length) {
+}
+
+function notableSection(notable: TriageRow[], show: (v: string) => string): string[] {
+  if (!notable.length) return [];
+  const lines = [
+    `### ${l10n.t('Notable hosts')}`,
+    '',
+    tableRow([
+      l10n.t('indicator'),
+      l10n.t('seen'),
+      l10n.t('exploited'),
+      l10n.t('max EPSS'),
+      'CVEs',
+      l10n.t('max CVSS'),
+      l10n.t('severity'),
+      l10n.t('exploits'),
+      l10n.t('tags'),
+      l10n.t('ports'),
+      'ASN',
+      l10n.t('organisation'),
+      l10n.t('country'),
+    ]),
+    '|---|---:|---|---:|---:|---:|---|---:|---|---|---|---|---|',
+  ];
+  for (const r of notable) {
+    const v = r.verdict!;
+    if (v.kind !== 'host') continue;
     lines.push(
-      `### ${l10n.t('Notable hosts')}`,
-      '',
-      tableRow([
-        l10n.t('indicator'),
-        l10n.t('seen'),
-        l10n.t('exploited'),
-        l10n.t('max EPSS'),
-        'CVEs',
-        l10n.t('max CVSS'),
-        l10n.t('severity'),
-        l10n.t('exploits'),
-        l10n.t('tags'),
-        l10n.t('ports'),
-        'ASN',
-        l10n.t('organisation'),
-        l10n.t('country'),
-      ]),
-      '|---|---:|---|---:|---:|---:|---|---:|---|---|---|---|---|',
+      `| ${show(r.value)} | ${r.count} | ${mdText(v.kev ? (v.ransomware ? l10n.t('{0} in KEV (ransomware)', v.kev) : l10n.t('{0} in KEV', v.kev)) : '')} | ${v.epss !== undefined ? `${(v.epss * 100).toFixed(1)}%` : ''} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? `, … ${l10n.t('({0} in all)', v.ports.length)}` : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`,
     );
-    for (const r of notable) {
-      const v = r.verdict!;
-      if (v.kind !== 'host') continue;
-      lines.push(
-        `| ${show(r.value)} | ${r.count} | ${mdText(v.kev ? (v.ransomware ? l10n.t('{0} in KEV (ransomware)', v.kev) : l10n.t('{0} in KEV', v.kev)) : '')} | ${v.epss !== undefined ? `${(v.epss * 100).toFixed(1)}%` : ''} | ${v.cves} | ${v.maxScore ?? ''} | ${mdText(v.maxSeverity ?? '')} | ${v.exploits} | ${mdText(v.tags.join(', '), 80)} | ${v.ports.slice(0, 10).join(', ')}${v.ports.length > 10 ? `, … ${l10n.t('({0} in all)', v.ports.length)}` : ''} | ${mdText(v.asn ?? '')} | ${mdText(v.org ?? '', 60)} | ${mdText(v.country ?? '')} |`,
-      );
-    }
-    lines.push('');
   }
+  lines.push('');
+  return lines;
+}
+
+function domainSection(domains: TriageRow[], show: (v: string) => string): string[] {
+  if (!domains.length) return [];
+  const lines = [
+    `### ${l10n.t('Domains')}`,
+    '',
+    tableRow([
+      l10n.t('indicator'),
+      l10n.t('seen'),
+      l10n.t('registrar'),
+      l10n.t('created'),
+      l10n.t('age (days)'),
+      l10n.t('expires'),
+    ]),
+    '|---|---:|---|---|---:|---|',
+  ];
+  for (const r of domains) {
+    const v = r.verdict!;
+    if (v.kind !== 'domain') continue;
+    lines.push(
+      `| ${show(r.value)} | ${r.count} | ${mdText(v.registrar ?? '', 60)} | ${v.created ?? ''} | ${v.ageDays ?? ''} | ${v.expires ?? ''} |`,
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
+/** Every other indicator with its status, at most 200 (the CSV and JSON list them all). */
+function otherSection(rest: TriageRow[], show: (v: string) => string): string[] {
+  if (!rest.length) return [];
+  const lines = [
+    `### ${l10n.t('Other indicators')}`,
+    '',
+    tableRow([l10n.t('indicator'), l10n.t('kind'), l10n.t('seen'), l10n.t('status')]),
+    '|---|---|---:|---|',
+  ];
+  for (const r of rest.slice(0, 200))
+    lines.push(`| ${show(r.value)} | ${r.kind} | ${r.count} | ${mdText(statusText(r))} |`);
+  if (rest.length > 200)
+    lines.push('', `…${l10n.t('and {0} more (see the CSV or JSON report).', rest.length - 200)}`);
+  lines.push('');
+  return lines;
+}
+
+export function markdownReport(triage: Triage, opts: ReportOptions = {}): string {
+  const dfg = opts.defang ?? true;
+  const show = (v: string): string => mdCode(dfg ? defang(v) : v);
+  const rows = rowsOf(triage, opts);
+  const notable = notableHosts(rows);
   const domains = rows.filter((r) => r.verdict?.kind === 'domain').slice(0, 50);
-  if (domains.length) {
-    lines.push(
-      `### ${l10n.t('Domains')}`,
-      '',
-      tableRow([
-        l10n.t('indicator'),
-        l10n.t('seen'),
-        l10n.t('registrar'),
-        l10n.t('created'),
-        l10n.t('age (days)'),
-        l10n.t('expires'),
-      ]),
-      '|---|---:|---|---|---:|---|',
-    );
-    for (const r of domains) {
-      const v = r.verdict!;
-      if (v.kind !== 'domain') continue;
-      lines.push(
-        `| ${show(r.value)} | ${r.count} | ${mdText(v.registrar ?? '', 60)} | ${v.created ?? ''} | ${v.ageDays ?? ''} | ${v.expires ?? ''} |`,
-      );
-    }
-    lines.push('');
-  }
   const rest = rows.filter((r) => !notable.includes(r) && !domains.includes(r));
-  if (rest.length) {
-    lines.push(
-      `### ${l10n.t('Other indicators')}`,
-      '',
-      tableRow([l10n.t('indicator'), l10n.t('kind'), l10n.t('seen'), l10n.t('status')]),
-      '|---|---|---:|---|',
-    );
-    for (const r of rest.slice(0, 200))
-      lines.push(`| ${show(r.value)} | ${r.kind} | ${r.count} | ${mdText(statusText(r))} |`);
-    if (rest.length > 200)
-      lines.push('', `…${l10n.t('and {0} more (see the CSV or JSON report).', rest.length - 200)}`);
-    lines.push('');
-  }
-  return lines.join('\n');
+  return [
+    ...reportSummary(triage, opts, rows),
+    ...notableSection(notable, show),
+    ...domainSection(domains, show),
+    ...otherSection(rest, show),
+  ].join('\n');
 }
 
 export const CSV_COLUMNS = [

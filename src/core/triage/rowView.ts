@@ -1,6 +1,6 @@
 /**
  * A triage row as the triage page shows it: the plain data core/triage/view.ts makes of a
- * row, which the page's protocol (common/triageProtocol.ts) carries. Types only: the core
+ * row, which the page's protocol (common/triage/protocol.ts) carries. Types only: the core
  * states it, the page protocol and the page read it.
  */
 

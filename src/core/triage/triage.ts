@@ -272,6 +272,17 @@ function itemReason(err: unknown): string {
   return 'failed';
 }
 
+/** Rows a stopped run left pending say why (and whether their batched search was refused). */
+function sayWhyPending(rows: Iterable<TriageRow>, stopped: string, refused: ReadonlySet<string>): void {
+  for (const r of rows) {
+    if (r.status !== 'pending') continue;
+    r.reason =
+      refused.has(r.value) && stopped !== cancelled()
+        ? l10n.t('{0} (batched search refused)', stopped)
+        : stopped;
+  }
+}
+
 /**
  * Enriches the rows still pending or failed within the budget (default: the plan's count).
  * A batched search the service refuses (400) is not retried one IP at a time on its own:
@@ -376,14 +387,7 @@ export async function enrich(
   }
   opts.signal?.removeEventListener('abort', onAbort);
   if (!stopped && opts.signal?.aborted) stopped = cancelled();
-  const refused = new Set(refusedIps);
-  for (const r of byValue.values()) {
-    if (r.status !== 'pending' || !stopped) continue;
-    r.reason =
-      refused.has(r.value) && stopped !== cancelled()
-        ? l10n.t('{0} (batched search refused)', stopped)
-        : stopped;
-  }
+  if (stopped) sayWhyPending(byValue.values(), stopped, new Set(refusedIps));
   return account(triage, budget.spent - spentBefore, stopped, batchRefused, true);
 }
 

@@ -1,14 +1,14 @@
 /**
  * The chart page: a summary's buckets as a bar chart (with its table), a page of the webview
  * kit (src/extension/webviewKit/). It knows nothing of result sets: its owner hands it a
- * `ChartSource` (search/results/chartCommands.ts builds one from a summary) and runs what a
+ * `ChartSource` (charts/commands.ts builds one from a summary) and runs what a
  * bar asks for through the source, so the narrowing is the tree's own command. "Save as
  * SVG" and "Save as PNG" check what the page sends (exportFiles.ts) before a dialog writes it.
  */
 import * as vscode from 'vscode';
-import { chartBars, type ChartBucket } from '../../common/chartBars';
-import { fromChart, type ChartView, type FromChart, type ToChart } from '../../common/chartProtocol';
-import { isTimeField, timeHistogram } from '../../common/timeHistogram';
+import { chartBars, type ChartBucket } from '../../common/charts/bars';
+import { fromChart, type ChartView, type FromChart, type ToChart } from '../../common/charts/protocol';
+import { isTimeField, timeHistogram } from '../../common/charts/timeHistogram';
 import type { Ctx } from '../ctx';
 import { saveExport } from './exportFiles';
 import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';

@@ -118,6 +118,87 @@ function expiryProblem(v: string): string | undefined {
   return undefined;
 }
 
+/** A refusal: its message is shown and returned. */
+type Refused = { refused: string };
+
+/** The hosts the committed snapshot lists for hunt `file#key`, or why there is no snapshot to read. */
+function snapshotSubjects(ctx: Ctx, root: string, file: string, key: string): string[] | Refused {
+  const snapshot = path.join(root, DEFAULT_SNAPSHOT_DIR, SNAPSHOT_FILE);
+  try {
+    const rows = parseSnapshot(fs.readFileSync(snapshot, 'utf8'), path.relative(root, snapshot));
+    return [...new Set(rows.filter((r) => r.hunts.includes(`${file}#${key}`)).map((r) => r.ip))];
+  } catch (e) {
+    // l10n: English, for the log
+    ctx.log.warn(`Add to baseline: ${snapshot}: ${e instanceof Error ? e.message : String(e)}`);
+    return {
+      refused: vscode.l10n.t(
+        'ODIN: no snapshot to take findings from ({0}): run `odin-hunt snapshot` first.',
+        path.join(DEFAULT_SNAPSHOT_DIR, SNAPSHOT_FILE),
+      ),
+    };
+  }
+}
+
+/** Which finding, why it is accepted and until when: from `answers`, else asked; undefined when dismissed. */
+async function askEntry(
+  answers: BaselineAnswers,
+  subjects: string[],
+  huntName: string,
+): Promise<{ subject: string; reason: string; expires: string } | Refused | undefined> {
+  const subject =
+    answers.subject ??
+    (
+      await vscode.window.showQuickPick(
+        subjects.map((s) => ({ label: s })),
+        {
+          title: vscode.l10n.t(
+            'ODIN: add a finding of "{0}" to the baseline',
+            neutraliseUiText(huntName, 80),
+          ),
+        },
+      )
+    )?.label;
+  if (!subject) return undefined;
+  if (!subjects.includes(subject))
+    return { refused: vscode.l10n.t('ODIN: {0} is not a finding of this hunt.', subject) };
+  const reason = (
+    answers.reason ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('ODIN: why {0} is accepted', subject),
+      prompt: vscode.l10n.t('The reason, for the review (e.g. a ticket)'),
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is needed')),
+    }))
+  )?.trim();
+  if (!reason) return undefined;
+  const expires =
+    typeof answers.expires === 'number'
+      ? plusDays(answers.expires)
+      : (answers.expires ?? (await askExpiry()))?.trim();
+  if (!expires) return undefined;
+  const bad = expiryProblem(expires);
+  if (bad) return { refused: `ODIN: ${bad}` };
+  return { subject, reason, expires };
+}
+
+/** The baseline file as it is (undefined when there is none), or why it cannot be read. */
+function readBaseline(target: string): Baseline | undefined | Refused {
+  if (!fs.existsSync(target)) return undefined;
+  try {
+    return parseBaseline(fs.readFileSync(target, 'utf8'));
+  } catch (e) {
+    // Never overwrite a file that cannot be read: the entries in it would be lost.
+    return {
+      refused: vscode.l10n.t(
+        'ODIN: {0} is not a baseline file ({1}); nothing was written.',
+        DEFAULT_BASELINE_FILE,
+        e instanceof Error ? e.message : String(e),
+      ),
+    };
+  }
+}
+
+const isRefused = (x: unknown): x is Refused => typeof x === 'object' && x !== null && 'refused' in x;
+
 export async function addFindingToBaseline(
   ctx: Ctx,
   runner: HuntRunner,
@@ -150,74 +231,20 @@ export async function addFindingToBaseline(
     .join('/');
   const before = parse(t.doc).queries.filter((q) => q.name === t.q.name && q.index < t.q.index).length;
   const key = before === 0 ? t.q.name : `${t.q.name}#${before + 1}`;
-  const snapshot = path.join(root, DEFAULT_SNAPSHOT_DIR, SNAPSHOT_FILE);
-  let subjects: string[];
-  try {
-    const rows = parseSnapshot(fs.readFileSync(snapshot, 'utf8'), path.relative(root, snapshot));
-    subjects = [...new Set(rows.filter((r) => r.hunts.includes(`${file}#${key}`)).map((r) => r.ip))];
-  } catch (e) {
-    // l10n: English, for the log
-    ctx.log.warn(`Add to baseline: ${snapshot}: ${e instanceof Error ? e.message : String(e)}`);
-    return fail(
-      vscode.l10n.t(
-        'ODIN: no snapshot to take findings from ({0}): run `odin-hunt snapshot` first.',
-        path.join(DEFAULT_SNAPSHOT_DIR, SNAPSHOT_FILE),
-      ),
-    );
-  }
+  const subjects = snapshotSubjects(ctx, root, file, key);
+  if (isRefused(subjects)) return fail(subjects.refused);
   if (subjects.length === 0)
     return fail(
       vscode.l10n.t('ODIN: "{0}" found nothing in the committed snapshot.', neutraliseUiText(t.q.name, 80)),
     );
-  const subject =
-    answers.subject ??
-    (
-      await vscode.window.showQuickPick(
-        subjects.map((s) => ({ label: s })),
-        {
-          title: vscode.l10n.t(
-            'ODIN: add a finding of "{0}" to the baseline',
-            neutraliseUiText(t.q.name, 80),
-          ),
-        },
-      )
-    )?.label;
-  if (!subject) return {};
-  if (!subjects.includes(subject))
-    return fail(vscode.l10n.t('ODIN: {0} is not a finding of this hunt.', subject));
-  const reason = (
-    answers.reason ??
-    (await vscode.window.showInputBox({
-      title: vscode.l10n.t('ODIN: why {0} is accepted', subject),
-      prompt: vscode.l10n.t('The reason, for the review (e.g. a ticket)'),
-      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is needed')),
-    }))
-  )?.trim();
-  if (!reason) return {};
-  const expires =
-    typeof answers.expires === 'number'
-      ? plusDays(answers.expires)
-      : (answers.expires ?? (await askExpiry()))?.trim();
-  if (!expires) return {};
-  const bad = expiryProblem(expires);
-  if (bad) return fail(`ODIN: ${bad}`);
+  const asked = await askEntry(answers, subjects, t.q.name);
+  if (!asked) return {};
+  if (isRefused(asked)) return fail(asked.refused);
+  const { subject, reason, expires } = asked;
 
   const target = path.join(root, DEFAULT_BASELINE_FILE);
-  let baseline: Baseline | undefined;
-  if (fs.existsSync(target)) {
-    try {
-      baseline = parseBaseline(fs.readFileSync(target, 'utf8'));
-    } catch (e) {
-      // Never overwrite a file that cannot be read: the entries in it would be lost.
-      return fail(
-        vscode.l10n.t(
-          'ODIN: {0} is not a baseline file ({1}); nothing was written.',
-          DEFAULT_BASELINE_FILE,
-          e instanceof Error ? e.message : String(e),
-        ),
-      );
-    }
-  }
+  const baseline = readBaseline(target);
+  if (isRefused(baseline)) return fail(baseline.refused);
   const finding: Finding = {
     fingerprint: fingerprintOf(file, key, 'hosts', subject),
     file,

@@ -2,12 +2,12 @@
  * The map page: a result set's hosts as points on a world map, or a summary by country as a
  * choropleth (with the table of either), a page of the webview kit
  * (src/extension/webviewKit/). It knows nothing of result sets: its owner hands it a
- * `MapSource` (search/results/mapCommands.ts builds one) and runs what a point asks for
+ * `MapSource` (map/commands.ts builds one) and runs what a point asks for
  * through the source, so a point opens the host page by the tree's own command. "Save as
  * SVG" and "Save as PNG" check what the page sends (charts/exportFiles.ts).
  */
 import * as vscode from 'vscode';
-import { fromMap, type FromMap, type MapView, type ToMap } from '../../common/mapProtocol';
+import { fromMap, type FromMap, type MapView, type ToMap } from '../../common/map/protocol';
 import { saveExport } from '../charts/exportFiles';
 import type { Ctx } from '../ctx';
 import { WebviewPage, type PageMessageOf, type PageSpec } from '../webviewKit/page';

@@ -1,10 +1,10 @@
 /** A cell's run as the renderer's payload: table rows, summary bars, a map view (src/common/notebookOutput.ts). */
 import * as vscode from 'vscode';
-import { chartBars } from '../../common/chartBars';
-import type { MapView } from '../../common/mapProtocol';
+import { chartBars } from '../../common/charts/bars';
+import type { MapView } from '../../common/map/protocol';
 import type { NotebookOutput } from '../../common/notebookOutput';
-import { clusterHosts, countryShades, isCountryField } from '../../core/geo/mapModel';
-import { skippedText } from '../../core/geo/points';
+import { clusterHosts, countryShades, isCountryField } from '../../core/map/mapModel';
+import { skippedText } from '../../core/map/points';
 import type { CellRun } from '../../core/notebook/execute';
 
 export function outputPayload(run: CellRun, sidecar: string | undefined): NotebookOutput | undefined {

@@ -52,6 +52,108 @@ export function fieldItem(f: FieldInfo): vscode.QuickPickItem & { name: string }
   };
 }
 
+const separator = (label: string): Item => ({
+  label,
+  kind: vscode.QuickPickItemKind.Separator,
+  action: 'none',
+  value: '',
+});
+
+/** The completions of what is typed, as rows that fill the box. */
+function completionItems(value: string, fields: FieldInfo[]): Item[] {
+  return complete(value, { fields, max: 40 }).map((c) => ({
+    label: neutraliseUiText(c.label, 200),
+    description: rowDescription(c.detail, c.locked),
+    iconPath: new vscode.ThemeIcon(
+      c.locked
+        ? 'lock'
+        : c.kind === 'field'
+          ? 'symbol-field'
+          : c.kind === 'value'
+            ? 'symbol-enum-member'
+            : 'symbol-operator',
+    ),
+    action: 'fill',
+    value: c.value,
+    alwaysShow: true,
+  }));
+}
+
+/** Recent queries that contain what is typed (all when nothing is), at most ten. */
+function recentItems(recent: readonly string[], value: string, needle: string): Item[] {
+  return recent
+    .filter((r) => r !== value && (!needle || r.toLowerCase().includes(needle)))
+    .slice(0, 10)
+    .map((r) => ({
+      label: neutraliseUiText(r, 300),
+      iconPath: new vscode.ThemeIcon('history'),
+      action: 'run',
+      value: r,
+      alwaysShow: true,
+      buttons: [EDIT_BUTTON],
+    }));
+}
+
+function exampleItems(target: QueryTarget): Item[] {
+  return EXAMPLES[target].map((ex) => ({
+    label: ex.query,
+    description: ex.description,
+    iconPath: new vscode.ThemeIcon('lightbulb'),
+    action: 'run',
+    value: ex.query,
+    alwaysShow: true,
+    buttons: [EDIT_BUTTON],
+  }));
+}
+
+/** The rows of the query prompt for what is typed: the service's error, "run", then sections. */
+function queryItems(
+  value: string,
+  error: string | undefined,
+  fields: FieldInfo[],
+  opts: QueryPromptOptions,
+): Item[] {
+  const items: Item[] = [];
+  if (error) {
+    items.push({
+      label: vscode.l10n.t('$(error) {0}', neutraliseUiText(error, 300)),
+      description: vscode.l10n.t('the service rejected this query; edit it and press Enter'),
+      action: 'error',
+      value,
+      alwaysShow: true,
+    });
+  }
+  const warning = querySyntaxWarning(value);
+  items.push({
+    label: value.trim()
+      ? vscode.l10n.t('$(search) {0}', neutraliseUiText(value, 300))
+      : vscode.l10n.t('$(search) * (everything)'),
+    description: warning ? vscode.l10n.t('$(warning) {0}', warning) : vscode.l10n.t('Run this query'),
+    action: 'run',
+    value,
+    alwaysShow: true,
+  });
+  const completions = completionItems(value, fields);
+  const needle = value.trim().toLowerCase();
+  const recent = recentItems(opts.recent, value, needle);
+  // Nothing typed yet: recent queries first, then the examples, then the fields.
+  // While typing: completions of what is typed first, then matching recent queries.
+  const sections: Array<[string, Item[]]> = needle
+    ? [
+        ['complete', completions],
+        ['recent', recent],
+      ]
+    : [
+        ['recent', recent],
+        ['examples', exampleItems(opts.target)],
+        ['fields', completions],
+      ];
+  for (const [label, list] of sections) {
+    if (list.length) items.push(separator(label), ...list);
+  }
+  return items;
+}
+
 /** Asks for a query; resolves the text to run (`''` means everything) or undefined when dismissed. */
 export function promptQuery(opts: QueryPromptOptions): Promise<string | undefined> {
   return new Promise((resolve) => {
@@ -80,86 +182,7 @@ export function promptQuery(opts: QueryPromptOptions): Promise<string | undefine
 
     const render = (): void => {
       const value = qp.value;
-      const items: Item[] = [];
-      if (error) {
-        items.push({
-          label: vscode.l10n.t('$(error) {0}', neutraliseUiText(error, 300)),
-          description: vscode.l10n.t('the service rejected this query; edit it and press Enter'),
-          action: 'error',
-          value,
-          alwaysShow: true,
-        });
-      }
-      const warning = querySyntaxWarning(value);
-      items.push({
-        label: value.trim()
-          ? vscode.l10n.t('$(search) {0}', neutraliseUiText(value, 300))
-          : vscode.l10n.t('$(search) * (everything)'),
-        description: warning ? vscode.l10n.t('$(warning) {0}', warning) : vscode.l10n.t('Run this query'),
-        action: 'run',
-        value,
-        alwaysShow: true,
-      });
-      const separator = (label: string): Item => ({
-        label,
-        kind: vscode.QuickPickItemKind.Separator,
-        action: 'none',
-        value: '',
-      });
-      const completionItems: Item[] = complete(value, { fields, max: 40 }).map((c) => ({
-        label: neutraliseUiText(c.label, 200),
-        description: rowDescription(c.detail, c.locked),
-        iconPath: new vscode.ThemeIcon(
-          c.locked
-            ? 'lock'
-            : c.kind === 'field'
-              ? 'symbol-field'
-              : c.kind === 'value'
-                ? 'symbol-enum-member'
-                : 'symbol-operator',
-        ),
-        action: 'fill',
-        value: c.value,
-        alwaysShow: true,
-      }));
-      const needle = value.trim().toLowerCase();
-      const recentItems: Item[] = opts.recent
-        .filter((r) => r !== value && (!needle || r.toLowerCase().includes(needle)))
-        .slice(0, 10)
-        .map((r) => ({
-          label: neutraliseUiText(r, 300),
-          iconPath: new vscode.ThemeIcon('history'),
-          action: 'run',
-          value: r,
-          alwaysShow: true,
-          buttons: [EDIT_BUTTON],
-        }));
-      const exampleItems: Item[] = needle
-        ? []
-        : EXAMPLES[opts.target].map((ex) => ({
-            label: ex.query,
-            description: ex.description,
-            iconPath: new vscode.ThemeIcon('lightbulb'),
-            action: 'run',
-            value: ex.query,
-            alwaysShow: true,
-            buttons: [EDIT_BUTTON],
-          }));
-      // Nothing typed yet: recent queries first, then the examples, then the fields.
-      // While typing: completions of what is typed first, then matching recent queries.
-      const sections: Array<[string, Item[]]> = needle
-        ? [
-            ['complete', completionItems],
-            ['recent', recentItems],
-          ]
-        : [
-            ['recent', recentItems],
-            ['examples', exampleItems],
-            ['fields', completionItems],
-          ];
-      for (const [label, list] of sections) {
-        if (list.length) items.push(separator(label), ...list);
-      }
+      const items = queryItems(value, error, fields, opts);
       // When only the catalogue arrived (same text), keep the row the user moved to.
       const previous = value === renderedValue ? qp.activeItems[0] : undefined;
       renderedValue = value;

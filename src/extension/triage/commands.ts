@@ -189,6 +189,21 @@ function previewText(p: TriageResult['preview']): string {
   return lines.join('\n');
 }
 
+/** The preview as a modal: yes only for "Enrich (N requests)". */
+async function confirmPreview(p: TriageResult['preview']): Promise<boolean> {
+  const SEND =
+    p.requests === 1
+      ? vscode.l10n.t('Enrich (1 request)')
+      : vscode.l10n.t('Enrich ({0} requests)', p.requests);
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('ODIN: triage preview'),
+    { modal: true, detail: previewText(p) },
+    SEND,
+    vscode.l10n.t('Local Only'),
+  );
+  return choice === SEND;
+}
+
 /**
  * The triage itself: read → scan → preview → (confirm) → enrich. `interactive` shows the
  * preview as a modal confirmation when `send` is undefined.
@@ -253,17 +268,7 @@ async function runTriage(
         }
         if (p.requests > 0 && args.send !== true) {
           if (!interactive) return resultOf(t, p, account(t), vscode.l10n.t('Not confirmed.'));
-          const SEND =
-            p.requests === 1
-              ? vscode.l10n.t('Enrich (1 request)')
-              : vscode.l10n.t('Enrich ({0} requests)', p.requests);
-          const choice = await vscode.window.showWarningMessage(
-            vscode.l10n.t('ODIN: triage preview'),
-            { modal: true, detail: previewText(p) },
-            SEND,
-            vscode.l10n.t('Local Only'),
-          );
-          if (choice !== SEND)
+          if (!(await confirmPreview(p)))
             return resultOf(t, p, account(t), vscode.l10n.t('Not confirmed: nothing was sent.'));
         }
         // KEV and EPSS order the verdicts (a feed that cannot load is said by the store, never
@@ -345,6 +350,46 @@ async function afterRun(ctx: Ctx, state: TriageState, r: TriageResult | undefine
   }
 }
 
+/** Triage Indicators in Folder: the folder (asked when not given), then which files under it. */
+async function triageFolder(
+  ctx: Ctx,
+  state: TriageState,
+  folderArg?: unknown,
+): Promise<TriageResult | undefined> {
+  let folder = folderArg instanceof vscode.Uri ? folderArg : undefined;
+  if (!folder) {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: open a folder first.'));
+      return undefined;
+    }
+    folder = folders.length === 1 ? folders[0]!.uri : (await vscode.window.showWorkspaceFolderPick())?.uri;
+    if (!folder) return undefined;
+  }
+  const glob = await vscode.window.showInputBox({
+    title: vscode.l10n.t('ODIN: triage indicators in folder'),
+    prompt: vscode.l10n.t(
+      'Files to scan under {0} (files.exclude applies)',
+      vscode.workspace.asRelativePath(folder),
+    ),
+    value: triageSettings.folderGlob(),
+  });
+  if (!glob) return undefined;
+  // `undefined` as the exclude argument applies files.exclude.
+  const uris = await vscode.workspace.findFiles(
+    new vscode.RelativePattern(folder, glob),
+    undefined,
+    triageSettings.maxFiles(),
+  );
+  if (uris.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: no file matches.'));
+    return undefined;
+  }
+  const r = await runTriage(ctx, state, uris, {}, true);
+  void afterRun(ctx, state, r);
+  return r;
+}
+
 export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
   return {
     'odin.triageFile': async (): Promise<TriageResult | undefined> => {
@@ -362,41 +407,7 @@ export function triageCommands(ctx: Ctx, state: TriageState): CommandMap {
       void afterRun(ctx, state, r);
       return r;
     },
-    'odin.triageFolder': async (folderArg?: unknown): Promise<TriageResult | undefined> => {
-      let folder = folderArg instanceof vscode.Uri ? folderArg : undefined;
-      if (!folder) {
-        const folders = vscode.workspace.workspaceFolders ?? [];
-        if (folders.length === 0) {
-          void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: open a folder first.'));
-          return undefined;
-        }
-        folder =
-          folders.length === 1 ? folders[0]!.uri : (await vscode.window.showWorkspaceFolderPick())?.uri;
-        if (!folder) return undefined;
-      }
-      const glob = await vscode.window.showInputBox({
-        title: vscode.l10n.t('ODIN: triage indicators in folder'),
-        prompt: vscode.l10n.t(
-          'Files to scan under {0} (files.exclude applies)',
-          vscode.workspace.asRelativePath(folder),
-        ),
-        value: triageSettings.folderGlob(),
-      });
-      if (!glob) return undefined;
-      // `undefined` as the exclude argument applies files.exclude.
-      const uris = await vscode.workspace.findFiles(
-        new vscode.RelativePattern(folder, glob),
-        undefined,
-        triageSettings.maxFiles(),
-      );
-      if (uris.length === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: no file matches.'));
-        return undefined;
-      }
-      const r = await runTriage(ctx, state, uris, {}, true);
-      void afterRun(ctx, state, r);
-      return r;
-    },
+    'odin.triageFolder': (folderArg?: unknown) => triageFolder(ctx, state, folderArg),
     'odin.triage': async (raw?: unknown): Promise<TriageResult | undefined> => {
       const args = parseArgs(raw);
       let uris: vscode.Uri[];

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { triageGlance, type TriageGlance } from '../../common/triageGlance';
-import { fromTriageView, type FromTriageView, type ToTriageView } from '../../common/triageProtocol';
+import { triageGlance, type TriageGlance } from '../../common/triage/glance';
+import { fromTriageView, type FromTriageView, type ToTriageView } from '../../common/triage/protocol';
 import { account, fileCount, rowViews, triageHeadline, type TriageRow } from '../../core/triage';
 import type { Ctx } from '../ctx';
 import { runCommand } from '../shared/runCommand';
@@ -22,7 +22,7 @@ const TRIAGE_PAGE: PageSpec<FromTriageView, ToTriageView> = {
 /**
  * The triage view: one row per indicator of the last triage of this window, in a webview
  * beside the editor (a page of the webview kit, with its own script and message protocol,
- * src/common/triageProtocol.ts). It shows what the triage state holds and never sends a
+ * src/common/triage/protocol.ts). It shows what the triage state holds and never sends a
  * request by itself: opening a row runs `odin.openHostDetails` / `odin.openWhoisDetails`,
  * the user's explicit action through the one gate.
  */

@@ -4,8 +4,8 @@
  * equivalent), a toggle between them, "Save as SVG" and "Save as PNG". Data arrives only by postMessage
  * after `ready`; labels enter the page as text. A bar sends back its bucket index only.
  */
-import { shareText, type ChartBar } from '../../common/chartBars';
-import { isToChart, type ChartView, type FromChart } from '../../common/chartProtocol';
+import { shareText, type ChartBar } from '../../common/charts/bars';
+import { isToChart, type ChartView, type FromChart } from '../../common/charts/protocol';
 import { button, clear, gridTable, h } from '../dom';
 import { pngDataUrl, svgSize } from '../export';
 import { vscode } from '../vscodeApi';

@@ -1,14 +1,14 @@
 /**
  * A small SVG renderer for horizontal bar charts (no library): one row per bar, its label on
- * the left, the bar, then its count and share, placed by common/barLayout.ts (every value
+ * the left, the bar, then its count and share, placed by common/charts/barLayout.ts (every value
  * inside the chart at any width from 200 px; `fitChart` measures them once shown). Every
  * label is scan data and enters the document only as `textContent` of a `<text>` or
  * `<title>` node, never as markup or an attribute that could run. Colours come from the
  * theme through CSS classes in media/details.css (`var(--vscode-…)`); `inlineColours` copies
  * the computed ones onto a clone for export, where those variables do not exist.
  */
-import { BAR_PAD, barLayout, type BarLayout } from '../../common/barLayout';
-import { shareText, type ChartBar } from '../../common/chartBars';
+import { BAR_PAD, barLayout, type BarLayout } from '../../common/charts/barLayout';
+import { shareText, type ChartBar } from '../../common/charts/bars';
 import { l10n } from '../../core/text/l10n';
 import { visibleTitle } from '../dom';
 
@@ -116,7 +116,7 @@ function valueTexts(svg: SVGSVGElement): SVGTextElement[] {
   return Array.from(svg.querySelectorAll<SVGTextElement>('text.bar-value'));
 }
 
-/** Puts the chart's parts where common/barLayout.ts says, for value texts this wide. */
+/** Puts the chart's parts where common/charts/barLayout.ts says, for value texts this wide. */
 function place(svg: SVGSVGElement, d: Drawn, valueWidths: number[]): BarLayout {
   const layout = barLayout({
     width: d.width,

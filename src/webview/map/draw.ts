@@ -7,7 +7,7 @@
  * (media/details.css). It takes the document it builds in, so the bench can run it in plain
  * Node with a light stand-in (scripts/bench/map.mjs).
  */
-import type { MapCluster, MapHost, MapView } from '../../common/mapProtocol';
+import type { MapCluster, MapHost, MapView } from '../../common/map/protocol';
 import { moveFocus } from './keys';
 import { WORLD, WORLD_SCALE } from './world.generated';
 import { l10n } from '../../core/text/l10n';

@@ -5,8 +5,8 @@
  * "Save as PNG". Data arrives only by postMessage after `ready`; labels enter the page as
  * text. A point sends back the index of its host only.
  */
-import { LEVEL_TEXT, LEVELS } from '../../core/geo/types';
-import { isToMap, type FromMap, type MapView } from '../../common/mapProtocol';
+import { LEVEL_TEXT, LEVELS } from '../../core/map/types';
+import { isToMap, type FromMap, type MapView } from '../../common/map/protocol';
 import { standaloneSvg } from '../charts/svg';
 import { button, clear, gridTable, h } from '../dom';
 import { pngDataUrl, svgSize } from '../export';
@@ -18,7 +18,7 @@ import { drawMap } from './draw';
 const post = (m: FromMap): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
 const fmt = (n: number): string => n.toLocaleString('en-US');
-/** A level's words in the page's language (the English is core/geo/types.ts LEVEL_TEXT). */
+/** A level's words in the page's language (the English is core/map/types.ts LEVEL_TEXT). */
 const levelText = (l: string): string => {
   switch (l as keyof typeof LEVEL_TEXT) {
     case 'exploited':

@@ -1,8 +1,8 @@
 // The columns of the triage view: what each shows of a row, its sort key, and at which widths
 // it is shown (media/details.css collapses the lower priorities in a narrow panel). Cells are
 // strings or DOM nodes, never HTML.
-import type { SortKey, TriageKind, TriageRowView } from '../../common/triageProtocol';
-import { verdictLabel } from '../../common/triageGlance';
+import type { SortKey, TriageKind, TriageRowView } from '../../common/triage/protocol';
+import { verdictLabel } from '../../common/triage/glance';
 import { h } from '../dom';
 import { l10n } from '../../core/text/l10n';
 

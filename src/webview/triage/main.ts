@@ -25,9 +25,9 @@ import {
   type TriageKind,
   type TriageRowView,
   type TriageVerdictClass,
-} from '../../common/triageProtocol';
-import { shareText, type ChartBar } from '../../common/chartBars';
-import { glanceFilter, type GlanceChart, type TriageGlance } from '../../common/triageGlance';
+} from '../../common/triage/protocol';
+import { shareText, type ChartBar } from '../../common/charts/bars';
+import { glanceFilter, type GlanceChart, type TriageGlance } from '../../common/triage/glance';
 import { barChart, fitChart } from '../charts/svg';
 import { button, clear, h, icon } from '../dom';
 import { cellClass, COLUMNS, kindLabel, verdictLabel } from './columns';
@@ -90,7 +90,7 @@ class TriageTable {
   /** The width the header's charts were drawn at (`glanceWidth`). */
   private glanceDrawnWidth = 0;
   private readonly summary = h('p', { class: 'summary', role: 'status' });
-  /** The header of small charts (common/triageGlance.ts): a bar filters the table. */
+  /** The header of small charts (common/triage/glance.ts): a bar filters the table. */
   private readonly glanceBox = h('section', {
     class: 'glance',
     attrs: { 'aria-label': l10n.t('Triage at a glance: click a bar (or Enter on it) to filter the table') },

@@ -1,11 +1,11 @@
 /**
- * The bar chart's layout (common/barLayout.ts): the usual columns at a normal width, and at
+ * The bar chart's layout (common/charts/barLayout.ts): the usual columns at a normal width, and at
  * every width from 200 px each value text ends inside the chart (the longest bar's value ran
  * past the right edge of a narrow chart), the bars still in proportion.
  */
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BAR_PAD, barLayout, MIN_BAR, MIN_CHART_WIDTH } from '../../../src/common/barLayout';
+import { BAR_PAD, barLayout, MIN_BAR, MIN_CHART_WIDTH } from '../../../src/common/charts/barLayout';
 
 /** Value texts as the page measures them at 13 px: "80,123 (52%)" … "Other values" bar last. */
 const COUNTS = [80_123, 40_000, 12_345, 900, 3, 25_000];

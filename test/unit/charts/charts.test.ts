@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chartBars, noneLabel, otherLabel, shareText } from '../../../src/common/chartBars';
-import { fromChart, isToChart } from '../../../src/common/chartProtocol';
+import { chartBars, noneLabel, otherLabel, shareText } from '../../../src/common/charts/bars';
+import { fromChart, isToChart } from '../../../src/common/charts/protocol';
 import { checkSvg, MAX_SVG_CHARS } from '../../../src/core/charts/svgExport';
 import { PAYLOADS } from '../../../src/emulator/hostile';
 

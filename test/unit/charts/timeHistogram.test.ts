@@ -1,4 +1,4 @@
-// A summary over a time field as a histogram over time (common/timeHistogram.ts): the unit
+// A summary over a time field as a histogram over time (common/charts/timeHistogram.ts): the unit
 // from the range, empty bins kept, keys that are not dates counted in their own bar.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,8 +9,8 @@ import {
   notADateLabel,
   timeHistogram,
   timeUnit,
-} from '../../../src/common/timeHistogram';
-import { otherLabel } from '../../../src/common/chartBars';
+} from '../../../src/common/charts/timeHistogram';
+import { otherLabel } from '../../../src/common/charts/bars';
 
 const DAY = 86_400_000;
 

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import {
   codeFence,
+  codePoint,
   escapeMarkdown,
+  INVISIBLE,
   neutraliseUiText,
   showInvisibles,
   truncate,
@@ -89,4 +93,23 @@ test('redactDeep redacts the key in every string and key, copies only what chang
   const p = redactDeep(proto, [key]);
   assert.equal(Object.getPrototypeOf(p), Object.prototype);
   assert.deepEqual(Object.keys(p), ['__proto__']);
+});
+
+test('one list of invisible characters: what the pages mark is what the editor surfaces mark', () => {
+  // The union of the two lists that once stood apart (the pages had U+00AD, U+180E, U+FFF9–FFFB more).
+  const union = [
+    ...['\u0000', '\u0008', '\u000b', '\u000c', '\u000e', '\u001f', '\u007f', '\u009f'],
+    ...['\u00ad', '\u061c', '\u180e', '\u200b', '\u200f', '\u2028', '\u202e', '\u2060', '\u2064'],
+    ...['\u2066', '\u2069', '\ufeff', '\ufff9', '\ufffa', '\ufffb'],
+  ];
+  for (const ch of union) {
+    assert.ok(INVISIBLE.test(ch), `U+${ch.charCodeAt(0).toString(16)} is in the list`);
+    assert.equal(showInvisibles(`a${ch}b`), `a<${codePoint(ch)}>b`);
+  }
+  for (const ch of ['\t', '\n', '\r', ' ', 'a', '\u00e9', '\u2010', '\ufffc'])
+    assert.ok(!INVISIBLE.test(ch), `U+${ch.charCodeAt(0).toString(16)} is shown as it is`);
+  // The pages' text() and visibleTitle() read the same list: no class of characters of their own.
+  const dom = readFileSync(join(__dirname, '..', '..', '..', '..', 'src', 'webview', 'dom.ts'), 'utf8');
+  assert.match(dom, /import \{ codePoint, INVISIBLE \} from '\.\.\/core\/text\/inert'/);
+  assert.doesNotMatch(dom, /\\u200b/i, 'dom.ts lists invisible characters of its own');
 });

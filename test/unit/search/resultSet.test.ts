@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import type { Host } from '../../../src/api/types';
 import type { ResultItem } from '../../../src/core/results/resultItem';
 import { serializeSearches } from '../../../src/core/savedSearches';
+import { kindOf } from '../../../src/extension/search/nodeMenus';
 import { view } from '../../../src/extension/search/results/nodeViews';
 import { children, setChildren, type Node } from '../../../src/extension/search/results/resultNodes';
 import {
@@ -53,7 +54,7 @@ void test('pages load in order; "Load more" shows "N of TOTAL" until the end', a
   let kids = setChildren(set);
   assert.equal(kids.length, 26);
   const more = view(kids[25]);
-  assert.equal(more.contextValue, 'odin.loadMore');
+  assert.equal(kindOf(more.contextValue), 'odin.loadMore');
   assert.equal(more.description, '25 of 55 shown');
   assert.equal(more.command?.command, 'odin.loadMore');
   await set.loadAll();

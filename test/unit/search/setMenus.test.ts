@@ -8,8 +8,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { mapModeOf } from '../../../src/core/geo/mapModel';
+import { mapModeOf } from '../../../src/core/map/mapModel';
 import { isSummary, KINDS, summaryOf, type SearchKind, type SearchSpec } from '../../../src/core/search';
+import { kindOf, nodeContext } from '../../../src/extension/search/nodeMenus';
 import { setContextValue } from '../../../src/extension/search/results/nodeViews';
 import { readManifest } from '../../support/manifest';
 
@@ -60,13 +61,16 @@ void test('the map items show on a set node exactly where the map draws the set'
     assert.deepEqual(map, want, `${spec.kind} by ${spec.field} (${cv})`);
   }
   // The two kinds of set the map draws, and two it does not.
-  assert.equal(setContextValue({ spec: { kind: 'hosts' } }), 'odin.resultSet.hosts');
+  assert.equal(kindOf(setContextValue({ spec: { kind: 'hosts' } })), 'odin.resultSet.hosts');
   assert.equal(
-    setContextValue({ spec: { kind: 'hostSummary', field: 'location.country_code' } }),
+    kindOf(setContextValue({ spec: { kind: 'hostSummary', field: 'location.country_code' } })),
     'odin.summarySet.countries',
   );
-  assert.equal(setContextValue({ spec: { kind: 'domains' } }), 'odin.resultSet');
-  assert.equal(setContextValue({ spec: { kind: 'hostSummary', field: 'services.port' } }), 'odin.summarySet');
+  assert.equal(kindOf(setContextValue({ spec: { kind: 'domains' } })), 'odin.resultSet');
+  assert.equal(
+    kindOf(setContextValue({ spec: { kind: 'hostSummary', field: 'services.port' } })),
+    'odin.summarySet',
+  );
 });
 
 void test('"Summarize Results By…" shows on a set node exactly where the set can be summarised', () => {
@@ -89,11 +93,14 @@ void test('"Summarize Results By…" shows on a set node exactly where the set c
       kind,
     );
   }
-  assert.equal(setContextValue({ spec: { kind: 'fileCount' } }), 'odin.resultSet.summarisable');
+  assert.equal(kindOf(setContextValue({ spec: { kind: 'fileCount' } })), 'odin.resultSet.summarisable');
 });
 
 void test('every other menu of a set node shows on each kind of set node as on the plain one', () => {
-  const plain = { resultSet: menuOf('odin.resultSet'), summarySet: menuOf('odin.summarySet') };
+  const plain = {
+    resultSet: menuOf(nodeContext('odin.resultSet')),
+    summarySet: menuOf(nodeContext('odin.summarySet')),
+  };
   assert.ok(plain.resultSet.includes('odin.loadAll@navigation@2'), plain.resultSet.join(', '));
   assert.ok(plain.summarySet.includes('odin.changeFacetCount@3_set@0'), plain.summarySet.join(', '));
   for (const spec of SPECS) {

@@ -1,16 +1,16 @@
-// The triage header at a glance (common/triageGlance.ts): the charts' bars from the rows
+// The triage header at a glance (common/triage/glance.ts): the charts' bars from the rows
 // (bounded: top 5 + other), the worst band by the one rule, the filter a bar applies; and
 // the exploited-first pair from the emulator (one KEV CVE at 7.5 sorts above ten CVEs at 9.8).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { GLANCE_TOP, glanceFilter, glanceKeys, triageGlance } from '../../../src/common/triageGlance';
+import { GLANCE_TOP, glanceFilter, glanceKeys, triageGlance } from '../../../src/common/triage/glance';
 import {
   filterRows,
   haystack,
   parseFromTriageView,
   sortRows,
   type TriageRowView,
-} from '../../../src/common/triageProtocol';
+} from '../../../src/common/triage/protocol';
 import {
   ExploitationStore,
   parseEpssGzip,

@@ -16,7 +16,7 @@ import {
   verdictLine,
 } from '../../../src/core/triage';
 import type { Host } from '../../../src/api/types';
-import { filterRows, haystack, sortRows } from '../../../src/common/triageProtocol';
+import { filterRows, haystack, sortRows } from '../../../src/common/triage/protocol';
 import type { ExploitationStore } from '../../../src/core/exploitation';
 import { cveAt, hostWith, storeOf, tenCritical } from '../../support/exploitation';
 import { stixValidator } from '../../support/stix';

@@ -10,7 +10,7 @@ import {
   parseRows,
   sortRows,
   type TriageRowView,
-} from '../../../src/common/triageProtocol';
+} from '../../../src/common/triage/protocol';
 import { PrivacyPolicy } from '../../../src/core/privacy';
 import { buildTriage, rowViews, type SendCheck } from '../../../src/core/triage';
 

@@ -25,6 +25,57 @@ export interface ResultParts {
   catalogue: FieldCatalogue;
 }
 
+/** Export Results: which format, asked when the caller did not say. */
+async function askExportFormat(): Promise<ExportFormat | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    [
+      {
+        label: vscode.l10n.t('CSV'),
+        description: vscode.l10n.t('one row per result; opens in spreadsheets'),
+        format: 'csv' as const,
+      },
+      {
+        label: vscode.l10n.t('JSON'),
+        description: vscode.l10n.t(
+          'the records (hosts: the fields the tree shows; the host page has the rest)',
+        ),
+        format: 'json' as const,
+      },
+    ],
+    { title: vscode.l10n.t('ODIN: Export Results'), placeHolder: vscode.l10n.t('Format') },
+  );
+  return pick?.format;
+}
+
+/** Export Results: the loaded results, or all (asked only when the set has more pages). */
+async function askExportScope(set: ResultSet): Promise<'loaded' | 'all' | undefined> {
+  if (!set.hasMore) return 'loaded';
+  const pick = await vscode.window.showQuickPick(
+    [
+      { label: vscode.l10n.t('Loaded results ({0})', set.countText()), scope: 'loaded' as const },
+      {
+        label: vscode.l10n.t('All results'),
+        description: vscode.l10n.t('loads the remaining pages first: {0}', loadAllText(set.loadAllPlan())),
+        scope: 'all' as const,
+      },
+    ],
+    { title: vscode.l10n.t('ODIN: Export Results'), placeHolder: vscode.l10n.t('What to export') },
+  );
+  return pick?.scope;
+}
+
+/** Export Results: an untitled editor or a file. */
+async function askExportTarget(): Promise<'editor' | 'file' | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    [
+      { label: vscode.l10n.t('Open in an untitled editor'), target: 'editor' as const },
+      { label: vscode.l10n.t('Save to a file…'), target: 'file' as const },
+    ],
+    { title: vscode.l10n.t('ODIN: Export Results'), placeHolder: vscode.l10n.t('Where to') },
+  );
+  return pick?.target;
+}
+
 export class ResultCommands {
   constructor(private readonly f: ResultParts) {}
   // ---------------------------------------------------------------- result-set commands
@@ -282,62 +333,15 @@ export class ResultCommands {
     }
     const a = isObj(arg) && !isResultNode(arg) ? arg : {};
     let format = a.format === 'json' || a.format === 'csv' ? (a.format as ExportFormat) : undefined;
-    if (!format) {
-      const pick = await vscode.window.showQuickPick(
-        [
-          {
-            label: vscode.l10n.t('CSV'),
-            description: vscode.l10n.t('one row per result; opens in spreadsheets'),
-            format: 'csv' as const,
-          },
-          {
-            label: vscode.l10n.t('JSON'),
-            description: vscode.l10n.t(
-              'the records (hosts: the fields the tree shows; the host page has the rest)',
-            ),
-            format: 'json' as const,
-          },
-        ],
-        { title: vscode.l10n.t('ODIN: Export Results'), placeHolder: vscode.l10n.t('Format') },
-      );
-      if (!pick) return undefined;
-      format = pick.format;
-    }
+    format ??= await askExportFormat();
+    if (!format) return undefined;
     let scope = a.scope === 'all' || a.scope === 'loaded' ? a.scope : undefined;
-    if (!scope) {
-      scope = 'loaded';
-      if (set.hasMore) {
-        const pick = await vscode.window.showQuickPick(
-          [
-            { label: vscode.l10n.t('Loaded results ({0})', set.countText()), scope: 'loaded' as const },
-            {
-              label: vscode.l10n.t('All results'),
-              description: vscode.l10n.t(
-                'loads the remaining pages first: {0}',
-                loadAllText(set.loadAllPlan()),
-              ),
-              scope: 'all' as const,
-            },
-          ],
-          { title: vscode.l10n.t('ODIN: Export Results'), placeHolder: vscode.l10n.t('What to export') },
-        );
-        if (!pick) return undefined;
-        scope = pick.scope;
-      }
-    }
+    scope ??= await askExportScope(set);
+    if (!scope) return undefined;
     if (scope === 'all' && set.hasMore) await this.loadAll(set.id, { confirmed: true });
     let target = a.target === 'editor' || a.target === 'file' ? a.target : undefined;
-    if (!target) {
-      const pick = await vscode.window.showQuickPick(
-        [
-          { label: vscode.l10n.t('Open in an untitled editor'), target: 'editor' as const },
-          { label: vscode.l10n.t('Save to a file…'), target: 'file' as const },
-        ],
-        { title: vscode.l10n.t('ODIN: Export Results'), placeHolder: vscode.l10n.t('Where to') },
-      );
-      if (!pick) return undefined;
-      target = pick.target;
-    }
+    target ??= await askExportTarget();
+    if (!target) return undefined;
     const complete = !set.hasMore;
     const text = exportText(format, set.items, {
       search: set.spec,

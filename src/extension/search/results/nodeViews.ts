@@ -4,14 +4,15 @@
  * `TreeItem`). Every API string passes `neutraliseUiText` (a `$(icon)` in a banner must not
  * render as an icon in a tree label).
  */
-import type { Cve, DomainRecord, Host } from '../../../api/types';
+import type { Cve, DomainRecord, Host, Service } from '../../../api/types';
 import type { ExploitationView } from '../../../core/exploitation/host';
 import { epssText, kevText } from '../../../core/exploitation/text';
 import type { ResultItem } from '../../../core/results/resultItem';
-import { mapModeOf } from '../../../core/geo/mapModel';
+import { mapModeOf } from '../../../core/map/mapModel';
 import { describeSpec, isSummary, KINDS, summaryOf } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { l10n } from '../../../core/text/l10n';
+import { nodeContext } from '../nodeMenus';
 import { fmt, rank, setTitle, type Node } from './resultNodes';
 import type { ResultSet } from './resultSet';
 import type { IconView, NodeView } from './viewTypes';
@@ -52,69 +53,73 @@ function worstSeverity(host: Host): string | undefined {
 }
 
 /**
- * A set node's context value, which the menus of package.json read: `odin.summarySet` for a
- * summary (it also offers "Change Facet Count…"), `odin.resultSet` for any other set, each with
- * a suffix where the set shows on a map (`mapModeOf`): `odin.resultSet.hosts` (a host search:
- * "Show Result Set on Map") and `odin.summarySet.countries` (a summary by country: "Show on
- * Map"); and `odin.resultSet.summarisable` for another set that can be summarised (`summaryOf`:
- * a file count). "Summarize Results By…" shows on the host search, the summarisable set and
- * every summary (each kind of summary can be summarised again; test/unit/search/setMenus.test.ts
- * holds the menu to `summaryOf`). A menu for every set matches them as
- * `viewItem =~ /^odin\.(resultSet(\.hosts|\.summarisable)?|summarySet(\.countries)?)$/`.
+ * A set node's context value (its kind and capabilities, nodeMenus.ts), which the menus of
+ * package.json read: `odin.summarySet` for a summary (it also offers "Change Facet Count…"),
+ * `odin.resultSet` for any other set, each with a suffix where the set shows on a map
+ * (`mapModeOf`): `odin.resultSet.hosts` (a host search: "Show Result Set on Map") and
+ * `odin.summarySet.countries` (a summary by country: "Show on Map"); and
+ * `odin.resultSet.summarisable` for another set that can be summarised (`summaryOf`: a file
+ * count). "Summarize Results By…" shows on the host search, the summarisable set and every
+ * summary (each kind of summary can be summarised again; test/unit/search/setMenus.test.ts
+ * holds the menu to `summaryOf`).
  */
 export function setContextValue(set: Pick<ResultSet, 'spec'>): string {
   const mode = mapModeOf(set.spec);
-  if (isSummary(set.spec.kind)) return mode === 'countries' ? 'odin.summarySet.countries' : 'odin.summarySet';
-  if (mode === 'points') return 'odin.resultSet.hosts';
-  return summaryOf(set.spec.kind) ? 'odin.resultSet.summarisable' : 'odin.resultSet';
+  if (isSummary(set.spec.kind))
+    return nodeContext(mode === 'countries' ? 'odin.summarySet.countries' : 'odin.summarySet');
+  if (mode === 'points') return nodeContext('odin.resultSet.hosts');
+  return nodeContext(summaryOf(set.spec.kind) ? 'odin.resultSet.summarisable' : 'odin.resultSet');
 }
 
 // ---------------------------------------------------------------- views
 
+/** A result set's node: its title, state and count; expanded when it is the current set. */
+function setView(set: ResultSet, opts: ViewOptions): NodeView {
+  const stateText =
+    set.status === 'loading' && set.pages === 0
+      ? l10n.t('loading…')
+      : set.status === 'error' && set.pages === 0
+        ? l10n.t('failed')
+        : countDescription(set);
+  return {
+    id: set.id,
+    label: t(setTitle(set)),
+    description: stateText,
+    tooltip: `${t(setTitle(set), 1000)}\n${stateText}`,
+    icon: { id: KINDS[set.spec.kind].icon },
+    collapsible: set.id === opts.currentId ? 'expanded' : 'collapsed',
+    contextValue: setContextValue(set),
+  };
+}
+
+/** A service of a host: port, protocol, name, product and its CVEs' worst severity. */
+function serviceView(s: Service): NodeView {
+  const product = [s.product, s.version].filter(Boolean).join(' ');
+  const cves = s.cve.length ? (s.cve.length === 1 ? l10n.t('1 CVE') : l10n.t('{0} CVEs', s.cve.length)) : '';
+  const sev = worstOf(s.cve);
+  return {
+    label: `${s.port}/${t(s.protocol ?? 'tcp', 20)}${s.name ? ` ${t(s.name, 40)}` : ''}`,
+    description: [t(product, 80), cves].filter(Boolean).join(' · '),
+    tooltip:
+      [product, s.extra_info, s.url]
+        .filter(Boolean)
+        .map((x) => t(x, 300))
+        .join('\n') || undefined,
+    icon: sev ? { id: 'plug', color: severityIcon(sev).color } : { id: 'plug' },
+    collapsible: s.cve.length || product || s.banner || s.http || s.tls || s.url ? 'collapsed' : 'none',
+    contextValue: nodeContext('odin.service'),
+  };
+}
+
 export function view(node: Node, opts: ViewOptions = {}): NodeView {
   const set = node.set;
   switch (node.type) {
-    case 'set': {
-      const stateText =
-        set.status === 'loading' && set.pages === 0
-          ? l10n.t('loading…')
-          : set.status === 'error' && set.pages === 0
-            ? l10n.t('failed')
-            : countDescription(set);
-      return {
-        id: set.id,
-        label: t(setTitle(set)),
-        description: stateText,
-        tooltip: `${t(setTitle(set), 1000)}\n${stateText}`,
-        icon: { id: KINDS[set.spec.kind].icon },
-        collapsible: set.id === opts.currentId ? 'expanded' : 'collapsed',
-        contextValue: setContextValue(set),
-      };
-    }
+    case 'set':
+      return setView(set, opts);
     case 'item':
       return cachedItemView(set, node.item, opts);
-    case 'service': {
-      const s = node.service;
-      const product = [s.product, s.version].filter(Boolean).join(' ');
-      const cves = s.cve.length
-        ? s.cve.length === 1
-          ? l10n.t('1 CVE')
-          : l10n.t('{0} CVEs', s.cve.length)
-        : '';
-      const sev = worstOf(s.cve);
-      return {
-        label: `${s.port}/${t(s.protocol ?? 'tcp', 20)}${s.name ? ` ${t(s.name, 40)}` : ''}`,
-        description: [t(product, 80), cves].filter(Boolean).join(' · '),
-        tooltip:
-          [product, s.extra_info, s.url]
-            .filter(Boolean)
-            .map((x) => t(x, 300))
-            .join('\n') || undefined,
-        icon: sev ? { id: 'plug', color: severityIcon(sev).color } : { id: 'plug' },
-        collapsible: s.cve.length || product || s.banner || s.http || s.tls || s.url ? 'collapsed' : 'none',
-        contextValue: 'odin.service',
-      };
-    }
+    case 'service':
+      return serviceView(node.service);
     case 'cve':
       return cveView(node.cve, opts.exploitation);
     case 'exploit':
@@ -124,7 +129,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         tooltip: t(node.exploit.description ?? node.exploit.id, 1000),
         icon: { id: 'flame', color: 'errorForeground' },
         collapsible: 'collapsed',
-        contextValue: 'odin.exploit',
+        contextValue: nodeContext('odin.exploit'),
       };
     case 'info':
       return {
@@ -132,7 +137,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         description: t(node.value, 300),
         tooltip: t(node.value, 2000),
         collapsible: 'none',
-        contextValue: 'odin.value',
+        contextValue: nodeContext('odin.value'),
       };
     case 'more': {
       const shown = countDescription(set);
@@ -145,7 +150,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         ),
         icon: { id: 'fold-down' },
         collapsible: 'none',
-        contextValue: 'odin.loadMore',
+        contextValue: nodeContext('odin.loadMore'),
         command: { command: 'odin.loadMore', title: l10n.t('Load More Results'), arguments: [set.id] },
       };
     }
@@ -155,7 +160,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         description: set.pages ? l10n.t('{0} shown', countDescription(set)) : '',
         icon: { id: 'loading~spin' },
         collapsible: 'none',
-        contextValue: 'odin.loading',
+        contextValue: nodeContext('odin.loading'),
       };
     case 'error': {
       const message = t(set.error?.message ?? l10n.t('The request failed.'), 300);
@@ -169,7 +174,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
           : l10n.t('{0}\nClick to retry.', t(set.error?.message ?? '', 1000)),
         icon: { id: 'error', color: 'errorForeground' },
         collapsible: 'none',
-        contextValue: 'odin.error',
+        contextValue: nodeContext('odin.error'),
         command: { command: 'odin.retry', title: l10n.t('Retry'), arguments: [set.id] },
       };
     }
@@ -179,7 +184,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         description: t(describeSpec(set.spec), 100),
         icon: { id: 'info' },
         collapsible: 'none',
-        contextValue: 'odin.empty',
+        contextValue: nodeContext('odin.empty'),
       };
     case 'note':
       return {
@@ -187,7 +192,7 @@ export function view(node: Node, opts: ViewOptions = {}): NodeView {
         tooltip: t(node.text, 1000),
         icon: { id: 'info' },
         collapsible: 'none',
-        contextValue: 'odin.note',
+        contextValue: nodeContext('odin.note'),
       };
   }
 }
@@ -233,7 +238,7 @@ function cveView(c: Cve, x?: ExploitationView): NodeView {
     icon: severityIcon(c.severity),
     collapsible:
       c.summary || c.exploit.length || c.references.length || c.score !== undefined ? 'collapsed' : 'none',
-    contextValue: 'odin.cve',
+    contextValue: nodeContext('odin.cve'),
   };
 }
 
@@ -261,7 +266,7 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
         tooltip: t(`${b.name}\n${b.provider ?? ''} ${b.region ?? ''}`, 500),
         icon: b.sensitive_files ? { id: 'database', color: 'errorForeground' } : { id: 'database' },
         collapsible: 'collapsed',
-        contextValue: 'odin.bucket',
+        contextValue: nodeContext('odin.bucket'),
       };
     }
     case 'cve':
@@ -276,7 +281,7 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
         tooltip: t(item.v.description ?? item.v.id, 1000),
         icon: { id: 'flame', color: 'errorForeground' },
         collapsible: 'collapsed',
-        contextValue: 'odin.exploit',
+        contextValue: nodeContext('odin.exploit'),
       };
     case 'whois': {
       const w = item.v;
@@ -295,7 +300,7 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
         tooltip: t(w.domain_name, 300),
         icon: { id: 'book' },
         collapsible: 'collapsed',
-        contextValue: 'odin.whois',
+        contextValue: nodeContext('odin.whois'),
         ...(opts.detailsAvailable
           ? {
               command: {
@@ -320,7 +325,7 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
         ),
         icon: { id: 'filter' },
         collapsible: 'none',
-        contextValue: 'odin.facet',
+        contextValue: nodeContext('odin.facet'),
         command: {
           command: 'odin.narrowByFacet',
           title: l10n.t('Narrow Search to This Value'),
@@ -333,7 +338,7 @@ function itemView(set: ResultSet, item: ResultItem, opts: ViewOptions): NodeView
         label: `${t(item.label, 100)}: ${fmt(item.v)}`,
         icon: { id: 'symbol-number' },
         collapsible: 'none',
-        contextValue: 'odin.count',
+        contextValue: nodeContext('odin.count'),
       };
   }
 }
@@ -366,7 +371,7 @@ function hostView(h: Host, opts: ViewOptions): NodeView {
     ),
     icon: worst ? { id: 'server', color: severityIcon(worst).color } : { id: 'server' },
     collapsible: 'collapsed',
-    contextValue: 'odin.host',
+    contextValue: nodeContext('odin.host'),
     ...(opts.detailsAvailable
       ? {
           command: { command: 'odin.openHostDetails', title: l10n.t('Open Host Details'), arguments: [h.ip] },
@@ -388,6 +393,6 @@ function domainView(d: DomainRecord): NodeView {
     tooltip: t(name, 300),
     icon: { id: 'globe' },
     collapsible: 'collapsed',
-    contextValue: 'odin.domain',
+    contextValue: nodeContext('odin.domain'),
   };
 }

@@ -82,24 +82,16 @@ export async function rememberRun(f: RunMemory, spec: SearchSpec, summary: RunSu
   return set ? f.snapshots.record(spec, set) : {};
 }
 
+type Job = {
+  name: string;
+  run: (signal: AbortSignal, budget: RequestBudget) => Promise<RunSummary & Change>;
+};
+
 /**
- * Runs every saved search again (personal ones, then the workspace's `.odinq` queries),
- * one after the other under one progress notification whose cancel also stops the search
- * running, and ends with one summary of what is new.
- * `{ quiet: true }` skips the closing message (tests).
+ * What Re-run All runs: the personal saved searches that list results, then (in a trusted
+ * window only: the gate says whether it is) each query of the workspace's hunt files.
  */
-export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<RerunAllSummary> {
-  const quiet = isObj(arg) && arg.quiet === true;
-  const agreed =
-    isObj(arg) && typeof arg.requests === 'number' && Number.isSafeInteger(arg.requests) && arg.requests >= 0
-      ? arg.requests
-      : undefined;
-  // "All" is what is on disk now: the files are read again (a watcher event can go missing).
-  await f.workspaceHunts.rescan();
-  type Job = {
-    name: string;
-    run: (signal: AbortSignal, budget: RequestBudget) => Promise<RunSummary & Change>;
-  };
+function rerunJobs(f: RerunParts): { jobs: Job[]; fromFiles: number; files: number } {
   const jobs: Job[] = f.store
     .list()
     // Kinds that open a details page (host, whois) list no results: skipped.
@@ -113,44 +105,40 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
     }));
   let fromFiles = 0;
   let files = 0;
-  // Workspace files run only in a trusted window (the gate says whether it is).
-  if (f.ctx.gate.trusted()) {
-    for (const file of f.workspaceHunts.list()) {
-      const hunts = file.hunts.filter((x) => x.kind);
-      if (hunts.length) files++;
-      fromFiles += hunts.length;
-      for (const h of hunts)
-        jobs.push({
-          name: h.name,
-          run: async (signal, budget) =>
-            ((await runCommand('odin.runHunt', file.uri.toString(), h.index, {
-              quiet: true,
-              signal,
-              budget,
-            })) as (RunSummary & Change) | undefined) ?? { status: 'dismissed' },
-        });
-    }
+  if (!f.ctx.gate.trusted()) return { jobs, fromFiles, files };
+  for (const file of f.workspaceHunts.list()) {
+    const hunts = file.hunts.filter((x) => x.kind);
+    if (hunts.length) files++;
+    fromFiles += hunts.length;
+    for (const h of hunts)
+      jobs.push({
+        name: h.name,
+        run: async (signal, budget) =>
+          ((await runCommand('odin.runHunt', file.uri.toString(), h.index, {
+            quiet: true,
+            signal,
+            budget,
+          })) as (RunSummary & Change) | undefined) ?? { status: 'dismissed' },
+      });
   }
-  const out: RerunAllSummary = {
-    ran: 0,
-    failed: 0,
-    changed: 0,
-    added: 0,
-    removed: 0,
-    cancelled: false,
-    message: '',
-    results: [],
-  };
-  if (!jobs.length) {
-    out.message = vscode.l10n.t('there are no saved searches to run.');
-    if (!quiet) void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: {0}', out.message));
-    return out;
-  }
-  // Said before it is sent: how many searches and requests, and from where. Searches from
-  // workspace files spend the user's credits, so they (and more than a handful) need a yes
-  // that states the count: the modal, or a caller's `requests` that covers it.
-  const plan = { searches: jobs.length, fromFiles, files, origin: f.ctx.origin() };
-  const text = rerunPlanText(plan);
+  return { jobs, fromFiles, files };
+}
+
+/**
+ * Whether the run may go: said before it is sent, how many searches and requests, and from
+ * where. Searches from workspace files spend the user's credits, so they (and more than a
+ * handful) need a yes that states the count: the modal, or a caller's `requests` that covers
+ * it. When not, `out` says why.
+ */
+async function agreedToRerun(
+  f: RerunParts,
+  planned: { jobs: Job[]; fromFiles: number; files: number },
+  agreed: number | undefined,
+  out: RerunAllSummary,
+  quiet: boolean,
+): Promise<boolean> {
+  const { jobs, fromFiles, files } = planned;
+  const text = rerunPlanText({ searches: jobs.length, fromFiles, files, origin: f.ctx.origin() });
   if (agreed !== undefined && agreed < jobs.length) {
     out.cancelled = true;
     out.message = vscode.l10n.t(
@@ -160,25 +148,27 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
       text,
     );
     if (!quiet) void vscode.window.showWarningMessage(vscode.l10n.t('ODIN: Re-run All {0}', out.message));
-    return out;
+    return false;
   }
-  if (agreed === undefined && (fromFiles > 0 || jobs.length > RERUN_WITHOUT_ASKING)) {
-    const RUN =
-      jobs.length === 1 ? vscode.l10n.t('Run 1 Search') : vscode.l10n.t('Run {0} Searches', jobs.length);
-    // A dialog that cannot be shown (a test host refuses them) is no yes.
-    const choice = await Promise.resolve(
-      vscode.window.showWarningMessage(
-        vscode.l10n.t('ODIN: re-run {0} saved searches ({1} requests)?', jobs.length, jobs.length),
-        { modal: true, detail: text },
-        RUN,
-      ),
-    ).catch(() => undefined);
-    if (choice !== RUN) {
-      out.cancelled = true;
-      out.message = vscode.l10n.t('not run: nothing was sent.');
-      return out;
-    }
-  }
+  if (agreed !== undefined || (fromFiles === 0 && jobs.length <= RERUN_WITHOUT_ASKING)) return true;
+  const RUN =
+    jobs.length === 1 ? vscode.l10n.t('Run 1 Search') : vscode.l10n.t('Run {0} Searches', jobs.length);
+  // A dialog that cannot be shown (a test host refuses them) is no yes.
+  const choice = await Promise.resolve(
+    vscode.window.showWarningMessage(
+      vscode.l10n.t('ODIN: re-run {0} saved searches ({1} requests)?', jobs.length, jobs.length),
+      { modal: true, detail: text },
+      RUN,
+    ),
+  ).catch(() => undefined);
+  if (choice === RUN) return true;
+  out.cancelled = true;
+  out.message = vscode.l10n.t('not run: nothing was sent.');
+  return false;
+}
+
+/** Runs the jobs one after the other under one cancellable progress, counting into `out`. */
+async function runJobs(jobs: Job[], out: RerunAllSummary): Promise<void> {
   // The count just stated is the most this run sends (the request layer enforces it).
   const budget = new RequestBudget(jobs.length);
   await vscode.window.withProgress(
@@ -212,11 +202,14 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
         }
       }),
   );
-  out.cancelled = out.ran < jobs.length;
+}
+
+/** The closing summary: how many ran, what changed, failures, a cancel. */
+function rerunMessage(out: RerunAllSummary, total: number): string {
   const parts = [
-    jobs.length === 1
+    total === 1
       ? vscode.l10n.t('re-ran {0} of 1 saved search', out.ran)
-      : vscode.l10n.t('re-ran {0} of {1} saved searches', out.ran, jobs.length),
+      : vscode.l10n.t('re-ran {0} of {1} saved searches', out.ran, total),
   ];
   parts.push(
     out.changed
@@ -225,7 +218,44 @@ export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<Rerun
   );
   if (out.failed) parts.push(vscode.l10n.t('{0} failed', out.failed));
   if (out.cancelled) parts.push(vscode.l10n.t('cancelled'));
-  out.message = `${parts.join('; ')}.`;
+  return `${parts.join('; ')}.`;
+}
+
+/**
+ * Runs every saved search again (personal ones, then the workspace's `.odinq` queries),
+ * one after the other under one progress notification whose cancel also stops the search
+ * running, and ends with one summary of what is new.
+ * `{ quiet: true }` skips the closing message (tests).
+ */
+export async function rerunAllSaved(f: RerunParts, arg?: unknown): Promise<RerunAllSummary> {
+  const quiet = isObj(arg) && arg.quiet === true;
+  const agreed =
+    isObj(arg) && typeof arg.requests === 'number' && Number.isSafeInteger(arg.requests) && arg.requests >= 0
+      ? arg.requests
+      : undefined;
+  // "All" is what is on disk now: the files are read again (a watcher event can go missing).
+  await f.workspaceHunts.rescan();
+  const planned = rerunJobs(f);
+  const { jobs } = planned;
+  const out: RerunAllSummary = {
+    ran: 0,
+    failed: 0,
+    changed: 0,
+    added: 0,
+    removed: 0,
+    cancelled: false,
+    message: '',
+    results: [],
+  };
+  if (!jobs.length) {
+    out.message = vscode.l10n.t('there are no saved searches to run.');
+    if (!quiet) void vscode.window.showInformationMessage(vscode.l10n.t('ODIN: {0}', out.message));
+    return out;
+  }
+  if (!(await agreedToRerun(f, planned, agreed, out, quiet))) return out;
+  await runJobs(jobs, out);
+  out.cancelled = out.ran < jobs.length;
+  out.message = rerunMessage(out, jobs.length);
   if (!quiet) {
     void vscode.window
       .showInformationMessage(

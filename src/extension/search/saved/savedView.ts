@@ -18,6 +18,7 @@ import {
 import { huntSubject } from '../../../core/hunts/snapshot';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { ContextKeys, type ContextKeyValues } from '../../shared/contextKeys';
+import { nodeContext } from '../nodeMenus';
 import type { SavedSearchStore } from './savedStore';
 import type { News, SnapshotStore } from './snapshots';
 import type { HuntFileEntry, WorkspaceHunt, WorkspaceHunts } from './workspaceHunts';
@@ -184,7 +185,7 @@ export class SavedSearchesProvider
       item.id = `group:${element.group}`;
       item.description = String(count);
       item.iconPath = new vscode.ThemeIcon(GROUP_ICONS[element.group]);
-      item.contextValue = 'odin.savedGroup';
+      item.contextValue = nodeContext('odin.savedGroup');
       return item;
     }
     const s = element.search;
@@ -211,7 +212,7 @@ export class SavedSearchesProvider
           neutraliseUiText(what, 1000),
         );
     item.iconPath = new vscode.ThemeIcon('search');
-    item.contextValue = 'odin.savedSearch';
+    item.contextValue = nodeContext('odin.savedSearch');
     item.command = {
       command: 'odin.runSavedSearch',
       title: vscode.l10n.t('Run Saved Search'),
@@ -231,14 +232,14 @@ export class SavedSearchesProvider
           'The .odinq files of this workspace (shared through git). Click a query to run it.',
         );
         item.iconPath = new vscode.ThemeIcon('repo');
-        item.contextValue = 'odin.workspaceHunts';
+        item.contextValue = nodeContext('odin.workspaceHunts');
         break;
       case 'huntFile':
         item = new vscode.TreeItem(neutraliseUiText(element.file.label, 200), C.Expanded);
         item.resourceUri = element.file.uri;
         item.description = `${element.file.hunts.length}`;
         item.iconPath = vscode.ThemeIcon.File;
-        item.contextValue = 'odin.huntFile';
+        item.contextValue = nodeContext('odin.huntFile');
         item.command = {
           command: 'vscode.open',
           title: vscode.l10n.t('Open File'),
@@ -270,7 +271,7 @@ export class SavedSearchesProvider
               neutraliseUiText(h.query || '*', 1000),
             );
         item.iconPath = new vscode.ThemeIcon('search');
-        item.contextValue = 'odin.hunt';
+        item.contextValue = nodeContext('odin.hunt');
         item.command = {
           command: 'odin.runHunt',
           title: vscode.l10n.t('Run'),
@@ -290,7 +291,7 @@ export class SavedSearchesProvider
           new Date(n.since).toUTCString(),
         );
         item.iconPath = new vscode.ThemeIcon('sparkle');
-        item.contextValue = 'odin.news';
+        item.contextValue = nodeContext('odin.news');
         break;
       }
       case 'new': {
@@ -298,7 +299,7 @@ export class SavedSearchesProvider
         item = new vscode.TreeItem(neutraliseUiText(element.id, 200), C.None);
         item.iconPath = new vscode.ThemeIcon(NEW_ICONS[type] ?? 'circle-small');
         item.tooltip = vscode.l10n.t('New since {0}', new Date(element.news.since).toUTCString());
-        item.contextValue = 'odin.newResult';
+        item.contextValue = nodeContext('odin.newResult');
         if (type === 'host' && this.detailsAvailable())
           item.command = {
             command: 'odin.openHostDetails',

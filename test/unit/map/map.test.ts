@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Host } from '../../../src/api/types';
-import { fromMap, isToMap } from '../../../src/common/mapProtocol';
+import { fromMap, isToMap } from '../../../src/common/map/protocol';
 import { checkPng, MAX_PNG_BYTES, MAX_PNG_URL_CHARS } from '../../../src/core/charts/pngExport';
 import type { ExploitationView } from '../../../src/core/exploitation';
 import { CompactPool, compactHost } from '../../../src/core/hosts/compactHost';
@@ -18,8 +18,8 @@ import {
   isCountryField,
   mapHosts,
   SHADES,
-} from '../../../src/core/geo/mapModel';
-import { isPoint, locationPoint, skippedText } from '../../../src/core/geo/points';
+} from '../../../src/core/map/mapModel';
+import { isPoint, locationPoint, skippedText } from '../../../src/core/map/points';
 import { PAYLOADS } from '../../../src/emulator/hostile';
 import { realShapeHosts } from '../../support/realShape';
 

@@ -4,12 +4,12 @@
  * set. A bar narrows through `odin.narrowByFacet` with the arguments a facet node gives it.
  */
 import * as vscode from 'vscode';
-import { ChartPage, type ChartSource } from '../../charts/chartView';
-import { runCommand } from '../../shared/runCommand';
-import type { Ctx } from '../../ctx';
-import { setTitle } from './resultNodes';
-import type { ResultSet } from './resultSet';
-import type { ResultsProvider } from './resultsView';
+import { ChartPage, type ChartSource } from './chartView';
+import { runCommand } from '../shared/runCommand';
+import type { Ctx } from '../ctx';
+import { setTitle } from '../search/results/resultNodes';
+import type { ResultSet } from '../search/results/resultSet';
+import type { ResultsProvider } from '../search/results/resultsView';
 
 /** What the chart commands use: the context, the result sets, and how an argument names one. */
 export interface ChartParts {

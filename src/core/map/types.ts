@@ -1,5 +1,5 @@
 /**
- * The map's plain data (core/geo/mapModel.ts builds it; the map page draws it): no imports,
+ * The map's plain data (core/map/mapModel.ts builds it; the map page draws it): no imports,
  * so the page's bundle takes nothing else of the core.
  */
 

@@ -3,10 +3,10 @@
  * extension posts the hosts (points, clustered) or the countries (a choropleth); the page
  * answers with a host's index in one generation of the map, never an IP, a URL or a command.
  */
-import type { CountryShade, MapCluster, MapHost, MapLevel } from '../core/geo/types';
-import { withSaves } from './exportProtocol';
-import { index, literal, message, ms, object, text, trusted, union, type Infer } from './schema';
-import { wordsMessage } from './words';
+import type { CountryShade, MapCluster, MapHost, MapLevel } from '../../core/map/types';
+import { withSaves } from '../exportProtocol';
+import { index, literal, message, ms, object, text, trusted, union, type Infer } from '../schema';
+import { wordsMessage } from '../words';
 
 export type { CountryShade, MapCluster, MapHost, MapLevel };
 

@@ -5,18 +5,18 @@
  * and the page draws it with the chart renderer (webview/charts/svg.ts). Bounded: each chart
  * has at most `GLANCE_TOP` bars plus one "other". Labels from scan data stay plain strings.
  */
-import { riskBand, RISK_BAND_LABEL, RISK_BANDS } from '../core/exploitation/bands';
-import { chartBars, type ChartBar } from './chartBars';
+import { riskBand, RISK_BAND_LABEL, RISK_BANDS } from '../../core/exploitation/bands';
+import { chartBars, type ChartBar } from '../charts/bars';
 import {
   rowRisk,
   VERDICT_CLASSES,
   type GlanceChartId,
   type TriageRowView,
   type TriageVerdictClass,
-} from './triageProtocol';
-import { l10n } from '../core/text/l10n';
+} from './protocol';
+import { l10n } from '../../core/text/l10n';
 
-export { GLANCE_CHARTS, type GlanceChartId } from './triageProtocol';
+export { GLANCE_CHARTS, type GlanceChartId } from './protocol';
 
 /** Bars per chart besides "other". */
 export const GLANCE_TOP = 5;

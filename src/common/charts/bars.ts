@@ -4,7 +4,7 @@
  * as a bar of its own at the end. Pure: no VS Code, no DOM. Labels are kept as the plain
  * strings the scan data holds; the page puts them in the document as text, never markup.
  */
-import { l10n } from '../core/text/l10n';
+import { l10n } from '../../core/text/l10n';
 /** A summary bucket as the API answers it (structurally api/types.ts AggregationBucket). */
 export interface ChartBucket {
   key: string | number | boolean | null;

@@ -5,9 +5,9 @@
  * posts plain view models, the page renders them with DOM APIs and answers with ids only
  * (a row's index in one generation of rows), never values, URLs or commands.
  */
-import { compareRisk, type Risk } from '../core/exploitation/order';
-import type { TriageKind, TriageRowView, TriageVerdictClass } from '../core/triage/rowView';
-import type { TriageGlance } from './triageGlance';
+import { compareRisk, type Risk } from '../../core/exploitation/order';
+import type { TriageKind, TriageRowView, TriageVerdictClass } from '../../core/triage/rowView';
+import type { TriageGlance } from './glance';
 import {
   index,
   literal,
@@ -21,11 +21,11 @@ import {
   union,
   type Check,
   type Infer,
-} from './schema';
-import { isIndex, isRec } from './validate';
-import { wordsMessage } from './words';
+} from '../schema';
+import { isIndex, isRec } from '../validate';
+import { wordsMessage } from '../words';
 
-export type { HostFacts, TriageKind, TriageRowView, TriageVerdictClass } from '../core/triage/rowView';
+export type { HostFacts, TriageKind, TriageRowView, TriageVerdictClass } from '../../core/triage/rowView';
 export const VERDICT_CLASSES: readonly TriageVerdictClass[] = [
   'vulnerable',
   'known',
@@ -34,7 +34,7 @@ export const VERDICT_CLASSES: readonly TriageVerdictClass[] = [
   'pending',
   'failed',
 ];
-/** The header's charts (common/triageGlance.ts): each bar filters the table. */
+/** The header's charts (common/triage/glance.ts): each bar filters the table. */
 export const GLANCE_CHARTS = ['verdict', 'band', 'country', 'asn', 'product'] as const;
 export type GlanceChartId = (typeof GLANCE_CHARTS)[number];
 export const TRIAGE_KINDS: readonly TriageKind[] = ['ipv4', 'ipv6', 'domain', 'cidr'];
@@ -175,7 +175,7 @@ export interface TriageFilter {
   exploited?: boolean;
   /** Case-insensitive substring of the value, organisation, ASN, country, tags, registrar, file. */
   text?: string;
-  /** A bar of the header (common/triageGlance.ts `glanceFilter`). */
+  /** A bar of the header (common/triage/glance.ts `glanceFilter`). */
   glance?: { chart: GlanceChartId; key: string };
 }
 

@@ -4,10 +4,10 @@
  * (Monday, UTC) or month, the unit chosen from the range so a chart has at most `MAX_BINS`
  * bins, empty bins kept so the gaps show, oldest first. A key that is not a date is counted
  * in a bar of its own, never dropped; "other" (`sum_other_doc_count`) stays its own bar, as
- * in chartBars.ts. Pure: no VS Code, no DOM.
+ * in bars.ts. Pure: no VS Code, no DOM.
  */
-import { otherLabel, type ChartBar, type ChartBucket } from './chartBars';
-import { l10n } from '../core/text/l10n';
+import { otherLabel, type ChartBar, type ChartBucket } from './bars';
+import { l10n } from '../../core/text/l10n';
 
 export type TimeUnit = 'day' | 'week' | 'month' | 'year';
 

@@ -5,17 +5,17 @@
  * the tree gives it (its IP). "Show on Map" on a summary by country: a choropleth.
  */
 import * as vscode from 'vscode';
-import type { MapView } from '../../../common/mapProtocol';
-import { clusterHosts, countryShades, mapHosts, mapModeOf } from '../../../core/geo/mapModel';
-import { skippedText } from '../../../core/geo/points';
-import type { Host } from '../../../api/types';
-import { MapPage, type MapSource } from '../../map/mapView';
-import type { MapSummary } from '../../commands';
-import { runCommand } from '../../shared/runCommand';
-import type { Ctx } from '../../ctx';
-import { setTitle } from './resultNodes';
-import type { ResultSet } from './resultSet';
-import type { ResultsProvider } from './resultsView';
+import type { MapView } from '../../common/map/protocol';
+import { clusterHosts, countryShades, mapHosts, mapModeOf } from '../../core/map/mapModel';
+import { skippedText } from '../../core/map/points';
+import type { Host } from '../../api/types';
+import { MapPage, type MapSource } from './mapView';
+import type { MapSummary } from '../commands';
+import { runCommand } from '../shared/runCommand';
+import type { Ctx } from '../ctx';
+import { setTitle } from '../search/results/resultNodes';
+import type { ResultSet } from '../search/results/resultSet';
+import type { ResultsProvider } from '../search/results/resultsView';
 
 /** What the map commands use: the context, the result sets, and how an argument names one. */
 export interface MapParts {

@@ -4,11 +4,11 @@
  * the DOM. The extension posts the bars; the page answers with a bar's bucket index (the id
  * of a value in one generation of the chart), never the value, a URL or a command.
  */
-import type { ChartBar } from './chartBars';
+import type { ChartBar } from './bars';
 import type { TimeUnit } from './timeHistogram';
-import { withSaves } from './exportProtocol';
-import { index, literal, message, ms, object, text, trusted, union, type Infer } from './schema';
-import { wordsMessage } from './words';
+import { withSaves } from '../exportProtocol';
+import { index, literal, message, ms, object, text, trusted, union, type Infer } from '../schema';
+import { wordsMessage } from '../words';
 
 export type { ChartBar };
 
