@@ -77,9 +77,9 @@ export function createTestApi(ctx: Ctx, parts: Parts): TestApi {
     tree: (view) => {
       const f = parts.loadSearch();
       const [t, v] = view === 'results' ? [f.results, f.resultsView] : [f.saved, f.savedView];
-      const n = t as TestTree<never>;
+      const n = t as unknown as TestTree<unknown>;
       return {
-        getChildren: (e) => n.getChildren(e),
+        getChildren: (e) => n.getChildren(e) as never,
         getTreeItem: (e) => n.getTreeItem(e),
         description: v.description,
       };

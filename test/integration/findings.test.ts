@@ -48,7 +48,7 @@ describe('security findings', () => {
 
     it("odin.hover.enabled: the workspace's true does not override the user's false (no card)", async () => {
       const api = await getTestApi();
-      await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
+      await waitFor(() => api.key.has(), 10_000, 'the API key');
       await odin().update('hover.enabled', false, G);
       await odin().update('hover.enabled', true, W);
       await waitFor(() => odin().inspect('hover.enabled')?.workspaceValue === true, 5000, 'settings written');
