@@ -12,7 +12,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { headlessSession, readRecord, runNotebookHeadless, type CaseRecord } from '../../src/core/notebook';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
-import { RESULT_MIME } from '../../src/extension/notebook';
+import { NOTEBOOK_RESULT_MIME as RESULT_MIME } from '../../src/common/notebookOutput';
 import { getTestApi, testEnv, waitFor } from './index';
 import { setUser } from './support';
 
