@@ -22,9 +22,7 @@ import * as vscode from 'vscode';
 import { HOST_ACTIONS, WHOIS_ACTIONS } from '../../src/common/protocol';
 import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary } from '../../src/extension/testApi';
-import type { ResultNode as Node } from '../../src/extension/testApi';
-import type { SavedNode } from '../../src/extension/testApi';
+import type { RunSummary, ResultNode as Node, SavedNode } from '../../src/extension/testApi';
 import {
   clearEmulatorLog,
   emulatorAdmin,

@@ -11,8 +11,7 @@ import { chartBars } from '../../src/common/chartBars';
 import { timeHistogram } from '../../src/common/timeHistogram';
 import { narrowQuery } from '../../src/core/query';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary } from '../../src/extension/testApi';
-import type { ResultSet } from '../../src/extension/testApi';
+import type { RunSummary, ResultSet } from '../../src/extension/testApi';
 import { getTestApi, testEnv, waitFor } from './index';
 import { feature, runOnSetNode } from './results';
 

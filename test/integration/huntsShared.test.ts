@@ -10,10 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SavedSearch } from '../../src/core/savedSearches';
-import type { SavedToFile } from '../../src/extension/testApi';
-import type { RerunAllSummary } from '../../src/extension/testApi';
-import type { SavedNode } from '../../src/extension/testApi';
-import type { RunSummary } from '../../src/extension/testApi';
+import type { SavedToFile, RerunAllSummary, SavedNode, RunSummary } from '../../src/extension/testApi';
 import { clearEmulatorLog, emulatorAdmin, lookupLog, testEnv, waitFor } from './index';
 import { feature, type Views } from './results';
 

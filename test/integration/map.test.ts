@@ -9,8 +9,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { mapHosts } from '../../src/core/geo/mapModel';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { MapSummary, RunSummary } from '../../src/extension/testApi';
-import type { ResultSet } from '../../src/extension/testApi';
+import type { MapSummary, RunSummary, ResultSet } from '../../src/extension/testApi';
 import { getTestApi, testEnv, waitFor } from './index';
 import { feature, runOnSetNode } from './results';
 

@@ -11,8 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary } from '../../src/extension/testApi';
-import type { ResultNode as Node } from '../../src/extension/testApi';
+import type { RunSummary, ResultNode as Node } from '../../src/extension/testApi';
 import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
 import { feature } from './results';
 

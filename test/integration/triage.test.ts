@@ -9,8 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { TestApi, TriageRenderedEvent } from '../../src/extension/testApi';
-import type { TriageResult } from '../../src/extension/testApi';
+import type { TestApi, TriageRenderedEvent, TriageResult } from '../../src/extension/testApi';
 import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
 import { odinHover } from './support';
 
