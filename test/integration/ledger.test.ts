@@ -72,10 +72,10 @@ describe('one ledger per window', function () {
     const ip = FIXTURE_HOSTS.webServer;
     await waitFor(
       async () => {
-        const answered = (await emulatorLog()).filter((e) => (e as { status?: unknown }).status !== 0);
-        const asked = (part: string): boolean =>
-          answered.some((e) => String((e as { path?: unknown }).path).includes(`/${part}/${ip}`));
-        return (asked('exploits') && asked('cves')) || undefined;
+        const answered = (await emulatorLog()) as { endpoint?: string; path?: string; status?: number }[];
+        const asked = (endpoint: string): boolean =>
+          answered.some((e) => e.endpoint === endpoint && e.status !== 0 && String(e.path).includes(ip));
+        return (asked('hosts.exploits') && asked('cves.list')) || undefined;
       },
       30_000,
       'the host page asked for its CVE list and exploits',
