@@ -37,7 +37,7 @@ const NOT_LOOKUPS = new Set([
 async function runBriefly(id: string, ...args: unknown[]): Promise<void> {
   const api = await getTestApi();
   const since = Date.now();
-  const opened = new Set(api.pages.open);
+  const opened = new Set(detailsOpen(api));
   let ended = false;
   // The mark is taken before the command runs: it may prompt before its first await.
   let mark = promptMark();
@@ -56,6 +56,11 @@ async function runBriefly(id: string, ...args: unknown[]): Promise<void> {
   await pagesDecided(api, since, opened);
 }
 
+/** The open details pages (`host:…`, `whois:…`): the test API records every page. */
+function detailsOpen(api: Awaited<ReturnType<typeof getTestApi>>): string[] {
+  return [...api.pages.open].filter((k) => k.startsWith('host:') || k.startsWith('whois:'));
+}
+
 /**
  * Waits until every details page opened since `since` (not among `opened` before) has posted
  * what it shows (the `data` mark).
@@ -67,7 +72,7 @@ async function pagesDecided(
 ): Promise<void> {
   await waitFor(
     () =>
-      [...api.pages.open].every(
+      detailsOpen(api).every(
         (key) =>
           opened.has(key) ||
           api.pages.marks.some((m) => `${m.page}:${m.id}` === key && m.phase === 'data' && m.at >= since),
@@ -76,7 +81,7 @@ async function pagesDecided(
     90_000,
     'every open details page to show its data or why not',
   ).catch((e: unknown) => {
-    const waiting = [...api.pages.open].filter((k) => !opened.has(k));
+    const waiting = detailsOpen(api).filter((k) => !opened.has(k));
     const marks = api.pages.marks
       .filter((m) => m.at >= since)
       .map((m) => `${m.page}:${m.id} ${m.phase}`)
@@ -112,7 +117,7 @@ async function restorePages(): Promise<void> {
   ] as const) {
     const since = Date.now();
     const key = `${viewType === 'odin.hostDetails' ? 'host' : 'whois'}:${id}`;
-    const before = new Set([...api.pages.open].filter((k) => k !== key));
+    const before = new Set(detailsOpen(api).filter((k) => k !== key));
     const panel = vscode.window.createWebviewPanel(viewType, id, vscode.ViewColumn.Active, {
       enableScripts: true,
     });
