@@ -7,7 +7,7 @@
 //   WEBVIEW_BENCH_N=10 WEBVIEW_BENCH_LATENCY_MS=20 node scripts/bench/webview.mjs
 //
 // The measuring code runs inside the extension host (test/integration/details.test.ts,
-// "details-bench"), reading the TestApi's details probe. Each open is a fresh panel and a
+// "details-bench"), reading the test API's `rendered` reports. Each open is a fresh panel and a
 // fresh API request (the details pages do not cache). `run()` returns rows
 // `{ name, value, unit, target?, note? }`.
 import * as fs from 'node:fs';

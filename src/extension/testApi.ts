@@ -1,221 +1,120 @@
-import type { NotebookProbe } from './notebook/lazy';
-import * as vscode from 'vscode';
-import type { PageKind, RenderedCounts } from '../common/protocol';
-import type { Ctx } from './ctx';
-import type { RegisteredAgent } from './agent/registered';
-import type { PathPrompts } from './shared/argumentPath';
-import type { ContextKey } from './shared/contextKeys';
-import type { SearchFeature } from './search';
-import type { SearchProbe } from './search/probe';
-import type { TriageFeature } from './triage';
-import { PageRecorder } from './webviewKit/recorder';
-
-/** A details page's `rendered` report, as the tests read it. */
-export interface RenderedEvent {
-  page: PageKind;
-  /** The IP or domain of the panel. */
-  id: string;
-  counts: RenderedCounts;
-  /** Render time inside the page, in ms. */
-  ms: number;
-  at: number;
-}
-
-/** A chart page's `rendered` report: the generation drawn and its number of bars. */
-export interface MapRenderedEvent {
-  page: 'map';
-  id: string;
-  generation: number;
-  points: number;
-  countries: number;
-  ms: number;
-  at: number;
-}
-
-export interface ChartRenderedEvent {
-  page: 'chart';
-  id: string;
-  generation: number;
-  bars: number;
-  ms: number;
-  at: number;
-}
-
-/** The triage page's `rendered` report: rows received, shown after the filter, built in the DOM. */
-export interface TriageRenderedEvent {
-  page: 'triage';
-  id: string;
-  generation: number;
-  rows: number;
-  shown: number;
-  dom: number;
-  ms: number;
-  /** Indices (into the triage's rows) of the first rows in the order shown. */
-  top?: number[];
-  at: number;
-}
-
-/** The key store as tests see it: whether there is a key, never the key itself. */
-export interface TestKeys {
-  has(): boolean;
-  /** Whether the key in use is `value` (an equality check; the key is never returned). */
-  is(value: string): boolean;
-  source(): ReturnType<Ctx['keys']['source']>;
-  store(key: string): Promise<void>;
-  clear(): Promise<void>;
-  refresh(): Promise<void>;
-  onDidChange: Ctx['keys']['onDidChange'];
-}
-
-/** The extension context as tests see it: state and log folder, and SecretStorage write-only. */
-export interface TestExtensionContext {
-  readonly globalState: vscode.Memento;
-  readonly workspaceState: vscode.Memento;
-  readonly logUri: vscode.Uri;
-  /** Where the exploitation feeds' copies live (tests start them from scratch). */
-  readonly globalStorageUri: vscode.Uri;
-  /** Writes a secret as another window would (tests of the re-read); nothing reads one back. */
-  writeSecret(key: string, value: string): Thenable<void>;
-}
-
-/** The context object without a way to read the key or SecretStorage. */
-export type TestCtx = Omit<Ctx, 'keys' | 'extension'> & { keys: TestKeys; extension: TestExtensionContext };
-
 /**
- * What `activate()` returns only in a host started in extension test mode with
- * ODIN_EXTENSION_TEST=1 (extension.ts); `undefined` otherwise. It gives tests the context object so they can drive state a person would set
- * through UI that the extension host cannot type into (the password input box), with the
- * key store and the extension context replaced by views that never hand out the key.
+ * The verbs the integration tests drive the product with, besides the public `vscode` API and
+ * the emulator's own request log; `activate()` returns them only in extension test mode.
+ *   rendered     await a page's next `rendered` report (details, chart, map, triage pages)
+ *   pages        what pages reported: messages accepted and refused, phases, open pages; deliver a message
+ *   tree         a tree as the user sees it: nodes (a command's argument), their TreeItems, its description
+ *   savedStore   the saved-search store: its file, its list, reload, replace
+ *   key          the API key: whether there is one, is it X, where from, store, clear, re-read; never the key
+ *                writeSecret writes SecretStorage as another window would (nothing reads it back)
+ *   lookups      the lookup layer: its cache (read, clear, forget), the pause, requests sent
+ *   ledger       the session's ledger: credits spent, requests, budget
+ *   connection   the API base URL in use, demo mode, the feeds, the extension's storage, log and mementos
+ *   ui           context keys, status-bar items, the path modal's answers, triage decorations and view
+ *   agent        the language-model tools and MCP definition as registered
+ *   notebook     what the notebook controller showed (its events)
  */
-export interface TestApi {
-  ctx: TestCtx;
-  contextValue(key: ContextKey): unknown;
-  /** What the details pages reported through the webview kit's events (`rendered` counts, accepted/refused messages, phases). */
-  details: PageRecorder<RenderedEvent>;
-  /** What the triage page reported through the same events. */
-  triageView: PageRecorder<TriageRenderedEvent>;
-  /** What the chart pages reported (id: the summary's result-set id). */
-  charts: PageRecorder<ChartRenderedEvent>;
-  /** What the map pages reported (id: the result set's id). */
-  maps: PageRecorder<MapRenderedEvent>;
-  /** The search feature: results tree provider, saved-search store. */
-  search: SearchProbe;
-  /** The triage feature (loads it): last triage, verdict decorations. */
-  triage(): TriageFeature;
-  /** The agent tools and MCP server definition, as the agent feature registered them. */
-  agent: RegisteredAgent;
-  /** The "read/write this file?" modal for paths from command arguments: what it showed, and the answer to give. */
-  pathPrompts: PathPrompts;
-  /** The status-bar items by id (their command is what a click runs). */
-  statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
-  /** The notebook feature (loads it): its controller and what its count item showed. */
-  notebook: NotebookProbe;
+import type * as vscode from 'vscode';
+import type { RequestLayer } from '../core/requests/layer';
+import type { RegisteredAgent } from './agent/registered';
+import type { Ctx } from './ctx';
+import type { NotebookProbe } from './notebook/lazy';
+import type { SearchFeature } from './search';
+import type { Node as ResultNode } from './search/results/resultNodes';
+import type { SavedNode } from './search/saved/savedView';
+import type { SavedSearchStore } from './search/saved/savedStore';
+import type { KeyStore } from './shared/secrets';
+import type { TriageFeature } from './triage';
+import type { RenderedPage } from './webviewKit/pages';
+import { PageRecorder, type PageRendered } from './webviewKit/recorder';
+export type * from './commands';
+export type { HuntRunSummary } from './hunts';
+export type { TimelineSummary } from './hunts/history';
+export type { ResultSet } from './search/results/resultSet';
+export type { ResultNode, SavedNode };
+export type * from './webviewKit/recorder';
+
+export interface TestTree<N> {
+  getChildren(node?: N): N[];
+  getTreeItem(node: N): vscode.TreeItem;
+  readonly description: string | undefined;
 }
 
-/** What the composition root hands the test API besides `Ctx`: the features' own objects. */
-export interface TestApiParts {
-  /** Loads the search feature (it loads on first use): reading `search.feature` does. */
-  loadSearch: () => SearchFeature;
-  loadTriage: () => TriageFeature;
+export interface TestApi {
+  rendered: PageRecorder<PageRendered>['waitForRendered'];
+  pages: PageRecorder<PageRendered>;
+  tree<V extends keyof Trees>(view: V): TestTree<Trees[V]>;
+  savedStore(): Pick<SavedSearchStore, 'file' | 'list' | 'get' | 'load' | 'update' | 'watch' | 'unwatch'>;
+  key: Pick<KeyStore, 'source' | 'store' | 'clear' | 'refresh' | 'onDidChange'> & KeyChecks;
+  lookups(): Pick<RequestLayer, 'cache' | 'peek' | 'forget' | 'pause' | 'resume' | 'paused' | 'sent'>;
+  ledger: Ctx['ledger'];
+  connection: Pick<Ctx, 'baseUrl' | 'setDemo' | 'feeds'> & Folders;
+  ui: {
+    contextValue(key: string): unknown;
+    statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
+    pathPrompts: Ctx['argumentPaths']['prompts'];
+    triage(): TriageFeature;
+  };
   agent: RegisteredAgent;
+  notebook(): ReturnType<NotebookProbe['load']>['events'];
+}
+type Trees = { results: ResultNode; saved: SavedNode };
+type KeyChecks = { has(): boolean; is(value: string): boolean; writeSecret(value: string): Thenable<void> };
+type Folders = { storage: string; logFolder: string; log(line: string): void; mementos: vscode.Memento[] };
+type Parts = Pick<TestApi, 'agent'> & { loadSearch(): SearchFeature; loadTriage(): TriageFeature } & {
   notebook: NotebookProbe;
   statusItems: vscode.StatusBarItem[];
-}
+};
 
-/**
- * Built at activation in extension test mode only: it subscribes to the webview kit's events
- * (`ctx.pages`) from the start and keeps what the tests read.
- */
-export function createTestApi(ctx: Ctx, parts: TestApiParts): TestApi {
-  const { loadSearch, loadTriage } = parts;
-  const details = ctx.subscriptions.add(
-    new PageRecorder<RenderedEvent>(
-      ctx.pages,
-      (page) => page === 'host' || page === 'whois',
-      (r) => ({ ...(r.report as unknown as Omit<RenderedEvent, 'at'>), id: r.id, at: r.at }),
-    ),
-  );
-  const triageView = ctx.subscriptions.add(
-    new PageRecorder<TriageRenderedEvent>(
-      ctx.pages,
-      (page) => page === 'triage',
-      (r) => ({
-        ...(r.report as unknown as Omit<TriageRenderedEvent, 'at'>),
-        page: 'triage',
-        id: r.id,
-        at: r.at,
-      }),
-    ),
-  );
-  const charts = ctx.subscriptions.add(
-    new PageRecorder<ChartRenderedEvent>(
-      ctx.pages,
-      (page) => page === 'chart',
-      (r) => ({
-        ...(r.report as unknown as Omit<ChartRenderedEvent, 'at'>),
-        page: 'chart',
-        id: r.id,
-        at: r.at,
-      }),
-    ),
-  );
-  const maps = ctx.subscriptions.add(
-    new PageRecorder<MapRenderedEvent>(
-      ctx.pages,
-      (page) => page === 'map',
-      (r) => ({
-        ...(r.report as unknown as Omit<MapRenderedEvent, 'at'>),
-        page: 'map',
-        id: r.id,
-        at: r.at,
-      }),
-    ),
-  );
+/** Built at activation in extension test mode only (the parts: the features' own objects). */
+export function createTestApi(ctx: Ctx, parts: Parts): TestApi {
+  const toEvent = (r: RenderedPage) => ({ ...r.report, page: r.page, id: r.id, at: r.at }) as PageRendered;
+  const pages = ctx.subscriptions.add(new PageRecorder(ctx.pages, () => true, toEvent));
+  const { keys, extension: ext } = ctx;
   return {
-    ctx: guarded(ctx),
-    contextValue: (key) => ctx.contextKeys.get(key),
-    details,
-    triageView,
-    charts,
-    maps,
-    agent: parts.agent,
-    notebook: parts.notebook,
-    pathPrompts: ctx.argumentPaths.prompts,
-    statusItems: new Map(parts.statusItems.map((item) => [item.id, item])),
-    search: {
-      get feature() {
-        return loadSearch();
+    rendered: (page, id, since, ms) => pages.waitForRendered(page, id, since, ms),
+    pages,
+    tree: (view) => {
+      const f = parts.loadSearch();
+      const [t, v] = view === 'results' ? [f.results, f.resultsView] : [f.saved, f.savedView];
+      const n = t as unknown as TestTree<unknown>;
+      return {
+        getChildren: (e) => n.getChildren(e) as never,
+        getTreeItem: (e) => n.getTreeItem(e),
+        description: v.description,
+      };
+    },
+    savedStore: () => parts.loadSearch().store,
+    key: {
+      has: () => keys.get() !== undefined,
+      is: (value) => keys.get() === value,
+      source: () => keys.source(),
+      store: (key) => keys.store(key),
+      clear: () => keys.clear(),
+      refresh: () => keys.refresh(),
+      onDidChange: keys.onDidChange,
+      writeSecret: (value) => ext.secrets.store('odin.apiKey', value),
+    },
+    lookups: () => ctx.requests,
+    ledger: ctx.ledger,
+    connection: {
+      baseUrl: () => ctx.baseUrl(),
+      setDemo: (server) => ctx.setDemo(server),
+      get feeds() {
+        return ctx.feeds;
       },
+      storage: ext.globalStorageUri.fsPath,
+      logFolder: ext.logUri.fsPath,
+      log: (line) => ctx.log.info(line),
+      mementos: [ext.globalState, ext.workspaceState],
     },
-    triage: loadTriage,
-  };
-}
-
-function guarded(ctx: Ctx): TestCtx {
-  const keys: TestKeys = {
-    has: () => ctx.keys.get() !== undefined,
-    is: (value) => ctx.keys.get() === value,
-    source: () => ctx.keys.source(),
-    store: (key) => ctx.keys.store(key),
-    clear: () => ctx.keys.clear(),
-    refresh: () => ctx.keys.refresh(),
-    onDidChange: (listener, thisArgs, disposables) => ctx.keys.onDidChange(listener, thisArgs, disposables),
-  };
-  const extension: TestExtensionContext = {
-    globalState: ctx.extension.globalState,
-    workspaceState: ctx.extension.workspaceState,
-    logUri: ctx.extension.logUri,
-    globalStorageUri: ctx.extension.globalStorageUri,
-    writeSecret: (key, value) => ctx.extension.secrets.store(key, value),
-  };
-  // Methods run on the real object (`this` is never the proxy), so the extension's own code
-  // keeps its key store; only what the tests read is replaced.
-  return new Proxy(ctx, {
-    get(target, prop) {
-      if (prop === 'keys') return keys;
-      if (prop === 'extension') return extension;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    ui: {
+      contextValue: (key) => ctx.contextKeys.get(key as never),
+      statusItems: new Map(parts.statusItems.map((item) => [item.id, item])),
+      pathPrompts: ctx.argumentPaths.prompts,
+      triage: parts.loadTriage,
     },
-  }) as unknown as TestCtx;
+    agent: parts.agent,
+    notebook: () => parts.notebook.load().events,
+  };
 }

@@ -34,28 +34,26 @@ describe('activation', () => {
   it('the test API (extension test mode only) never holds the API key or SecretStorage', async function () {
     if (installed || !testEnv.apiKey) this.skip();
     const api = await getTestApi();
-    assert.ok(api.ctx.keys.is(testEnv.apiKey), 'the run has its key');
-    const keys = api.ctx.keys as unknown as Record<string, unknown>;
-    assert.strictEqual(keys.get, undefined, 'ctx.keys.get');
-    const ext = api.ctx.extension as unknown as Record<string, unknown>;
-    assert.strictEqual(ext.secrets, undefined, 'ctx.extension.secrets');
-    // Nothing reachable in two steps from the API is the key or a store that reads it.
+    assert.ok(api.key.is(testEnv.apiKey), 'the run has its key');
+    assert.strictEqual((api.key as unknown as Record<string, unknown>).get, undefined, 'api.key.get');
+    // Nothing reachable in two steps from the API is the key, SecretStorage or a store that reads it.
     const seen = new Set<unknown>();
     const walk = (v: unknown, depth: number, at: string): void => {
       if (v === testEnv.apiKey) assert.fail(`the key is at ${at}`);
       if (!v || typeof v !== 'object' || seen.has(v) || depth > 2) return;
       seen.add(v);
-      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], depth + 1, `${at}.${k}`);
+      const o = v as Record<string, unknown>;
+      assert.ok(!('secrets' in o), `SecretStorage at ${at}`);
+      for (const k of Object.keys(v)) walk(o[k], depth + 1, `${at}.${k}`);
     };
     walk(api, 0, 'api');
-    walk(api.ctx.keys, 0, 'api.ctx.keys');
   });
 
   it('activates and returns the test API', async function () {
     if (installed) this.skip();
     const api = await getTestApi();
     assert.ok(extension().isActive, 'extension is active');
-    assert.ok(api.ctx, 'TestApi.ctx');
+    assert.strictEqual(typeof api.rendered, 'function', 'the test API');
   });
 
   it('registers every command contributed in package.json', async () => {
@@ -79,14 +77,15 @@ describe('activation', () => {
   it('uses the API base URL from user settings, never the workspace', async function () {
     if (!testEnv.emulatorUrl || installed) this.skip();
     const api = await getTestApi();
-    assert.strictEqual(api.ctx.origin(), new URL(testEnv.emulatorUrl).origin);
-    if (testEnv.attackerUrl) assert.notStrictEqual(api.ctx.origin(), new URL(testEnv.attackerUrl).origin);
+    assert.strictEqual(new URL(api.connection.baseUrl()).origin, new URL(testEnv.emulatorUrl).origin);
+    if (testEnv.attackerUrl)
+      assert.notStrictEqual(new URL(api.connection.baseUrl()).origin, new URL(testEnv.attackerUrl).origin);
   });
 
   it('has the API key from the source the harness used', async function () {
     if (!testEnv.apiKey || installed) this.skip();
     const api = await getTestApi();
-    assert.strictEqual(api.ctx.keys.source(), testEnv.keyVia === 'testApi' ? 'stored' : 'env');
+    assert.strictEqual(api.key.source(), testEnv.keyVia === 'testApi' ? 'stored' : 'env');
   });
 
   it('loads the search and details features from their own bundles on first use', async () => {
@@ -96,7 +95,7 @@ describe('activation', () => {
     assert.match(doc.getText(), /no longer loaded/);
     assert.ok(require.cache[path.join(dist, 'details.js')], 'dist/details.js loaded');
     if (installed) return; // no TestApi to load the search feature through
-    assert.ok((await getTestApi()).search.feature, 'the search feature loads');
+    assert.ok((await getTestApi()).tree('results'), 'the search feature loads');
     assert.ok(require.cache[path.join(dist, 'search.js')], 'dist/search.js loaded');
   });
 

@@ -22,10 +22,8 @@ import * as vscode from 'vscode';
 import { HOST_ACTIONS, WHOIS_ACTIONS } from '../../src/common/protocol';
 import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary } from '../../src/extension/commands';
-import { kindOf, NODE_CAPABILITIES, nodeContext, type NodeKind } from '../../src/extension/search/nodeMenus';
-import type { Node } from '../../src/extension/search/results/resultNodes';
-import type { SavedNode } from '../../src/extension/search/saved/savedView';
+import type { RunSummary, ResultNode as Node, SavedNode } from '../../src/extension/testApi';
+import { kindOf, NODE_CAPABILITIES, nodeContext, type NodeKind } from '../../src/core/results/nodeMenus';
 import {
   clearEmulatorLog,
   emulatorAdmin,
@@ -280,18 +278,18 @@ async function hoverActions(): Promise<Action[]> {
   const cfg = vscode.workspace.getConfiguration('odin');
   await cfg.update('lookups.mode', 'onCommand', vscode.ConfigurationTarget.Global);
   try {
-    api.ctx.requests.forget('host', FIXTURE_HOSTS.mail);
+    api.lookups().forget('host', FIXTURE_HOSTS.mail);
     add('onCommand', await hoverLinks(doc, FIXTURE_HOSTS.mail));
   } finally {
     await cfg.update('lookups.mode', undefined, vscode.ConfigurationTarget.Global);
   }
   // Paused with nothing cached: "Resume lookups".
-  api.ctx.requests.forget('host', FIXTURE_HOSTS.rdp);
-  api.ctx.requests.pause({ reason: 'quota', message: 'test pause' });
+  api.lookups().forget('host', FIXTURE_HOSTS.rdp);
+  api.lookups().pause({ reason: 'quota', message: 'test pause' });
   try {
     add('paused', await hoverLinks(doc, FIXTURE_HOSTS.rdp));
   } finally {
-    api.ctx.requests.resume();
+    api.lookups().resume();
   }
   return [...out.values()];
 }
@@ -317,7 +315,7 @@ async function statusActions(): Promise<Action[]> {
   const api = await getTestApi();
   const out = new Map<string, Action>();
   const read = (): void => {
-    for (const [id, item] of api.statusItems) {
+    for (const [id, item] of api.ui.statusItems) {
       const c = item.command;
       if (!c) continue;
       const command = typeof c === 'string' ? c : c.command;
@@ -326,14 +324,14 @@ async function statusActions(): Promise<Action[]> {
     }
   };
   const lookupCommand = (): string | undefined => {
-    const c = api.statusItems.get('odin.lookupStatus')?.command;
+    const c = api.ui.statusItems.get('odin.lookupStatus')?.command;
     return typeof c === 'string' ? c : c?.command;
   };
   read();
-  api.ctx.requests.pause({ reason: 'quota', message: 'test pause' });
+  api.lookups().pause({ reason: 'quota', message: 'test pause' });
   await waitFor(() => lookupCommand() === 'odin.resumeLookups', 10_000, 'the paused status item');
   read();
-  api.ctx.requests.resume();
+  api.lookups().resume();
   await waitFor(() => lookupCommand() !== 'odin.resumeLookups', 10_000, 'the status item after resume');
   return [...out.values()];
 }
@@ -429,7 +427,7 @@ function opensPage(page: 'host' | 'whois', id: () => string): Check {
     const api = await getTestApi();
     await exec(a);
     await waitFor(
-      () => (api.details.open.has(`${page}:${id()}`) ? true : undefined),
+      () => (api.pages.open.has(`${page}:${id()}`) ? true : undefined),
       20_000,
       `the ${page} page of ${id()}`,
     );
@@ -455,8 +453,8 @@ async function pageButton(a: Action): Promise<void> {
     page === 'host' ? 'odin.openHostDetails' : 'odin.openWhoisDetails',
     id,
   );
-  await api.details.waitForRendered(page, id, since, 90_000);
-  const deliver = api.details.receivers.get(`${page}:${id}`);
+  await api.rendered(page, id, since, 90_000);
+  const deliver = api.pages.receivers.get(`${page}:${id}`);
   assert.ok(deliver, 'the page is open');
   deliver(message);
 }
@@ -491,10 +489,10 @@ function pageCheck(effect: 'clipboard' | 'tab' | 'request' | 'set' | 'prompt'): 
       await pageButton(a);
       // The first refresh (pageButton delivered it) is rendered before the log is cleared: a
       // second one joining its request in flight would send nothing new.
-      await api.details.waitForRendered(page as 'host' | 'whois', id, Date.now(), 20_000);
+      await api.rendered(page as 'host' | 'whois', id, Date.now(), 20_000);
       await clearEmulatorLog();
       // Refresh sends again (skipping the cache).
-      api.details.receivers.get(`${page}:${id}`)!((await a.args())[2]);
+      api.pages.receivers.get(`${page}:${id}`)!((await a.args())[2]);
       await waitFor(
         async () => ((await log()).some((e) => e.path.includes(id)) ? true : undefined),
         20_000,
@@ -548,8 +546,8 @@ const loadsAll: Check = async (a) => {
 const previewsFirst: Check = async (a) => {
   // Nothing known yet (earlier actions looked up the file's IP): the preview has requests to ask about.
   const api = await getTestApi();
-  api.ctx.requests.cache.clear();
-  api.triage().state.last = undefined;
+  api.lookups().cache.clear();
+  api.ui.triage().state.last = undefined;
   await clearEmulatorLog();
   const mark = promptMark();
   const prompt = await within(promptSince(mark, Promise.resolve(exec(a))), 15_000, 'the preview');
@@ -573,13 +571,13 @@ const CHECKS: Record<string, Check> = {
     const [node] = (await a.args()) as [Node];
     await exec({ ...a, args: async () => [node] });
     const api = await getTestApi();
-    await waitFor(() => [...api.details.open].find((k) => k.startsWith('whois:')), 20_000, 'a whois page');
+    await waitFor(() => [...api.pages.open].find((k) => k.startsWith('whois:')), 20_000, 'a whois page');
   },
   'view/item/context:odin.openWhoisDetails@odin.whois': async (a) => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await exec(a);
     const api = await getTestApi();
-    await waitFor(() => [...api.details.open].find((k) => k.startsWith('whois:')), 20_000, 'a whois page');
+    await waitFor(() => [...api.pages.open].find((k) => k.startsWith('whois:')), 20_000, 'a whois page');
   },
   'view/item/context:odin.searchSimilar@odin.host': newSet,
   'view/item/context:odin.hostCves@odin.host': newSet,
@@ -589,7 +587,7 @@ const CHECKS: Record<string, Check> = {
     const r = (await exec(a)) as RunSummary;
     assert.strictEqual(r.status, 'details', JSON.stringify(r));
     const api = await getTestApi();
-    await waitFor(() => [...api.details.open].find((k) => k.startsWith('whois:')), 20_000, 'a whois page');
+    await waitFor(() => [...api.pages.open].find((k) => k.startsWith('whois:')), 20_000, 'a whois page');
   },
   'view/item/context:odin.whoisHistory@odin.domain': newSet,
   'view/item/context:odin.whoisHistory@odin.whois': newSet,
@@ -746,15 +744,15 @@ const CHECKS: Record<string, Check> = {
   'hover:domain:Copy domain': copies,
   'hover:private:Copy': copies,
   'hover:onCommand:Look up now': async (a) => {
-    (await getTestApi()).ctx.requests.forget('host', FIXTURE_HOSTS.mail);
+    (await getTestApi()).lookups().forget('host', FIXTURE_HOSTS.mail);
     await sends(new RegExp(`GET /v1/hosts/${FIXTURE_HOSTS.mail.replace(/\./g, '\\.')}`))(a);
   },
   'hover:onCommand:Copy': copies,
   'hover:paused:Resume lookups': async (a) => {
     const api = await getTestApi();
-    api.ctx.requests.pause({ reason: 'quota', message: 'test pause' });
+    api.lookups().pause({ reason: 'quota', message: 'test pause' });
     await exec(a);
-    assert.strictEqual(api.ctx.requests.paused, undefined, 'resumed');
+    assert.strictEqual(api.lookups().paused, undefined, 'resumed');
   },
   'hover:paused:Copy': copies,
   // Details pages' buttons (the page's message, validated as the webview's are)
@@ -780,9 +778,9 @@ const CHECKS: Record<string, Check> = {
   },
   'status:odin.lookupStatus:odin.resumeLookups': async (a) => {
     const api = await getTestApi();
-    api.ctx.requests.pause({ reason: 'quota', message: 'test pause' });
+    api.lookups().pause({ reason: 'quota', message: 'test pause' });
     await exec(a);
-    assert.strictEqual(api.ctx.requests.paused, undefined, 'resumed');
+    assert.strictEqual(api.lookups().paused, undefined, 'resumed');
   },
   'status:odin.credits:odin.refreshCredits': sends(/GET \/v1\/credits\/usage/),
 };
@@ -831,7 +829,7 @@ const opensChart: Check = async (a) => {
   const [node] = (await a.args()) as [Node];
   const since = Date.now();
   await exec({ ...a, args: async () => [node] });
-  await api.charts.waitForRendered('chart', node.set.id, since, 30_000);
+  await api.rendered('chart', node.set.id, since, 30_000);
 };
 CHECKS['view/item/context:odin.openChart@odin.summarySet'] = opensChart;
 CHECKS['view/item/context:odin.openChart@odin.summarySet.countries'] = opensChart;
@@ -843,7 +841,7 @@ const opensMap: Check = async (a) => {
   const [node] = (await a.args()) as [Node];
   const since = Date.now();
   await exec({ ...a, args: async () => [node] });
-  await api.maps.waitForRendered('map', node.set.id, since, 30_000);
+  await api.rendered('map', node.set.id, since, 30_000);
 };
 // "Show Result Set on Map" is on host searches only, "Show on Map" on summaries by country only
 // (test/unit/search/setMenus.test.ts holds the menus to `mapModeOf`).
@@ -866,7 +864,7 @@ describe('every affordance works (generated list)', function () {
     fs.writeFileSync(path.join(dir, 'aff.odinq'), '@hosts Affordance hunt\nservices.port:22\n');
     await vscode.commands.executeCommand('odin.showLog');
     const api = await getTestApi();
-    api.ctx.requests.cache.clear();
+    api.lookups().cache.clear();
     // The credits item shows after a first read.
     await vscode.commands.executeCommand('odin.refreshCredits');
     actions = [...menuActions(), ...(await hoverActions()), ...pageActions(), ...(await statusActions())];

@@ -139,8 +139,8 @@ describe('agent tools', function () {
       const envKey = process.env.ODIN_API_KEY;
       try {
         delete process.env.ODIN_API_KEY;
-        await api.ctx.keys.clear();
-        assert.strictEqual(api.ctx.keys.source(), 'none');
+        await api.key.clear();
+        assert.strictEqual(api.key.source(), 'none');
         await waitFor(
           onlyLocal,
           10_000,
@@ -148,8 +148,8 @@ describe('agent tools', function () {
         );
       } finally {
         if (envKey !== undefined) process.env.ODIN_API_KEY = envKey;
-        if (testEnv.keyVia === 'testApi') await api.ctx.keys.store(testEnv.apiKey);
-        else await api.ctx.keys.refresh();
+        if (testEnv.keyVia === 'testApi') await api.key.store(testEnv.apiKey);
+        else await api.key.refresh();
       }
       await waitFor(all, 10_000, 'every tool listed again with the key back');
     });
@@ -162,7 +162,7 @@ describe('agent tools', function () {
 
     it("the agent's host count is answered from the cache the CIDR hover filled (one count, one key)", async () => {
       const api = await getTestApi();
-      api.ctx.requests.cache.clear();
+      api.lookups().cache.clear();
       const doc = await vscode.workspace.openTextDocument({
         content: 'allow 45.33.32.0/24;',
         language: 'plaintext',
@@ -347,8 +347,8 @@ describe('agent tools', function () {
       try {
         hostile = await startHostileUpstream(testEnv.emulatorUrl);
         const h = hostile;
-        await api.ctx.setDemo({ url: h.url, apiKey: testEnv.apiKey, close: () => Promise.resolve() });
-        api.ctx.requests.cache.clear();
+        await api.connection.setDemo({ url: h.url, apiKey: testEnv.apiKey, close: () => Promise.resolve() });
+        api.lookups().cache.clear();
         const calls: Record<string, Record<string, unknown>> = {
           ...CALLS,
           odin_lookup_host: { ip: FIXTURE_HOSTS.hostile },
@@ -381,9 +381,9 @@ describe('agent tools', function () {
         assert.ok(payloads >= 5, `payloads reached ${payloads} tools`);
         assert.ok(h.requests.length > 0);
       } finally {
-        await api.ctx.setDemo(undefined);
+        await api.connection.setDemo(undefined);
         await hostile?.close();
-        api.ctx.requests.cache.clear();
+        api.lookups().cache.clear();
       }
     });
 
@@ -409,7 +409,7 @@ describe('agent tools', function () {
         assert.ok(!('ODIN_API_KEY' in d.env), 'key in a cached definition');
       const resolved = await api.agent.resolveMcp();
       assert.strictEqual(resolved?.env.ODIN_API_KEY, testEnv.apiKey);
-      assert.strictEqual(resolved?.env.ODIN_API_BASE_URL, api.ctx.baseUrl());
+      assert.strictEqual(resolved?.env.ODIN_API_BASE_URL, api.connection.baseUrl());
       assert.ok(resolved?.args[0]?.endsWith('mcp.js'));
     });
   });

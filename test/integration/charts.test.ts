@@ -11,8 +11,7 @@ import { chartBars } from '../../src/common/charts/bars';
 import { timeHistogram } from '../../src/common/charts/timeHistogram';
 import { narrowQuery } from '../../src/core/query';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary } from '../../src/extension/commands';
-import type { ResultSet } from '../../src/extension/search/results/resultSet';
+import type { RunSummary, ResultSet } from '../../src/extension/testApi';
 import { getTestApi, testEnv, waitFor } from './index';
 import { feature, runOnSetNode } from './results';
 
@@ -28,7 +27,7 @@ async function summary(args: Record<string, unknown>): Promise<ResultSet> {
 async function openChart(set: ResultSet): Promise<{ generation: number; bars: number }> {
   const api = await getTestApi();
   const { result, since } = await runOnSetNode<{ setId: string; bars: number }>(set, 'odin.openChart');
-  const e = await api.charts.waitForRendered('chart', set.id, since, 60_000);
+  const e = await api.rendered('chart', set.id, since, 60_000);
   assert.strictEqual(e.bars, result.bars, 'the page drew every bar');
   return e;
 }
@@ -56,9 +55,9 @@ describe('charts', function () {
     const top = chartBars(facets.map((f) => f.v))[0]!;
     const facet = facets[top.bucket!]!;
     const expected = narrowQuery(set.spec.query ?? '', facet.field, facet.v.key);
-    const deliver = api.charts.receivers.get(`chart:${set.id}`);
+    const deliver = api.pages.receivers.get(`chart:${set.id}`);
     assert.ok(deliver, 'the chart page is open');
-    const rejected = api.charts.rejected;
+    const rejected = api.pages.rejected;
     deliver({ type: 'narrow', generation: rendered.generation, bucket: top.bucket });
     const f = await feature();
     const narrowed = await waitFor(
@@ -76,7 +75,7 @@ describe('charts', function () {
       `the narrowed search ${expected}`,
     );
     assert.ok(narrowed && narrowed.type === 'set' && narrowed.set.items.length > 0);
-    assert.strictEqual(api.charts.rejected, rejected, 'the page message was accepted');
+    assert.strictEqual(api.pages.rejected, rejected, 'the page message was accepted');
   });
 
   it('draws a summary over a time field as a histogram over time (bins, oldest first; a bin does not narrow)', async () => {
@@ -91,14 +90,14 @@ describe('charts', function () {
     // A bin spans many values: the page offers no narrowing, and the extension ignores one.
     const f = await feature();
     const count = f.results.getChildren().length;
-    const accepted = api.charts.accepted.narrow ?? 0;
-    api.charts.receivers.get(`chart:${set.id}`)!({
+    const accepted = api.pages.accepted.narrow ?? 0;
+    api.pages.receivers.get(`chart:${set.id}`)!({
       type: 'narrow',
       generation: rendered.generation,
       bucket: 0,
     });
     await waitFor(
-      () => ((api.charts.accepted.narrow ?? 0) > accepted ? true : undefined),
+      () => ((api.pages.accepted.narrow ?? 0) > accepted ? true : undefined),
       10_000,
       'the message handled',
     );
@@ -109,22 +108,22 @@ describe('charts', function () {
     const api = await getTestApi();
     const set = await summary({ field: 'services.port', query: '*', limit: 3 });
     const rendered = await openChart(set);
-    const deliver = api.charts.receivers.get(`chart:${set.id}`)!;
+    const deliver = api.pages.receivers.get(`chart:${set.id}`)!;
     const f = await feature();
     // The view keeps the last few sets only: a new set is a new id, not a longer list.
     const ids = (): string[] => f.results.getChildren().flatMap((n) => (n.type === 'set' ? [n.set.id] : []));
     const before = new Set(ids());
     const added = (): string[] => ids().filter((id) => !before.has(id));
-    const rejected = api.charts.rejected;
+    const rejected = api.pages.rejected;
     deliver({ type: 'narrow', generation: rendered.generation, field: 'ip', key: '10.0.0.1' });
     deliver({ type: 'command', command: 'workbench.action.terminal.new' });
     deliver({ type: 'saveSvg', svg: 1 });
-    assert.strictEqual(api.charts.rejected, rejected + 3, 'three messages refused');
+    assert.strictEqual(api.pages.rejected, rejected + 3, 'three messages refused');
     // An old generation's bar and a bucket the summary does not have: accepted, then ignored.
-    const accepted = api.charts.accepted.narrow ?? 0;
+    const accepted = api.pages.accepted.narrow ?? 0;
     deliver({ type: 'narrow', generation: rendered.generation + 1, bucket: 0 });
     deliver({ type: 'narrow', generation: rendered.generation, bucket: 99 });
-    assert.strictEqual(api.charts.accepted.narrow, accepted + 2);
+    assert.strictEqual(api.pages.accepted.narrow, accepted + 2);
     // A third, valid one, to know the first two were handled before it: the one new set.
     deliver({ type: 'narrow', generation: rendered.generation, bucket: 0 });
     await waitFor(() => (added().length > 0 ? true : undefined), 30_000, 'the valid narrow ran');
@@ -139,10 +138,10 @@ describe('charts', function () {
       keys.some((k) => k.includes('<script>')),
       'the summary holds the payloads',
     );
-    const rejected = api.charts.rejected;
+    const rejected = api.pages.rejected;
     const rendered = await openChart(set);
     assert.strictEqual(rendered.bars, keys.length);
-    assert.strictEqual(api.charts.rejected, rejected, 'the page sent nothing unexpected');
+    assert.strictEqual(api.pages.rejected, rejected, 'the page sent nothing unexpected');
   });
 
   it('says what it opens: a search that is not a summary has no chart', async () => {
@@ -153,6 +152,6 @@ describe('charts', function () {
     assert.ok(r.setId);
     const out = await vscode.commands.executeCommand('odin.openChart', r.setId);
     assert.strictEqual(out, undefined);
-    assert.ok(!(await getTestApi()).charts.open.has(`chart:${r.setId}`));
+    assert.ok(!(await getTestApi()).pages.open.has(`chart:${r.setId}`));
   });
 });

@@ -36,7 +36,7 @@ async function openAndRender(
   const page = command === 'odin.openHostDetails' ? 'host' : 'whois';
   return waitFor(
     () =>
-      [...api.details.rendered]
+      [...api.pages.rendered]
         .reverse()
         .find((e) => e.page === page && e.id === id && e.at >= since && until(e)),
     timeoutMs,
@@ -54,7 +54,7 @@ describe('details pages', function () {
 
   it('opens a host page that renders services, CVEs and exploits', async () => {
     const api = await getTestApi();
-    const rejected = api.details.rejected;
+    const rejected = api.pages.rejected;
     const e = await openAndRender(
       'odin.openHostDetails',
       FIXTURE_HOSTS.webServer,
@@ -63,16 +63,20 @@ describe('details pages', function () {
     assert.ok(e.counts.services >= 2, `services: ${e.counts.services}`);
     const withCves = (await waitFor<RenderedEvent | undefined>(
       () =>
-        api.details.rendered.find(
-          (r) =>
-            r.id === FIXTURE_HOSTS.webServer && r.counts.cves > 0 && r.counts.exploits > 0 && r.at >= e.at,
+        api.pages.rendered.find(
+          (r): r is RenderedEvent =>
+            r.page === 'host' &&
+            r.id === FIXTURE_HOSTS.webServer &&
+            r.counts.cves > 0 &&
+            r.counts.exploits > 0 &&
+            r.at >= e.at,
         ),
       30_000,
       'CVEs and exploits to render',
     )) as RenderedEvent;
     assert.ok(withCves.counts.cves > 0);
     assert.strictEqual(detailsTabs('odin.hostDetails').length, 1);
-    assert.strictEqual(api.details.rejected, rejected, 'the page sent no refused message');
+    assert.strictEqual(api.pages.rejected, rejected, 'the page sent no refused message');
   });
 
   it('posts no words to a page in English: the page renders its own English', async () => {
@@ -81,20 +85,20 @@ describe('details pages', function () {
     // offline test host cannot install: the German rendering is a unit test (l10n.test.ts).
     assert.strictEqual(vscode.env.language, 'en');
     const api = await getTestApi();
-    const rejected = api.details.rejected;
+    const rejected = api.pages.rejected;
     const t0 = Date.now();
     const e = await openAndRender(
       'odin.openHostDetails',
       FIXTURE_HOSTS.webServer,
       (r) => r.counts.services > 0,
     );
-    const phases = api.details.marks
+    const phases = api.pages.marks
       .filter((m) => m.page === 'host' && m.id === FIXTURE_HOSTS.webServer && m.at >= t0)
       .map((m) => m.phase);
     assert.ok(phases.includes('ready') && phases.includes('data'), phases.join(' '));
     assert.ok(!phases.includes('words'), `no words posted in English: ${phases.join(' ')}`);
     assert.ok(e.counts.services >= 2, `services: ${e.counts.services}`);
-    assert.strictEqual(api.details.rejected, rejected, 'the page sent no refused message');
+    assert.strictEqual(api.pages.rejected, rejected, 'the page sent no refused message');
   });
 
   it('reveals the open panel instead of opening a second one for the same host', async () => {
@@ -109,9 +113,9 @@ describe('details pages', function () {
 
   it('renders the hostile host without any refused message from the page', async () => {
     const api = await getTestApi();
-    const rejected = api.details.rejected;
+    const rejected = api.pages.rejected;
     // The window's counts include what earlier suites' pages sent (page buttons): compare.
-    const acceptedBefore = { ...api.details.accepted };
+    const acceptedBefore = { ...api.pages.accepted };
     const e = await openAndRender(
       'odin.openHostDetails',
       FIXTURE_HOSTS.hostile,
@@ -120,9 +124,9 @@ describe('details pages', function () {
     assert.ok(e.counts.services > 0);
     // `rendered` is the page's last message of its render (messages arrive in order): a refused
     // one sent while rendering has been counted by now.
-    assert.strictEqual(api.details.rejected, rejected);
-    const types = Object.keys(api.details.accepted)
-      .filter((t) => api.details.accepted[t] !== acceptedBefore[t])
+    assert.strictEqual(api.pages.rejected, rejected);
+    const types = Object.keys(api.pages.accepted)
+      .filter((t) => api.pages.accepted[t] !== acceptedBefore[t])
       .sort();
     for (const t of types)
       assert.ok(['ready', 'rendered', 'request'].includes(t), `unexpected message type ${t}`);
@@ -180,10 +184,10 @@ describe('details pages', function () {
 
   it('renders the hostile domain without any refused message from the page', async () => {
     const api = await getTestApi();
-    const rejected = api.details.rejected;
+    const rejected = api.pages.rejected;
     await openAndRender('odin.openWhoisDetails', FIXTURE_DOMAINS.hostile);
     // As above: `rendered` comes after anything the page sent while rendering.
-    assert.strictEqual(api.details.rejected, rejected);
+    assert.strictEqual(api.pages.rejected, rejected);
   });
 
   it('serves whois snapshots as read-only documents for the diff editor', async () => {
@@ -233,7 +237,7 @@ describe('details-bench', function () {
     const e = await openAndRender('odin.openHostDetails', ip, (r) => r.counts.services > 0, 120_000);
     if (expectServices !== undefined) assert.strictEqual(e.counts.services, expectServices);
     const mark = (phase: string): number =>
-      api.details.marks.find((m) => m.id === ip && m.phase === phase && m.at >= t0)?.at ?? Number.NaN;
+      api.pages.marks.find((m) => m.id === ip && m.phase === phase && m.at >= t0)?.at ?? Number.NaN;
     return {
       first: e.at - t0,
       page: e.ms,

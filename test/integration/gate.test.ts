@@ -6,7 +6,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RenderedEvent } from '../../src/extension/testApi';
 import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
 import { odinHoverOnce } from './support';
 
@@ -18,8 +17,8 @@ describe('gate: every entry point does what it says', function () {
   before(async function () {
     if (!testEnv.emulatorUrl || !vscode.workspace.isTrusted) this.skip();
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
-    api.ctx.requests.resume();
+    await waitFor(() => api.key.has(), 10_000, 'the API key');
+    api.lookups().resume();
   });
   afterEach(async () => {
     await emulatorAdmin('DELETE', 'faults');
@@ -29,7 +28,7 @@ describe('gate: every entry point does what it says', function () {
   it('opening the details of a host just hovered sends no second host request', async () => {
     const api = await getTestApi();
     const ip = FIXTURE_HOSTS.resolver;
-    api.ctx.requests.cache.clear();
+    api.lookups().cache.clear();
     await clearEmulatorLog();
     const doc = await vscode.workspace.openTextDocument({ content: `dns ${ip} ok`, language: 'log' });
     const card = await odinHoverOnce(doc.uri, new vscode.Position(0, 6));
@@ -37,8 +36,7 @@ describe('gate: every entry point does what it says', function () {
     const since = Date.now();
     await vscode.commands.executeCommand('odin.openHostDetails', ip);
     await waitFor(
-      () =>
-        api.details.rendered.find((e: RenderedEvent) => e.page === 'host' && e.id === ip && e.at >= since),
+      () => api.pages.rendered.find((e) => e.page === 'host' && e.id === ip && e.at >= since),
       90_000,
       'the host page to render',
     );
@@ -61,7 +59,7 @@ describe('gate: every entry point does what it says', function () {
     const ms = Date.now() - t0;
     // The request goes on: once it is answered, the next hover shows the host from the cache.
     const filled = await waitFor(
-      () => api.ctx.requests.peek('host', ip),
+      () => api.lookups().peek('host', ip),
       30_000,
       'the answer in the cache',
     ).then(

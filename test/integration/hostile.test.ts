@@ -8,7 +8,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { RunSummary } from '../../src/extension/commands';
+import type { RunSummary } from '../../src/extension/testApi';
 import { clearEmulatorLog, emulatorLog, getTestApi, testEnv, waitFor } from './index';
 
 type Entry = { method: string; path: string; body?: { limit?: number } };
@@ -49,7 +49,7 @@ describe('hostile workspace, trusted', function () {
       10_000,
       'the hostile value is loaded',
     );
-    const settings = api.triage().settings;
+    const settings = api.ui.triage().settings;
     assert.strictEqual(settings.maxFiles(), 500);
     assert.strictEqual(settings.maxFileBytes(), 100 * 1024 * 1024);
     assert.strictEqual(settings.batchSize(), 50);
@@ -57,14 +57,14 @@ describe('hostile workspace, trusted', function () {
 
   it("uses the user's endpoint and key, not the workspace's", async () => {
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
-    assert.strictEqual(api.ctx.origin(), new URL(testEnv.emulatorUrl).origin);
-    assert.ok(api.ctx.keys.is(testEnv.apiKey), 'the key from the user, not the planted one');
+    await waitFor(() => api.key.has(), 10_000, 'the API key');
+    assert.strictEqual(new URL(api.connection.baseUrl()).origin, new URL(testEnv.emulatorUrl).origin);
+    assert.ok(api.key.is(testEnv.apiKey), 'the key from the user, not the planted one');
   });
 
   it("a hover, a host lookup and a search reach the emulator only, with the user's page size", async () => {
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
+    await waitFor(() => api.key.has(), 10_000, 'the API key');
     await clearEmulatorLog();
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const doc = await vscode.workspace.openTextDocument(path.join(folder, 'honeypot.log'));

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { detect } from '../../src/core/detect';
-import type { ListedIndicators } from '../../src/extension/commands';
+import type { ListedIndicators } from '../../src/extension/testApi';
 import {
   clearEmulatorLog,
   emulatorAdmin,
@@ -22,6 +22,7 @@ import {
 import { lookUpFreely, odinHover, setUser } from './support';
 import { feedNote } from '../../src/core/exploitation';
 import type { HostCursor } from '../../src/api/types';
+import { OdinClient } from '../../src/api/client';
 
 /** The text of every hover at `position` that came from ODIN. */
 /**
@@ -113,7 +114,7 @@ describe('hover', function () {
     it('leads a host card with KEV and EPSS from the feeds, the known exploited CVE first', async () => {
       const api = await getTestApi();
       // The feeds come from the emulator (user settings of the host run), loaded on first need.
-      const store = await api.ctx.feeds.ensure();
+      const store = await api.connection.feeds.ensure();
       const today = new Date().toISOString().slice(0, 10);
       assert.strictEqual(feedNote(store.kevStatus()), `KEV from ${today}`);
       assert.strictEqual(feedNote(store.epssStatus()), `EPSS from ${today}`);
@@ -281,9 +282,9 @@ describe('hover', function () {
       const uri = workspaceFile('logs/nginx-access.log');
       const cachedPos = await positionOf(uri, '45.33.32.156');
       assert.ok(await odinHover(uri, cachedPos));
-      api.ctx.requests.pause({ reason: 'quota', message: 'Your ODIN credits are used up.' });
+      api.lookups().pause({ reason: 'quota', message: 'Your ODIN credits are used up.' });
       try {
-        assert.strictEqual(api.contextValue('odin.lookupsPaused'), true);
+        assert.strictEqual(api.ui.contextValue('odin.lookupsPaused'), true);
         await clearEmulatorLog();
         const doc = await vscode.workspace.openTextDocument({
           content: 'from 45.79.201.9 port 22',
@@ -297,12 +298,12 @@ describe('hover', function () {
         assert.ok(cached && /Open ports/.test(cached), 'the cached card is still shown');
         assert.strictEqual((await lookupLog()).length, 0);
         await vscode.commands.executeCommand('odin.resumeLookups');
-        assert.strictEqual(api.ctx.requests.paused, undefined);
-        assert.strictEqual(api.contextValue('odin.lookupsPaused'), false);
+        assert.strictEqual(api.lookups().paused, undefined);
+        assert.strictEqual(api.ui.contextValue('odin.lookupsPaused'), false);
         const after = await odinHover(doc.uri, new vscode.Position(0, 7));
         assert.ok(after && !/paused|credits/.test(after));
       } finally {
-        api.ctx.requests.resume();
+        api.lookups().resume();
       }
     });
 
@@ -350,7 +351,7 @@ describe('hover', function () {
           assert.ok(card, `${status}: a card`);
           assert.match(card, message, `${status}: ${card}`);
           await waitFor(
-            () => api.contextValue('odin.lookupsPaused') === true,
+            () => api.ui.contextValue('odin.lookupsPaused') === true,
             5000,
             'the paused context key',
           );
@@ -366,7 +367,7 @@ describe('hover', function () {
           assert.strictEqual((await lookupLog()).length, sent, `${status}: nothing sent while paused`);
           await emulatorAdmin('DELETE', 'faults');
           await vscode.commands.executeCommand('odin.resumeLookups');
-          assert.strictEqual(api.contextValue('odin.lookupsPaused'), false);
+          assert.strictEqual(api.ui.contextValue('odin.lookupsPaused'), false);
           const after = await odinHover(doc.uri, new vscode.Position(0, 7));
           assert.ok(
             after && /Open ports|no scan data/.test(after) && !message.test(after),
@@ -375,7 +376,7 @@ describe('hover', function () {
         }
       } finally {
         await emulatorAdmin('DELETE', 'faults');
-        api.ctx.requests.resume();
+        api.lookups().resume();
       }
     });
 
@@ -549,13 +550,13 @@ describe('hover-bench', function () {
 
   it('measures warm and cold hovers against the emulator round trip', async () => {
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
+    await waitFor(() => api.key.has(), 10_000, 'the API key');
+    // The direct round trip: a client of the run's emulator and key, as the extension's is.
+    const emulatorClient = new OdinClient({ baseUrl: testEnv.emulatorUrl, apiKey: () => testEnv.apiKey });
     const n = Number(process.env.ODIN_BENCH_N ?? 30);
     const ips: string[] = [];
     for (let start: HostCursor | undefined, pages = 0; ips.length <= n && pages < 10; pages++) {
-      const page = await api.ctx
-        .client()
-        .searchHosts({ query: '*', limit: 100, ...(start ? { start } : {}) });
+      const page = await emulatorClient.searchHosts({ query: '*', limit: 100, ...(start ? { start } : {}) });
       ips.push(...page.items.map((h) => h.ip).filter((ip) => /^\d+\.\d+\.\d+\.\d+$/.test(ip)));
       start = page.next;
       if (!start) break;
@@ -579,7 +580,7 @@ describe('hover-bench', function () {
         line,
         3,
       );
-    api.ctx.requests.cache.clear();
+    api.lookups().cache.clear();
     // The session's first hover also loads the KEV and EPSS copies on disk: reported apart.
     const firstHover = (await probe(n)).ms;
     const roundTrip: number[] = [];
@@ -588,7 +589,7 @@ describe('hover-bench', function () {
     for (let i = 0; i < n; i++) {
       const direct = async (): Promise<number> => {
         const t0 = performance.now();
-        await api.ctx.client().getHost(paired[i]);
+        await emulatorClient.getHost(paired[i]);
         return performance.now() - t0;
       };
       const hover = async (): Promise<number> => {
@@ -622,7 +623,7 @@ describe('hover-bench', function () {
     }
     fs.writeFileSync(
       out,
-      JSON.stringify({ firstHover, roundTrip, cold, overhead, warm, e2e, sent: api.ctx.requests.sent }),
+      JSON.stringify({ firstHover, roundTrip, cold, overhead, warm, e2e, sent: api.lookups().sent }),
     );
   });
 });

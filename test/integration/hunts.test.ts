@@ -9,8 +9,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { HuntRunSummary } from '../../src/extension/hunts';
-import { emulatorAdmin, getTestApi, testEnv, waitFor } from './index';
+import type { HuntRunSummary } from '../../src/extension/testApi';
+import { clearEmulatorLog, emulatorAdmin, emulatorLog, getTestApi, testEnv, waitFor } from './index';
+import { feature } from './results';
 import { setUser } from './support';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/hunts');
@@ -271,7 +272,6 @@ describe('hunts: .odinq files and ```odinq fences', function () {
       await setUser('search.pageSize', 10);
       try {
         const doc = await openFile('size.odinq', '@hosts Big  size=100\n*\n\n@hosts Small  size=5\n*\n');
-        const api = await getTestApi();
         const pageSize = async (index: number): Promise<number | undefined> => {
           const r = (await vscode.commands.executeCommand(
             'odin.runHunt',
@@ -279,7 +279,7 @@ describe('hunts: .odinq files and ```odinq fences', function () {
             index,
           )) as HuntRunSummary;
           assert.strictEqual(r.status, 'ready', r.error);
-          return api.search.feature?.results.get(r.setId!)?.pageSize;
+          return (await feature()).results.get(r.setId!)?.pageSize;
         };
         assert.strictEqual(await pageSize(0), 10, "size=100 does not raise the user's 10");
         assert.strictEqual(await pageSize(1), 5, 'size=5 lowers it');
@@ -289,20 +289,17 @@ describe('hunts: .odinq files and ```odinq fences', function () {
     });
 
     it('in onCommand mode, opening a hunt file fetches no field catalogue: nothing uses the key without an act of the user', async () => {
-      const api = await getTestApi();
-      const requests = api.ctx.requests;
-      const asked: string[] = [];
-      const get = requests.get.bind(requests);
-      requests.get = ((kind, target, fetcher, opts) => {
-        asked.push(String(kind));
-        return get(kind, target, fetcher, opts);
-      }) as typeof requests.get;
+      const requests = (await getTestApi()).lookups();
+      // A catalogue asked for is a catalogue fetched (none is cached): the emulator sees it.
+      const catalogues = async (): Promise<unknown[]> =>
+        (await emulatorLog()).filter((e) => String((e as { path?: unknown }).path).includes('/fields/'));
       await setUser('lookups.mode', 'onCommand');
       try {
         // Nothing cached: a catalogue fetch, if any, would start while the file is checked.
         for (const kind of ['hosts', 'buckets', 'files']) requests.forget('fields', kind);
         // A connection change drops the catalogues already loaded and checks open files again.
         await setUser('requestTimeoutSeconds', 31);
+        await clearEmulatorLog();
         const doc = await openFile(
           'oncommand.odinq',
           '@hosts A\nservices.port:"443\n\n@buckets B\nprovider:aws\n\n@files C\next:"sql\n',
@@ -313,19 +310,18 @@ describe('hunts: .odinq files and ```odinq fences', function () {
           15_000,
           'the file checked',
         );
-        assert.deepStrictEqual(
-          asked.filter((k) => k === 'fields'),
-          [],
-          'no field catalogue asked for',
-        );
+        assert.deepStrictEqual(await catalogues(), [], 'no field catalogue asked for');
         // With hovers on, the same check fetches them (the test would see a fetch).
         await setUser('lookups.mode', undefined);
         const edit = new vscode.WorkspaceEdit();
         edit.insert(doc.uri, new vscode.Position(0, 0), '# again\n');
         await vscode.workspace.applyEdit(edit);
-        await waitFor(() => asked.includes('fields'), 15_000, 'a catalogue fetch in onHover mode');
+        await waitFor(
+          async () => (await catalogues()).length > 0,
+          15_000,
+          'a catalogue fetch in onHover mode',
+        );
       } finally {
-        requests.get = get;
         await setUser('lookups.mode', undefined);
         await setUser('requestTimeoutSeconds', undefined);
       }

@@ -10,18 +10,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SavedSearch } from '../../src/core/savedSearches';
-import type { SearchFeature } from '../../src/extension/search';
-import type { SavedToFile } from '../../src/extension/commands';
-import type { RerunAllSummary } from '../../src/extension/commands';
-import type { SavedNode } from '../../src/extension/search/saved/savedView';
-import type { RunSummary } from '../../src/extension/commands';
-import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
-
-async function feature(): Promise<SearchFeature> {
-  const f = (await getTestApi()).search?.feature;
-  if (!f) throw new Error('the search feature is not registered');
-  return f;
-}
+import type { SavedToFile, RerunAllSummary, SavedNode, RunSummary } from '../../src/extension/testApi';
+import { clearEmulatorLog, emulatorAdmin, lookupLog, testEnv, waitFor } from './index';
+import { feature, type Views } from './results';
 
 function workspaceDir(): string {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -33,15 +24,14 @@ function workspaceDir(): string {
 // file is one the host's file watcher may not yet watch (inotify), and the file's event is lost.
 const DIR = 'infra';
 const PREFIX = 'hunts-it-';
-const label = (f: SearchFeature, n: SavedNode): string => {
+const label = (f: Views, n: SavedNode): string => {
   const l = f.saved.getTreeItem(n).label;
   return typeof l === 'string' ? l : (l?.label ?? '');
 };
-const description = (f: SearchFeature, n: SavedNode): string =>
-  String(f.saved.getTreeItem(n).description ?? '');
+const description = (f: Views, n: SavedNode): string => String(f.saved.getTreeItem(n).description ?? '');
 
 /** The "Workspace hunts" file node of `rel`, once the view lists it with `count` queries. */
-async function fileNode(f: SearchFeature, rel: string, count: number): Promise<SavedNode> {
+async function fileNode(f: Views, rel: string, count: number): Promise<SavedNode> {
   return (await waitFor(
     () => {
       const group = f.saved.getChildren().find((n) => n.type === 'hunts');

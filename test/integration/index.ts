@@ -126,12 +126,12 @@ export async function run(): Promise<void> {
   // paths.test.ts gives its own answers and checks what the modal showed.
   // (An installed .vsix returns no TestApi: nothing to answer there.)
   const api = await extension().activate();
-  if (api) api.pathPrompts.answer = (message) => (/: write /.test(message) ? 'Write File' : 'Read File');
+  if (api) api.ui.pathPrompts.answer = (message) => (/: write /.test(message) ? 'Write File' : 'Read File');
 
   if (testEnv.keyVia === 'testApi') {
     if (!testEnv.apiKey) throw new Error('ODIN_TEST_KEY_VIA=testApi needs ODIN_TEST_API_KEY');
     const api = await getTestApi();
-    await api.ctx.keys.store(testEnv.apiKey);
+    await api.key.store(testEnv.apiKey);
   }
 
   const failures: { title: string; error: string }[] = [];

@@ -6,9 +6,8 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { peekSearch } from '../../src/core/search';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary, TriageResult } from '../../src/extension/commands';
+import type { RunSummary, TriageResult } from '../../src/extension/testApi';
 import { clearEmulatorLog, emulatorLog, getTestApi, waitFor } from './index';
 import { lookUpFreely, odinHover, setUser } from './support';
 
@@ -51,8 +50,8 @@ describe('one ledger per window', function () {
 
   it("every surface spends through the window's ledger: its count is the emulator's request log", async () => {
     const api = await getTestApi();
-    const ledger = api.ctx.ledger;
-    api.ctx.requests.cache.clear();
+    const ledger = api.ledger;
+    api.lookups().cache.clear();
     await clearEmulatorLog();
     const base = ledger.requests;
     // Hover.
@@ -72,10 +71,12 @@ describe('one ledger per window', function () {
     await vscode.commands.executeCommand('odin.openHostDetails', FIXTURE_HOSTS.webServer);
     const ip = FIXTURE_HOSTS.webServer;
     await waitFor(
-      () =>
-        (peekSearch(api.ctx, { kind: 'hostExploits', ip }) &&
-          peekSearch(api.ctx, { kind: 'hostCves', ip }, { cursor: 1, limit: 1 })) ||
-        undefined,
+      async () => {
+        const answered = (await emulatorLog()) as { endpoint?: string; path?: string; status?: number }[];
+        const asked = (endpoint: string): boolean =>
+          answered.some((e) => e.endpoint === endpoint && e.status !== 0 && String(e.path).includes(ip));
+        return (asked('hosts.exploits') && asked('cves.list')) || undefined;
+      },
       30_000,
       'the host page asked for its CVE list and exploits',
     );
@@ -100,8 +101,8 @@ describe('one ledger per window', function () {
 
   it('a session budget of N stops every surface at N: nothing past it is sent', async () => {
     const api = await getTestApi();
-    const ledger = api.ctx.ledger;
-    api.ctx.requests.cache.clear();
+    const ledger = api.ledger;
+    api.lookups().cache.clear();
     await setUser('sessionBudget', ledger.spent + 2);
     await waitFor(() => ledger.budget === ledger.spent + 2 || undefined, 5000, 'the budget set');
     await clearEmulatorLog();
@@ -146,7 +147,7 @@ describe('one ledger per window', function () {
       JSON.stringify(log),
     );
     assert.strictEqual(ledger.left, 0);
-    const item = api.statusItems.get('odin.credits');
+    const item = api.ui.statusItems.get('odin.credits');
     assert.ok(item);
     await waitFor(
       () =>

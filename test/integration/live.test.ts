@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary } from '../../src/extension/commands';
+import type { RunSummary } from '../../src/extension/testApi';
 import { emulatorAdmin, getTestApi, testEnv } from './index';
 import { lookUpFreely, odinHover } from './support';
 
@@ -23,13 +23,13 @@ describe('live dialect smoke', function () {
     const res = await fetch(new URL('/__admin/dialect', testEnv.emulatorUrl));
     startDialect = ((await res.json()) as { dialect?: string }).dialect;
     await emulatorAdmin('POST', 'dialect', { dialect: 'live' });
-    (await getTestApi()).ctx.requests.cache.clear();
+    (await getTestApi()).lookups().cache.clear();
     // A page another file left open would be revealed, not rendered again.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
   after(async () => {
     if (startDialect) await emulatorAdmin('POST', 'dialect', { dialect: startDialect });
-    (await getTestApi()).ctx.requests.cache.clear();
+    (await getTestApi()).lookups().cache.clear();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -54,7 +54,7 @@ describe('live dialect smoke', function () {
     ] as const) {
       const since = Date.now();
       await vscode.commands.executeCommand(command, id);
-      const e = await api.details.waitForRendered(page, id, since, 90_000);
+      const e = await api.rendered(page, id, since, 90_000);
       assert.ok(
         page === 'host' ? e.counts.services > 0 : e.counts.contacts + e.counts.snapshots > 0,
         JSON.stringify(e),

@@ -9,8 +9,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { mapHosts } from '../../src/core/map/mapModel';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { MapSummary, RunSummary } from '../../src/extension/commands';
-import type { ResultSet } from '../../src/extension/search/results/resultSet';
+import type { MapSummary, RunSummary, ResultSet } from '../../src/extension/testApi';
 import { getTestApi, testEnv, waitFor } from './index';
 import { feature, runOnSetNode } from './results';
 
@@ -29,16 +28,15 @@ async function openMap(
 ): Promise<{ summary: MapSummary; generation: number; points: number; countries: number }> {
   const api = await getTestApi();
   const { result: summary, since } = await runOnSetNode<MapSummary>(set, command);
-  const e = await api.maps.waitForRendered('map', set.id, since, 60_000);
+  const e = await api.rendered('map', set.id, since, 60_000);
   return { summary, generation: e.generation, points: e.points, countries: e.countries };
 }
 
 /** What the page lists for `set` (the same pure function the map command calls). */
 async function placed(set: ResultSet): Promise<ReturnType<typeof mapHosts>> {
-  const f = await feature();
   return mapHosts(
     set.items.flatMap((i) => (i.t === 'host' ? [i.v] : [])),
-    f.results.exploitation,
+    (await getTestApi()).connection.feeds.store,
   );
 }
 
@@ -64,37 +62,40 @@ describe('map', function () {
     assert.ok(hosts.length > 0);
 
     // The message the page sends for a click on a point: the index of its first (worst) host.
-    const deliver = api.maps.receivers.get(`map:${set.id}`);
+    const deliver = api.pages.receivers.get(`map:${set.id}`);
     assert.ok(deliver, 'the map page is open');
-    const rejected = api.maps.rejected;
+    const rejected = api.pages.rejected;
     const since = Date.now();
     deliver({ type: 'openHost', generation, host: 0 });
     const ip = hosts[0]!.ip;
     await waitFor(
-      () => api.details.rendered.find((e) => e.page === 'host' && e.id === ip && e.at >= since),
+      () => api.pages.rendered.find((e) => e.page === 'host' && e.id === ip && e.at >= since),
       90_000,
       `the host page of ${ip}`,
     );
-    assert.strictEqual(api.maps.rejected, rejected, 'the page message was accepted');
+    assert.strictEqual(api.pages.rejected, rejected, 'the page message was accepted');
   });
 
   it('refuses what a page must not send and ignores a point of an old generation', async () => {
     const api = await getTestApi();
     const set = await search('services.port:22', 5);
     const { generation } = await openMap(set);
-    const deliver = api.maps.receivers.get(`map:${set.id}`)!;
-    const rejected = api.maps.rejected;
+    const deliver = api.pages.receivers.get(`map:${set.id}`)!;
+    const rejected = api.pages.rejected;
     deliver({ type: 'openHost', generation, ip: FIXTURE_HOSTS.hostile });
     deliver({ type: 'openHost', generation, host: '0' });
     deliver({ type: 'command', command: 'workbench.action.terminal.new' });
     deliver({ type: 'savePng', png: 'https://evil.example/x.png' });
-    assert.strictEqual(api.maps.rejected, rejected + 4, 'four messages refused');
-    const accepted = api.maps.accepted.openHost ?? 0;
+    assert.strictEqual(api.pages.rejected, rejected + 4, 'four messages refused');
+    const accepted = api.pages.accepted.openHost ?? 0;
     const since = Date.now();
     deliver({ type: 'openHost', generation: generation + 1, host: 0 });
     deliver({ type: 'openHost', generation, host: 9_999 });
-    assert.strictEqual(api.maps.accepted.openHost, accepted + 2, 'accepted, then ignored');
-    assert.ok(!api.details.rendered.some((e) => e.at >= since), 'no host page opened');
+    assert.strictEqual(api.pages.accepted.openHost, accepted + 2, 'accepted, then ignored');
+    assert.ok(
+      !api.pages.rendered.some((e) => (e.page === 'host' || e.page === 'whois') && e.at >= since),
+      'no host page opened',
+    );
   });
 
   it("draws the hostile host's hostnames and organisation as labels, inert", async () => {
@@ -105,10 +106,10 @@ describe('map', function () {
       hosts.some((h) => h.hostname.includes('<script>')),
       'the labels hold the payloads',
     );
-    const rejected = api.maps.rejected;
+    const rejected = api.pages.rejected;
     const { points } = await openMap(set);
     assert.strictEqual(points, 1);
-    assert.strictEqual(api.maps.rejected, rejected, 'the page sent nothing unexpected');
+    assert.strictEqual(api.pages.rejected, rejected, 'the page sent nothing unexpected');
   });
 
   it('draws a summary by country as a choropleth', async () => {
@@ -119,11 +120,11 @@ describe('map', function () {
     })) as RunSummary;
     assert.ok(r?.status === 'ready' && r.setId, JSON.stringify(r));
     const set = (await feature()).results.get(r.setId)!;
-    const rejected = api.maps.rejected;
+    const rejected = api.pages.rejected;
     const { summary, countries } = await openMap(set, 'odin.showSummaryOnMap');
     assert.strictEqual(summary.mode, 'countries');
     assert.ok(countries > 0 && countries === summary.shown);
-    assert.strictEqual(api.maps.rejected, rejected);
+    assert.strictEqual(api.pages.rejected, rejected);
   });
 
   it('says what it draws: a summary by port has no map', async () => {
@@ -134,6 +135,6 @@ describe('map', function () {
     })) as RunSummary;
     assert.ok(r.setId);
     assert.strictEqual(await vscode.commands.executeCommand('odin.showSummaryOnMap', r.setId), undefined);
-    assert.ok(!(await getTestApi()).maps.open.has(`map:${r.setId}`));
+    assert.ok(!(await getTestApi()).pages.open.has(`map:${r.setId}`));
   });
 });

@@ -13,8 +13,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { headlessSession, readRecord, runNotebookHeadless, type CaseRecord } from '../../src/core/notebook';
 import { startEmulator, type Emulator } from '../../src/emulator/server';
-import type { ExportedCase } from '../../src/extension/commands';
-import { RESULT_MIME } from '../../src/extension/notebook';
+import type { ExportedCase } from '../../src/extension/testApi';
+import { NOTEBOOK_RESULT_MIME as RESULT_MIME } from '../../src/common/notebookOutput';
 import { getTestApi, testEnv, waitFor } from './index';
 import { setUser } from './support';
 
@@ -36,20 +36,17 @@ describe('investigation notebooks (.odinnb)', function () {
   before(async function () {
     if (!testEnv.emulatorUrl || testEnv.run === 'restricted' || !vscode.workspace.isTrusted) this.skip();
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
+    await waitFor(() => api.key.has(), 10_000, 'the API key');
     // A dataset with more than the service's 10,000-host cap, under the suite's key.
     big = await startEmulator({ port: 0, seed: 1, hosts: 10_500, apiKey: testEnv.apiKey });
     await setUser('rateLimit.requestsPerMinute', 100_000);
     await cfg().update('apiBaseUrl', big.url, vscode.ConfigurationTarget.Global);
     await waitFor(
-      () => {
-        const b = api.ctx.client().baseUrl;
-        return b.ok && b.url.href.startsWith(big!.url);
-      },
+      () => api.connection.baseUrl().startsWith(big!.url),
       10_000,
       'the client on the big emulator',
     );
-    api.ctx.requests.cache.clear();
+    api.lookups().cache.clear();
     fs.mkdirSync(dir(), { recursive: true });
     fs.copyFileSync(
       path.join(workspaceDir(), 'investigation.odinnb'),
@@ -62,7 +59,7 @@ describe('investigation notebooks (.odinnb)', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await cfg().update('apiBaseUrl', testEnv.emulatorUrl, vscode.ConfigurationTarget.Global);
     await setUser('rateLimit.requestsPerMinute', undefined);
-    (await getTestApi()).ctx.requests.cache.clear();
+    (await getTestApi()).lookups().cache.clear();
     fs.rmSync(dir(), { recursive: true, force: true });
     await big.close();
   });
@@ -73,7 +70,7 @@ describe('investigation notebooks (.odinnb)', function () {
     const nb = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
     assert.strictEqual(nb.notebookType, 'odin-notebook');
     await vscode.window.showNotebookDocument(nb);
-    const feature = api.notebook.load();
+    const feature = { events: api.notebook() };
     const queryCells = nb.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code);
     assert.ok(queryCells.length >= 4, 'the example has query cells');
     const started = Date.now();

@@ -37,7 +37,7 @@ const NOT_LOOKUPS = new Set([
 async function runBriefly(id: string, ...args: unknown[]): Promise<void> {
   const api = await getTestApi();
   const since = Date.now();
-  const opened = new Set(api.details.open);
+  const opened = new Set(detailsOpen(api));
   let ended = false;
   // The mark is taken before the command runs: it may prompt before its first await.
   let mark = promptMark();
@@ -56,6 +56,11 @@ async function runBriefly(id: string, ...args: unknown[]): Promise<void> {
   await pagesDecided(api, since, opened);
 }
 
+/** The open details pages (`host:…`, `whois:…`): the test API records every page. */
+function detailsOpen(api: Awaited<ReturnType<typeof getTestApi>>): string[] {
+  return [...api.pages.open].filter((k) => k.startsWith('host:') || k.startsWith('whois:'));
+}
+
 /**
  * Waits until every details page opened since `since` (not among `opened` before) has posted
  * what it shows (the `data` mark).
@@ -67,17 +72,17 @@ async function pagesDecided(
 ): Promise<void> {
   await waitFor(
     () =>
-      [...api.details.open].every(
+      detailsOpen(api).every(
         (key) =>
           opened.has(key) ||
-          api.details.marks.some((m) => `${m.page}:${m.id}` === key && m.phase === 'data' && m.at >= since),
+          api.pages.marks.some((m) => `${m.page}:${m.id}` === key && m.phase === 'data' && m.at >= since),
       ),
     // Generous: the workbench sometimes takes ~30 s to load a webview (a host stall, not ours).
     90_000,
     'every open details page to show its data or why not',
   ).catch((e: unknown) => {
-    const waiting = [...api.details.open].filter((k) => !opened.has(k));
-    const marks = api.details.marks
+    const waiting = detailsOpen(api).filter((k) => !opened.has(k));
+    const marks = api.pages.marks
       .filter((m) => m.at >= since)
       .map((m) => `${m.page}:${m.id} ${m.phase}`)
       .join(', ');
@@ -112,11 +117,11 @@ async function restorePages(): Promise<void> {
   ] as const) {
     const since = Date.now();
     const key = `${viewType === 'odin.hostDetails' ? 'host' : 'whois'}:${id}`;
-    const before = new Set([...api.details.open].filter((k) => k !== key));
+    const before = new Set(detailsOpen(api).filter((k) => k !== key));
     const panel = vscode.window.createWebviewPanel(viewType, id, vscode.ViewColumn.Active, {
       enableScripts: true,
     });
-    assert.ok(await api.details.restore(viewType, panel, { id }), 'the details serializer is registered');
+    assert.ok(await api.pages.restore(viewType, panel, { id }), 'the details serializer is registered');
     // The restored page decides what it shows once it is ready (cached data and a Load
     // button); pages open before (other tests') are not waited for.
     await pagesDecided(api, since, before);
@@ -126,10 +131,10 @@ async function restorePages(): Promise<void> {
 /** The feeds with no copy on disk and nothing in memory, asked for (what a first hover does). */
 async function feedsFromScratch(): Promise<ExploitationStore> {
   const api = await getTestApi();
-  fs.rmSync(path.join(api.ctx.extension.globalStorageUri.fsPath, 'feeds'), { recursive: true, force: true });
+  fs.rmSync(path.join(api.connection.storage, 'feeds'), { recursive: true, force: true });
   await clearEmulatorLog();
-  api.ctx.feeds.invalidate();
-  return api.ctx.feeds.ensure();
+  api.connection.feeds.invalidate();
+  return api.connection.feeds.ensure();
 }
 
 async function assertNothingSent(what: string): Promise<void> {
@@ -149,7 +154,7 @@ describe('"off" is off', function () {
   before(async function () {
     if (!testEnv.emulatorUrl) this.skip();
     const api = await getTestApi();
-    api.ctx.requests.cache.clear();
+    api.lookups().cache.clear();
   });
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { RunSummary } from '../../src/extension/commands';
+import type { RunSummary } from '../../src/extension/testApi';
 import { getTestApi, testEnv } from './index';
 
 const tmpFile = (name: string): string =>
@@ -23,13 +23,13 @@ describe('paths from command arguments', function () {
 
   beforeEach(async () => {
     const api = await getTestApi();
-    api.pathPrompts.shown.length = 0;
+    api.ui.pathPrompts.shown.length = 0;
     answers = [];
-    harnessAnswer = api.pathPrompts.answer;
-    api.pathPrompts.answer = () => answers.shift();
+    harnessAnswer = api.ui.pathPrompts.answer;
+    api.ui.pathPrompts.answer = () => answers.shift();
   });
   afterEach(async () => {
-    (await getTestApi()).pathPrompts.answer = harnessAnswer;
+    (await getTestApi()).ui.pathPrompts.answer = harnessAnswer;
   });
 
   it('Export Saved Searches to a file outside the workspace: asks, naming the file; "no" writes nothing', async () => {
@@ -38,9 +38,9 @@ describe('paths from command arguments', function () {
     answers = [undefined];
     const r = await vscode.commands.executeCommand('odin.exportSavedSearches', { path: file });
     assert.strictEqual(r, undefined);
-    assert.strictEqual(api.pathPrompts.shown.length, 1, 'one modal');
-    assert.match(api.pathPrompts.shown[0].message, /write .*declined\.json\?/);
-    assert.ok(api.pathPrompts.shown[0].detail.includes(file), api.pathPrompts.shown[0].detail);
+    assert.strictEqual(api.ui.pathPrompts.shown.length, 1, 'one modal');
+    assert.match(api.ui.pathPrompts.shown[0].message, /write .*declined\.json\?/);
+    assert.ok(api.ui.pathPrompts.shown[0].detail.includes(file), api.ui.pathPrompts.shown[0].detail);
     assert.ok(!fs.existsSync(file), 'nothing written');
   });
 
@@ -69,8 +69,8 @@ describe('paths from command arguments', function () {
       answers = [undefined];
       const r = await vscode.commands.executeCommand('odin.importSavedSearches', { path: file, quiet: true });
       assert.strictEqual(r, undefined, 'nothing imported');
-      assert.strictEqual(api.pathPrompts.shown.length, 1);
-      assert.match(api.pathPrompts.shown[0].message, /read .*import\.json\?/);
+      assert.strictEqual(api.ui.pathPrompts.shown.length, 1);
+      assert.match(api.ui.pathPrompts.shown[0].message, /read .*import\.json\?/);
     } finally {
       fs.rmSync(file, { force: true });
     }
@@ -86,14 +86,14 @@ describe('paths from command arguments', function () {
         path: inside,
       });
       assert.strictEqual(r?.path, inside);
-      assert.strictEqual(api.pathPrompts.shown.length, 0, 'no modal inside the workspace');
+      assert.strictEqual(api.ui.pathPrompts.shown.length, 0, 'no modal inside the workspace');
     } finally {
       fs.rmSync(inside, { force: true });
     }
     const escaping = path.join(folder.fsPath, '..', `odin-paths-${process.pid}-escape.json`);
     answers = [undefined];
     await vscode.commands.executeCommand('odin.exportSavedSearches', { path: escaping });
-    assert.strictEqual(api.pathPrompts.shown.length, 1, 'a modal for the path out of the folder');
+    assert.strictEqual(api.ui.pathPrompts.shown.length, 1, 'a modal for the path out of the folder');
     assert.ok(!fs.existsSync(path.resolve(escaping)));
   });
 
@@ -104,7 +104,7 @@ describe('paths from command arguments', function () {
     const inside = path.join(folder.fsPath, `odin-paths-${process.pid}.json`);
     answers = [undefined];
     await vscode.commands.executeCommand('odin.exportSavedSearches', { path: inside });
-    assert.strictEqual(api.pathPrompts.shown.length, 1);
+    assert.strictEqual(api.ui.pathPrompts.shown.length, 1);
     assert.ok(!fs.existsSync(inside));
   });
 
@@ -126,8 +126,8 @@ describe('paths from command arguments', function () {
       path: file,
     });
     assert.strictEqual(r, undefined);
-    assert.strictEqual(api.pathPrompts.shown.length, 1);
-    assert.ok(api.pathPrompts.shown[0].detail.includes(file));
+    assert.strictEqual(api.ui.pathPrompts.shown.length, 1);
+    assert.ok(api.ui.pathPrompts.shown[0].detail.includes(file));
     assert.ok(!fs.existsSync(file), 'nothing written');
   });
 });

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { HuntRunSummary } from '../../src/extension/hunts';
+import type { HuntRunSummary } from '../../src/extension/testApi';
 import { clearEmulatorLog, lookupLog } from './index';
 import { lookUpFreely, setUser } from './support';
 

@@ -11,11 +11,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { RunSummary } from '../../src/extension/commands';
-import type { SearchFeature } from '../../src/extension/search';
-import type { Node } from '../../src/extension/search/results/resultNodes';
+import type { RunSummary, ResultNode as Node } from '../../src/extension/testApi';
 import { type RealShapeUpstream, startRealShapeUpstream } from '../support/realShape';
 import { getTestApi, testEnv, waitFor } from './index';
+import { feature } from './results';
 
 async function hoverText(uri: vscode.Uri, needle: string): Promise<string> {
   const doc = await vscode.workspace.openTextDocument(uri);
@@ -48,19 +47,16 @@ describe('real shapes (a loopback upstream serving test/fixtures/real-shape)', f
   before(async function () {
     if (!testEnv.emulatorUrl || testEnv.run === 'restricted') this.skip();
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
+    await waitFor(() => api.key.has(), 10_000, 'the API key');
     upstream = await startRealShapeUpstream();
     await cfg().update('apiBaseUrl', upstream.url, vscode.ConfigurationTarget.Global);
     await waitFor(
-      () => {
-        const b = api.ctx.client().baseUrl;
-        return b.ok && b.url.href.startsWith(upstream.url);
-      },
+      () => api.connection.baseUrl().startsWith(upstream.url),
       10_000,
       'the client on the upstream',
     );
-    api.ctx.requests.cache.clear();
-    api.ctx.requests.resume();
+    api.lookups().cache.clear();
+    api.lookups().resume();
     const folder = vscode.workspace.workspaceFolders![0].uri;
     file = vscode.Uri.joinPath(folder, 'real-shape.log');
     fs.writeFileSync(
@@ -72,7 +68,7 @@ describe('real shapes (a loopback upstream serving test/fixtures/real-shape)', f
   after(async () => {
     if (!upstream) return;
     await cfg().update('apiBaseUrl', testEnv.emulatorUrl, vscode.ConfigurationTarget.Global);
-    (await getTestApi()).ctx.requests.cache.clear();
+    (await getTestApi()).lookups().cache.clear();
     fs.rmSync(file.fsPath, { force: true });
     await upstream.close();
   });
@@ -98,7 +94,7 @@ describe('real shapes (a loopback upstream serving test/fixtures/real-shape)', f
   });
 
   it('results tree: HTTP, banner and certificate nodes; tags only when true', async () => {
-    const f = (await getTestApi()).search.feature as SearchFeature;
+    const f = await feature();
     const r = (await vscode.commands.executeCommand('odin.searchHosts', { query: '*' })) as RunSummary;
     assert.strictEqual(r.status, 'ready', r.error);
     const root = f.results.getChildren().find((n) => n.type === 'set' && n.set.id === r.setId)!;

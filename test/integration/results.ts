@@ -1,18 +1,42 @@
 /**
- * What the host suites of the Results view's pages share (map, charts, affordances): the
- * search feature, and a command run on a set's tree node as its menu runs it.
+ * What the host suites of the Results and Saved Searches views share: the trees as the user
+ * sees them (through the test API's `tree` verb), a result set read from its tree node, and a
+ * command run on a set's tree node as its menu runs it.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { SearchFeature } from '../../src/extension/search';
-import type { ResultSet } from '../../src/extension/search/results/resultSet';
+import type { ResultNode, ResultSet, SavedNode, TestApi, TestTree } from '../../src/extension/testApi';
 import { getTestApi } from './index';
 
-/** The search feature (loaded on first use). */
-export async function feature(): Promise<SearchFeature> {
-  const f = (await getTestApi()).search.feature;
-  assert.ok(f, 'the search feature');
-  return f;
+/** The two trees and the saved-search store (the search feature loads on first use). */
+export interface Views {
+  /** `get`: the result set of a root node (the set a command on that node acts on). */
+  results: TestTree<ResultNode> & { get(id: unknown): ResultSet | undefined };
+  saved: TestTree<SavedNode>;
+  store: ReturnType<TestApi['savedStore']>;
+  /** The Results view's description, read when asked. */
+  resultsView: { readonly description: string | undefined };
+}
+
+export async function feature(): Promise<Views> {
+  const api = await getTestApi();
+  const results = api.tree('results');
+  return {
+    results: {
+      ...results,
+      get: (id) => {
+        for (const n of results.getChildren()) if (n.type === 'set' && n.set.id === id) return n.set;
+        return undefined;
+      },
+    },
+    saved: api.tree('saved'),
+    store: api.savedStore(),
+    resultsView: {
+      get description() {
+        return api.tree('results').description;
+      },
+    },
+  };
 }
 
 /**

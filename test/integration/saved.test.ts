@@ -10,27 +10,21 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { parseSearchesFile, serializeSearches, type SavedSearch } from '../../src/core/savedSearches';
-import type { SearchFeature } from '../../src/extension/search';
-import type { SavedNode } from '../../src/extension/search/saved/savedView';
+import type { SavedNode } from '../../src/extension/testApi';
 import { getTestApi, testEnv, waitFor } from './index';
+import { feature, type Views } from './results';
 
-async function feature(): Promise<SearchFeature> {
-  const f = (await getTestApi()).search?.feature;
-  if (!f) throw new Error('the search feature is not registered');
-  return f;
-}
-
-function readStore(f: SearchFeature): SavedSearch[] {
+function readStore(f: Views): SavedSearch[] {
   const parsed = parseSearchesFile(fs.readFileSync(f.store.file, 'utf8'));
   if ('fatal' in parsed) throw new Error(parsed.fatal);
   return parsed.searches;
 }
 
 /** The personal groups (the "Workspace hunts" group has its own tests: huntsShared.test.ts). */
-const groups = (f: SearchFeature): SavedNode[] => f.saved.getChildren().filter((n) => n.type === 'group');
+const groups = (f: Views): SavedNode[] => f.saved.getChildren().filter((n) => n.type === 'group');
 
 /** Names as the view shows them, group by group. */
-function viewNames(f: SearchFeature): string[] {
+function viewNames(f: Views): string[] {
   return groups(f)
     .flatMap((g) => f.saved.getChildren(g))
     .map((n: SavedNode) => String(f.saved.getTreeItem(n).label));
@@ -70,7 +64,7 @@ describe('saved searches', function () {
       ['Hosts', 'Domains and whois'],
     );
     assert.deepStrictEqual(viewNames(f), ['Web servers', 'RDP', 'Acme whois']);
-    assert.strictEqual((await getTestApi()).contextValue('odin.hasSavedSearches'), true);
+    assert.strictEqual((await getTestApi()).ui.contextValue('odin.hasSavedSearches'), true);
     // Reload the store from disk: the same list.
     const before = f.store.list();
     await f.store.load();

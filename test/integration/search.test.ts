@@ -11,18 +11,10 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FIXTURE_DOMAINS, FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { RunSummary } from '../../src/extension/commands';
-import type { SearchFeature } from '../../src/extension/search';
-import { kindOf } from '../../src/extension/search/nodeMenus';
-import type { Node } from '../../src/extension/search/results/resultNodes';
+import type { RunSummary, ResultNode as Node } from '../../src/extension/testApi';
+import { kindOf } from '../../src/core/results/nodeMenus';
 import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
-
-async function feature(): Promise<SearchFeature> {
-  const api = await getTestApi();
-  const f = api.search?.feature;
-  if (!f) throw new Error('the search feature is not registered');
-  return f;
-}
+import { feature } from './results';
 
 async function run(command: string, ...args: unknown[]): Promise<RunSummary> {
   const r = (await vscode.commands.executeCommand(command, ...args)) as RunSummary | undefined;
@@ -73,7 +65,7 @@ describe('search commands and the results view', function () {
       `the view's title "${expected}"`,
     ).catch(() => undefined);
     assert.strictEqual(f.resultsView.description, expected);
-    assert.strictEqual((await getTestApi()).contextValue('odin.hasResults'), true);
+    assert.strictEqual((await getTestApi()).ui.contextValue('odin.hasResults'), true);
     // The root node of the current set is expanded and labelled with the query.
     const root = f.results.getChildren()[0];
     const rootItem = f.results.getTreeItem(root);
@@ -306,7 +298,7 @@ describe('search commands and the results view', function () {
     type Entry = { method: string; path: string; body?: { query?: string } };
     const api = await getTestApi();
     const ip = FIXTURE_HOSTS.webServer;
-    api.ctx.requests.forget('host', ip);
+    api.lookups().forget('host', ip);
     await clearEmulatorLog();
     const similar = await run('odin.searchSimilar', ip);
     assert.strictEqual(similar.status, 'ready', similar.error);
@@ -437,6 +429,6 @@ describe('search commands and the results view', function () {
     assert.strictEqual(refreshed.status, 'ready');
     await vscode.commands.executeCommand('odin.clearResults');
     assert.strictEqual(f.results.getChildren().length, 0);
-    assert.strictEqual((await getTestApi()).contextValue('odin.hasResults'), false);
+    assert.strictEqual((await getTestApi()).ui.contextValue('odin.hasResults'), false);
   });
 });

@@ -4,9 +4,10 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { RunSummary } from '../../src/extension/commands';
-import { kindOf } from '../../src/extension/search/nodeMenus';
-import { getTestApi, testEnv } from './index';
+import type { RunSummary } from '../../src/extension/testApi';
+import { kindOf } from '../../src/core/results/nodeMenus';
+import { testEnv } from './index';
+import { feature } from './results';
 
 describe('summaries: Change Facet Count…', function () {
   this.timeout(120_000);
@@ -15,7 +16,7 @@ describe('summaries: Change Facet Count…', function () {
   });
 
   it('re-runs the summary with { setId, facetCount } and lists that many values at most', async () => {
-    const f = (await getTestApi()).search.feature!;
+    const f = await feature();
     const first = (await vscode.commands.executeCommand('odin.summarizeHosts', {
       field: 'services.port',
       query: '*',
@@ -42,7 +43,7 @@ describe('summaries: Change Facet Count…', function () {
   });
 
   it('a search that is not a summary has no facet count (the node does not offer it)', async () => {
-    const f = (await getTestApi()).search.feature!;
+    const f = await feature();
     const r = (await vscode.commands.executeCommand('odin.searchHosts', {
       query: '*',
       pageSize: 5,

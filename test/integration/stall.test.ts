@@ -36,12 +36,12 @@ describe('details stall probe', function () {
     const since = Date.now();
     await vscode.commands.executeCommand('odin.openHostDetails', ip);
     const created = await waitFor(
-      () => api.details.marks.find((m) => m.id === ip && m.phase === 'created' && m.at >= since),
+      () => api.pages.marks.find((m) => m.id === ip && m.phase === 'created' && m.at >= since),
       10_000,
       'created',
     );
     const ready = await waitFor(
-      () => api.details.marks.find((m) => m.id === ip && m.phase === 'ready' && m.at >= since),
+      () => api.pages.marks.find((m) => m.id === ip && m.phase === 'ready' && m.at >= since),
       120_000,
       `ready of ${ip}`,
     );
@@ -76,7 +76,7 @@ describe('details stall probe', function () {
       await vscode.commands.executeCommand('odin.openHostDetails', loading);
       if (when === 'created')
         await waitFor(
-          () => api.details.marks.find((m) => m.id === loading && m.phase === 'created' && m.at >= since),
+          () => api.pages.marks.find((m) => m.id === loading && m.phase === 'created' && m.at >= since),
           10_000,
           'the panel created',
         );

@@ -52,10 +52,10 @@ export function lookUpFreely(): void {
   before(async function () {
     if (!testEnv.emulatorUrl) this.skip();
     const api = await getTestApi();
-    await waitFor(() => api.ctx.keys.has(), 10_000, 'the API key');
+    await waitFor(() => api.key.has(), 10_000, 'the API key');
     await setUser('rateLimit.requestsPerMinute', 100_000);
-    api.ctx.requests.cache.clear();
-    api.ctx.requests.resume();
+    api.lookups().cache.clear();
+    api.lookups().resume();
   });
   after(async () => {
     if (!testEnv.emulatorUrl) return;

@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { TimelineSummary } from '../../src/extension/hunts/history';
+import type { TimelineSummary } from '../../src/extension/testApi';
 import { baselineText, parseBaseline, type BaselineEntry } from '../../src/hunt/baseline';
 import { main } from '../../src/hunt/cli';
 import { fingerprintOf } from '../../src/hunt/findings';

@@ -9,9 +9,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FIXTURE_HOSTS } from '../../src/emulator/fixtures';
-import type { TriageResult } from '../../src/extension/commands';
+import type { TestApi, TriageRenderedEvent, TriageResult } from '../../src/extension/testApi';
 import { clearEmulatorLog, emulatorAdmin, getTestApi, lookupLog, testEnv, waitFor } from './index';
 import { odinHover } from './support';
+
+/** The triage page's `rendered` reports so far. */
+const triageReports = (api: TestApi): TriageRenderedEvent[] =>
+  api.pages.rendered.filter((e): e is TriageRenderedEvent => e.page === 'triage');
 
 function workspaceFile(rel: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -53,7 +57,7 @@ describe('triage', function () {
   afterEach(async () => {
     await emulatorAdmin('DELETE', 'faults');
     await emulatorAdmin('POST', 'credits', { host: 1_000_000 });
-    (await getTestApi()).ctx.requests.resume();
+    (await getTestApi()).lookups().resume();
   });
 
   it('previews the sample logs without sending anything (send: false)', async () => {
@@ -101,8 +105,8 @@ describe('triage', function () {
 
   it('a refused batch (400) sends no single lookup without a new yes: the count of the preview is what reaches ODIN', async () => {
     const api = await getTestApi();
-    api.ctx.requests.cache.clear();
-    api.triage().state.last = undefined;
+    api.lookups().cache.clear();
+    api.ui.triage().state.last = undefined;
     await emulatorAdmin('POST', 'faults', {
       path: '^/v1/hosts/search',
       fault: { kind: 'status', status: 400 },
@@ -122,8 +126,8 @@ describe('triage', function () {
       'no single host lookup',
     );
     assert.match(r.summary, /over budget \(batched search refused\); \d+ requests? sent$/);
-    api.ctx.requests.cache.clear();
-    api.triage().state.last = undefined;
+    api.lookups().cache.clear();
+    api.ui.triage().state.last = undefined;
   });
 
   it('shows verdict decorations from the cache only, when turned on', async () => {
@@ -135,7 +139,7 @@ describe('triage', function () {
     await cfg.update('decorations', true, vscode.ConfigurationTarget.Global);
     try {
       await clearEmulatorLog();
-      const deco = api.triage().setDecorations(true)!;
+      const deco = api.ui.triage().setDecorations(true)!;
       deco.update();
       assert.ok((deco.shown.get(uri.toString()) ?? 0) > 0, 'a verdict after a known indicator');
       assert.strictEqual((await lookupLog()).length, 0, 'decorations send nothing');
@@ -147,7 +151,11 @@ describe('triage', function () {
   it('shows the triage view from the last triage, sending nothing by itself', async () => {
     const api = await getTestApi();
     const r = await triage({ uris: LOGS, send: true });
-    const probe = api.triageView;
+    const probe = {
+      get rendered() {
+        return triageReports(api);
+      },
+    };
     const since = Date.now();
     await clearEmulatorLog();
     await vscode.commands.executeCommand('odin.showTriage');
@@ -168,16 +176,20 @@ describe('triage', function () {
     assert.ok(next.rows < shown.rows);
     const sent = await lookupLog();
     assert.strictEqual(sent.length, 0, 'showing the view sent nothing (all answers cached)');
-    api.triage().view()?.dispose();
+    api.ui.triage().view()?.dispose();
   });
 
   it('puts one known exploited CVE at CVSS 7.5 above ten CVEs at 9.8 in the view; the header charts and filters', async () => {
     const api = await getTestApi();
     // The feeds come from the emulator (user settings of the host run).
-    await api.ctx.feeds.ensure();
+    await api.connection.feeds.ensure();
     const uri = workspaceFile('logs/exposure-scan.log');
     await triage({ uris: [uri.toString()], send: true });
-    const probe = api.triageView;
+    const probe = {
+      get rendered() {
+        return triageReports(api);
+      },
+    };
     const since = Date.now();
     await vscode.commands.executeCommand('odin.showTriage');
     const shown = (await waitFor(
@@ -186,14 +198,14 @@ describe('triage', function () {
       'the view rendered',
     ))!;
     // The order as the page shows it (its default sort), read from its own report.
-    const rows = api.triage().state.last!.rows;
+    const rows = api.ui.triage().state.last!.rows;
     const order = shown.top!.map((i) => rows[i]!.value);
     const kevAt = order.indexOf(FIXTURE_HOSTS.kevOne);
     const tenAt = order.indexOf(FIXTURE_HOSTS.tenCritical);
     assert.ok(kevAt >= 0 && tenAt >= 0, order.join(', '));
     assert.ok(kevAt < tenAt, `KEV host first: ${order.join(', ')}`);
     // The header's model, as posted with the rows.
-    const view = api.triage().view()!;
+    const view = api.ui.triage().view()!;
     const glance = view.glance();
     const band = glance.charts.find((c) => c.id === 'band')!;
     assert.strictEqual(band.keys[0], 'kev', 'the worst band drawn first is KEV');
@@ -203,8 +215,8 @@ describe('triage', function () {
     const product = glance.charts.find((c) => c.id === 'product')!;
     assert.ok(product.bars.length > 0 && product.bars.length <= 6, 'top 5 + other at most');
     // A bar click, as the page reports it: ids and counts only; the view names the bar's key.
-    const deliver = probe.receivers.get('triage:triage')!;
-    const rejected = probe.rejected;
+    const deliver = api.pages.receivers.get('triage:triage')!;
+    const rejected = api.pages.rejected;
     deliver({
       type: 'glanceFilter',
       generation: shown.generation,
@@ -223,7 +235,7 @@ describe('triage', function () {
       shown: 1,
       top: [],
     });
-    assert.strictEqual(probe.rejected, rejected + 1, 'a value instead of an id is refused');
+    assert.strictEqual(api.pages.rejected, rejected + 1, 'a value instead of an id is refused');
     // The hover of each leads with its worst signal: KEV for the one, CVSS 9.8 for the ten.
     const text = (await vscode.workspace.openTextDocument(uri)).getText();
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -245,7 +257,7 @@ describe('triage', function () {
       await clearEmulatorLog();
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc);
-      const problems = api.triage().setProblems(true)!;
+      const problems = api.ui.triage().setProblems(true)!;
       problems.update(doc);
       const diags = await waitFor(
         () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'ODIN'),
@@ -320,7 +332,7 @@ describe('triage', function () {
     const api = await getTestApi();
     await emulatorAdmin('POST', 'credits', { host: 42 });
     await vscode.commands.executeCommand('odin.refreshCredits');
-    const item = api.statusItems.get('odin.credits');
+    const item = api.ui.statusItems.get('odin.credits');
     assert.ok(item, 'the credits item');
     await waitFor(() => /\b42\b/.test(item.text), 5000, 'the credits item shows 42');
     assert.match(
@@ -386,15 +398,15 @@ describe('triage', function () {
         fault: { kind: 'latency', ms: 150 },
         count: -1,
       });
-      api.ctx.requests.cache.clear();
-      api.triage().state.last = undefined;
+      api.lookups().cache.clear();
+      api.ui.triage().state.last = undefined;
       await clearEmulatorLog();
       const running = vscode.commands.executeCommand<TriageResult | undefined>('odin.triage', {
         uris: [uri],
         send: true,
       });
       await waitFor(async () => (await lookupLog()).length >= 12, 120_000, 'a dozen requests sent');
-      api.triage().state.running?.abort();
+      api.ui.triage().state.running?.abort();
       const first = (await running)!;
       await emulatorAdmin('DELETE', 'faults');
       assert.ok(first.partial, first.summary);
@@ -404,7 +416,7 @@ describe('triage', function () {
       );
       assert.ok(doneValues.size > 0 && doneValues.size < unique, `${doneValues.size} rows kept`);
       // The view's state keeps the partial rows too.
-      const kept = api
+      const kept = api.ui
         .triage()
         .state.last!.rows.filter((r) => r.status === 'enriched' || r.status === 'unknown').length;
       assert.strictEqual(kept, doneValues.size);
@@ -418,8 +430,8 @@ describe('triage', function () {
       assert.strictEqual(asked.size, missing, 'every missing value asked once');
       for (const v of asked) assert.ok(!doneValues.has(v), `${v} was answered before and sent again`);
       // The next test starts from nothing known.
-      api.ctx.requests.cache.clear();
-      api.triage().state.last = undefined;
+      api.lookups().cache.clear();
+      api.ui.triage().state.last = undefined;
     });
 
     it('402 midway keeps the partial rows; a re-run sends only what is missing; faults do not lose rows', async () => {
@@ -441,7 +453,7 @@ describe('triage', function () {
         'no private value sent',
       );
       // A 429 with a long Retry-After and a reset, then the rest: nothing done is lost.
-      (await getTestApi()).ctx.requests.resume();
+      (await getTestApi()).lookups().resume();
       await emulatorAdmin('POST', 'credits', { host: 1_000_000 });
       await emulatorAdmin('POST', 'faults', {
         path: '^/v1/hosts/search',
@@ -453,7 +465,7 @@ describe('triage', function () {
         (i) => i.status === 'enriched' || i.status === 'unknown',
       ).length;
       assert.ok(limitedDone >= done, 'rows kept');
-      (await getTestApi()).ctx.requests.resume();
+      (await getTestApi()).lookups().resume();
       await emulatorAdmin('DELETE', 'faults');
       await emulatorAdmin('POST', 'faults', {
         path: '^/v1/hosts/search',

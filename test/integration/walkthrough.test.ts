@@ -102,7 +102,8 @@ describe('walkthrough', function () {
         }
       }
     } finally {
-      if (api.ctx.isDemo()) await vscode.commands.executeCommand('odin.stopDemoData');
+      if (api.ui.contextValue('odin.demoMode') === true)
+        await vscode.commands.executeCommand('odin.stopDemoData');
     }
     assert.deepStrictEqual(ran, [
       'odin.setApiKey',

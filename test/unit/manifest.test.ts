@@ -12,7 +12,7 @@ import { HOVER_COMMAND_IDS } from '../../src/core/cards/hoverCard';
 import { COMMAND_FEATURES } from '../../src/extension/commands';
 import { HOST_VIEW_TYPE, WHOIS_VIEW_TYPE } from '../../src/extension/details/ids';
 import { RESULTS_VIEW, SAVED_VIEW } from '../../src/extension/search/ids';
-import { NODE_CAPABILITIES } from '../../src/extension/search/nodeMenus';
+import { NODE_CAPABILITIES } from '../../src/core/results/nodeMenus';
 import { readManifest } from '../support/manifest';
 
 const root = join(__dirname, '..', '..', '..');

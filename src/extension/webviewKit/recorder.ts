@@ -1,5 +1,28 @@
 import type * as vscode from 'vscode';
+import type { PageKind, RenderedCounts } from '../../common/protocol';
 import type { PagePhase, Pages, RenderedPage } from './pages';
+
+/** A page's `rendered` report as the recorder keeps it (each page's protocol names its fields). */
+interface Report<P> {
+  page: P;
+  /** The IP or domain of a details page; the result set's id of a chart or map; the triage's id. */
+  id: string;
+  /** Render time inside the page, in ms. */
+  ms: number;
+  at: number;
+}
+export type RenderedEvent = Report<PageKind> & { counts: RenderedCounts };
+export type ChartRenderedEvent = Report<'chart'> & { generation: number; bars: number };
+export type MapRenderedEvent = Report<'map'> & { generation: number; points: number; countries: number };
+/** Rows received, shown after the filter, built in the DOM; `top`: the first rows shown (indices). */
+export type TriageRenderedEvent = Report<'triage'> & {
+  generation: number;
+  rows: number;
+  shown: number;
+  dom: number;
+  top?: number[];
+};
+export type PageRendered = RenderedEvent | ChartRenderedEvent | MapRenderedEvent | TriageRenderedEvent;
 
 /**
  * What the test API keeps of the kit's events (`ctx.pages`) for a set of pages: every
@@ -65,8 +88,13 @@ export class PageRecorder<E extends { page: string; id: string; at: number }> im
   }
 
   /** Resolves with the next `rendered` of `page`/`id` after `since` (ms epoch). */
-  waitForRendered(page: string, id: string, since: number, timeoutMs = 60_000): Promise<E> {
-    const match = (e: E): boolean => e.page === page && e.id === id && e.at >= since;
+  waitForRendered<P extends E['page']>(
+    page: P,
+    id: string,
+    since: number,
+    timeoutMs = 60_000,
+  ): Promise<Extract<E, { page: P }>> {
+    const match = (e: E): e is Extract<E, { page: P }> => e.page === page && e.id === id && e.at >= since;
     const hit = this.rendered.find(match);
     if (hit) return Promise.resolve(hit);
     return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 /**
  * The menus of the two trees' nodes, read from package.json as VS Code reads them, against each
- * node kind's `contextValue` (src/extension/search/nodeMenus.ts: its kind, then its
+ * node kind's `contextValue` (src/core/results/nodeMenus.ts: its kind, then its
  * capabilities). Each menu entry tests one capability; every node kind gets exactly the menu
  * it got when the entries named lists of kinds (`BEFORE`: those regexes evaluated against the
  * kinds' context values of that time).
@@ -14,7 +14,7 @@ import {
   NODE_CAPABILITIES,
   nodeContext,
   type NodeKind,
-} from '../../../src/extension/search/nodeMenus';
+} from '../../../src/core/results/nodeMenus';
 import { readManifest } from '../../support/manifest';
 
 const root = join(__dirname, '..', '..', '..', '..');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { Host } from '../../../src/api/types';
 import type { ResultItem } from '../../../src/core/results/resultItem';
 import { serializeSearches } from '../../../src/core/savedSearches';
-import { kindOf } from '../../../src/extension/search/nodeMenus';
+import { kindOf } from '../../../src/core/results/nodeMenus';
 import { view } from '../../../src/extension/search/results/nodeViews';
 import { children, setChildren, type Node } from '../../../src/extension/search/results/resultNodes';
 import {

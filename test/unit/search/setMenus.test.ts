@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { mapModeOf } from '../../../src/core/map/mapModel';
 import { isSummary, KINDS, summaryOf, type SearchKind, type SearchSpec } from '../../../src/core/search';
-import { kindOf, nodeContext } from '../../../src/extension/search/nodeMenus';
+import { kindOf, nodeContext } from '../../../src/core/results/nodeMenus';
 import { setContextValue } from '../../../src/extension/search/results/nodeViews';
 import { readManifest } from '../../support/manifest';
 

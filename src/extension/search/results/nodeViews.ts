@@ -12,7 +12,7 @@ import { mapModeOf } from '../../../core/map/mapModel';
 import { describeSpec, isSummary, KINDS, summaryOf } from '../../../core/search';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { l10n } from '../../../core/text/l10n';
-import { nodeContext } from '../nodeMenus';
+import { nodeContext } from '../../../core/results/nodeMenus';
 import { fmt, rank, setTitle, type Node } from './resultNodes';
 import type { ResultSet } from './resultSet';
 import type { IconView, NodeView } from './viewTypes';

@@ -18,7 +18,7 @@ import {
 import { huntSubject } from '../../../core/hunts/snapshot';
 import { neutraliseUiText } from '../../../core/text/inert';
 import { ContextKeys, type ContextKeyValues } from '../../shared/contextKeys';
-import { nodeContext } from '../nodeMenus';
+import { nodeContext } from '../../../core/results/nodeMenus';
 import type { SavedSearchStore } from './savedStore';
 import type { News, SnapshotStore } from './snapshots';
 import type { HuntFileEntry, WorkspaceHunt, WorkspaceHunts } from './workspaceHunts';
