@@ -14,7 +14,7 @@ import { exportCase } from '../../core/notebook/export';
 import { recordPaths } from '../../core/notebook/record';
 import type { ExportedCase, OpenedNotebookRows } from '../commands';
 import type { Ctx } from '../ctx';
-import { NOTEBOOK_TYPE } from './lazy';
+import { NOTEBOOK_TYPE } from './ids';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 

@@ -19,7 +19,7 @@ import type { Ctx } from '../ctx';
 import { exportNotebookCase, openAllRows, sidecarOf } from './commands';
 import { outputPayload } from './output';
 import { toAbortSignal } from '../shared/abort';
-import { NOTEBOOK_TYPE, SUMMARY_KEY } from './lazy';
+import { NOTEBOOK_TYPE, SUMMARY_KEY } from './ids';
 
 /** The mime type of a cell's result payload (the notebook renderer draws it). */
 export const RESULT_MIME = NOTEBOOK_RESULT_MIME;

@@ -15,9 +15,7 @@ import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { NotebookFeature } from './index';
 
-export const NOTEBOOK_TYPE = 'odin-notebook';
-/** Cell metadata keys the serializer keeps (the summary line; never rows). */
-export const SUMMARY_KEY = 'summary';
+import { NOTEBOOK_TYPE, SUMMARY_KEY } from './ids';
 
 /** What the test API reads of the feature. */
 export interface NotebookProbe {

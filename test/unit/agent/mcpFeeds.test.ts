@@ -100,7 +100,7 @@ void describe('MCP server: KEV and EPSS from the copies in global storage', () =
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-mcp-feeds-'));
     dirs.push(empty);
     const out = await ask(emu, empty, 'odin_known_exploited', { cves: 'CVE-2021-41773' });
-    assert.match(out, /KEV unavailable: not downloaded[^·]* · EPSS unavailable: not downloaded/);
+    assert.match(out, /KEV unavailable: "not downloaded[^·]* · EPSS unavailable: "not downloaded/);
     assert.match(out, /CVE-2021-41773: KEV unknown · EPSS unknown/);
     assert.doesNotMatch(out, /not in KEV/);
   });

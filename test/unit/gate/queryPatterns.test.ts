@@ -119,9 +119,19 @@ void describe('gate: wildcards over addresses and internal names', () => {
       r?.reason ?? '',
       /^The pattern \*payroll\*\.corp could match \*\.corp: not sent to ODIN \(Internal name/,
     );
-    for (const q of ['hostnames:vpn-?ate.internal', 'hostnames:*.build01.lan', 'hostnames:nas-backup*.home.arpa'])
+    for (const q of [
+      'hostnames:vpn-?ate.internal',
+      'hostnames:*.build01.lan',
+      'hostnames:nas-backup*.home.arpa',
+    ])
       assert.ok(open.query(q), `${q} is refused`);
-    for (const q of ['hostnames:*.corp', 'hostnames:*.local', 'hostnames:*.lan', 'hostnames:payroll*', 'hostnames:nas*.home.arpa'])
+    for (const q of [
+      'hostnames:*.corp',
+      'hostnames:*.local',
+      'hostnames:*.lan',
+      'hostnames:payroll*',
+      'hostnames:nas*.home.arpa',
+    ])
       assert.equal(open.query(q)?.reason, undefined, q);
   });
 });
