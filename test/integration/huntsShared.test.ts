@@ -9,6 +9,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { kindOf } from '../../src/core/results/nodeMenus';
 import type { SavedSearch } from '../../src/core/savedSearches';
 import type { SavedToFile, RerunAllSummary, SavedNode, RunSummary } from '../../src/extension/testApi';
 import { clearEmulatorLog, emulatorAdmin, lookupLog, testEnv, waitFor } from './index';
@@ -82,7 +83,7 @@ describe('hunts: shared in the workspace, remembered, drilled', function () {
     const item = f.saved.getTreeItem(queries[0]);
     assert.strictEqual(item.command?.command, 'odin.runHunt');
     assert.deepStrictEqual(item.command?.arguments, [vscode.Uri.file(file).toString(), 0]);
-    assert.strictEqual(item.contextValue, 'odin.hunt');
+    assert.strictEqual(kindOf(item.contextValue), 'odin.hunt');
 
     // Opening the file at the query.
     assert.strictEqual(await vscode.commands.executeCommand('odin.openHuntInFile', queries[1]), true);

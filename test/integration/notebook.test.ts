@@ -172,7 +172,11 @@ describe('investigation notebooks (.odinnb)', function () {
       assert.ok(rec?.kind === 'query');
       assert.ok(md.includes(`${(rec.rowCount ?? 0).toLocaleString('en-US')} rows`), md.slice(0, 300));
     }
-    const sent = big!.requests.length;
+    // What was asked of the service, but the credits item's own refresh (a free read that
+    // may land at any time).
+    const asked = (): string[] =>
+      big!.requests.filter((r) => r.endpoint !== 'credits.usage').map((r) => `${r.method} ${r.path}`);
+    const sent = asked().length;
 
     // The cell status bar item's command, with the argument the item gives it: the cell. A
     // small result (read back as a document below) and the 10,000-host one (hundreds of MB).
@@ -235,6 +239,6 @@ describe('investigation notebooks (.odinnb)', function () {
       Event: { Attribute: Array<{ type: string }> };
     };
     assert.strictEqual(misp.Event.Attribute.filter((a) => a.type === 'ip-dst').length, exported.hosts);
-    assert.strictEqual(big!.requests.length, sent, 'opening and exporting sent nothing');
+    assert.deepStrictEqual(asked().slice(sent), [], 'opening and exporting sent nothing');
   });
 });
