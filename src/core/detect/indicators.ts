@@ -55,7 +55,7 @@ export async function listIndicators(text: string, opts: ListOptions = {}): Prom
     signal?.throwIfAborted();
     let b = a + chunkChars >= text.length ? text.length : text.indexOf('\n', a + chunkChars);
     b = b < 0 ? text.length : b + 1;
-    const chunk = a === 0 && b === text.length ? text : text.slice(a, b);
+    const chunk = flat(a === 0 && b === text.length ? text : text.slice(a, b));
     const table = detectTable(chunk, detectOpts);
     for (let i = 0; i < table.length; i++) {
       total++;
@@ -104,6 +104,16 @@ export async function listIndicators(text: string, opts: ListOptions = {}): Prom
   }
   const items = [...byValue.values()].sort((x, y) => y.count - x.count || x.first - y.first);
   return { items, total, truncated };
+}
+
+/**
+ * A sequential copy of `cut` when it is all Latin-1 (a log nearly always is), else `cut`. A slice
+ * of a large text is a view into it, and the scanner's every character read then goes through
+ * that view: a copy of 1 MB costs well under a millisecond and saves more in each chunk's scan.
+ */
+function flat(cut: string): string {
+  const copy = Buffer.from(cut, 'latin1').toString('latin1');
+  return copy === cut ? copy : cut;
 }
 
 /**

@@ -68,6 +68,10 @@ void describe('listIndicators', () => {
         `url hxxp://${ip}/x`,
         `to ${ip}:8443 and ${ip}/24`,
         `host=cdn${next(50)}.example-shop.com via ${ip}`,
+        // Latin-1 beyond ASCII, and (in some chunks only) letters past it: the scan reads a
+        // copy of a Latin-1 chunk and the text itself otherwise, with the same answer.
+        `café ${ip} déjà vu`,
+        next(40) === 0 ? `bücher-login.de → ${ip} 😀` : `to ${ip}`,
       ];
       lines.push(forms[next(forms.length)]);
     }
