@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detect } from '../../../src/core/detect';
-import { listIndicators } from '../../../src/core/detect/indicators';
+import { type IndicatorSummary, listIndicators } from '../../../src/core/detect/indicators';
 
 const REPORT = [
   'Mail from acme-logistics[.]com led to secure-login-paypa1[.]com; the panel is on 193.42.33[.]7.',
@@ -48,6 +48,61 @@ void describe('listIndicators', () => {
     });
     assert.deepEqual(chunked, whole);
     assert.equal(progress, big.length);
+  });
+
+  void it('agrees with the detections grouped by value on a generated log (addresses by number)', async () => {
+    // Thousands of distinct addresses (the number table grows), across the whole uint32 range,
+    // written plain, defanged, with ports and as blocks, beside names: every hit counted once.
+    let seed = 7;
+    const next = (m: number): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % m;
+    const quad = (): string =>
+      next(9) === 0
+        ? ['0.0.0.0', '255.255.255.255', '128.0.0.1'][next(3)]
+        : `${next(256)}.${next(256)}.${next(256)}.${next(256)}`;
+    const lines: string[] = [];
+    for (let k = 0; k < 6000; k++) {
+      const ip = quad();
+      const forms = [
+        `conn from ${ip} ok`,
+        `seen ${ip.replace(/\./g, '[.]')} again`,
+        `url hxxp://${ip}/x`,
+        `to ${ip}:8443 and ${ip}/24`,
+        `host=cdn${next(50)}.example-shop.com via ${ip}`,
+        // Latin-1 beyond ASCII, and (in some chunks only) letters past it: the scan reads a
+        // copy of a Latin-1 chunk and the text itself otherwise, with the same answer.
+        `café ${ip} déjà vu`,
+        next(40) === 0 ? `bücher-login.de → ${ip} 😀` : `to ${ip}`,
+      ];
+      lines.push(forms[next(forms.length)]);
+    }
+    const log = lines.join('\n');
+    const detections = detect(log, { mode: 'text' });
+    for (const maxUnique of [100_000, 500]) {
+      const want = new Map<string, IndicatorSummary>();
+      for (const d of detections) {
+        const known = want.get(d.value);
+        if (known) {
+          known.count++;
+          known.defanged ||= d.defanged;
+        } else if (want.size < maxUnique) {
+          want.set(d.value, {
+            value: d.value,
+            kind: d.kind,
+            count: 1,
+            first: d.start,
+            firstLength: d.end - d.start,
+            defanged: d.defanged,
+          });
+        }
+      }
+      const items = [...want.values()].sort((x, y) => y.count - x.count || x.first - y.first);
+      const got = await listIndicators(log, { mode: 'text', chunkChars: 4096, maxUnique });
+      assert.deepEqual(got, {
+        items,
+        total: detections.length,
+        truncated: want.size < new Set(detections.map((d) => d.value)).size,
+      });
+    }
   });
 
   void it('stops when cancelled, and caps the number of unique values', async () => {
