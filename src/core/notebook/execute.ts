@@ -19,7 +19,7 @@ import {
   type CurrentGate,
   type SearchEnv,
 } from '../search';
-import type { CatalogueSpec } from '../search/catalogue';
+import type { CatalogueSpec, PageFetcher, PageResult } from '../search/catalogue';
 import { l10n } from '../text/l10n';
 import { substitute, MAX_PLACEHOLDER_VALUES, type CellFacts } from './placeholders';
 import { FACET_COLUMNS, HOST_COLUMNS, ResultHash, facetRow, hostRow, type TableRow } from './rows';
@@ -123,12 +123,19 @@ const isAbort = (e: unknown, signal?: AbortSignal): boolean =>
   signal?.aborted === true ||
   (e instanceof Error && (e.name === 'AbortError' || (e as { kind?: string }).kind === 'cancelled'));
 
+/** A cell's query after substitution, its spec and its page size. */
+interface CellPlan {
+  query: string;
+  spec: CatalogueSpec;
+  pageSize: number;
+}
+
 /** A cell's query and spec after substitution, or why there is none. */
 export function planCell(
   source: string,
   params: Readonly<Record<string, string>>,
   facts: ReadonlyMap<number, CellFacts>,
-): { ok: true; query: string; spec: CatalogueSpec; pageSize: number } | { ok: false; message: string } {
+): ({ ok: true } & CellPlan) | { ok: false; message: string } {
   const sub = substitute(source, params, facts);
   if (!sub.ok) return sub;
   const file = parseHuntFile(sub.text);
@@ -189,17 +196,7 @@ export async function executeCell(session: NotebookSession, input: CellInput): P
   let sink: RowSink | undefined;
   try {
     run.creditsBefore = await readCredits(session, signal);
-    // The count: cached, through the request layer like every other request.
-    const counted = await searchVia(
-      session.env,
-      { kind: 'hostCount', query: plan.query },
-      { signal, automatic: false },
-    );
-    const hosts = counted.status === 'ok' ? counted.value : 0;
-    const estimate: CellEstimate = {
-      hosts,
-      credits: plan.spec.kind === 'hostSummary' ? 1 : pagesFor(hosts, plan.pageSize),
-    };
+    const estimate = await estimateCell(session, plan, signal);
     run.estimate = estimate;
     input.onEstimate?.(estimate);
     if (input.budgetLeft !== undefined && estimate.credits > input.budgetLeft) {
@@ -217,58 +214,15 @@ export async function executeCell(session: NotebookSession, input: CellInput): P
     }
     budget = new RequestBudget(estimate.credits);
     const pages = searchPages(session.env, plan.spec, session.gate, { budget: () => budget });
-    const hash = new ResultHash();
-    const display: CellDisplay =
-      plan.spec.kind === 'hostSummary'
-        ? {
-            view: 'summary',
-            columns: FACET_COLUMNS,
-            rows: [],
-            mapHosts: [],
-            unplaced: 0,
-            buckets: [],
-            field: plan.spec.field,
-          }
-        : { view: 'hosts', columns: HOST_COLUMNS, rows: [], mapHosts: [], unplaced: 0, buckets: [] };
-    const facts: CellFacts = {
-      count: 0,
-      ...(plan.spec.kind === 'hostSummary' ? { values: [] } : { hosts: [] }),
-    };
-    let cursor: unknown;
-    while (budget.left > 0) {
-      const page = await pages(cursor, plan.pageSize, signal ?? new AbortController().signal);
-      run.total = page.total;
-      if (page.sumOther !== undefined) display.sumOther = page.sumOther;
-      let lines = '';
-      for (const item of page.items) {
-        let row: TableRow;
-        if (item.t === 'host') {
-          lines += hash.add(item.v satisfies Host);
-          row = hostRow(item.v);
-          if (facts.hosts && facts.hosts.length < MAX_PLACEHOLDER_VALUES) facts.hosts.push(item.v.ip);
-          if (display.rows.length < MAX_SHOWN_ROWS) {
-            const placed = mapHosts([item.v], undefined);
-            display.mapHosts.push(...placed.hosts);
-            display.unplaced += placed.skipped;
-          }
-        } else if (item.t === 'facet') {
-          lines += hash.add(item.v);
-          row = facetRow(item.v);
-          if (display.buckets.length < MAX_SHOWN_ROWS) display.buckets.push(item.v);
-          if (facts.values && facts.values.length < MAX_PLACEHOLDER_VALUES)
-            facts.values.push(String(item.v.key));
-        } else continue;
-        if (display.rows.length < MAX_SHOWN_ROWS) display.rows.push(row);
-      }
-      if (lines && input.sink) {
-        sink ??= input.sink();
-        sink.write(lines);
-      }
-      if (page.next === undefined || hash.count >= MAX_CELL_ROWS) break;
-      if (budget.left === 0) run.truncated = true;
-      cursor = page.next;
-    }
-    facts.count = hash.count;
+    // The sink opens with the first rows and is closed below whatever happens.
+    const open = input.sink;
+    const write = open
+      ? (lines: string): void => {
+          sink ??= open();
+          sink.write(lines);
+        }
+      : undefined;
+    const { hash, display, facts } = await fetchRows(pages, plan, budget, run, write, signal);
     run.status = 'ok';
     run.rowCount = hash.count;
     run.sha256 = hash.digest();
@@ -284,6 +238,100 @@ export async function executeCell(session: NotebookSession, input: CellInput): P
   }
   if (run.creditsBefore !== undefined) run.creditsAfter = await readCredits(session);
   return run;
+}
+
+/** The count before spend: hosts matched (cached, through the request layer) and pages it costs. */
+async function estimateCell(
+  session: NotebookSession,
+  plan: CellPlan,
+  signal: AbortSignal | undefined,
+): Promise<CellEstimate> {
+  const counted = await searchVia(
+    session.env,
+    { kind: 'hostCount', query: plan.query },
+    { signal, automatic: false },
+  );
+  const hosts = counted.status === 'ok' ? counted.value : 0;
+  return { hosts, credits: plan.spec.kind === 'hostSummary' ? 1 : pagesFor(hosts, plan.pageSize) };
+}
+
+interface CellRows {
+  hash: ResultHash;
+  display: CellDisplay;
+  facts: CellFacts;
+}
+
+/**
+ * Fetches the pages the budget paid for, hashing every row, writing it to the sink and keeping
+ * what is shown and what later cells may use. Sets the run's `total` and `truncated` as it goes.
+ */
+async function fetchRows(
+  pages: PageFetcher,
+  plan: CellPlan,
+  budget: RequestBudget,
+  run: CellRun,
+  write: ((lines: string) => void) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<CellRows> {
+  const rows = emptyRows(plan.spec);
+  let cursor: unknown;
+  while (budget.left > 0) {
+    const page = await pages(cursor, plan.pageSize, signal ?? new AbortController().signal);
+    run.total = page.total;
+    if (page.sumOther !== undefined) rows.display.sumOther = page.sumOther;
+    let lines = '';
+    for (const item of page.items) lines += addItem(rows, item);
+    if (lines && write) write(lines);
+    if (page.next === undefined || rows.hash.count >= MAX_CELL_ROWS) break;
+    if (budget.left === 0) run.truncated = true;
+    cursor = page.next;
+  }
+  rows.facts.count = rows.hash.count;
+  return rows;
+}
+
+/** The display and facts of a cell before its first page: a hosts table or a summary's buckets. */
+function emptyRows(spec: CatalogueSpec): CellRows {
+  const display: CellDisplay =
+    spec.kind === 'hostSummary'
+      ? {
+          view: 'summary',
+          columns: FACET_COLUMNS,
+          rows: [],
+          mapHosts: [],
+          unplaced: 0,
+          buckets: [],
+          field: spec.field,
+        }
+      : { view: 'hosts', columns: HOST_COLUMNS, rows: [], mapHosts: [], unplaced: 0, buckets: [] };
+  const facts: CellFacts = {
+    count: 0,
+    ...(spec.kind === 'hostSummary' ? { values: [] } : { hosts: [] }),
+  };
+  return { hash: new ResultHash(), display, facts };
+}
+
+/** Takes one result item (a host or a summary bucket); returns its canonical line for the sink. */
+function addItem({ hash, display, facts }: CellRows, item: PageResult['items'][number]): string {
+  let line: string;
+  let row: TableRow;
+  if (item.t === 'host') {
+    line = hash.add(item.v satisfies Host);
+    row = hostRow(item.v);
+    if (facts.hosts && facts.hosts.length < MAX_PLACEHOLDER_VALUES) facts.hosts.push(item.v.ip);
+    if (display.rows.length < MAX_SHOWN_ROWS) {
+      const placed = mapHosts([item.v], undefined);
+      display.mapHosts.push(...placed.hosts);
+      display.unplaced += placed.skipped;
+    }
+  } else if (item.t === 'facet') {
+    line = hash.add(item.v);
+    row = facetRow(item.v);
+    if (display.buckets.length < MAX_SHOWN_ROWS) display.buckets.push(item.v);
+    if (facts.values && facts.values.length < MAX_PLACEHOLDER_VALUES) facts.values.push(String(item.v.key));
+  } else return '';
+  if (display.rows.length < MAX_SHOWN_ROWS) display.rows.push(row);
+  return line;
 }
 
 async function readCredits(session: NotebookSession, signal?: AbortSignal): Promise<number | undefined> {

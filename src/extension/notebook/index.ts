@@ -48,47 +48,25 @@ export interface NotebookFeature {
 
 const MAX_EVENTS = 500;
 
+/** Shows a cell's phase on the status item and keeps it in the feature's events. */
+type ShowStatus = (
+  nb: vscode.NotebookDocument,
+  cell: number,
+  phase: NotebookStatusEvent['phase'],
+  text: string,
+) => void;
+
 export function createNotebook(ctx: Ctx): NotebookFeature {
-  const controller = vscode.notebooks.createNotebookController(
-    'odin-notebook-controller',
-    NOTEBOOK_TYPE,
-    'ODIN',
-  );
-  controller.supportedLanguages = ['odinq'];
-  controller.supportsExecutionOrder = true;
-  controller.description = vscode.l10n.t('Runs query cells through ODIN, count first');
+  const controller = createController(ctx);
   const status = vscode.window.createStatusBarItem('odin.notebookCount', vscode.StatusBarAlignment.Left, 50);
   status.name = vscode.l10n.t('ODIN Notebook Cell Count');
-  ctx.subscriptions.add(controller);
   ctx.subscriptions.add(status);
-  // The one controller for ODIN notebooks: preferred, so Run All needs no kernel pick.
-  const prefer = (nb: vscode.NotebookDocument): void => {
-    if (nb.notebookType === NOTEBOOK_TYPE)
-      controller.updateNotebookAffinity(nb, vscode.NotebookControllerAffinity.Preferred);
-  };
-  ctx.subscriptions.add(vscode.workspace.onDidOpenNotebookDocument(prefer));
-  for (const nb of vscode.workspace.notebookDocuments) prefer(nb);
   const events: NotebookStatusEvent[] = [];
   const runs = new Map<string, { key: string; run: NotebookRun }>();
   let order = 0;
+  const session = notebookSession(ctx);
 
-  const session: NotebookSession = {
-    env: { client: () => ctx.client(), requests: ctx.requests },
-    gate: () => ({ gate: ctx.gate.current(), consented: ctx.gate.hasRestrictedConsent() }),
-    baseUrl: () => ctx.origin(),
-    credits: async (signal) =>
-      ctx.keys.get()
-        ? (await readCredits({ client: () => ctx.client(), requests: ctx.requests }, { signal })).hostCert
-            ?.left
-        : undefined,
-  };
-
-  const show = (
-    nb: vscode.NotebookDocument,
-    cell: number,
-    phase: NotebookStatusEvent['phase'],
-    text: string,
-  ): void => {
+  const show: ShowStatus = (nb, cell, phase, text) => {
     status.text = text;
     status.tooltip = vscode.l10n.t('ODIN notebook, cell {0}', cell);
     status.show();
@@ -113,39 +91,6 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
     return run;
   };
 
-  const confirm = async (cell: number, est: CellEstimate, left: number): Promise<boolean> => {
-    const go = vscode.l10n.t('Run');
-    const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t(
-        "Cell {0} would spend ≈ {1} credits (≈ {2} hosts); the notebook's budget has {3} left. Run it?",
-        cell,
-        est.credits,
-        est.hosts.toLocaleString('en-US'),
-        left,
-      ),
-      { modal: true },
-      go,
-    );
-    return answer === go;
-  };
-
-  const outputsOf = (run: CellRun, sidecar: string | undefined): vscode.NotebookCellOutput[] => {
-    const payload = outputPayload(run, sidecar);
-    if (!payload)
-      return [
-        new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(run.message ?? run.status)]),
-      ];
-    // The rich item first (package.json's `notebook.displayOrder` default puts its mime ahead
-    // of Markdown), then the same result as Markdown: what "Change Presentation", a diff or a
-    // view without our renderer shows. Outputs are transient: neither is saved in the file.
-    return [
-      new vscode.NotebookCellOutput([
-        vscode.NotebookCellOutputItem.json(payload, RESULT_MIME),
-        vscode.NotebookCellOutputItem.text(cellMarkdown(run, sidecar), 'text/markdown'),
-      ]),
-    ];
-  };
-
   const execute = async (cells: vscode.NotebookCell[], nb: vscode.NotebookDocument): Promise<void> => {
     if (nb.uri.scheme !== 'file') {
       void vscode.window.showWarningMessage(
@@ -164,78 +109,179 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
       if (c.kind === vscode.NotebookCellKind.Markup) run.markdown(c.index + 1, c.document.getText());
     let stopped = false;
     for (const cell of cells) {
-      const n = cell.index + 1;
       if (stopped) {
-        run.notRun(n);
+        run.notRun(cell.index + 1);
         continue;
       }
       const exec = controller.createNotebookCellExecution(cell);
       exec.executionOrder = ++order;
-      exec.start(Date.now());
-      await exec.clearOutput();
-      const left = (): number => Math.max(0, ((nb.metadata as { budget?: number }).budget ?? 0) - run.spent);
-      const result: CellRun = await toAbortSignal(exec.token, (signal) =>
-        run.query(n, cell.document.getText(), {
-          signal,
-          onEstimate: (e) =>
-            show(
-              nb,
-              n,
-              'estimate',
-              vscode.l10n.t(
-                '$(pulse) ≈ {0} hosts · ≈ {1} credits',
-                e.hosts.toLocaleString('en-US'),
-                e.credits,
-              ),
-            ),
-          confirm: (e) => confirm(n, e, left()),
-        }),
-      );
-      const file = recordPaths(nb.uri.fsPath);
-      const sidecar =
-        result.status === 'ok' && result.rowCount > 0
-          ? path.relative(path.dirname(nb.uri.fsPath), file.sidecar(n))
-          : undefined;
-      show(
-        nb,
-        n,
-        'done',
-        result.status === 'ok'
-          ? vscode.l10n.t(
-              '$(check) {0} rows · {1} credits',
-              result.rowCount.toLocaleString('en-US'),
-              result.spent,
-            )
-          : vscode.l10n.t('$(error) cell {0}: {1}', n, neutraliseUiText(result.status, 40)),
-      );
-      await exec.replaceOutput(outputsOf(result, sidecar));
-      exec.end(result.status === 'ok', Date.now());
-      try {
-        run.save();
-      } catch (e) {
-        // l10n: English, for the log
-        ctx.log.warn(`Case record not written: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      const edit = new vscode.WorkspaceEdit();
-      edit.set(nb.uri, [
-        vscode.NotebookEdit.updateCellMetadata(cell.index, {
-          ...cell.metadata,
-          [SUMMARY_KEY]: summaryLine(result),
-        }),
-      ]);
-      await vscode.workspace.applyEdit(edit);
+      const result = await runQueryCell(ctx, exec, cell, nb, run, show);
       if (result.status !== 'ok') stopped = true;
     }
-    try {
-      run.save();
-    } catch (e) {
-      // l10n: English, for the log
-      ctx.log.warn(`Case record not written: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    saveCase(ctx, run);
   };
 
-  // "Open all N rows" on a query cell whose full result is in its sidecar (the output draws
-  // at most 1,000 of them). Asked again when the cell's outputs or metadata change.
+  registerOpenAllRows(ctx);
+
+  controller.executeHandler = (cells, nb) =>
+    execute(cells, nb).catch((e: unknown) => {
+      ctx.log.error(e instanceof Error ? e : String(e));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t(
+          'ODIN notebook: {0}',
+          neutraliseUiText(e instanceof Error ? e.message : String(e), 300),
+        ),
+      );
+    });
+
+  const commands: CommandsOf<'notebook'> = {
+    'odin.openAllNotebookRows': (cell) => openAllRows(cell),
+    'odin.exportNotebookCase': (notebook) => exportNotebookCase(ctx, notebook),
+  };
+  return { controller, status, events, commands };
+}
+
+/** The one controller for ODIN notebooks: preferred, so Run All needs no kernel pick. */
+function createController(ctx: Ctx): vscode.NotebookController {
+  const controller = vscode.notebooks.createNotebookController(
+    'odin-notebook-controller',
+    NOTEBOOK_TYPE,
+    'ODIN',
+  );
+  controller.supportedLanguages = ['odinq'];
+  controller.supportsExecutionOrder = true;
+  controller.description = vscode.l10n.t('Runs query cells through ODIN, count first');
+  ctx.subscriptions.add(controller);
+  const prefer = (nb: vscode.NotebookDocument): void => {
+    if (nb.notebookType === NOTEBOOK_TYPE)
+      controller.updateNotebookAffinity(nb, vscode.NotebookControllerAffinity.Preferred);
+  };
+  ctx.subscriptions.add(vscode.workspace.onDidOpenNotebookDocument(prefer));
+  for (const nb of vscode.workspace.notebookDocuments) prefer(nb);
+  return controller;
+}
+
+/** The window's request parts, as a notebook run asks for them. */
+function notebookSession(ctx: Ctx): NotebookSession {
+  return {
+    env: { client: () => ctx.client(), requests: ctx.requests },
+    gate: () => ({ gate: ctx.gate.current(), consented: ctx.gate.hasRestrictedConsent() }),
+    baseUrl: () => ctx.origin(),
+    credits: async (signal) =>
+      ctx.keys.get()
+        ? (await readCredits({ client: () => ctx.client(), requests: ctx.requests }, { signal })).hostCert
+            ?.left
+        : undefined,
+  };
+}
+
+/**
+ * Runs one query cell in the editor: the estimate on the status item, the budget question, the
+ * outputs, the case record and the cell's summary line in the notebook.
+ */
+async function runQueryCell(
+  ctx: Ctx,
+  exec: vscode.NotebookCellExecution,
+  cell: vscode.NotebookCell,
+  nb: vscode.NotebookDocument,
+  run: NotebookRun,
+  show: ShowStatus,
+): Promise<CellRun> {
+  const n = cell.index + 1;
+  exec.start(Date.now());
+  await exec.clearOutput();
+  const left = (): number => Math.max(0, ((nb.metadata as { budget?: number }).budget ?? 0) - run.spent);
+  const result: CellRun = await toAbortSignal(exec.token, (signal) =>
+    run.query(n, cell.document.getText(), {
+      signal,
+      onEstimate: (e) =>
+        show(
+          nb,
+          n,
+          'estimate',
+          vscode.l10n.t('$(pulse) ≈ {0} hosts · ≈ {1} credits', e.hosts.toLocaleString('en-US'), e.credits),
+        ),
+      confirm: (e) => confirmSpend(n, e, left()),
+    }),
+  );
+  const file = recordPaths(nb.uri.fsPath);
+  const sidecar =
+    result.status === 'ok' && result.rowCount > 0
+      ? path.relative(path.dirname(nb.uri.fsPath), file.sidecar(n))
+      : undefined;
+  show(
+    nb,
+    n,
+    'done',
+    result.status === 'ok'
+      ? vscode.l10n.t(
+          '$(check) {0} rows · {1} credits',
+          result.rowCount.toLocaleString('en-US'),
+          result.spent,
+        )
+      : vscode.l10n.t('$(error) cell {0}: {1}', n, neutraliseUiText(result.status, 40)),
+  );
+  await exec.replaceOutput(cellOutputs(result, sidecar));
+  exec.end(result.status === 'ok', Date.now());
+  saveCase(ctx, run);
+  const edit = new vscode.WorkspaceEdit();
+  edit.set(nb.uri, [
+    vscode.NotebookEdit.updateCellMetadata(cell.index, {
+      ...cell.metadata,
+      [SUMMARY_KEY]: summaryLine(result),
+    }),
+  ]);
+  await vscode.workspace.applyEdit(edit);
+  return result;
+}
+
+/** Asks before a cell spends more than the notebook's budget has left. */
+async function confirmSpend(cell: number, est: CellEstimate, left: number): Promise<boolean> {
+  const go = vscode.l10n.t('Run');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      "Cell {0} would spend ≈ {1} credits (≈ {2} hosts); the notebook's budget has {3} left. Run it?",
+      cell,
+      est.credits,
+      est.hosts.toLocaleString('en-US'),
+      left,
+    ),
+    { modal: true },
+    go,
+  );
+  return answer === go;
+}
+
+function cellOutputs(run: CellRun, sidecar: string | undefined): vscode.NotebookCellOutput[] {
+  const payload = outputPayload(run, sidecar);
+  if (!payload)
+    return [new vscode.NotebookCellOutput([vscode.NotebookCellOutputItem.stderr(run.message ?? run.status)])];
+  // The rich item first (package.json's `notebook.displayOrder` default puts its mime ahead
+  // of Markdown), then the same result as Markdown: what "Change Presentation", a diff or a
+  // view without our renderer shows. Outputs are transient: neither is saved in the file.
+  return [
+    new vscode.NotebookCellOutput([
+      vscode.NotebookCellOutputItem.json(payload, RESULT_MIME),
+      vscode.NotebookCellOutputItem.text(cellMarkdown(run, sidecar), 'text/markdown'),
+    ]),
+  ];
+}
+
+/** Writes the case record; a failure is logged, never stops the cells. */
+function saveCase(ctx: Ctx, run: NotebookRun): void {
+  try {
+    run.save();
+  } catch (e) {
+    // l10n: English, for the log
+    ctx.log.warn(`Case record not written: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/**
+ * "Open all N rows" on a query cell whose full result is in its sidecar (the output draws
+ * at most 1,000 of them). Asked again when the cell's outputs or metadata change.
+ */
+function registerOpenAllRows(ctx: Ctx): void {
   const statusItems = new vscode.EventEmitter<void>();
   ctx.subscriptions.add(statusItems);
   ctx.subscriptions.add(
@@ -267,21 +313,4 @@ export function createNotebook(ctx: Ctx): NotebookFeature {
         statusItems.fire();
     }),
   );
-
-  controller.executeHandler = (cells, nb) =>
-    execute(cells, nb).catch((e: unknown) => {
-      ctx.log.error(e instanceof Error ? e : String(e));
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t(
-          'ODIN notebook: {0}',
-          neutraliseUiText(e instanceof Error ? e.message : String(e), 300),
-        ),
-      );
-    });
-
-  const commands: CommandsOf<'notebook'> = {
-    'odin.openAllNotebookRows': (cell) => openAllRows(cell),
-    'odin.exportNotebookCase': (notebook) => exportNotebookCase(ctx, notebook),
-  };
-  return { controller, status, events, commands };
 }
