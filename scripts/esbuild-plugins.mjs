@@ -27,15 +27,20 @@ export const oneNamespace = {
  * low-level `Server` with JSON Schemas of its own over stdio, so the SDK's zod 3 support
  * (`zod/v3`, `zod-to-json-schema`; its own schemas are zod 4) and its ajv provider (the server
  * elicits nothing and passes its own validator: src/agent/mcp/server.ts) become modules that
- * throw if called; `zod/v4-mini` is `zod/v4`, and zod's locales English only.
+ * throw if called, as do zod's JSON Schema converters (both ways: the tools' schemas are JSON
+ * Schema already); `zod/v4-mini` is `zod/v4`, and zod's locales English only.
  */
 export const mcpSlim = {
   name: 'odin-mcp-slim',
   setup(build) {
     const stub = (what) => ({ path: what, namespace: 'odin-mcp-stub' });
     build.onResolve({ filter: /^(zod\/v3|zod-to-json-schema)$/ }, (a) => stub(a.path));
-    build.onResolve({ filter: /\/(validation\/ajv-provider\.js|from-json-schema\.cjs)$/ }, (a) =>
-      stub(path.basename(a.path)),
+    build.onResolve(
+      {
+        filter:
+          /\/(validation\/ajv-provider\.js|from-json-schema\.cjs|json-schema-processors\.cjs|to-json-schema\.cjs)$/,
+      },
+      (a) => stub(path.basename(a.path)),
     );
     build.onLoad({ filter: /.*/, namespace: 'odin-mcp-stub' }, (a) => ({
       contents: `const no = () => { throw new Error(${JSON.stringify(`odin-mcp is built without ${a.path}`)}); };
