@@ -84,13 +84,7 @@ export function onlyFiles(scope, names) {
  * the summary; its failure is reported but not counted. The list is meant to stay empty.
  * @type {{ title: RegExp, reason: string }[]}
  */
-export const QUARANTINE = [
-  {
-    title: /runs a notebook and draws a table, a chart and a map in both themes/,
-    reason:
-      'passes alone (--files=notebook --only=ui) but after the details UI tests in the same workbench Run All drew no output within 90 s; cause not found yet',
-  },
-];
+export const QUARANTINE = [];
 
 /**
  * The host test files (integration and UI base names) that exercise a folder of the sources:

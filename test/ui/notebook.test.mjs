@@ -132,6 +132,12 @@ describe('notebook outputs', () => {
           const errors = await f.evaluate(textOutputs).catch(() => []);
           if (errors.length) return { errors };
         }
+        // VS Code draws a cell's output once the cell is on screen: with a narrower editor (the
+        // side bar a full run leaves open) the first cell's map pushes the second cell below
+        // the fold, so scroll the notebook down with the wheel, as a person would.
+        const area = await cellArea();
+        await ui.page.mouse.move(area.x + 40, area.top + 40);
+        await ui.page.mouse.wheel(0, 300);
         return undefined;
       },
       { timeout: 90_000, what: 'two drawn ODIN outputs' },
