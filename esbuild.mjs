@@ -25,11 +25,13 @@ const version = JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8'
 export const PARTS = {
   search: 'src/extension/search/index.ts',
   details: 'src/extension/details/index.ts',
+  lookup: 'src/extension/lookup/index.ts',
   triage: 'src/extension/triage/index.ts',
   hunts: 'src/extension/hunts/index.ts',
   agent: 'src/extension/agent/index.ts',
   notebook: 'src/extension/notebook/index.ts',
   feeds: 'src/extension/shared/feeds.ts',
+  connection: 'src/extension/shared/connection.ts',
   psl: 'src/extension/lazy/psl.ts',
   lucene: 'src/extension/lazy/lucene.ts',
 };
@@ -41,11 +43,13 @@ const ENTRY = 'src/extension/extension.ts';
 
 /**
  * Where a relative import goes: a part's entry, required, stays a file of its own; a swapped
- * module is replaced; in a part, a module dist/extension.js also holds (`shared`: error
- * classes that `instanceof` checks, context-key and probe state, config) is read from
- * dist/extension.js's `__odinShared` export, so each exists once.
+ * module is replaced; a module another file carries (`carriers`: module → 'extension' or
+ * 'shared') is read from that file's `__odinShared` getters, so each module exists once:
+ * dist/extension.js carries what activation holds and a part also needs (error classes that
+ * `instanceof` checks, context-key and probe state, config), dist/shared.js what two or more
+ * parts need and activation does not.
  */
-const moduleMap = (shared = new Set()) => ({
+const moduleMap = (carriers = new Map()) => ({
   name: 'odin-module-map',
   setup(build) {
     build.onResolve({ filter: /^\./ }, async (a) => {
@@ -55,11 +59,11 @@ const moduleMap = (shared = new Set()) => ({
       if (a.kind === 'require-call' && partOf.has(r.path))
         return { path: partOf.get(r.path), external: true };
       if (r.path === HOSTILE) return { path: SHIPPED };
-      return shared.has(rel) ? { path: rel, namespace: 'odin-shared' } : r;
+      return carriers.has(rel) ? { path: rel, namespace: 'odin-shared' } : r;
     });
     build.onLoad({ filter: /.*/, namespace: 'odin-shared' }, (a) => ({
       loader: 'js',
-      contents: `module.exports = require(require('path').join(__dirname, 'extension.js')).${SHARED}[${JSON.stringify(a.path)}];`,
+      contents: `module.exports = require(require('path').join(__dirname, '${carriers.get(a.path)}.js')).${SHARED}[${JSON.stringify(a.path)}];`,
     }));
   },
 });
@@ -115,22 +119,53 @@ if (out) {
   const [[, opts]] = selected;
   const plugins = opts.plugins?.filter((p) => p === mcpSlim);
   Object.assign(opts, { outdir: undefined, outfile: out, alias: undefined, plugins });
-} else if (!only || ['extension', ...Object.keys(PARTS)].some((n) => only.includes(n))) {
-  // The modules a part imports that dist/extension.js also holds, exported by it through getters
-  // (each evaluated when a part first asks for it, not at activation).
+} else if (!only || ['extension', 'shared', ...Object.keys(PARTS)].some((n) => only.includes(n))) {
+  // Which file carries a module two files need: dist/extension.js what it holds itself, and
+  // dist/shared.js the modules two or more parts hold besides (built here, loaded with the
+  // first part that asks). Each exports its modules through getters, each evaluated when a
+  // part first asks for it, not when the file loads.
   const main = await inputsOf(targets.extension);
-  const shared = new Set();
-  for (const name of Object.keys(PARTS).filter((n) => targets[n].plugins)) {
-    for (const [file, input] of Object.entries(await inputsOf(targets[name])))
+  const inParts = Object.keys(PARTS).filter((n) => targets[n].plugins);
+  const inputs = await Promise.all(inParts.map((n) => inputsOf(targets[n])));
+  const partEntries = new Set(Object.values(PARTS));
+  const seen = new Map();
+  for (const files of inputs)
+    for (const f of Object.keys(files))
+      if (!(f in main) && f.startsWith('src/') && !partEntries.has(f)) seen.set(f, (seen.get(f) ?? 0) + 1);
+  const carriers = new Map([...seen].filter(([, n]) => n > 1).map(([f]) => [f, 'shared']));
+  for (const files of inputs)
+    for (const [file, input] of Object.entries(files))
       if (!(file in main))
-        for (const i of input.imports) if (i.path in main && !i.path.includes(':')) shared.add(i.path);
-    targets[name].plugins = [moduleMap(shared), oneNamespace];
-  }
-  const getters = [...shared].sort().map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`);
-  const contents = `export * from './${ENTRY}';\nexport const ${SHARED} = {${getters.join(', ')}};`;
-  const stdin = { contents, resolveDir: process.cwd(), sourcefile: 'extension-entry.ts', loader: 'ts' };
-  const entry = { stdin, entryPoints: undefined, outdir: undefined, outfile: 'dist/extension.js' };
-  Object.assign(targets.extension, entry); // (the object `selected` holds)
+        for (const i of input.imports)
+          if (i.path in main && !i.path.includes(':')) carriers.set(i.path, 'extension');
+  for (const name of inParts) targets[name].plugins = [moduleMap(carriers), oneNamespace];
+  const getters = (of) =>
+    [...carriers]
+      .filter(([, c]) => c === of)
+      .map(([f]) => f)
+      .sort()
+      .map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`)
+      .join(', ');
+  const stdin = (sourcefile, head) => ({
+    contents: `${head}export const ${SHARED} = {${getters(sourcefile.split('-')[0])}};`,
+    resolveDir: process.cwd(),
+    sourcefile,
+    loader: 'ts',
+  });
+  const fromMain = new Map([...carriers].filter(([, c]) => c === 'extension'));
+  targets.shared = {
+    ...inHost,
+    stdin: stdin('shared-entry.ts', ''),
+    outdir: undefined,
+    outfile: 'dist/shared.js',
+  };
+  targets.shared.plugins = [moduleMap(fromMain), oneNamespace];
+  const entry = {
+    stdin: stdin('extension-entry.ts', `export * from './${ENTRY}';\n`),
+    entryPoints: undefined,
+  };
+  Object.assign(targets.extension, entry, { outdir: undefined, outfile: 'dist/extension.js' });
+  if (!only || only.includes('shared')) selected.push(['shared', targets.shared]);
 }
 
 if (!inputsOnly && (!only || only.includes('webview'))) await writeCodicons();

@@ -376,6 +376,18 @@ export function commandIdsOf<F extends Feature>(feature: F): CommandIdOf<F>[] {
 }
 
 /**
+ * A feature's commands as stand-ins generated from this map, for a feature loaded on first
+ * use: each loads it (`load` keeps the loaded feature) and forwards its arguments as they came.
+ */
+export function standIns<F extends Feature>(feature: F, load: () => CommandsOf<F>): CommandsOf<F> {
+  const forward =
+    (id: CommandIdOf<F>) =>
+    (...args: unknown[]) =>
+      (load()[id] as (...a: unknown[]) => unknown)(...args);
+  return Object.fromEntries(commandIdsOf(feature).map((id) => [id, forward(id)])) as unknown as CommandsOf<F>;
+}
+
+/**
  * What a hover card may link to, stated once: the ids of `HOVER_COMMANDS`
  * (core/cards/hoverCard.ts; `commandLink` refuses any other id, and the hover's
  * MarkdownString enables exactly these) are commands of this map, so every window registers

@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
-import { OdinClient } from '../api/client';
+import type { OdinClient } from '../api/client';
 import { config, onConfigChange } from './shared/config';
 import { ContextKeys, ContextKeyValues } from './shared/contextKeys';
 import type { RequestLayer } from '../core/requests/layer';
 import { SessionLedger } from '../core/requests/ledger';
 import { ArgumentPaths } from './shared/argumentPath';
-import { SessionGate } from './shared/gate';
+import type { SessionGate } from './shared/gate';
 import { DisposableStore } from './shared/disposable';
-import { createRequestLayer } from './shared/requestLayer';
 import type { Feeds } from '../core/exploitation';
 import type { Log } from './shared/log';
 import type { KeyStore } from './shared/secrets';
@@ -31,8 +30,6 @@ export class Ctx implements vscode.Disposable {
   readonly contextKeys = new ContextKeyValues();
   /** The webview pages of this window (webviewKit/): which are open, their events, their restore. */
   readonly pages = new Pages();
-  /** The one gate of this window: settings, trust and the session's Restricted Mode consent. */
-  readonly gate = new SessionGate();
   /** Asks before a file named in a command argument is read or written outside the workspace. */
   readonly argumentPaths = new ArgumentPaths();
   /**
@@ -54,7 +51,6 @@ export class Ctx implements vscode.Disposable {
   ) {
     this.subscriptions.add(this.connectionChanged);
     this.subscriptions.add(this.pages);
-    this.subscriptions.add(this.gate);
     this.subscriptions.add(
       keys.onDidChange(() => {
         this.log.addSecret(keys.get());
@@ -94,10 +90,16 @@ export class Ctx implements vscode.Disposable {
     }
   }
 
+  private sessionGate: SessionGate | undefined;
+  /** The one gate of this window: settings, trust and the session's Restricted Mode consent. */
+  get gate(): SessionGate {
+    return (this.sessionGate ??= this.subscriptions.add(new (connection().SessionGate)()));
+  }
+
   private requestLayer: RequestLayer | undefined;
   /** The shared lookup layer (cache, limits, one request per target, pause); built on first use. */
   get requests(): RequestLayer {
-    return (this.requestLayer ??= createRequestLayer(this));
+    return (this.requestLayer ??= connection().createRequestLayer(this));
   }
 
   /** Credits spent so far (the ledger's: reading this does not build the layer). */
@@ -137,7 +139,7 @@ export class Ctx implements vscode.Disposable {
     if (this.cachedClient?.key !== cacheKey) {
       this.cachedClient = {
         key: cacheKey,
-        client: new OdinClient({
+        client: new (connection().OdinClient)({
           baseUrl,
           timeoutMs,
           apiKey: () => this.keys.get(),
@@ -170,4 +172,10 @@ export class Ctx implements vscode.Disposable {
     if (demo) void demo.close().catch(() => undefined);
     this.subscriptions.dispose();
   }
+}
+
+/** The gate, the request layer and the API client: dist/connection.js, loaded on first need. */
+function connection(): typeof import('./shared/connection') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./shared/connection') as typeof import('./shared/connection');
 }

@@ -5,7 +5,7 @@ import { registerAgent } from './agent/lazy';
 import { registerHuntsLazy } from './hunts/lazy';
 import { registerNotebookLazy } from './notebook/lazy';
 import type { OdinCommands } from './commands';
-import { registerLookup } from './lookup';
+import { registerLookupLazy } from './lookup/lazy';
 import { LookupStatus } from './lookup/statusBar';
 import { keyCommands } from './keys/commands';
 import { Log } from './shared/log';
@@ -42,7 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     // none is missing).
     const commands: OdinCommands = {
       ...keyCommands(ctx),
-      ...registerLookup(ctx),
+      ...registerLookupLazy(ctx),
       ...search.commands,
       ...registerDetailsLazy(ctx),
       ...triage.commands,

@@ -50,18 +50,19 @@ type McpApi = {
  */
 class PolicyWriter implements vscode.Disposable {
   private pending: Promise<void> = Promise.resolve();
-  private readonly sub: vscode.Disposable;
+  private sub: vscode.Disposable | undefined;
   private disposed = false;
 
   constructor(
     readonly file: string,
     private readonly ctx: Ctx,
   ) {
-    this.sub = ctx.gate.onDidChange(() => void this.write());
-    // After activation, not during it (activation stays fast); a server started before reads it through
-    // `write()` in resolveMcpServerDefinition, which queues behind this one.
+    // After activation, not during it (the gate is no part of activation); a server started
+    // before reads it through `write()` in resolveMcpServerDefinition, which queues behind this one.
     setImmediate(() => {
-      if (!this.disposed) void this.write();
+      if (this.disposed) return;
+      this.sub = ctx.gate.onDidChange(() => void this.write());
+      void this.write();
     });
   }
 
@@ -80,7 +81,7 @@ class PolicyWriter implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
-    this.sub.dispose();
+    this.sub?.dispose();
     // A server still running after this window closed reads no file: it sends nothing.
     fs.rmSync(this.file, { force: true });
   }

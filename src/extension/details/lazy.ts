@@ -5,7 +5,7 @@
  * command, restore or snapshot document.
  */
 import * as vscode from 'vscode';
-import { commandIdsOf, type CommandsOf } from '../commands';
+import { standIns, type CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { DetailsFeature } from './index';
 import { HOST_VIEW_TYPE, WHOIS_SCHEME, WHOIS_VIEW_TYPE } from './ids';
@@ -33,10 +33,5 @@ export function registerDetailsLazy(ctx: Ctx): CommandsOf<'details'> {
       provideTextDocumentContent: (uri) => details().docs.provideTextDocumentContent(uri),
     }),
   );
-  return Object.fromEntries(
-    commandIdsOf('details').map((id) => [
-      id,
-      (...args: unknown[]) => (details().commands[id] as (...a: unknown[]) => unknown)(...args),
-    ]),
-  ) as unknown as CommandsOf<'details'>;
+  return standIns('details', () => details().commands);
 }

@@ -5,7 +5,7 @@
  * Nothing in a document runs by itself: loading registers providers, running is a click.
  */
 import * as vscode from 'vscode';
-import type { CommandsOf } from '../commands';
+import { standIns, type CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { SearchFeature } from '../search';
 import type { HuntsFeature } from './index';
@@ -43,13 +43,5 @@ export function registerHuntsLazy(ctx: Ctx, search: () => SearchFeature): Comman
   ctx.subscriptions.add(watchChange);
   for (const doc of vscode.workspace.textDocuments) check(doc);
 
-  return {
-    'odin.runHunt': (uri, index, opts) => load().commands()['odin.runHunt'](uri, index, opts),
-    'odin.countHunt': (uri, index) => load().commands()['odin.countHunt'](uri, index),
-    'odin.summarizeHunt': (uri, index, field) => load().commands()['odin.summarizeHunt'](uri, index, field),
-    'odin.saveHunt': (uri, index) => load().commands()['odin.saveHunt'](uri, index),
-    'odin.showHostTimeline': (arg) => load().commands()['odin.showHostTimeline'](arg),
-    'odin.addFindingToBaseline': (uri, index, answers) =>
-      load().commands()['odin.addFindingToBaseline'](uri, index, answers),
-  };
+  return standIns('hunts', () => load().commands());
 }

@@ -32,15 +32,6 @@ export const TEXT_LANGUAGES = new Set([
   'dotenv',
 ]);
 
-/** Every document a person can hover: files, unsaved buffers, remote and virtual files. */
-export const HOVER_SELECTOR: vscode.DocumentSelector = [
-  { scheme: 'file' },
-  { scheme: 'untitled' },
-  { scheme: 'vscode-remote' },
-  { scheme: 'vscode-vfs' },
-  { scheme: 'git' },
-];
-
 /** The indicator under `position` and its range, reading only that line (bounded by detectAt). */
 export function indicatorAt(
   document: vscode.TextDocument,

@@ -3,61 +3,69 @@ import { detect } from '../../core/detect';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import { hoverCommands } from './commands';
-import { HOVER_SELECTOR, indicatorAt, OdinHoverProvider } from './hoverProvider';
+import { indicatorAt, OdinHoverProvider } from './hoverProvider';
 import { buildCard } from './lookups';
 import { listIndicatorCommands } from './listIndicators';
 
-/**
- * Hover enrichment: the hover provider for every file, the lookup commands and the status
- * bar item. The request layer itself is `ctx.requests` (shared with trees and details).
- * Returns the lookup commands; extension.ts registers them with all others.
- */
-export function registerLookup(ctx: Ctx): CommandsOf<'lookup'> {
-  const provider = new OdinHoverProvider(ctx);
-  ctx.subscriptions.add(vscode.languages.registerHoverProvider(HOVER_SELECTOR, provider));
-  warmFeedsForHosts(ctx);
+/** Hover enrichment, loaded (dist/lookup.js) by its stand-ins in lazy.ts. */
+export interface LookupFeature {
+  readonly provider: OdinHoverProvider;
+  readonly commands: CommandsOf<'lookup'>;
+}
 
-  if (ctx.extension.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1') {
-    // Test/bench hook: the provider's own time for one hover, without the workbench round
-    // trip `vscode.executeHoverProvider` adds. Not contributed, so not in the palette.
-    ctx.subscriptions.add(
-      vscode.commands.registerCommand(
-        'odin.test.hover',
-        async (uri: string, line: number, character: number) => {
-          const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
-          const source = new vscode.CancellationTokenSource();
-          const t0 = performance.now();
-          const hover = await provider.provideHover(doc, new vscode.Position(line, character), source.token);
-          const ms = performance.now() - t0;
-          source.dispose();
-          const md = hover?.contents[0];
-          return {
-            ms,
-            markdown: md instanceof vscode.MarkdownString ? md.value : undefined,
-            sent: ctx.requests.sent,
-          };
-        },
-      ),
-    );
-    ctx.subscriptions.add(
-      vscode.commands.registerCommand(
-        'odin.test.card',
-        async (uri: string, line: number, character: number) => {
-          const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
-          const found = indicatorAt(doc, new vscode.Position(line, character));
-          if (!found) return undefined;
-          // A test stands in for the user's click: confirmed, so no Restricted Mode modal.
-          const decided = ctx.gate.decide(found.indicator.value, {
-            trigger: 'explicit',
-            source: 'command',
-            consent: 'given',
-          });
-          return buildCard(ctx, { indicator: found.indicator, decided });
-        },
-      ),
-    );
-  }
-  return { ...hoverCommands(ctx), ...listIndicatorCommands(ctx) };
+/**
+ * Hover enrichment: the hover provider for every file, the lookup commands and List
+ * Indicators. The request layer itself is `ctx.requests` (shared with trees and details).
+ */
+export function createLookup(ctx: Ctx): LookupFeature {
+  const provider = new OdinHoverProvider(ctx);
+  warmFeedsForHosts(ctx);
+  if (ctx.extension.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1')
+    registerTestCommands(ctx, provider);
+  return { provider, commands: { ...hoverCommands(ctx), ...listIndicatorCommands(ctx) } };
+}
+
+/**
+ * Test/bench hooks: the provider's own time for one hover, without the workbench round trip
+ * `vscode.executeHoverProvider` adds, and one card. Not contributed, so not in the palette.
+ */
+function registerTestCommands(ctx: Ctx, provider: OdinHoverProvider): void {
+  ctx.subscriptions.add(
+    vscode.commands.registerCommand(
+      'odin.test.hover',
+      async (uri: string, line: number, character: number) => {
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+        const source = new vscode.CancellationTokenSource();
+        const t0 = performance.now();
+        const hover = await provider.provideHover(doc, new vscode.Position(line, character), source.token);
+        const ms = performance.now() - t0;
+        source.dispose();
+        const md = hover?.contents[0];
+        return {
+          ms,
+          markdown: md instanceof vscode.MarkdownString ? md.value : undefined,
+          sent: ctx.requests.sent,
+        };
+      },
+    ),
+  );
+  ctx.subscriptions.add(
+    vscode.commands.registerCommand(
+      'odin.test.card',
+      async (uri: string, line: number, character: number) => {
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+        const found = indicatorAt(doc, new vscode.Position(line, character));
+        if (!found) return undefined;
+        // A test stands in for the user's click: confirmed, so no Restricted Mode modal.
+        const decided = ctx.gate.decide(found.indicator.value, {
+          trigger: 'explicit',
+          source: 'command',
+          consent: 'given',
+        });
+        return buildCard(ctx, { indicator: found.indicator, decided });
+      },
+    ),
+  );
 }
 
 /** How much of each visible editor is read for an IP address (the visible lines, at most). */
@@ -67,8 +75,8 @@ const IPS = ['ipv4', 'ipv6'] as const;
 /**
  * A host card shows the exploitation feeds, whose code is a part of its own (dist/feeds.js,
  * required by `ctx.feeds`). It loads before the first hover asks for it: once an editor shows
- * an IP address, on a turn of its own after activation, so neither activation nor the first
- * cold hover pays for it.
+ * an IP address (this feature loads on a turn after activation, lazy.ts), so neither
+ * activation nor the first cold hover pays for it.
  */
 function warmFeedsForHosts(ctx: Ctx): void {
   const showsAnIp = ({ document: doc, visibleRanges }: vscode.TextEditor): boolean =>
@@ -85,5 +93,5 @@ function warmFeedsForHosts(ctx: Ctx): void {
   };
   let done = false;
   const sub = ctx.subscriptions.add(vscode.window.onDidChangeVisibleTextEditors(warm));
-  setImmediate(() => warm(vscode.window.visibleTextEditors));
+  warm(vscode.window.visibleTextEditors);
 }

@@ -6,7 +6,7 @@
  * they follow context keys.
  */
 import * as vscode from 'vscode';
-import { commandIdsOf, type CommandsOf } from '../commands';
+import { standIns, type CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
 import type { SearchFeature } from './index';
 import { RESULTS_VIEW, SAVED_MIME, SAVED_VIEW } from './ids';
@@ -60,14 +60,7 @@ export function registerSearchLazy(ctx: Ctx): { commands: CommandsOf<'search'>; 
   };
   const search = (): SearchFeature => load().feature;
 
-  // Each stand-in has its command's signature and forwards its arguments as they came.
-  const commands = Object.fromEntries(
-    commandIdsOf('search').map((id) => [
-      id,
-      (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args),
-    ]),
-  ) as unknown as CommandsOf<'search'>;
-  return { commands, load: search };
+  return { commands: standIns('search', () => load().commands), load: search };
 }
 
 /**

@@ -1,11 +1,10 @@
 /**
- * What loads at activation (dist/extension.js) holds no hunts code, not the query parser's
- * library, not the exploitation feeds' files and parsers and not the query completion: the gate
- * reads query text with core/query/parser.ts, whose `lucene` library is required from
- * dist/lucene.js on first use (src/extension/lazy/luceneLoader.ts); the hunts feature is
- * dist/hunts.js behind its stand-in (extension/hunts/lazy.ts, ids.ts); the feeds are
- * dist/feeds.js, required by ctx.ts on first need; completion is the search and hunts
- * features'. The bundles' source files come from esbuild itself (`node esbuild.mjs --inputs`,
+ * What loads at activation (dist/extension.js) registers commands, views and stand-ins, and
+ * holds none of what they load on first use: no hunts code, not the query parser or its
+ * `lucene` library, not detection, the gate, the request layer or the API client (the lookup
+ * and connection parts), not the exploitation feeds and not the query completion. Each is in
+ * a part (esbuild.mjs PARTS) or in dist/shared.js, which carries the modules two or more parts
+ * share. The bundles' source files come from esbuild itself (`node esbuild.mjs --inputs`,
  * which writes nothing).
  */
 import assert from 'node:assert/strict';
@@ -34,38 +33,62 @@ export function huntsCode(inputs: readonly string[]): string[] {
   );
 }
 
-test('the activation bundle holds no hunts module and not the lucene parser; the lazy bundles do', () => {
-  const inputs = bundleInputs(['extension', 'hunts', 'lucene']);
-  assert.deepEqual(huntsCode(inputs.extension), [], 'in dist/extension.js');
-  // The check sees them where they belong (it is not blind).
-  assert.ok(inputs.hunts.includes('src/core/hunts/diagnostics.ts'), 'dist/hunts.js has the diagnostics');
-  assert.ok(huntsCode(inputs.lucene).length > 0, 'dist/lucene.js has the parser library');
-  assert.ok(
-    inputs.extension.includes('src/core/query/parser.ts'),
-    "the gate's query reading is at activation",
-  );
-  assert.ok(inputs.extension.includes('src/extension/lazy/luceneLoader.ts'), 'through the loader');
-  // Built from esbuild.mjs's entry, which exports the modules the parts share (`__odinShared`).
-  assert.ok(inputs.extension.includes('extension-entry.ts'), 'the entry with the shared modules');
-});
-
-/** What activation leaves to the parts loaded on first need (esbuild.mjs PARTS). */
+/** What activation leaves to the parts loaded on first need, a module of each room. */
 const NOT_AT_ACTIVATION = [
+  'src/core/query/parser.ts',
+  'src/core/detect/scan.ts',
+  'src/core/gate/index.ts',
+  'src/core/privacy/registry.ts',
+  'src/core/requests/layer.ts',
+  'src/api/client.ts',
+  'src/api/normalize/hosts.ts',
+  'src/core/cards/hoverCard.ts',
+  'src/extension/lookup/hoverProvider.ts',
   'src/core/exploitation/feedFiles.ts',
   'src/core/exploitation/epss.ts',
-  'src/core/exploitation/kev.ts',
   'src/extension/shared/feeds.ts',
   'src/core/query/completion.ts',
   'src/core/query/examples.ts',
 ];
 
-test('the feeds and the query completion load with their first use, not at activation', () => {
-  const inputs = bundleInputs(['extension', 'feeds', 'search']);
+const BUNDLES = ['extension', 'shared', 'hunts', 'lucene', 'lookup', 'connection', 'feeds', 'search'];
+
+test('the activation bundle holds no hunts code, parser, detection, gate or API client; the lazy bundles do', () => {
+  const inputs = bundleInputs(BUNDLES);
+  assert.deepEqual(huntsCode(inputs.extension), [], 'hunts code in dist/extension.js');
   assert.deepEqual(
     NOT_AT_ACTIVATION.filter((f) => inputs.extension.includes(f)),
     [],
     'in dist/extension.js',
   );
-  assert.ok(inputs.feeds.includes('src/core/exploitation/feedFiles.ts'), 'dist/feeds.js has the feeds');
-  assert.ok(inputs.search.includes('src/core/query/completion.ts'), 'dist/search.js has the completion');
+  // The checks see them where they belong (they are not blind).
+  const lazy = new Set(BUNDLES.filter((b) => b !== 'extension').flatMap((b) => inputs[b]));
+  assert.deepEqual(
+    NOT_AT_ACTIVATION.filter((f) => !lazy.has(f)),
+    [],
+    'in no part and not in dist/shared.js',
+  );
+  assert.ok(huntsCode(inputs.lucene).length > 0, 'dist/lucene.js has the parser library');
+  assert.ok(huntsCode([...lazy]).some((f) => f.startsWith('src/core/hunts/')), 'a part has the hunts');
+  // Built from esbuild.mjs's entry, which exports the modules the parts share (`__odinShared`).
+  assert.ok(inputs.extension.includes('extension-entry.ts'), 'the entry with the shared modules');
+  assert.ok(inputs.extension.includes('src/extension/lookup/lazy.ts'), "the hover's stand-in is there");
+});
+
+test('a module two parts need is carried once: by dist/extension.js or by dist/shared.js', () => {
+  const inputs = bundleInputs(['extension', 'shared', 'search', 'details', 'triage', 'agent', 'notebook']);
+  const parts = ['search', 'details', 'triage', 'agent', 'notebook'];
+  const held = new Map<string, string[]>();
+  for (const p of parts)
+    for (const f of inputs[p]) if (f.startsWith('src/')) held.set(f, [...(held.get(f) ?? []), p]);
+  assert.deepEqual(
+    [...held].filter(([, ps]) => ps.length > 1),
+    [],
+    'a module in two parts',
+  );
+  assert.ok(inputs.shared.includes('src/core/triage/exchange.ts'), 'dist/shared.js has what parts share');
+  assert.ok(
+    inputs.search.some((f) => f.startsWith('odin-shared:')),
+    'the parts read them from their carriers',
+  );
 });

@@ -1,0 +1,38 @@
+/**
+ * What activation registers for hover enrichment without loading it: the hover provider and
+ * the lookup commands, as stand-ins. The feature (dist/lookup.js: detection, the card, the
+ * lookups, List Indicators) loads on a turn after activation once an editor is shown (so it is
+ * there before anyone can hover), or with the first hover or command if that comes first.
+ */
+import * as vscode from 'vscode';
+import { standIns, type CommandsOf } from '../commands';
+import type { Ctx } from '../ctx';
+import { HOVER_SELECTOR } from './ids';
+import type { LookupFeature } from './index';
+
+export function registerLookupLazy(ctx: Ctx): CommandsOf<'lookup'> {
+  let feature: LookupFeature | undefined;
+  const load = (): LookupFeature => {
+    if (!feature) {
+      const started = performance.now();
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      feature = (require('./index') as typeof import('./index')).createLookup(ctx);
+      // l10n: English, for the log
+      ctx.log.debug(`Lookup feature loaded in ${(performance.now() - started).toFixed(1)} ms`);
+    }
+    return feature;
+  };
+  ctx.subscriptions.add(
+    vscode.languages.registerHoverProvider(HOVER_SELECTOR, {
+      provideHover: (doc, position, token) => load().provider.provideHover(doc, position, token),
+    }),
+  );
+  const warm = (): void => {
+    if (!feature && vscode.window.visibleTextEditors.length === 0) return;
+    shown.dispose();
+    load();
+  };
+  const shown = ctx.subscriptions.add(vscode.window.onDidChangeVisibleTextEditors(warm));
+  setImmediate(warm);
+  return standIns('lookup', () => load().commands);
+}
