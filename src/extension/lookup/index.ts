@@ -11,6 +11,7 @@ import { listIndicatorCommands } from './listIndicators';
 export interface LookupFeature {
   readonly provider: OdinHoverProvider;
   readonly commands: CommandsOf<'lookup'>;
+  readonly test: LookupTestHooks;
 }
 
 /**
@@ -20,52 +21,51 @@ export interface LookupFeature {
 export function createLookup(ctx: Ctx): LookupFeature {
   const provider = new OdinHoverProvider(ctx);
   warmFeedsForHosts(ctx);
-  if (ctx.extension.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1')
-    registerTestCommands(ctx, provider);
-  return { provider, commands: { ...hoverCommands(ctx), ...listIndicatorCommands(ctx) } };
+  const commands = { ...hoverCommands(ctx), ...listIndicatorCommands(ctx) };
+  return { provider, commands, test: testHooks(ctx, provider) };
 }
 
-/**
- * Test/bench hooks: the provider's own time for one hover, without the workbench round trip
- * `vscode.executeHoverProvider` adds, and one card. Not contributed, so not in the palette.
- */
-function registerTestCommands(ctx: Ctx, provider: OdinHoverProvider): void {
-  ctx.subscriptions.add(
-    vscode.commands.registerCommand(
-      'odin.test.hover',
-      async (uri: string, line: number, character: number) => {
-        const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
-        const source = new vscode.CancellationTokenSource();
-        const t0 = performance.now();
-        const hover = await provider.provideHover(doc, new vscode.Position(line, character), source.token);
-        const ms = performance.now() - t0;
-        source.dispose();
-        const md = hover?.contents[0];
-        return {
-          ms,
-          markdown: md instanceof vscode.MarkdownString ? md.value : undefined,
-          sent: ctx.requests.sent,
-        };
-      },
-    ),
-  );
-  ctx.subscriptions.add(
-    vscode.commands.registerCommand(
-      'odin.test.card',
-      async (uri: string, line: number, character: number) => {
-        const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
-        const found = indicatorAt(doc, new vscode.Position(line, character));
-        if (!found) return undefined;
-        // A test stands in for the user's click: confirmed, so no Restricted Mode modal.
-        const decided = ctx.gate.decide(found.indicator.value, {
-          trigger: 'explicit',
-          source: 'command',
-          consent: 'given',
-        });
-        return buildCard(ctx, { indicator: found.indicator, decided });
-      },
-    ),
-  );
+/** The test and bench hooks' handlers (registered by lazy.ts in extension test mode only). */
+export interface LookupTestHooks {
+  /** The provider's own time for one hover, without the workbench round trip `vscode.executeHoverProvider` adds. */
+  hover(
+    uri: string,
+    line: number,
+    character: number,
+  ): Promise<{ ms: number; markdown?: string; sent: number }>;
+  /** One card, as a click would build it. */
+  card(uri: string, line: number, character: number): Promise<string | undefined>;
+}
+
+function testHooks(ctx: Ctx, provider: OdinHoverProvider): LookupTestHooks {
+  return {
+    async hover(uri, line, character) {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+      const source = new vscode.CancellationTokenSource();
+      const t0 = performance.now();
+      const hover = await provider.provideHover(doc, new vscode.Position(line, character), source.token);
+      const ms = performance.now() - t0;
+      source.dispose();
+      const md = hover?.contents[0];
+      return {
+        ms,
+        markdown: md instanceof vscode.MarkdownString ? md.value : undefined,
+        sent: ctx.requests.sent,
+      };
+    },
+    async card(uri, line, character) {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+      const found = indicatorAt(doc, new vscode.Position(line, character));
+      if (!found) return undefined;
+      // A test stands in for the user's click: confirmed, so no Restricted Mode modal.
+      const decided = ctx.gate.decide(found.indicator.value, {
+        trigger: 'explicit',
+        source: 'command',
+        consent: 'given',
+      });
+      return buildCard(ctx, { indicator: found.indicator, decided });
+    },
+  };
 }
 
 /** How much of each visible editor is read for an IP address (the visible lines, at most). */

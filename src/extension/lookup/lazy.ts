@@ -34,5 +34,14 @@ export function registerLookupLazy(ctx: Ctx): CommandsOf<'lookup'> {
   };
   const shown = ctx.subscriptions.add(vscode.window.onDidChangeVisibleTextEditors(warm));
   setImmediate(warm);
+  if (ctx.extension.extensionMode === vscode.ExtensionMode.Test && process.env.ODIN_EXTENSION_TEST === '1') {
+    // Test/bench hooks (not contributed, so not in the palette): lookup/index.ts LookupTestHooks.
+    const hook = (name: keyof LookupFeature['test']): void => {
+      const run = (uri: string, line: number, ch: number) => load().test[name](uri, line, ch);
+      ctx.subscriptions.add(vscode.commands.registerCommand(`odin.test.${name}`, run));
+    };
+    hook('hover');
+    hook('card');
+  }
   return standIns('lookup', () => load().commands);
 }

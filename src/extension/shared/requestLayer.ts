@@ -3,8 +3,10 @@ import { ResultCache, type CacheTtls, type TtlClass } from '../../core/requests/
 import { Limiter } from '../../core/requests/limiter';
 import { RequestLayer } from '../../core/requests/layer';
 import { config, onConfigChange } from './config';
-import { ContextKeys } from './contextKeys';
-import type { Ctx } from '../ctx';
+import { ContextKeys, type ContextKeyValues } from './contextKeys';
+import type { DisposableStore } from './disposable';
+import type { Log } from './log';
+import type { SessionLedger } from '../../core/requests/ledger';
 
 /**
  * Lookup kinds of the shared layer and the TTL class each one uses (the search catalogue's
@@ -30,11 +32,25 @@ function ttls(): CacheTtls {
 }
 
 /**
+ * What the layer needs of the window's context (`Ctx` passes itself; named here, not imported,
+ * because ctx.ts requires this module through dist/connection.js).
+ */
+export interface LayerContext {
+  readonly extension: { readonly globalStorageUri: { readonly scheme: string; readonly fsPath: string } };
+  readonly log: Pick<Log, 'warn' | 'info' | 'debug' | 'error'>;
+  readonly ledger: SessionLedger;
+  readonly subscriptions: DisposableStore;
+  readonly contextKeys: ContextKeyValues;
+  readonly onDidChangeConnection: (listener: () => void) => { dispose(): void };
+  origin(): string;
+}
+
+/**
  * Builds the shared request layer for `ctx` (called once, lazily, by `ctx.requests`): the
  * cache file lives in the extension's global storage, limits follow the settings, and a
  * new key or API origin ends a pause.
  */
-export function createRequestLayer(ctx: Ctx): RequestLayer {
+export function createRequestLayer(ctx: LayerContext): RequestLayer {
   const storage = ctx.extension.globalStorageUri;
   const cache = new ResultCache({
     // Memory only when global storage is not a local folder (e.g. a virtual file system).
