@@ -9,6 +9,7 @@ import { registerLookupLazy } from './lookup/lazy';
 import { LookupStatus } from './lookup/statusBar';
 import { keyCommands } from './keys/commands';
 import { Log } from './shared/log';
+import { watchSettings } from './shared/config';
 import { useTranslator } from '../core/text/l10n';
 import { registerSearchLazy } from './search/lazy';
 import { registerCommands } from './shared/registerCommands';
@@ -24,6 +25,8 @@ import type { TestApi } from './testApi';
  */
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
   const started = performance.now();
+  // First: settings read afterwards are kept until they change (shared/config.ts).
+  context.subscriptions.push(watchSettings());
   // The plain modules' words (core/text/l10n.ts) in the display language, as vscode.l10n.t's.
   useTranslator(vscode.l10n.t);
   const log = new Log();

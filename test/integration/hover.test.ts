@@ -4,6 +4,7 @@
  * emulator's request log as the witness of what was (never) sent.
  */
 import * as assert from 'assert';
+import * as inspector from 'node:inspector';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -586,6 +587,9 @@ describe('hover-bench', function () {
     const roundTrip: number[] = [];
     const cold: number[] = [];
     const overhead: number[] = [];
+    // ODIN_BENCH_CPU_PROFILE=<file>: a V8 CPU profile of the cold hovers, to find their cost
+    // (`node scripts/bench/hover.mjs`, then `summarise` of scripts/profile-activation.mjs).
+    const profiler = process.env.ODIN_BENCH_CPU_PROFILE ? await startProfile() : undefined;
     for (let i = 0; i < n; i++) {
       const direct = async (): Promise<number> => {
         const t0 = performance.now();
@@ -610,6 +614,7 @@ describe('hover-bench', function () {
       cold.push(c);
       overhead.push(c - rt);
     }
+    if (profiler) fs.writeFileSync(process.env.ODIN_BENCH_CPU_PROFILE ?? '', JSON.stringify(await profiler()));
     const warm: number[] = [];
     for (let round = 0; round < 10; round++) {
       for (let i = 0; i < n; i++) warm.push((await probe(i)).ms);
@@ -627,3 +632,21 @@ describe('hover-bench', function () {
     );
   });
 });
+
+/** Starts this process's V8 profiler (50 µs samples); the returned function stops it. */
+async function startProfile(): Promise<() => Promise<unknown>> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (err, r) => (err ? reject(err) : resolve(r))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 50 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    session.disconnect();
+    return profile;
+  };
+}

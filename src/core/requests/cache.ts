@@ -60,6 +60,8 @@ export interface CacheOptions {
   maxBytes?: number;
   /** Delay before a change is written to disk (debounce). Default 1500 ms. */
   writeDelayMs?: number;
+  /** While changes keep coming, the longest a change waits to be written (default 15 s). */
+  writeMaxWaitMs?: number;
   now?: () => number;
   /** Receives non-fatal problems (corrupt file moved aside, write failed). */
   onProblem?: (message: string) => void;
@@ -102,6 +104,8 @@ export class ResultCache {
   private maxBytes: number;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
+  /** When the oldest change not yet written was made (Date.now()). */
+  private unsavedSince: number | undefined;
   private dirty = false;
   private writing: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -182,6 +186,7 @@ export class ResultCache {
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.unsavedSince = undefined;
     await this.ready;
     this.writing = this.writing.then(() => this.write());
     await this.writing;
@@ -274,13 +279,26 @@ export class ResultCache {
     return removed;
   }
 
+  /**
+   * A write serialises the whole cache on the thread that answers hovers, so it waits until
+   * the changes pause for `writeDelayMs` (a run of cold hovers, a triage's enrichment), and
+   * at most `writeMaxWaitMs` after the first change not yet written.
+   */
   private scheduleWrite(): void {
     this.dirty = true;
-    if (!this.options.file || this.disposed || this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.writing = this.writing.then(() => this.write());
-    }, this.options.writeDelayMs ?? 1500);
+    if (!this.options.file || this.disposed) return;
+    const now = Date.now();
+    this.unsavedSince ??= now;
+    const latest = this.unsavedSince + (this.options.writeMaxWaitMs ?? 15_000);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.unsavedSince = undefined;
+        this.writing = this.writing.then(() => this.write());
+      },
+      Math.max(0, Math.min(this.options.writeDelayMs ?? 1500, latest - now)),
+    );
     this.timer.unref?.();
   }
 

@@ -15,13 +15,58 @@ export const DEFAULT_BASE_URL = 'https://api.odin.io';
 export type LookupMode = 'onHover' | 'onCommand' | 'off';
 const MODE_RANK: Record<LookupMode, number> = { onHover: 0, onCommand: 1, off: 2 };
 
+/**
+ * The `odin` settings as VS Code holds them. They are read on every request (the base URL, the
+ * timeout) and every hover, and an `inspect` costs tens of microseconds in the extension host,
+ * so what was read is kept until the settings may have changed: `watchSettings()`, the first
+ * thing activation does, counts each change (its listener runs before any other of this
+ * extension's, in the same turn as VS Code's own update), and a count not seen yet reads
+ * afresh. Before it, or after its dispose, every read goes to VS Code.
+ */
+let changes = 0;
+let watching = false;
+let kept: { at: number; section: vscode.WorkspaceConfiguration; inspected: Map<string, unknown> } | undefined;
+
+function settings(): NonNullable<typeof kept> {
+  if (!watching || !kept || kept.at !== changes)
+    kept = { at: changes, section: vscode.workspace.getConfiguration('odin'), inspected: new Map() };
+  return kept;
+}
+
 function section(): vscode.WorkspaceConfiguration {
-  return vscode.workspace.getConfiguration('odin');
+  return settings().section;
+}
+
+/** What `inspect` says of one `odin` setting (kept as `section()` is). */
+type Inspected<T> = { globalValue?: T; defaultValue?: T; workspaceValue?: T; workspaceFolderValue?: T };
+
+function inspect<T>(key: string): Inspected<T> | undefined {
+  const s = settings();
+  if (!s.inspected.has(key)) s.inspected.set(key, s.section.inspect<T>(key));
+  return s.inspected.get(key) as Inspected<T> | undefined;
+}
+
+/** Counts the changes that may change a setting's value (see `settings()`); activation calls it first. */
+export function watchSettings(): vscode.Disposable {
+  watching = true;
+  changes++;
+  const changed = (): void => void changes++;
+  const subs = [
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('odin') && changed()),
+    vscode.workspace.onDidGrantWorkspaceTrust(changed),
+    vscode.workspace.onDidChangeWorkspaceFolders(changed),
+  ];
+  return {
+    dispose: () => {
+      watching = false;
+      for (const sub of subs) sub.dispose();
+    },
+  };
 }
 
 /** The user-level value, ignoring any workspace or folder value. */
 function userValue<T>(key: string, fallback: T): T {
-  const info = section().inspect<T>(key);
+  const info = inspect<T>(key);
   return info?.globalValue ?? info?.defaultValue ?? fallback;
 }
 
@@ -40,7 +85,7 @@ export function lowestOf(
   ...fromWorkspaceFiles: unknown[]
 ): number {
   const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && valid(v);
-  const info = section().inspect<number>(key);
+  const info = inspect<number>(key);
   const user = info?.globalValue ?? info?.defaultValue;
   // An invalid user value counts as the fallback: a workspace still cannot go above it.
   const values = [
@@ -73,7 +118,7 @@ export const config = {
    * but never looser than the user's choice.
    */
   lookupMode(): LookupMode {
-    const info = section().inspect<LookupMode>('lookups.mode');
+    const info = inspect<LookupMode>('lookups.mode');
     const candidates = [
       info?.globalValue ?? info?.defaultValue ?? 'onHover',
       info?.workspaceValue,
@@ -83,7 +128,7 @@ export const config = {
   },
   /** A workspace may turn hovers off, never back on over the user's `false`. */
   hoverEnabled(): boolean {
-    const info = section().inspect<boolean>('hover.enabled');
+    const info = inspect<boolean>('hover.enabled');
     const values = [
       info?.globalValue ?? info?.defaultValue ?? true,
       info?.workspaceValue,
@@ -100,7 +145,7 @@ export const config = {
    * settings and the committed `odin-hunt.json` of each folder, which CI's runner honours too.
    */
   privacyDeny(): { user: string[]; workspace: string[] } {
-    const info = section().inspect<unknown>('privacy.deny');
+    const info = inspect<unknown>('privacy.deny');
     return {
       user: stringList(info?.globalValue ?? []),
       workspace: [

@@ -102,6 +102,38 @@ void test('debounce: many changes, one write after the delay', async () => {
   cache.dispose();
 });
 
+void test('a write waits until the changes pause, and no longer than the longest wait while they go on', async () => {
+  const file = tmpFile();
+  // Changes every 5 ms, each pushing the write back by the 40 ms delay: only the longest
+  // wait (120 ms after the first change) writes while they go on.
+  const cache = new ResultCache({
+    file,
+    ttlMs: TTL,
+    maxEntries: 1000,
+    writeDelayMs: 40,
+    writeMaxWaitMs: 120,
+  });
+  await cache.ready;
+  let i = 0;
+  const changes = setInterval(() => cache.set(`k${i++}`, i, 'host'), 5);
+  try {
+    await waitFor(() => fs.existsSync(file), 5_000, 'a write while the changes go on');
+    assert.ok(i > 0, 'changes were made');
+    const written = (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: unknown[] }).entries.length;
+    assert.ok(written < i + 1, `not all changes waited for a pause (${written} of ${i})`);
+  } finally {
+    clearInterval(changes);
+  }
+  // Once they pause, the rest is written.
+  const made = i;
+  await waitFor(
+    () => (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: unknown[] }).entries.length === made,
+    5_000,
+    'every change written after the pause',
+  );
+  cache.dispose();
+});
+
 void test('a corrupt file is moved aside and reported; the cache starts empty and works', async () => {
   for (const junk of [
     '{not json',
