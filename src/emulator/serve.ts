@@ -109,7 +109,7 @@ export interface Harness {
 }
 
 /** The timers of delayed replies, all cleared when the emulator closes. */
-export class TimerSet implements Timers {
+class TimerSet implements Timers {
   private readonly timers = new Set<NodeJS.Timeout>();
   closing = false;
 
@@ -318,7 +318,7 @@ function answer(
 }
 
 /** The HTTP server over `handle`, its sockets kept so `close` can end hanging ones. */
-export function createServer(s: Served, sockets: Set<Socket>): http.Server {
+function createServer(s: Served, sockets: Set<Socket>): http.Server {
   const server = http.createServer((req, res) => {
     handle(s, req, res).catch(() => {
       if (!res.headersSent && !res.destroyed)
@@ -338,7 +338,7 @@ export function createServer(s: Served, sockets: Set<Socket>): http.Server {
 }
 
 /** Listens on `port` (0: a free one) and answers the port it got. */
-export async function listen(server: http.Server, port: number, host: string): Promise<number> {
+async function listen(server: http.Server, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
