@@ -86,7 +86,7 @@ const targets = {
   lucene: { ...node, entryPoints: { lucene: PARTS.lucene } },
   // Demo data, without the tests' attacker payloads (HOSTILE) and harness (src/emulator/demo.ts).
   emulator: { ...node, entryPoints: { emulator: 'src/emulator/demo.ts' }, plugins: [moduleMap()] },
-  // `npm run emulator`: the whole emulator (admin API, faults); 'dist/dev/': not in the .vsix.
+  // 'dist/dev/emulator.js' (`npm run emulator`): the whole emulator (admin API, faults); not in the .vsix.
   emulatorCli: {
     ...node,
     outdir: 'dist/dev',
