@@ -88,8 +88,15 @@ const targets = {
   ),
   psl: { ...node, entryPoints: { psl: PARTS.psl } },
   lucene: { ...node, entryPoints: { lucene: PARTS.lucene } },
-  // Demo data and `npm run emulator`, without the tests' attacker payloads (HOSTILE).
-  emulator: { ...node, entryPoints: { emulator: 'src/emulator/cli.ts' }, plugins: [moduleMap()] },
+  // Demo data, without the tests' attacker payloads (HOSTILE) and harness (src/emulator/demo.ts).
+  emulator: { ...node, entryPoints: { emulator: 'src/emulator/demo.ts' }, plugins: [moduleMap()] },
+  // 'dist/dev/emulator.js' (`npm run emulator`): the whole emulator (admin API, faults); not in the .vsix.
+  emulatorCli: {
+    ...node,
+    outdir: 'dist/dev',
+    entryPoints: { emulator: 'src/emulator/cli.ts' },
+    plugins: [moduleMap()],
+  },
   // `odin-mcp`: in the .vsix it takes the suffix list and the parser from psl.js and lucene.js.
   mcp: { ...cli, ...beside, entryPoints: { mcp: 'src/agent/mcp/cli.ts' } },
   // 'dist/ci/hunt.js' and 'dist/ci/action.js' (odin-hunt, the GitHub Action): not in the .vsix.

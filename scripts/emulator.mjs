@@ -4,13 +4,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const build = spawnSync(process.execPath, ['esbuild.mjs', '--only=emulator'], {
+const build = spawnSync(process.execPath, ['esbuild.mjs', '--only=emulatorCli'], {
   cwd: root,
   stdio: 'inherit',
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const child = spawn(process.execPath, [join(root, 'dist', 'emulator.js'), ...process.argv.slice(2)], {
+const child = spawn(process.execPath, [join(root, 'dist', 'dev', 'emulator.js'), ...process.argv.slice(2)], {
   stdio: 'inherit',
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 
 // The esbuild plugins of esbuild.mjs besides its module map.
@@ -27,36 +29,68 @@ export const oneNamespace = {
  * low-level `Server` with JSON Schemas of its own over stdio, so the SDK's zod 3 support
  * (`zod/v3`, `zod-to-json-schema`; its own schemas are zod 4) and its ajv provider (the server
  * elicits nothing and passes its own validator: src/agent/mcp/server.ts) become modules that
- * throw if called, as do zod's JSON Schema converters (both ways: the tools' schemas are JSON
- * Schema already); `zod/v4-mini` is `zod/v4`, and zod's locales English only.
+ * throw if called, as do zod's JSON Schema converters (the tools' schemas are JSON Schema
+ * already); `zod/v4-mini` is `zod/v4`, and zod's locales English only.
+ * The SDK is bundled from its ES modules, which import zod's (tsconfig.json maps the SDK to its
+ * CommonJS build, for tsc's types), so esbuild drops what nothing calls: zod's ES modules are
+ * declared free of side effects, its CommonJS ones are kept whole (`z.compile`'s code generator,
+ * `z.fromJSONSchema` ...). test/unit/agent/mcp.test.ts drives this bundle with the SDK's client.
  */
 export const mcpSlim = {
   name: 'odin-mcp-slim',
   setup(build) {
-    const stub = (what) => ({ path: what, namespace: 'odin-mcp-stub' });
+    // (the package's exports give `require.resolve` the CommonJS file: the ES one is beside it)
+    const cjsTypes = createRequire(import.meta.url).resolve('@modelcontextprotocol/sdk/types.js');
+    const sdkEsm = path.join(path.dirname(fs.realpathSync(cjsTypes)), '../esm');
+    build.onResolve({ filter: /^@modelcontextprotocol\/sdk\// }, (a) => ({
+      path: path.join(sdkEsm, a.path.slice('@modelcontextprotocol/sdk/'.length)),
+    }));
+    // A stub has the module's export names (esbuild's metafile reads them without running it).
+    const stub = (what, file) => ({ path: what, namespace: 'odin-mcp-stub', pluginData: file });
     build.onResolve({ filter: /^(zod\/v3|zod-to-json-schema)$/ }, (a) => stub(a.path));
     build.onResolve(
-      {
-        filter:
-          /\/(validation\/ajv-provider\.js|from-json-schema\.cjs|json-schema-processors\.cjs|to-json-schema\.cjs)$/,
+      { filter: /\/(validation\/ajv-provider|core\/(json-schema-processors|to-json-schema))\.js$/ },
+      async (a) => {
+        if (a.pluginData) return undefined;
+        const r = await build.resolve(a.path, {
+          kind: a.kind,
+          resolveDir: a.resolveDir,
+          importer: a.importer,
+          pluginData: true,
+        });
+        return stub(path.basename(a.path), r.path);
       },
-      (a) => stub(path.basename(a.path)),
     );
-    build.onLoad({ filter: /.*/, namespace: 'odin-mcp-stub' }, (a) => ({
-      contents: `const no = () => { throw new Error(${JSON.stringify(`odin-mcp is built without ${a.path}`)}); };
-module.exports = new Proxy({}, { get: (_, k) => (k === '__esModule' ? false : no) });`,
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'odin-mcp-stub' }, async (a) => {
+      const no = `const no = () => { throw new Error(${JSON.stringify(`odin-mcp is built without ${a.path}`)}); };`;
+      if (!a.pluginData)
+        return {
+          contents: `${no}\nmodule.exports = new Proxy({}, { get: (_, k) => (k === '__esModule' ? false : no) });`,
+        };
+      const { metafile } = await build.esbuild.build({
+        entryPoints: [a.pluginData],
+        write: false,
+        metafile: true,
+        format: 'esm',
+        outdir: 'x',
+        logLevel: 'silent',
+      });
+      const names = Object.values(metafile.outputs).flatMap((o) => o.exports);
+      return {
+        contents: `${no}\n${names.map((n) => (n === 'default' ? 'export default no;' : `export const ${n} = no;`)).join('\n')}`,
+      };
+    });
     build.onResolve({ filter: /^zod\/v4-mini$/ }, (a) =>
       build.resolve('zod/v4', { kind: a.kind, resolveDir: a.resolveDir }),
     );
-    build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (a) =>
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (a) =>
       /[\\/]zod[\\/]/.test(a.importer)
-        ? { path: path.join(a.resolveDir, '../locales/en.cjs'), namespace: 'odin-zod-en' }
+        ? { path: path.join(a.resolveDir, '../locales/en.js'), namespace: 'odin-zod-en' }
         : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'odin-zod-en' }, (a) => ({
       resolveDir: path.dirname(a.path),
-      contents: `exports.en = require('./en.cjs').default;`,
+      contents: `export { default as en } from './en.js';`,
     }));
   },
 };

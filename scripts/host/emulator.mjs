@@ -6,11 +6,15 @@ import * as path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-/** Where startEmulator can be loaded from, best first. */
+/**
+ * Where startEmulator can be loaded from, best first: the tests' emulator (tsc's output, or the
+ * bundle `npm run emulator` runs), or for `prefer: 'dist'` (`npm run demo`) the demo's bundle
+ * the .vsix ships, which has no admin API and no faults (src/emulator/demo.ts).
+ */
 export function emulatorCandidates(root, prefer = 'out') {
   const out = path.join(root, 'out', 'src', 'emulator', 'server.js');
-  const dist = path.join(root, 'dist', 'emulator.js');
-  return prefer === 'dist' ? [dist, out] : [out, dist];
+  if (prefer === 'dist') return [path.join(root, 'dist', 'emulator.js'), out];
+  return [out, path.join(root, 'dist', 'dev', 'emulator.js')];
 }
 
 /** Loads `startEmulator` or returns undefined (with the reason) when the emulator is not built. */

@@ -1,9 +1,9 @@
 /**
- * Entry of the emulator bundle (`dist/emulator.js`). Required as a module it only exports
- * the programmatic API (the extension's "try with demo data" mode); run directly it is the
- * command line: `node dist/emulator.js --port 8080 [--seed 1] [--hosts 5000]
- * [--dialect spec|live] [--not-found 404|null] [--latency 0] [--credits <n>]` (`--credits`:
- * host credits left, 402 once spent).
+ * Entry of the whole emulator's bundle (`dist/dev/emulator.js`, `npm run emulator`; not in the
+ * .vsix, whose dist/emulator.js is demo.ts). Required as a module it only exports the
+ * programmatic API; run directly it is the command line: `node dist/dev/emulator.js --port 8080
+ * [--seed 1] [--hosts 5000] [--dialect spec|live] [--not-found 404|null] [--latency 0]
+ * [--credits <n>]` (`--credits`: host credits left, 402 once spent).
  */
 import { type EmulatorOptions, startEmulator } from './server';
 

@@ -8,7 +8,7 @@
 import type * as http from 'node:http';
 import { type Fault, type FaultRule, HTML_ERROR_PAGE, breakTypes, parseFaultRule, pollute } from './faults';
 import type { Reply } from './handlers/common';
-import { sendJson, sendOversized, sendTrickle, type Timers } from './httpIo';
+import { JSON_TYPE, sendJson, sendOversized, sendReply, sendTrickle, type Timers } from './httpIo';
 
 interface ActiveRule {
   rule: FaultRule;
@@ -121,37 +121,33 @@ export function writeReply(
   res: http.ServerResponse,
   timers: Timers,
 ): void {
-  const head = req.method === 'HEAD';
-  if (reply.text !== undefined) {
-    res.writeHead(reply.status, {
-      'content-type': reply.contentType ?? 'text/plain; charset=utf-8',
-      'content-length': Buffer.byteLength(reply.text),
-    });
-    res.end(head ? undefined : reply.text);
-    return;
-  }
+  if (reply.text !== undefined) return sendReply(reply, req, res);
   let out = reply.body;
   if (fault?.kind === 'wrongTypes') out = breakTypes(out);
   if (fault?.kind === 'protoPollution') out = pollute(out);
-  const text = JSON.stringify(out);
-  const contentType =
-    fault?.kind === 'badContentType' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
-  const length = Buffer.byteLength(text);
+  const contentType = fault?.kind === 'badContentType' ? 'text/plain; charset=utf-8' : undefined;
   if (fault?.kind === 'truncated') {
-    const buf = Buffer.from(text);
+    const buf = Buffer.from(JSON.stringify(out));
     res.writeHead(reply.status, {
-      'content-type': contentType,
-      'content-length': length,
+      'content-type': contentType ?? JSON_TYPE,
+      'content-length': buf.length,
       connection: 'close',
     });
     res.write(buf.subarray(0, Math.max(1, Math.floor(buf.length / 2))), () => req.socket.destroy());
     return;
   }
   if (fault?.kind === 'trickle') {
-    const buf = Buffer.from(text);
-    sendTrickle(timers, res, reply.status, contentType, buf, fault.bytesPerChunk, fault.intervalMs);
+    const buf = Buffer.from(JSON.stringify(out));
+    sendTrickle(
+      timers,
+      res,
+      reply.status,
+      contentType ?? JSON_TYPE,
+      buf,
+      fault.bytesPerChunk,
+      fault.intervalMs,
+    );
     return;
   }
-  res.writeHead(reply.status, { 'content-type': contentType, 'content-length': length });
-  res.end(head ? undefined : text);
+  sendReply({ ...reply, body: out }, req, res, contentType);
 }

@@ -4,6 +4,7 @@
  * trickled in small pieces).
  */
 import type * as http from 'node:http';
+import type { Reply } from './handlers/common';
 
 /** The server's timers (cleared on close) and whether it is closing. */
 export interface Timers {
@@ -32,6 +33,21 @@ export function readBody(req: http.IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Writes an endpoint's reply: its text, or its body as JSON; the head alone for HEAD. */
+export function sendReply(
+  reply: Reply,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  jsonType = JSON_TYPE,
+): void {
+  const text = reply.text ?? JSON.stringify(reply.body);
+  const type = reply.text !== undefined ? (reply.contentType ?? 'text/plain; charset=utf-8') : jsonType;
+  res.writeHead(reply.status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
+  res.end(req.method === 'HEAD' ? undefined : text);
 }
 
 export function sendJson(

@@ -137,7 +137,7 @@ export function keyCommands(ctx: Ctx): CommandsOf<'keys'> {
 async function startEmbeddedEmulator(ctx: Ctx): Promise<DemoServer> {
   const bundle = ctx.extension.asAbsolutePath('dist/emulator.js');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const emulator = require(bundle) as typeof import('../../emulator/server');
+  const emulator = require(bundle) as typeof import('../../emulator/demo');
   const running = await emulator.startEmulator({ port: 0 });
   return { url: running.url, apiKey: running.apiKey, close: () => running.close() };
 }

@@ -74,6 +74,8 @@ void describe('MCP server over stdio (SDK client)', () => {
     // The key is in no output and no log line of the whole session.
     const all = [...seen, ...(s?.stderr ?? [])].join('\n');
     assert.ok(!all.includes(KEY), 'the API key appeared in MCP output or stderr');
+    // No module the bundle leaves out (esbuild-plugins.mjs, mcpSlim) was called.
+    assert.ok(!all.includes('odin-mcp is built without'), all);
   });
 
   void it('lists every tool with its schema and read-only annotations', async () => {
