@@ -5,9 +5,8 @@
 //   --out=FILE the one target of --only as a file standing alone (scripts/package-npm.mjs)
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { writeCodicons } from './scripts/codicons.mjs';
-import { mcpSlim, oneNamespace } from './scripts/esbuild-plugins.mjs';
+import { carriersOf, carrierEntry, mcpSlim, moduleMapOf, oneNamespace } from './scripts/esbuild-plugins.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -35,38 +34,10 @@ export const PARTS = {
   psl: 'src/extension/lazy/psl.ts',
   lucene: 'src/extension/lazy/lucene.ts',
 };
-const partOf = new Map(Object.entries(PARTS).map(([name, file]) => [path.resolve(file), `./${name}.js`]));
-// The shipped emulator (demo data) gets plain labels in place of the tests' attacker payloads.
-const [HOSTILE, SHIPPED] = ['hostile', 'hostileShipped'].map((f) => path.resolve(`src/emulator/${f}.ts`));
-const SHARED = '__odinShared';
 const ENTRY = 'src/extension/extension.ts';
-
-/**
- * Where a relative import goes: a part's entry, required, stays a file of its own; a swapped
- * module is replaced; a module another file carries (`carriers`: module → 'extension' or
- * 'shared') is read from that file's `__odinShared` getters, so each module exists once:
- * dist/extension.js carries what activation holds and a part also needs (error classes that
- * `instanceof` checks, context-key and probe state, config), dist/shared.js what two or more
- * parts need and activation does not.
- */
-const moduleMap = (carriers = new Map()) => ({
-  name: 'odin-module-map',
-  setup(build) {
-    build.onResolve({ filter: /^\./ }, async (a) => {
-      if (a.namespace !== 'file' || a.pluginData) return undefined;
-      const r = await build.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, pluginData: true });
-      const rel = path.relative(process.cwd(), r.path).split(path.sep).join('/');
-      if (a.kind === 'require-call' && partOf.has(r.path))
-        return { path: partOf.get(r.path), external: true };
-      if (r.path === HOSTILE) return { path: SHIPPED };
-      return carriers.has(rel) ? { path: rel, namespace: 'odin-shared' } : r;
-    });
-    build.onLoad({ filter: /.*/, namespace: 'odin-shared' }, (a) => ({
-      loader: 'js',
-      contents: `module.exports = require(require('path').join(__dirname, '${carriers.get(a.path)}.js')).${SHARED}[${JSON.stringify(a.path)}];`,
-    }));
-  },
-});
+// The shipped emulator (demo data) gets plain labels in place of the tests' attacker payloads.
+const swap = { 'src/emulator/hostile.ts': 'src/emulator/hostileShipped.ts' };
+const moduleMap = (carriers) => moduleMapOf({ parts: PARTS, swap, carriers });
 
 const node = { platform: 'node', format: 'cjs', target: 'node20', outdir: 'dist' };
 // In the extension's bundles every other import of `tldts` or `lucene` goes through its loader.
@@ -127,50 +98,16 @@ if (out) {
   const plugins = opts.plugins?.filter((p) => p === mcpSlim);
   Object.assign(opts, { outdir: undefined, outfile: out, alias: undefined, plugins });
 } else if (!only || ['extension', 'shared', ...Object.keys(PARTS)].some((n) => only.includes(n))) {
-  // Which file carries a module two files need: dist/extension.js what it holds itself, and
-  // dist/shared.js the modules two or more parts hold besides (built here, loaded with the
-  // first part that asks). Each exports its modules through getters, each evaluated when a
-  // part first asks for it, not when the file loads.
-  const main = await inputsOf(targets.extension);
+  // Which file carries a module two bundles need (scripts/esbuild-plugins.mjs carriersOf):
+  // dist/extension.js what it holds itself, dist/shared.js what two or more parts hold besides.
   const inParts = Object.keys(PARTS).filter((n) => targets[n].plugins);
   const inputs = await Promise.all(inParts.map((n) => inputsOf(targets[n])));
-  const partEntries = new Set(Object.values(PARTS));
-  const seen = new Map();
-  for (const files of inputs)
-    for (const f of Object.keys(files))
-      if (!(f in main) && f.startsWith('src/') && !partEntries.has(f)) seen.set(f, (seen.get(f) ?? 0) + 1);
-  const carriers = new Map([...seen].filter(([, n]) => n > 1).map(([f]) => [f, 'shared']));
-  for (const files of inputs)
-    for (const [file, input] of Object.entries(files))
-      if (!(file in main))
-        for (const i of input.imports)
-          if (i.path in main && !i.path.includes(':')) carriers.set(i.path, 'extension');
+  const carriers = carriersOf(await inputsOf(targets.extension), inputs, Object.values(PARTS));
   for (const name of inParts) targets[name].plugins = [moduleMap(carriers), oneNamespace];
-  const getters = (of) =>
-    [...carriers]
-      .filter(([, c]) => c === of)
-      .map(([f]) => f)
-      .sort()
-      .map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`)
-      .join(', ');
-  const stdin = (sourcefile, head) => ({
-    contents: `${head}export const ${SHARED} = {${getters(sourcefile.split('-')[0])}};`,
-    resolveDir: process.cwd(),
-    sourcefile,
-    loader: 'ts',
-  });
   const fromMain = new Map([...carriers].filter(([, c]) => c === 'extension'));
-  targets.shared = {
-    ...inHost,
-    stdin: stdin('shared-entry.ts', ''),
-    outdir: undefined,
-    outfile: 'dist/shared.js',
-  };
-  targets.shared.plugins = [moduleMap(fromMain), oneNamespace];
-  const entry = {
-    stdin: stdin('extension-entry.ts', `export * from './${ENTRY}';\n`),
-    entryPoints: undefined,
-  };
+  const shared = { stdin: carrierEntry(carriers, 'shared'), outdir: undefined, outfile: 'dist/shared.js' };
+  targets.shared = { ...inHost, ...shared, plugins: [moduleMap(fromMain), oneNamespace] };
+  const entry = { stdin: carrierEntry(carriers, 'extension', ENTRY), entryPoints: undefined };
   Object.assign(targets.extension, entry, { outdir: undefined, outfile: 'dist/extension.js' });
   if (!only || only.includes('shared')) selected.push(['shared', targets.shared]);
 }

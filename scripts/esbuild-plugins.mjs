@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 
-// The esbuild plugins of esbuild.mjs besides its module map.
+// The esbuild plugins of esbuild.mjs, and which file carries a module two bundles need.
 //
 // oneNamespace, for the extension's bundles (faster activation): every `import * as vscode from
 // 'vscode'` (and of a `node:` module) in a bundle becomes one shared module that re-exports the
@@ -94,3 +94,75 @@ export const mcpSlim = {
     }));
   },
 };
+
+const SHARED = '__odinShared';
+const rel = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
+
+/**
+ * The extension's module map. Where a relative import goes: a part's entry (`parts`: name →
+ * entry), required, stays a file of its own (`require('./<part>.js')`); a module of `swap` is
+ * replaced; a module another file carries (`carriers`: module → 'extension' or 'shared') is
+ * read from that file's `__odinShared` getters, so each module exists once.
+ */
+export const moduleMapOf = ({ parts, swap = {}, carriers = new Map() }) => {
+  const partOf = new Map(Object.entries(parts).map(([name, file]) => [file, `./${name}.js`]));
+  return {
+    name: 'odin-module-map',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, async (a) => {
+        if (a.namespace !== 'file' || a.pluginData) return undefined;
+        const r = await build.resolve(a.path, { kind: a.kind, resolveDir: a.resolveDir, pluginData: true });
+        const file = rel(r.path);
+        if (a.kind === 'require-call' && partOf.has(file)) return { path: partOf.get(file), external: true };
+        if (swap[file]) return { path: path.resolve(swap[file]) };
+        return carriers.has(file) ? { path: file, namespace: 'odin-shared' } : r;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'odin-shared' }, (a) => ({
+        loader: 'js',
+        contents: `module.exports = require(require('path').join(__dirname, '${carriers.get(a.path)}.js')).${SHARED}[${JSON.stringify(a.path)}];`,
+      }));
+    },
+  };
+};
+
+/**
+ * Which file carries each module that two bundles of the extension need, from esbuild's
+ * inputs of dist/extension.js (`main`) and of each part: dist/extension.js ('extension') a
+ * module it holds itself that a part imports (error classes that `instanceof` checks, context
+ * keys, config), dist/shared.js ('shared') a module two or more parts hold and activation does
+ * not. A part's entry is never carried (it is its own file).
+ */
+export function carriersOf(main, partInputs, partEntries) {
+  const entries = new Set(partEntries);
+  const seen = new Map();
+  for (const files of partInputs)
+    for (const f of Object.keys(files))
+      if (!(f in main) && f.startsWith('src/') && !entries.has(f)) seen.set(f, (seen.get(f) ?? 0) + 1);
+  const carriers = new Map([...seen].filter(([, n]) => n > 1).map(([f]) => [f, 'shared']));
+  for (const files of partInputs)
+    for (const [file, input] of Object.entries(files))
+      if (!(file in main))
+        for (const i of input.imports)
+          if (i.path in main && !i.path.includes(':')) carriers.set(i.path, 'extension');
+  return carriers;
+}
+
+/**
+ * A carrier's entry (esbuild's `stdin`): its modules as `__odinShared` getters, each evaluated
+ * when a part first asks for it, not when the file loads; dist/extension.js's also exports the
+ * extension's entry (`reexport`).
+ */
+export function carrierEntry(carriers, of, reexport) {
+  const getters = [...carriers]
+    .filter(([, c]) => c === of)
+    .map(([f]) => f)
+    .sort()
+    .map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`);
+  const head = reexport ? `export * from './${reexport}';\n` : '';
+  return {
+    contents: `${head}export const ${SHARED} = {${getters.join(', ')}};`,
+    resolveDir: process.cwd(),
+    sourcefile: `${of}-entry.ts`,
+    loader: 'ts',
+  };
+}
