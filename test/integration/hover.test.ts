@@ -614,7 +614,8 @@ describe('hover-bench', function () {
       cold.push(c);
       overhead.push(c - rt);
     }
-    if (profiler) fs.writeFileSync(process.env.ODIN_BENCH_CPU_PROFILE ?? '', JSON.stringify(await profiler()));
+    if (profiler)
+      fs.writeFileSync(process.env.ODIN_BENCH_CPU_PROFILE ?? '', JSON.stringify(await profiler()));
     const warm: number[] = [];
     for (let round = 0; round < 10; round++) {
       for (let i = 0; i < n; i++) warm.push((await probe(i)).ms);

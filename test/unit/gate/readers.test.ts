@@ -29,7 +29,7 @@ const RULES: { what: string; pattern: RegExp; allowed: string[] }[] = [
   },
   {
     what: 'the lookups mode setting (inspect / get of lookups.mode)',
-    pattern: /\.(?:inspect|get)\s*(?:<[^>]*>)?\(\s*['"](?:odin\.)?lookups\.mode['"]/,
+    pattern: /\b(?:inspect|get)\s*(?:<[^>]*>)?\(\s*['"](?:odin\.)?lookups\.mode['"]/,
     allowed: ['src/extension/shared/config.ts'],
   },
   {

@@ -69,7 +69,10 @@ test('the activation bundle holds no hunts code, parser, detection, gate or API 
     'in no part and not in dist/shared.js',
   );
   assert.ok(huntsCode(inputs.lucene).length > 0, 'dist/lucene.js has the parser library');
-  assert.ok(huntsCode([...lazy]).some((f) => f.startsWith('src/core/hunts/')), 'a part has the hunts');
+  assert.ok(
+    huntsCode([...lazy]).some((f) => f.startsWith('src/core/hunts/')),
+    'a part has the hunts',
+  );
   // Built from esbuild.mjs's entry, which exports the modules the parts share (`__odinShared`).
   assert.ok(inputs.extension.includes('extension-entry.ts'), 'the entry with the shared modules');
   assert.ok(inputs.extension.includes('src/extension/lookup/lazy.ts'), "the hover's stand-in is there");
