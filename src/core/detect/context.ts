@@ -89,20 +89,31 @@ function productBefore(text: string, st: number): boolean {
   return letter && q < st - 1 && text.charCodeAt(q - 1) !== Ch.Slash;
 }
 
+/** The last letters of `words`, as bits (a = 1): most words before an address do not end so. */
+function lastLetters(words: readonly string[]): number {
+  return words.reduce((m, w) => m | (1 << (w.charCodeAt(w.length - 1) - Ch.LowerA)), 0);
+}
+
+/** The character at `i` is a letter (either case) among the `mask` bits of lastLetters(). */
+function letterIn(text: string, i: number, mask: number): boolean {
+  const k = lower(text.charCodeAt(i)) - Ch.LowerA;
+  return k >= 0 && k <= 25 && (mask & (1 << k)) !== 0;
+}
+
+const VERSION_LAST_LETTERS = lastLetters(VERSION_WORDS);
+
 /** `Chrome/120.0.0.0`, `Version=4.0.0.0`, `AssemblyVersion("1.0.0.0")`: version numbers. */
 export function versionBefore(text: string, st: number): boolean {
   if (productBefore(text, st)) return true;
   let q = st;
   while (q > 0 && st - q < 8 && isVersionGap(text.charCodeAt(q - 1))) q--;
+  // Every address in a log is checked: one letter rules most of them out.
+  if (!letterIn(text, q - 1, VERSION_LAST_LETTERS)) return false;
   for (const w of VERSION_WORDS) if (endsBefore(text, q, w)) return true;
   return false;
 }
 
-/** The last letters of NUMBERING_WORDS, as bits (a = 1): most words before an address do not end so. */
-const NUMBERING_LAST_LETTERS = NUMBERING_WORDS.reduce(
-  (m, w) => m | (1 << (w.charCodeAt(w.length - 1) - Ch.LowerA)),
-  0,
-);
+const NUMBERING_LAST_LETTERS = lastLetters(NUMBERING_WORDS);
 const NUMBERING_MAX = Math.max(...NUMBERING_WORDS.map((w) => w.length));
 
 /**
@@ -121,8 +132,7 @@ export function numberingBefore(text: string, st: number): boolean {
   if (c === Ch.Section) return true;
   if (q === st) return false; // a word must be set apart by a space
   const end = c === Ch.Dot ? q - 1 : q; // an abbreviation: `Sect. 4.1.2.3`, `Fig. 1.2.3.4`
-  const last = lower(text.charCodeAt(end - 1)) - Ch.LowerA;
-  if (last < 0 || last > 25 || (NUMBERING_LAST_LETTERS & (1 << last)) === 0) return false;
+  if (!letterIn(text, end - 1, NUMBERING_LAST_LETTERS)) return false;
   let w = end;
   while (w > 0 && end - w <= NUMBERING_MAX && (cls(text, w - 1) & ALPHA) !== 0) w--;
   if ((cls(text, w - 1) & (ALPHA | DIGIT | UNDERSCORE)) !== 0) return false;
