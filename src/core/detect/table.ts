@@ -34,8 +34,9 @@ export class DetectionTable {
   length = 0;
 
   constructor(readonly text: string) {
-    // Sized for a dense log (a detection per 64 characters), so a large text seldom regrows.
-    this.rows = new Int32Array(W * Math.min(1 << 16, Math.max(256, text.length >> 6)));
+    // Sized for a dense log (a detection per 16 characters, up to 64 K rows: 1 MB), so a
+    // chunk of a large text seldom regrows.
+    this.rows = new Int32Array(W * Math.min(1 << 16, Math.max(256, text.length >> 4)));
   }
 
   /**
