@@ -59,7 +59,8 @@ export class DetectionTable {
       rows.set(this.rows);
       this.rows = rows;
     }
-    let meta = kindIndex(kind) | (defanged ? DEFANGED : 0) | (port === undefined ? 0 : HAS_PORT | (port << 4));
+    let meta =
+      kindIndex(kind) | (defanged ? DEFANGED : 0) | (port === undefined ? 0 : HAS_PORT | (port << 4));
     if (name !== undefined) {
       meta |= HAS_NAME;
       rows[at + 3] = this.names.length;
