@@ -139,6 +139,25 @@ export function numberingBefore(text: string, st: number): boolean {
   return lettersAre(text, w, end - w, NUMBERING_WORDS);
 }
 
+const VERSION_OR_NUMBERING_LAST_LETTERS = VERSION_LAST_LETTERS | NUMBERING_LAST_LETTERS;
+
+/**
+ * `versionBefore(text, st) || numberingBefore(text, st)`: a version or a section number, not an
+ * address. Most addresses in a log follow a word and a space (`from 10.0.0.1`): a letter ends
+ * the gap either rule skips, so when it ends no version or numbering word, neither rule can
+ * hold and neither is read (a test holds this to the two rules).
+ */
+export function versionOrNumberingBefore(text: string, st: number): boolean {
+  if (
+    text.charCodeAt(st - 1) === Ch.Space &&
+    (cls(text, st - 2) & ALPHA) !== 0 &&
+    !letterIn(text, st - 2, VERSION_OR_NUMBERING_LAST_LETTERS)
+  ) {
+    return false;
+  }
+  return versionBefore(text, st) || numberingBefore(text, st);
+}
+
 /**
  * After the candidate: `foo.bar(` is a call and `first.last@` a mailbox (never hosts); `a.b = x`
  * is an assignment or a `key=value` key (a host only if its TLD is unambiguous).

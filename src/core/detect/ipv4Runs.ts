@@ -1,6 +1,6 @@
 // Per-kind analysis, IPv4: dotted quads, their blocks (`/24`) and ports, defanged quads.
 import { ALPHA, Ch, cls, DIGIT, DOT, gluedAt, isDigit, RUN, UNDERSCORE } from './chars';
-import { CTX_DEFANGED, leftContext, numberingBefore, versionBefore } from './context';
+import { CTX_DEFANGED, leftContext, versionOrNumberingBefore } from './context';
 import { parseIPv4At } from './ip';
 import { emit, type Sink } from './output';
 import { markerAt, refangRun } from './refang';
@@ -50,7 +50,7 @@ export function emitIPv4(
   address = -1,
 ): void {
   const text = sink.text;
-  if (versionBefore(text, st) || numberingBefore(text, st)) return;
+  if (versionOrNumberingBefore(text, st)) return;
   if (atRunEnd && port === undefined && text.charCodeAt(en) === Ch.Slash) {
     const p = prefixAt(text, en + 1, 32);
     if (p) {
