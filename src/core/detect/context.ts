@@ -115,6 +115,11 @@ export function versionBefore(text: string, st: number): boolean {
 
 const NUMBERING_LAST_LETTERS = lastLetters(NUMBERING_WORDS);
 const NUMBERING_MAX = Math.max(...NUMBERING_WORDS.map((w) => w.length));
+/** NUMBERING_WORDS by length: a word before an address is compared with those of its length only. */
+const NUMBERING_BY_LENGTH: readonly (readonly string[])[] = Array.from(
+  { length: NUMBERING_MAX + 2 },
+  (_, n) => NUMBERING_WORDS.filter((w) => w.length === n),
+);
 
 /**
  * `Section 2.8.3.2`, `Sect. 2.8.3.2`, `§ 2.8.3.2`, `§2.8.3.2`: a section number (NUMBERING_WORDS).
@@ -136,7 +141,7 @@ export function numberingBefore(text: string, st: number): boolean {
   let w = end;
   while (w > 0 && end - w <= NUMBERING_MAX && (cls(text, w - 1) & ALPHA) !== 0) w--;
   if ((cls(text, w - 1) & (ALPHA | DIGIT | UNDERSCORE)) !== 0) return false;
-  return lettersAre(text, w, end - w, NUMBERING_WORDS);
+  return lettersAre(text, w, end - w, NUMBERING_BY_LENGTH[end - w]);
 }
 
 const VERSION_OR_NUMBERING_LAST_LETTERS = VERSION_LAST_LETTERS | NUMBERING_LAST_LETTERS;
