@@ -89,21 +89,37 @@ function productBefore(text: string, st: number): boolean {
   return letter && q < st - 1 && text.charCodeAt(q - 1) !== Ch.Slash;
 }
 
+/** The last letters of `words`, as bits (a = 1): most words before an address do not end so. */
+function lastLetters(words: readonly string[]): number {
+  return words.reduce((m, w) => m | (1 << (w.charCodeAt(w.length - 1) - Ch.LowerA)), 0);
+}
+
+/** The character at `i` is a letter (either case) among the `mask` bits of lastLetters(). */
+function letterIn(text: string, i: number, mask: number): boolean {
+  const k = lower(text.charCodeAt(i)) - Ch.LowerA;
+  return k >= 0 && k <= 25 && (mask & (1 << k)) !== 0;
+}
+
+const VERSION_LAST_LETTERS = lastLetters(VERSION_WORDS);
+
 /** `Chrome/120.0.0.0`, `Version=4.0.0.0`, `AssemblyVersion("1.0.0.0")`: version numbers. */
 export function versionBefore(text: string, st: number): boolean {
   if (productBefore(text, st)) return true;
   let q = st;
   while (q > 0 && st - q < 8 && isVersionGap(text.charCodeAt(q - 1))) q--;
+  // Every address in a log is checked: one letter rules most of them out.
+  if (!letterIn(text, q - 1, VERSION_LAST_LETTERS)) return false;
   for (const w of VERSION_WORDS) if (endsBefore(text, q, w)) return true;
   return false;
 }
 
-/** The last letters of NUMBERING_WORDS, as bits (a = 1): most words before an address do not end so. */
-const NUMBERING_LAST_LETTERS = NUMBERING_WORDS.reduce(
-  (m, w) => m | (1 << (w.charCodeAt(w.length - 1) - Ch.LowerA)),
-  0,
-);
+const NUMBERING_LAST_LETTERS = lastLetters(NUMBERING_WORDS);
 const NUMBERING_MAX = Math.max(...NUMBERING_WORDS.map((w) => w.length));
+/** NUMBERING_WORDS by length: a word before an address is compared with those of its length only. */
+const NUMBERING_BY_LENGTH: readonly (readonly string[])[] = Array.from(
+  { length: NUMBERING_MAX + 2 },
+  (_, n) => NUMBERING_WORDS.filter((w) => w.length === n),
+);
 
 /**
  * `Section 2.8.3.2`, `Sect. 2.8.3.2`, `§ 2.8.3.2`, `§2.8.3.2`: a section number (NUMBERING_WORDS).
@@ -121,12 +137,30 @@ export function numberingBefore(text: string, st: number): boolean {
   if (c === Ch.Section) return true;
   if (q === st) return false; // a word must be set apart by a space
   const end = c === Ch.Dot ? q - 1 : q; // an abbreviation: `Sect. 4.1.2.3`, `Fig. 1.2.3.4`
-  const last = lower(text.charCodeAt(end - 1)) - Ch.LowerA;
-  if (last < 0 || last > 25 || (NUMBERING_LAST_LETTERS & (1 << last)) === 0) return false;
+  if (!letterIn(text, end - 1, NUMBERING_LAST_LETTERS)) return false;
   let w = end;
   while (w > 0 && end - w <= NUMBERING_MAX && (cls(text, w - 1) & ALPHA) !== 0) w--;
   if ((cls(text, w - 1) & (ALPHA | DIGIT | UNDERSCORE)) !== 0) return false;
-  return lettersAre(text, w, end - w, NUMBERING_WORDS);
+  return lettersAre(text, w, end - w, NUMBERING_BY_LENGTH[end - w]);
+}
+
+const VERSION_OR_NUMBERING_LAST_LETTERS = VERSION_LAST_LETTERS | NUMBERING_LAST_LETTERS;
+
+/**
+ * `versionBefore(text, st) || numberingBefore(text, st)`: a version or a section number, not an
+ * address. Most addresses in a log follow a word and a space (`from 10.0.0.1`): a letter ends
+ * the gap either rule skips, so when it ends no version or numbering word, neither rule can
+ * hold and neither is read (a test holds this to the two rules).
+ */
+export function versionOrNumberingBefore(text: string, st: number): boolean {
+  if (
+    text.charCodeAt(st - 1) === Ch.Space &&
+    (cls(text, st - 2) & ALPHA) !== 0 &&
+    !letterIn(text, st - 2, VERSION_OR_NUMBERING_LAST_LETTERS)
+  ) {
+    return false;
+  }
+  return versionBefore(text, st) || numberingBefore(text, st);
 }
 
 /**

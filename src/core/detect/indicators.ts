@@ -6,7 +6,6 @@
 // a 50 MB log neither allocates an object per hit nor blocks the extension host: the caller
 // gets control back between chunks and can cancel.
 import { detectTable, type DetectionKind, type DetectOptions } from './index';
-import { parseIPv4At } from './ip';
 import { detached } from '../text/inert';
 
 export interface IndicatorSummary {
@@ -45,10 +44,13 @@ const DEFAULT_CHUNK = 1 << 20;
 export async function listIndicators(text: string, opts: ListOptions = {}): Promise<IndicatorList> {
   const { signal, chunkChars = DEFAULT_CHUNK, maxUnique = 10_000, onProgress, ...detectOpts } = opts;
   const byValue = new Map<string, IndicatorSummary>();
-  // Most repeats are written the same way: the raw text finds the entry without rebuilding
-  // the value. (A zone id inside brackets reads differently in context: not cached.)
+  // Rows without the scanner's key (IPv6, blocks, defanged quads): most repeats are written the
+  // same way, so the raw text finds the entry without rebuilding the value. (A zone id inside
+  // brackets reads differently in context: not cached.)
   const byRaw = new Map<string, IndicatorSummary | null>();
   const byIp = new IpTable<IndicatorSummary | null>();
+  // Keyed by the scanner's own value strings: a repeat is the same string, found by identity.
+  const byName = new Map<string, IndicatorSummary | null>();
   let total = 0;
   let truncated = false;
   for (let a = 0; a < text.length;) {
@@ -59,11 +61,11 @@ export async function listIndicators(text: string, opts: ListOptions = {}): Prom
     const table = detectTable(chunk, detectOpts);
     for (let i = 0; i < table.length; i++) {
       total++;
-      const st = table.start(i);
-      const en = table.end(i);
-      // A plain dotted quad (most hits in a log) is found by its number, without a slice.
-      const ip = table.kind(i) === 'ipv4' ? parseIPv4At(chunk, st, en) : -1;
-      let entry = ip >= 0 ? byIp.get(ip) : undefined;
+      // Most hits in a log are found by the key the scanner left in the table, without a
+      // slice: a dotted quad by its number, a host name by its value.
+      const ip = table.address(i);
+      const name = ip >= 0 ? undefined : table.name(i);
+      let entry = ip >= 0 ? byIp.get(ip) : name !== undefined ? byName.get(name) : undefined;
       if (entry !== undefined) {
         if (entry !== null) {
           entry.count++;
@@ -71,7 +73,7 @@ export async function listIndicators(text: string, opts: ListOptions = {}): Prom
         }
         continue;
       }
-      const raw = chunk.slice(st, en);
+      const raw = chunk.slice(table.start(i), table.end(i));
       entry = byRaw.get(raw);
       if (entry === undefined) {
         const d = table.get(i);
@@ -93,6 +95,7 @@ export async function listIndicators(text: string, opts: ListOptions = {}): Prom
         if (!raw.includes('%')) byRaw.set(raw, entry);
       }
       if (ip >= 0) byIp.set(ip, entry);
+      else if (name !== undefined) byName.set(name, entry);
       if (entry !== null) {
         entry.count++;
         if (table.defanged(i)) entry.defanged = true;

@@ -1,6 +1,6 @@
 // Per-kind analysis, IPv4: dotted quads, their blocks (`/24`) and ports, defanged quads.
 import { ALPHA, Ch, cls, DIGIT, DOT, gluedAt, isDigit, RUN, UNDERSCORE } from './chars';
-import { CTX_DEFANGED, leftContext, numberingBefore, versionBefore } from './context';
+import { CTX_DEFANGED, leftContext, versionOrNumberingBefore } from './context';
 import { parseIPv4At } from './ip';
 import { emit, type Sink } from './output';
 import { markerAt, refangRun } from './refang';
@@ -36,7 +36,8 @@ export function portAt(str: string, i: number, hi: number): number | undefined {
 
 /**
  * IPv4 at original [st, en): emits an address or a CIDR block. `value` is undefined when the
- * raw text is already canonical (strict parsing accepts only canonical dotted quads).
+ * raw text is already canonical (strict parsing accepts only canonical dotted quads); `address`
+ * is its number when the caller parsed it.
  */
 export function emitIPv4(
   sink: Sink,
@@ -46,9 +47,10 @@ export function emitIPv4(
   atRunEnd: boolean,
   defanged: boolean,
   port?: number,
+  address = -1,
 ): void {
   const text = sink.text;
-  if (versionBefore(text, st) || numberingBefore(text, st)) return;
+  if (versionOrNumberingBefore(text, st)) return;
   if (atRunEnd && port === undefined && text.charCodeAt(en) === Ch.Slash) {
     const p = prefixAt(text, en + 1, 32);
     if (p) {
@@ -57,7 +59,7 @@ export function emitIPv4(
       return;
     }
   }
-  emit(sink, 'ipv4', st, en, value, defanged, port);
+  emit(sink, 'ipv4', st, en, value, defanged, port, undefined, address);
 }
 
 /**
@@ -103,8 +105,9 @@ export function analyzeNumericRun(sink: Sink, s: number, e: number): void {
   let en = e;
   while (en > s && text.charCodeAt(en - 1) === Ch.Dot) en--;
   if (en - s < 7 || en - s > 15) return;
-  if (parseIPv4At(text, s, en) < 0 || gluedAt(text, s - 1) || (en === e && gluedAt(text, e))) return;
-  emitIPv4(sink, s, en, undefined, en === e, (leftContext(text, s) & CTX_DEFANGED) !== 0);
+  const address = parseIPv4At(text, s, en);
+  if (address < 0 || gluedAt(text, s - 1) || (en === e && gluedAt(text, e))) return;
+  emitIPv4(sink, s, en, undefined, en === e, (leftContext(text, s) & CTX_DEFANGED) !== 0, undefined, address);
 }
 
 /** `[::1]:8080` → 8080: the port after a bracketed address ending at `en`. */

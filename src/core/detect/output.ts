@@ -22,6 +22,10 @@ export interface Sink {
   limit: number;
 }
 
+/**
+ * One detection. `written`: the raw text when the caller has it; `address`: a dotted quad's
+ * number when the caller parsed it (a table keeps it, so a reader need not parse it again).
+ */
 export function emit(
   sink: Sink,
   kind: DetectionKind,
@@ -31,11 +35,13 @@ export function emit(
   defanged: boolean,
   port?: number,
   written?: string,
+  address = -1,
 ): void {
   if ((!sink.allKinds && !sink.kinds.has(kind)) || sink.n >= sink.limit) return;
   sink.n++;
   if (sink.table !== undefined) {
-    sink.table.push(kind, start, end, defanged, port);
+    // Only a host name's value is built in compact mode; the others are built on demand.
+    sink.table.push(kind, start, end, defanged, port, kind === 'domain' ? value : undefined, address);
     return;
   }
   const raw = written ?? sink.text.slice(start, end);

@@ -74,7 +74,8 @@ export function analyzeRun(
     if (!alpha) {
       if (x > segStart && str.charCodeAt(segStart) === Ch.Dot) continue; // OID tail
       if (!hyphen) {
-        if (parseIPv4At(str, x, y) >= 0)
+        const address = parseIPv4At(str, x, y);
+        if (address >= 0)
           emitIPv4(
             sink,
             st,
@@ -83,6 +84,7 @@ export function analyzeRun(
             touchesEnd,
             defanged,
             port,
+            address,
           );
         continue;
       }
@@ -90,7 +92,8 @@ export function analyzeRun(
       let r = x;
       while (r < y) {
         const t = find(str, Ch.Hyphen, r, y);
-        if (parseIPv4At(str, r, t) >= 0) {
+        const address = parseIPv4At(str, r, t);
+        if (address >= 0) {
           emitIPv4(
             sink,
             v.orig(r),
@@ -98,6 +101,8 @@ export function analyzeRun(
             marked && sink.values ? str.slice(r, t) : undefined,
             t === hi,
             v.markedIn(r, t),
+            undefined,
+            address,
           );
         }
         r = t + 1;

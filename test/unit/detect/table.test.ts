@@ -4,7 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detect, type DetectionKind, detectTable } from '../../../src/core/detect';
+import {
+  detect,
+  type DetectionKind,
+  type DetectionTable,
+  detectTable,
+  formatIPv4,
+} from '../../../src/core/detect';
 
 const SAMPLE = [
   '45.33.32.156 - - [21/Nov/2025:08:10:02 +0000] "GET /index.html HTTP/1.1" 200 "https://shop.acme-logistics.com/"',
@@ -81,7 +87,44 @@ void describe('detectTable', () => {
     }
     const text = lines.join('\n');
     for (const mode of ['code', 'text'] as const) {
-      assert.deepEqual(detectTable(text, { mode }).toArray(), detect(text, { mode }));
+      const table = detectTable(text, { mode });
+      assert.deepEqual(table.toArray(), detect(text, { mode }));
+      assertKeys(table);
+    }
+  });
+
+  void it("keeps the scanner's key of a row: a dotted quad's number, a host name's value", () => {
+    // listIndicators finds an entry by these instead of the raw text: they must be the value's.
+    for (const mode of ['code', 'text'] as const) {
+      const table = detectTable(SAMPLE, { mode });
+      const keyed = assertKeys(table);
+      // A plain quad and a range; plain, upper-case, defanged and mailbox names.
+      assert.ok(keyed.addresses >= 3 && keyed.names >= 5, JSON.stringify(keyed));
     }
   });
 });
+
+/** Every address(i) and name(i) of `table` is its row's value; returns how many rows had one. */
+function assertKeys(table: DetectionTable): { addresses: number; names: number } {
+  let addresses = 0;
+  let names = 0;
+  for (let i = 0; i < table.length; i++) {
+    const d = table.get(i);
+    const address = table.address(i);
+    const name = table.name(i);
+    if (address >= 0) {
+      addresses++;
+      assert.equal(d.kind, 'ipv4');
+      assert.equal(formatIPv4(address), d.value);
+    }
+    if (name !== undefined) {
+      names++;
+      assert.equal(d.kind, 'domain');
+      assert.equal(name, d.value);
+    }
+    // A plain quad always has its number (the list's fast path), a name always its value.
+    if (d.kind === 'ipv4' && !d.defanged) assert.ok(address >= 0, d.raw);
+    if (d.kind === 'domain') assert.ok(name !== undefined, d.raw);
+  }
+  return { addresses, names };
+}
