@@ -30,7 +30,12 @@ export function registerLookupLazy(ctx: Ctx): CommandsOf<'lookup'> {
   const warm = (): void => {
     if (!feature && vscode.window.visibleTextEditors.length === 0) return;
     shown.dispose();
-    load();
+    try {
+      load();
+    } catch (err) {
+      // Not a crash on a later turn: the first hover or command tries again and reports it.
+      ctx.log.error(err instanceof Error ? err : String(err));
+    }
   };
   const shown = ctx.subscriptions.add(vscode.window.onDidChangeVisibleTextEditors(warm));
   setImmediate(warm);
