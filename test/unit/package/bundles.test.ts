@@ -8,20 +8,8 @@
  * which writes nothing).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { test } from 'node:test';
-
-const root = join(__dirname, '..', '..', '..', '..');
-
-function bundleInputs(names: string[]): Record<string, string[]> {
-  const r = spawnSync(process.execPath, ['esbuild.mjs', `--only=${names.join(',')}`, '--inputs'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout) as Record<string, string[]>;
-}
+import { bundleInputs } from './bundleInputs';
 
 /** A hunts module or the parser library; the hunts stand-in and its ids are activation's. */
 export function huntsCode(inputs: readonly string[]): string[] {

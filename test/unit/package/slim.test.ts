@@ -7,21 +7,10 @@
  * test/unit/agent/mcp.test.ts drives that bundle with the SDK's client.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-
-const root = join(__dirname, '..', '..', '..', '..');
-
-function bundleInputs(names: string[]): Record<string, string[]> {
-  const r = spawnSync(process.execPath, ['esbuild.mjs', `--only=${names.join(',')}`, '--inputs'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout) as Record<string, string[]>;
-}
+import { bundleInputs, root } from './bundleInputs';
 
 const HARNESS = ['admin.ts', 'change.ts', 'faultReplies.ts', 'faults.ts', 'cli.ts'].map(
   (f) => `src/emulator/${f}`,
