@@ -113,6 +113,10 @@ if (out) {
 }
 
 if (!inputsOnly && (!only || only.includes('webview'))) await writeCodicons();
+// The pages' stylesheet (media/details.css) as they load it, minified in production; the
+// notebook renderer embeds this copy, so it is written before the bundles.
+if (!inputsOnly && (!only || ['webview', 'notebookRenderer'].some((n) => only.includes(n))))
+  await esbuild.build({ ...common, entryPoints: ['media/details.css'], outfile: 'dist/details.css' });
 if (inputsOnly) {
   const inputs = {};
   for (const [name, opts] of selected) inputs[name] = Object.keys(await inputsOf(opts));

@@ -28,7 +28,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Files allowed in the .vsix (paths inside extension/). */
 export const ALLOWED = [
   /^dist\/.+(?<!\.map)$/,
-  /^media\/(?!screenshots\/).+/,
+  /^media\/(?!screenshots\/)(?!details\.css$).+/,
   /^package\.json$/,
   /^package\.nls(\.[a-z-]+)?\.json$/,
   /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,

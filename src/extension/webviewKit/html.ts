@@ -57,7 +57,7 @@ export function pageHtml(
 <body data-page="${attr(page)}">
 <main id="root" aria-live="polite"><p class="status">${attr(vscode.l10n.t('Loading…'))}</p></main>
 <link rel="stylesheet" href="${attr(asset('dist', 'codicons', 'codicon.css'))}">
-<link rel="stylesheet" href="${attr(asset('media', 'details.css'))}">
+<link rel="stylesheet" href="${attr(asset('dist', 'details.css'))}">
 <script nonce="${attr(nonce)}" src="${attr(asset('dist', script))}"></script>
 </body>
 </html>`;

@@ -6,7 +6,8 @@
  * variables. Every string is scan data: it enters the DOM as text only (dom.ts), never HTML.
  * A payload of the wrong shape is said, never drawn.
  */
-import css from '../../../media/details.css';
+// The pages' stylesheet as esbuild.mjs writes it (minified in production).
+import css from '../../../dist/details.css';
 import { isNotebookOutput, type NotebookOutput } from '../../common/notebookOutput';
 import { l10n } from '../../core/text/l10n';
 import { barChart, fitChart } from '../charts/svg';
