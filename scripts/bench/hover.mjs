@@ -48,7 +48,7 @@ export default async function run({
       name: 'hover: cold hover',
       value: fixed(cold),
       unit: 'ms',
-      note: `provider time, uncached IP, median of ${r.cold.length}; p95 ${fixed(quantile(r.cold, 0.95))} ms`,
+      note: `provider time (hook called directly, as VS Code calls the provider), uncached IP, median of ${r.cold.length}; p95 ${fixed(quantile(r.cold, 0.95))} ms`,
     },
     {
       name: 'hover: cold overhead over round trip',
@@ -56,6 +56,12 @@ export default async function run({
       unit: 'ms',
       target: '<= 1 ms',
       note: `cold hover minus the round trip of the same IP (order alternating), median of ${r.overhead.length}; p90 ${fixed(quantile(r.overhead, 0.9))} ms`,
+    },
+    {
+      name: 'hover: cold overhead, hook through executeCommand (earlier measure)',
+      value: fixed(median(r.viaCommand.overhead)),
+      unit: 'ms',
+      note: `as above, the hook called through executeCommand('odin.test.hover') as before: its activation event's round trip to the workbench lands while the hover waits; median of ${r.viaCommand.overhead.length}; p90 ${fixed(quantile(r.viaCommand.overhead, 0.9))} ms`,
     },
     {
       name: 'hover: first cold hover of the session',
@@ -80,7 +86,7 @@ export default async function run({
       name: 'hover: requests sent',
       value: r.sent,
       unit: 'requests',
-      note: `1 + ${r.cold.length} cold hovers + ${r.warm.length} warm hovers + ${r.e2e.length} e2e hovers: one request per IP`,
+      note: `1 + ${r.cold.length} + ${r.viaCommand.cold.length} cold hovers + ${r.warm.length} warm hovers + ${r.e2e.length} e2e hovers: one request per IP`,
     },
   ];
 }

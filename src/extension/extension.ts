@@ -41,11 +41,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     const notebook = registerNotebookLazy(ctx);
     const credits = ctx.subscriptions.add(new CreditsStatus(ctx));
     const lookupStatus = ctx.subscriptions.add(new LookupStatus(ctx));
+    const lookup = registerLookupLazy(ctx);
     // Every command of the map, in one loop through one error wrapper (the type checks that
     // none is missing).
     const commands: OdinCommands = {
       ...keyCommands(ctx),
-      ...registerLookupLazy(ctx),
+      ...lookup.commands,
       ...search.commands,
       ...registerDetailsLazy(ctx),
       ...triage.commands,
@@ -83,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       const api = createTestApi(ctx, {
         loadSearch: search.load,
         loadTriage: triage.load,
+        loadLookup: lookup.load,
         agent,
         notebook,
         statusItems: [lookupStatus.item, credits.item],

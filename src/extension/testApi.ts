@@ -8,6 +8,7 @@
  *   key          the API key: whether there is one, is it X, where from, store, clear, re-read; never the key
  *                writeSecret writes SecretStorage as another window would (nothing reads it back)
  *   lookups      the lookup layer: its cache (read, clear, forget), the pause, requests sent
+ *   hoverHooks   the hover provider's own time for one hover, called directly (no command round trip)
  *   ledger       the session's ledger: credits spent, requests, budget
  *   connection   the API base URL in use, demo mode, the feeds, the extension's storage, log and mementos
  *   ui           context keys, status-bar items, the path modal's answers, triage decorations and view
@@ -18,6 +19,7 @@ import type * as vscode from 'vscode';
 import type { RequestLayer } from '../core/requests/layer';
 import type { RegisteredAgent } from './agent/registered';
 import type { Ctx } from './ctx';
+import type { LookupFeature, LookupTestHooks } from './lookup';
 import type { NotebookProbe } from './notebook/lazy';
 import type { SearchFeature } from './search';
 import type { Node as ResultNode } from './search/results/resultNodes';
@@ -47,6 +49,7 @@ export interface TestApi {
   savedStore(): Pick<SavedSearchStore, 'file' | 'list' | 'get' | 'load' | 'update' | 'watch' | 'unwatch'>;
   key: Pick<KeyStore, 'source' | 'store' | 'clear' | 'refresh' | 'onDidChange'> & KeyChecks;
   lookups(): Pick<RequestLayer, 'cache' | 'peek' | 'forget' | 'pause' | 'resume' | 'paused' | 'sent'>;
+  hoverHooks(): LookupTestHooks;
   ledger: Ctx['ledger'];
   connection: Pick<Ctx, 'baseUrl' | 'setDemo' | 'feeds'> & Folders;
   ui: {
@@ -61,7 +64,11 @@ export interface TestApi {
 type Trees = { results: ResultNode; saved: SavedNode };
 type KeyChecks = { has(): boolean; is(value: string): boolean; writeSecret(value: string): Thenable<void> };
 type Folders = { storage: string; logFolder: string; log(line: string): void; mementos: vscode.Memento[] };
-type Parts = Pick<TestApi, 'agent'> & { loadSearch(): SearchFeature; loadTriage(): TriageFeature } & {
+type Parts = Pick<TestApi, 'agent'> & {
+  loadSearch(): SearchFeature;
+  loadTriage(): TriageFeature;
+  loadLookup(): LookupFeature;
+} & {
   notebook: NotebookProbe;
   statusItems: vscode.StatusBarItem[];
 };
@@ -96,6 +103,7 @@ export function createTestApi(ctx: Ctx, parts: Parts): TestApi {
       writeSecret: (value) => ext.secrets.store('odin.apiKey', value),
     },
     lookups: () => ctx.requests,
+    hoverHooks: () => parts.loadLookup().test,
     ledger: ctx.ledger,
     connection: {
       baseUrl: () => ctx.baseUrl(),
