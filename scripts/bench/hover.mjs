@@ -6,8 +6,11 @@
 //   HOVER_BENCH_LATENCY_MS=50 HOVER_BENCH_N=60 node scripts/bench/hover.mjs
 //
 // The measuring code runs inside the extension host (test/integration/hover.test.ts,
-// "hover-bench"), timing the provider through the `odin.test.hover` hook (no workbench
-// round trip); `vscode.executeHoverProvider` end-to-end times are reported alongside.
+// "hover-bench"), timing the provider through its test hook called directly (the TestApi's
+// `hoverHooks`: no workbench round trip, no command), against the round trip of the
+// extension's own bundled client; the earlier measure (the hook through executeCommand, the
+// tests' copy of the client) is reported beside. `vscode.executeHoverProvider` end-to-end
+// times are reported alongside.
 // `run()` returns rows `{ name, value, unit, target?, note? }`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +45,7 @@ export default async function run({
       name: `hover: emulator round trip (latency ${latencyMs} ms)`,
       value: fixed(rt),
       unit: 'ms',
-      note: `client.getHost inside the extension host, median of ${r.roundTrip.length}`,
+      note: `client.getHost inside the extension host (the extension's own bundled client), median of ${r.roundTrip.length}`,
     },
     {
       name: 'hover: cold hover',
@@ -61,7 +64,7 @@ export default async function run({
       name: 'hover: cold overhead, hook through executeCommand (earlier measure)',
       value: fixed(median(r.viaCommand.overhead)),
       unit: 'ms',
-      note: `as above, the hook called through executeCommand('odin.test.hover') as before: its activation event's round trip to the workbench lands while the hover waits; median of ${r.viaCommand.overhead.length}; p90 ${fixed(quantile(r.viaCommand.overhead, 0.9))} ms`,
+      note: `as measured before: the hook through executeCommand('odin.test.hover') (its activation event's round trip to the workbench lands while the hover waits), the round trip by the tests' own copy of the client (warmed by listing the IPs); other IPs, median of ${r.viaCommand.overhead.length}; p90 ${fixed(quantile(r.viaCommand.overhead, 0.9))} ms`,
     },
     {
       name: 'hover: first cold hover of the session',
