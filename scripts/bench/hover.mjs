@@ -7,7 +7,7 @@
 //
 // The measuring code runs inside the extension host (test/integration/hover.test.ts,
 // "hover-bench"), timing the provider through its test hook called directly (the TestApi's
-// `hoverHooks`: no workbench round trip, no command), against the round trip of the
+// `ui.hover`: no workbench round trip, no command), against the round trip of the
 // extension's own bundled client; the earlier measure (the hook through executeCommand, the
 // tests' copy of the client) is reported beside. `vscode.executeHoverProvider` end-to-end
 // times are reported alongside.

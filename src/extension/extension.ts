@@ -86,7 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       const api = createTestApi(ctx, {
         loadSearch: search.load,
         loadTriage: triage.load,
-        loadLookup: lookup.load,
+        hover: (uri, line, ch) => lookup.load().test.hover(uri, line, ch),
         agent,
         notebook,
         statusItems: [lookupStatus.item, credits.item],

@@ -1,17 +1,15 @@
 /**
  * The verbs the integration tests drive the product with, besides the public `vscode` API and
  * the emulator's own request log; `activate()` returns them only in extension test mode.
- *   rendered     await a page's next `rendered` report (details, chart, map, triage pages)
- *   pages        what pages reported: messages accepted and refused, phases, open pages; deliver a message
+ *   pages        pages' reports (await a `rendered`), messages accepted and refused, phases; deliver one
  *   tree         a tree as the user sees it: nodes (a command's argument), their TreeItems, its description
  *   savedStore   the saved-search store: its file, its list, reload, replace
  *   key          the API key: whether there is one, is it X, where from, store, clear, re-read; never the key
  *                writeSecret writes SecretStorage as another window would (nothing reads it back)
  *   lookups      the lookup layer: its cache (read, clear, forget), the pause, requests sent
- *   hoverHooks   the hover provider's own time for one hover, called directly (no command round trip)
  *   ledger       the session's ledger: credits spent, requests, budget
  *   connection   the API base URL in use, demo mode, the feeds, the extension's storage, log and mementos
- *   ui           context keys, status-bar items, the path modal's answers, triage decorations and view
+ *   ui           context keys, status-bar items, path modal answers, triage view, a hover's time (no command)
  *   agent        the language-model tools and MCP definition as registered
  *   notebook     what the notebook controller showed (its events)
  */
@@ -19,7 +17,6 @@ import type * as vscode from 'vscode';
 import type { RequestLayer } from '../core/requests/layer';
 import type { RegisteredAgent } from './agent/registered';
 import type { Ctx } from './ctx';
-import type { LookupFeature, LookupTestHooks } from './lookup';
 import type { NotebookProbe } from './notebook/lazy';
 import type { SearchFeature } from './search';
 import type { Node as ResultNode } from './search/results/resultNodes';
@@ -43,13 +40,11 @@ export interface TestTree<N> {
 }
 
 export interface TestApi {
-  rendered: PageRecorder<PageRendered>['waitForRendered'];
   pages: PageRecorder<PageRendered>;
   tree<V extends keyof Trees>(view: V): TestTree<Trees[V]>;
   savedStore(): Pick<SavedSearchStore, 'file' | 'list' | 'get' | 'load' | 'update' | 'watch' | 'unwatch'>;
   key: Pick<KeyStore, 'source' | 'store' | 'clear' | 'refresh' | 'onDidChange'> & KeyChecks;
   lookups(): Pick<RequestLayer, 'cache' | 'peek' | 'forget' | 'pause' | 'resume' | 'paused' | 'sent'>;
-  hoverHooks(): LookupTestHooks;
   ledger: Ctx['ledger'];
   connection: Pick<Ctx, 'baseUrl' | 'setDemo' | 'feeds'> & Folders;
   ui: {
@@ -57,6 +52,7 @@ export interface TestApi {
     statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
     pathPrompts: Ctx['argumentPaths']['prompts'];
     triage(): TriageFeature;
+    hover: Parts['hover'];
   };
   agent: RegisteredAgent;
   notebook(): ReturnType<NotebookProbe['load']>['events'];
@@ -64,13 +60,10 @@ export interface TestApi {
 type Trees = { results: ResultNode; saved: SavedNode };
 type KeyChecks = { has(): boolean; is(value: string): boolean; writeSecret(value: string): Thenable<void> };
 type Folders = { storage: string; logFolder: string; log(line: string): void; mementos: vscode.Memento[] };
-type Parts = Pick<TestApi, 'agent'> & {
-  loadSearch(): SearchFeature;
-  loadTriage(): TriageFeature;
-  loadLookup(): LookupFeature;
-} & {
+type Parts = Pick<TestApi, 'agent'> & { loadSearch(): SearchFeature; loadTriage(): TriageFeature } & {
   notebook: NotebookProbe;
   statusItems: vscode.StatusBarItem[];
+  hover(uri: string, line: number, ch: number): PromiseLike<{ ms: number; markdown?: string }>;
 };
 
 /** Built at activation in extension test mode only (the parts: the features' own objects). */
@@ -79,7 +72,6 @@ export function createTestApi(ctx: Ctx, parts: Parts): TestApi {
   const pages = ctx.subscriptions.add(new PageRecorder(ctx.pages, () => true, toEvent));
   const { keys, extension: ext } = ctx;
   return {
-    rendered: (page, id, since, ms) => pages.waitForRendered(page, id, since, ms),
     pages,
     tree: (view) => {
       const f = parts.loadSearch();
@@ -103,7 +95,6 @@ export function createTestApi(ctx: Ctx, parts: Parts): TestApi {
       writeSecret: (value) => ext.secrets.store('odin.apiKey', value),
     },
     lookups: () => ctx.requests,
-    hoverHooks: () => parts.loadLookup().test,
     ledger: ctx.ledger,
     connection: {
       baseUrl: () => ctx.baseUrl(),
@@ -121,6 +112,7 @@ export function createTestApi(ctx: Ctx, parts: Parts): TestApi {
       statusItems: new Map(parts.statusItems.map((item) => [item.id, item])),
       pathPrompts: ctx.argumentPaths.prompts,
       triage: parts.loadTriage,
+      hover: parts.hover,
     },
     agent: parts.agent,
     notebook: () => parts.notebook.load().events,

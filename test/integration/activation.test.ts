@@ -54,7 +54,7 @@ describe('activation', () => {
     if (installed) this.skip();
     const api = await getTestApi();
     assert.ok(extension().isActive, 'extension is active');
-    assert.strictEqual(typeof api.rendered, 'function', 'the test API');
+    assert.strictEqual(typeof api.pages.waitForRendered, 'function', 'the test API');
   });
 
   it('registers every command contributed in package.json', async () => {

@@ -561,7 +561,7 @@ describe('hover-bench', function () {
     // extension's copy never saw: the earlier measure's round trip.
     const dist = path.join(fs.realpathSync(extension().extensionPath), 'dist', 'connection.js');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const bundled = require(dist) as typeof import('../../src/extension/shared/connection');
+    const bundled = require(dist) as { OdinClient: typeof OdinClient };
     const sameCodeClient = new bundled.OdinClient({
       baseUrl: testEnv.emulatorUrl,
       apiKey: () => testEnv.apiKey,
@@ -597,8 +597,7 @@ describe('hover-bench', function () {
         line,
         3,
       );
-    const hooks = api.hoverHooks();
-    const probeDirect = (line: number) => hooks.hover(doc.uri.toString(), line, 3);
+    const probeDirect = (line: number) => api.ui.hover(doc.uri.toString(), line, 3);
     api.lookups().cache.clear();
     // The session's first hover also loads the KEV and EPSS copies on disk: reported apart.
     const firstHover = (await probe(2 * n)).ms;
