@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { OdinClient } from '../api/client';
+import type { CreditsUsage } from '../api/types';
 import { config, onConfigChange } from './shared/config';
 import { ContextKeys, ContextKeyValues } from './shared/contextKeys';
 import type { RequestLayer } from '../core/requests/layer';
@@ -32,11 +33,23 @@ export class Ctx implements vscode.Disposable {
   readonly pages = new Pages();
   /** Asks before a file named in a command argument is read or written outside the workspace. */
   readonly argumentPaths = new ArgumentPaths();
+  private sessionLedger: SessionLedger | undefined;
+  private readonly ledgerChanged = new vscode.EventEmitter<void>();
+  /** Fires when the ledger charges, notes a balance or changes its budget. */
+  readonly onDidChangeLedger = this.ledgerChanged.event;
   /**
    * The window's credit ledger: every request of every surface is charged to it by the
-   * request layer, within the session budget of `odin.sessionBudget`.
+   * request layer, within the session budget of `odin.sessionBudget`. Built on first need:
+   * reading the setting is the only settings read activation would otherwise make.
    */
-  readonly ledger = new SessionLedger({ budget: config.sessionBudget() });
+  get ledger(): SessionLedger {
+    if (!this.sessionLedger) {
+      const ledger = new SessionLedger({ budget: config.sessionBudget() });
+      this.subscriptions.add(ledger.onDidChange(() => this.ledgerChanged.fire()));
+      this.sessionLedger = ledger;
+    }
+    return this.sessionLedger;
+  }
   private ids = 0;
   private readonly connectionChanged = new vscode.EventEmitter<void>();
   /** Fires when the API origin or the key changes: caches, trees and pauses reset. */
@@ -50,6 +63,7 @@ export class Ctx implements vscode.Disposable {
     readonly keys: KeyStore,
   ) {
     this.subscriptions.add(this.connectionChanged);
+    this.subscriptions.add(this.ledgerChanged);
     this.subscriptions.add(this.pages);
     this.subscriptions.add(
       keys.onDidChange(() => {
@@ -60,7 +74,8 @@ export class Ctx implements vscode.Disposable {
     );
     this.subscriptions.add(
       onConfigChange((e) => {
-        if (e.affectsConfiguration('odin.sessionBudget')) this.ledger.setBudget(config.sessionBudget());
+        if (e.affectsConfiguration('odin.sessionBudget'))
+          this.sessionLedger?.setBudget(config.sessionBudget());
         if (
           e.affectsConfiguration('odin.apiBaseUrl') ||
           e.affectsConfiguration('odin.requestTimeoutSeconds')
@@ -115,7 +130,7 @@ export class Ctx implements vscode.Disposable {
 
   /** Credits spent so far (the ledger's: reading this does not build the layer). */
   requestsSent(): number {
-    return this.ledger.spent;
+    return this.sessionLedger?.spent ?? 0;
   }
 
   private exploitationFeeds: Feeds | undefined;
@@ -170,6 +185,14 @@ export class Ctx implements vscode.Disposable {
     await this.contextKeys.set(ContextKeys.demoMode, server !== undefined);
     this.connectionChanged.fire();
     if (previous && previous !== server) await previous.close();
+  }
+
+  /**
+   * The key's credits as the service says now (core/search/run.ts), noted in the ledger. The
+   * search path loads with the request layer (dist/connection.js), not at activation.
+   */
+  readCredits(opts: { signal?: AbortSignal } = {}): Promise<CreditsUsage> {
+    return connection().readCredits(this, opts);
   }
 
   async updateKeyContext(): Promise<void> {

@@ -19,6 +19,7 @@ import * as vscode from 'vscode';
 import { writePolicyFile } from '../../agent/mcp/policy';
 import type { Ctx } from '../ctx';
 import { config, onConfigChange } from '../shared/config';
+import { feedSource } from '../shared/feedSource';
 import { MCP_PROVIDER_ID } from './ids';
 import type { RegisteredAgent } from './registered';
 
@@ -122,8 +123,7 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
   );
   ctx.subscriptions.add(policy);
   const feedsEnv = (): Record<string, string> => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const source = (require('../shared/feeds') as typeof import('../shared/feeds')).feedSource(ctx);
+    const source = feedSource(ctx);
     return {
       ODIN_FEEDS_DIR: source.dir,
       ODIN_FEEDS_KEV_URL: source.kevUrl,
@@ -140,7 +140,6 @@ export function registerMcp(ctx: Ctx, registered: RegisteredAgent): void {
       .join(path.delimiter),
     // The KEV and EPSS copies this window keeps and the URLs they must come from (read only
     // by the server, which says "unavailable" for a copy of any other URL; off: none).
-    // (shared/feeds.ts loaded here, not at activation: it brings the feed parsers.)
     ...(config.feeds().enabled ? feedsEnv() : {}),
   });
   // Desktop VS Code's executable is Electron: run it as Node for the script.

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { readCredits } from '../../core/search/run';
 import type { CommandsOf } from '../commands';
 import { toAbortSignal } from '../shared/abort';
 import type { Ctx, DemoServer } from '../ctx';
@@ -75,7 +74,7 @@ async function testApiKey(ctx: Ctx): Promise<void> {
       title: vscode.l10n.t('ODIN: Testing the API key…'),
       cancellable: true,
     },
-    (_progress, token) => toAbortSignal(token, (signal) => readCredits(ctx, { signal })),
+    (_progress, token) => toAbortSignal(token, (signal) => ctx.readCredits({ signal })),
   );
   const parts: string[] = [];
   if (usage.hostCert?.left !== undefined)

@@ -1,7 +1,7 @@
-import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { FeedFiles, Feeds } from '../../core/exploitation';
 import { config, onConfigChange } from './config';
+import { feedSource } from './feedSource';
 import type { DisposableStore } from './disposable';
 import type { SessionGate } from './gate';
 import type { Log } from './log';
@@ -61,26 +61,4 @@ export function createFeeds(ctx: FeedsHost): Feeds {
   );
   ctx.subscriptions.add({ dispose: () => feeds.dispose() });
   return feeds;
-}
-
-/**
- * Where the window's copies live and the URLs they must come from: the user's feeds in
- * `feeds/`, the demo's in `feeds-demo/` (so a demo copy never stands for a real feed, in this
- * window, another one, or the MCP server, which is told the same).
- */
-export function feedSource(ctx: Pick<FeedsHost, 'extension' | 'demoUrl'>): {
-  dir: string;
-  kevUrl: string;
-  epssUrl: string;
-} {
-  const storage = ctx.extension.globalStorageUri.fsPath;
-  const demo = ctx.demoUrl();
-  if (demo)
-    return {
-      dir: path.join(storage, 'feeds-demo'),
-      kevUrl: `${demo}/feeds/kev.json`,
-      epssUrl: `${demo}/feeds/epss.csv.gz`,
-    };
-  const c = config.feeds();
-  return { dir: path.join(storage, 'feeds'), kevUrl: c.kevUrl, epssUrl: c.epssUrl };
 }

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { CreditsUsage } from '../../api/types';
-import { readCredits } from '../../core/search/run';
 import { CREDITS_REFRESH_MS, CreditsSchedule, isLow } from '../../core/triage/credits';
 import type { Ctx } from '../ctx';
 
@@ -36,7 +35,7 @@ export class CreditsStatus implements vscode.Disposable {
         this.item.hide();
       }),
     );
-    this.subs.push(ctx.ledger.onDidChange(() => this.renderSoon()));
+    this.subs.push(ctx.onDidChangeLedger(() => this.renderSoon()));
     this.timer = setInterval(() => void this.maybeRefresh(), CREDITS_REFRESH_MS / 4);
     this.timer.unref?.();
   }
@@ -59,7 +58,7 @@ export class CreditsStatus implements vscode.Disposable {
     this.inFlight ??= (async () => {
       this.schedule.reading(this.ctx.requestsSent());
       try {
-        this.show(await readCredits(this.ctx, { signal: AbortSignal.timeout(10_000) }));
+        this.show(await this.ctx.readCredits({ signal: AbortSignal.timeout(10_000) }));
       } catch (err) {
         // l10n: English, for the log
         this.ctx.log.info(`Credits not read: ${err instanceof Error ? err.message : String(err)}`);
