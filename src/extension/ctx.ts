@@ -96,14 +96,25 @@ export class Ctx implements vscode.Disposable {
     return this.demo?.url ?? config.apiBaseUrl();
   }
 
-  /** The origin (scheme + host + port) that caches and pauses are keyed by. */
+  /**
+   * The origin (scheme + host + port) that caches and pauses are keyed by. Read several times
+   * a lookup (the cache key, each check that the origin did not change): parsed once per
+   * base URL.
+   */
   origin(): string {
-    try {
-      return new URL(this.baseUrl()).origin;
-    } catch {
-      return this.baseUrl();
+    const base = this.baseUrl();
+    if (this.parsedOrigin?.base !== base) {
+      let origin: string;
+      try {
+        origin = new URL(base).origin;
+      } catch {
+        origin = base;
+      }
+      this.parsedOrigin = { base, origin };
     }
+    return this.parsedOrigin.origin;
   }
+  private parsedOrigin: { base: string; origin: string } | undefined;
 
   private sessionGate: SessionGate | undefined;
   /** The one gate of this window: settings, trust and the session's Restricted Mode consent. */

@@ -28,7 +28,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   // First: settings read afterwards are kept until they change (shared/config.ts).
   context.subscriptions.push(watchSettings());
   // The plain modules' words (core/text/l10n.ts) in the display language, as vscode.l10n.t's.
-  useTranslator(vscode.l10n.t);
+  // Without a bundle (English) vscode.l10n.t only formats the message, as the core's `english`
+  // does, at several times the cost (a hover card says a dozen words on the hover's path).
+  if (vscode.l10n.bundle !== undefined) useTranslator(vscode.l10n.t);
   const log = new Log();
   context.subscriptions.push(log);
   try {
@@ -41,11 +43,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     const notebook = registerNotebookLazy(ctx);
     const credits = ctx.subscriptions.add(new CreditsStatus(ctx));
     const lookupStatus = ctx.subscriptions.add(new LookupStatus(ctx));
+    const lookup = registerLookupLazy(ctx);
     // Every command of the map, in one loop through one error wrapper (the type checks that
     // none is missing).
     const commands: OdinCommands = {
       ...keyCommands(ctx),
-      ...registerLookupLazy(ctx),
+      ...lookup.commands,
       ...search.commands,
       ...registerDetailsLazy(ctx),
       ...triage.commands,
@@ -83,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       const api = createTestApi(ctx, {
         loadSearch: search.load,
         loadTriage: triage.load,
+        hover: (uri, line, ch) => lookup.load().test.hover(uri, line, ch),
         agent,
         notebook,
         statusItems: [lookupStatus.item, credits.item],

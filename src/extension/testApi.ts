@@ -1,8 +1,7 @@
 /**
  * The verbs the integration tests drive the product with, besides the public `vscode` API and
  * the emulator's own request log; `activate()` returns them only in extension test mode.
- *   rendered     await a page's next `rendered` report (details, chart, map, triage pages)
- *   pages        what pages reported: messages accepted and refused, phases, open pages; deliver a message
+ *   pages        pages' reports (await a `rendered`), messages accepted and refused, phases; deliver one
  *   tree         a tree as the user sees it: nodes (a command's argument), their TreeItems, its description
  *   savedStore   the saved-search store: its file, its list, reload, replace
  *   key          the API key: whether there is one, is it X, where from, store, clear, re-read; never the key
@@ -10,7 +9,7 @@
  *   lookups      the lookup layer: its cache (read, clear, forget), the pause, requests sent
  *   ledger       the session's ledger: credits spent, requests, budget
  *   connection   the API base URL in use, demo mode, the feeds, the extension's storage, log and mementos
- *   ui           context keys, status-bar items, the path modal's answers, triage decorations and view
+ *   ui           context keys, status-bar items, path modal answers, triage view, a hover's time (no command)
  *   agent        the language-model tools and MCP definition as registered
  *   notebook     what the notebook controller showed (its events)
  */
@@ -41,7 +40,6 @@ export interface TestTree<N> {
 }
 
 export interface TestApi {
-  rendered: PageRecorder<PageRendered>['waitForRendered'];
   pages: PageRecorder<PageRendered>;
   tree<V extends keyof Trees>(view: V): TestTree<Trees[V]>;
   savedStore(): Pick<SavedSearchStore, 'file' | 'list' | 'get' | 'load' | 'update' | 'watch' | 'unwatch'>;
@@ -54,6 +52,7 @@ export interface TestApi {
     statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
     pathPrompts: Ctx['argumentPaths']['prompts'];
     triage(): TriageFeature;
+    hover: Parts['hover'];
   };
   agent: RegisteredAgent;
   notebook(): ReturnType<NotebookProbe['load']>['events'];
@@ -64,6 +63,7 @@ type Folders = { storage: string; logFolder: string; log(line: string): void; me
 type Parts = Pick<TestApi, 'agent'> & { loadSearch(): SearchFeature; loadTriage(): TriageFeature } & {
   notebook: NotebookProbe;
   statusItems: vscode.StatusBarItem[];
+  hover(uri: string, line: number, ch: number): PromiseLike<{ ms: number; markdown?: string }>;
 };
 
 /** Built at activation in extension test mode only (the parts: the features' own objects). */
@@ -72,7 +72,6 @@ export function createTestApi(ctx: Ctx, parts: Parts): TestApi {
   const pages = ctx.subscriptions.add(new PageRecorder(ctx.pages, () => true, toEvent));
   const { keys, extension: ext } = ctx;
   return {
-    rendered: (page, id, since, ms) => pages.waitForRendered(page, id, since, ms),
     pages,
     tree: (view) => {
       const f = parts.loadSearch();
@@ -113,6 +112,7 @@ export function createTestApi(ctx: Ctx, parts: Parts): TestApi {
       statusItems: new Map(parts.statusItems.map((item) => [item.id, item])),
       pathPrompts: ctx.argumentPaths.prompts,
       triage: parts.loadTriage,
+      hover: parts.hover,
     },
     agent: parts.agent,
     notebook: () => parts.notebook.load().events,

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { english } from '../../src/core/text/l10n';
 import { waitFor } from '../support/wait';
 import { extension, getTestApi, testEnv } from './index';
 
@@ -53,7 +54,7 @@ describe('activation', () => {
     if (installed) this.skip();
     const api = await getTestApi();
     assert.ok(extension().isActive, 'extension is active');
-    assert.strictEqual(typeof api.rendered, 'function', 'the test API');
+    assert.strictEqual(typeof api.pages.waitForRendered, 'function', 'the test API');
   });
 
   it('registers every command contributed in package.json', async () => {
@@ -174,6 +175,15 @@ describe('localisation', () => {
     assert.strictEqual(vscode.l10n.bundle, undefined);
     assert.strictEqual(vscode.l10n.t('Show Log'), 'Show Log');
     assert.strictEqual(vscode.l10n.t('ODIN: {0}', 'x'), 'ODIN: x');
+    // So the core's words are formatted by the core's own `english` (extension.ts): the same text.
+    for (const [m, ...args] of [
+      ['**Open ports ({0}):** {1}', 1234, '22/tcp'],
+      ['{0} CVEs', '5,000+'],
+      ['+{0} more', 3],
+      ['{1} of {0}, {2}', 'a', true],
+      ['no arguments {0}'],
+    ] as const)
+      assert.strictEqual(english(m, ...args), vscode.l10n.t(m, ...args));
   });
 
   it('under a display language the extension has a bundle for, vscode.l10n uses it', function () {

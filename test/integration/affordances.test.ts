@@ -453,7 +453,7 @@ async function pageButton(a: Action): Promise<void> {
     page === 'host' ? 'odin.openHostDetails' : 'odin.openWhoisDetails',
     id,
   );
-  await api.rendered(page, id, since, 90_000);
+  await api.pages.waitForRendered(page, id, since, 90_000);
   const deliver = api.pages.receivers.get(`${page}:${id}`);
   assert.ok(deliver, 'the page is open');
   deliver(message);
@@ -489,7 +489,7 @@ function pageCheck(effect: 'clipboard' | 'tab' | 'request' | 'set' | 'prompt'): 
       await pageButton(a);
       // The first refresh (pageButton delivered it) is rendered before the log is cleared: a
       // second one joining its request in flight would send nothing new.
-      await api.rendered(page as 'host' | 'whois', id, Date.now(), 20_000);
+      await api.pages.waitForRendered(page as 'host' | 'whois', id, Date.now(), 20_000);
       await clearEmulatorLog();
       // Refresh sends again (skipping the cache).
       api.pages.receivers.get(`${page}:${id}`)!((await a.args())[2]);
@@ -829,7 +829,7 @@ const opensChart: Check = async (a) => {
   const [node] = (await a.args()) as [Node];
   const since = Date.now();
   await exec({ ...a, args: async () => [node] });
-  await api.rendered('chart', node.set.id, since, 30_000);
+  await api.pages.waitForRendered('chart', node.set.id, since, 30_000);
 };
 CHECKS['view/item/context:odin.openChart@odin.summarySet'] = opensChart;
 CHECKS['view/item/context:odin.openChart@odin.summarySet.countries'] = opensChart;
@@ -841,7 +841,7 @@ const opensMap: Check = async (a) => {
   const [node] = (await a.args()) as [Node];
   const since = Date.now();
   await exec({ ...a, args: async () => [node] });
-  await api.rendered('map', node.set.id, since, 30_000);
+  await api.pages.waitForRendered('map', node.set.id, since, 30_000);
 };
 // "Show Result Set on Map" is on host searches only, "Show on Map" on summaries by country only
 // (test/unit/search/setMenus.test.ts holds the menus to `mapModeOf`).

@@ -27,7 +27,7 @@ async function summary(args: Record<string, unknown>): Promise<ResultSet> {
 async function openChart(set: ResultSet): Promise<{ generation: number; bars: number }> {
   const api = await getTestApi();
   const { result, since } = await runOnSetNode<{ setId: string; bars: number }>(set, 'odin.openChart');
-  const e = await api.rendered('chart', set.id, since, 60_000);
+  const e = await api.pages.waitForRendered('chart', set.id, since, 60_000);
   assert.strictEqual(e.bars, result.bars, 'the page drew every bar');
   return e;
 }

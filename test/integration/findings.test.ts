@@ -36,7 +36,7 @@ describe('security findings', () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       const since = Date.now();
       await vscode.commands.executeCommand('odin.openHostDetails', ip);
-      await api.rendered('host', ip, since);
+      await api.pages.waitForRendered('host', ip, since);
       await waitFor(
         () => api.pages.rendered.some((e) => e.page === 'host' && e.id === ip && e.counts.cves > 0),
         30_000,

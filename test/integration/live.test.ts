@@ -54,7 +54,7 @@ describe('live dialect smoke', function () {
     ] as const) {
       const since = Date.now();
       await vscode.commands.executeCommand(command, id);
-      const e = await api.rendered(page, id, since, 90_000);
+      const e = await api.pages.waitForRendered(page, id, since, 90_000);
       assert.ok(
         page === 'host' ? e.counts.services > 0 : e.counts.contacts + e.counts.snapshots > 0,
         JSON.stringify(e),

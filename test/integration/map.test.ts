@@ -28,7 +28,7 @@ async function openMap(
 ): Promise<{ summary: MapSummary; generation: number; points: number; countries: number }> {
   const api = await getTestApi();
   const { result: summary, since } = await runOnSetNode<MapSummary>(set, command);
-  const e = await api.rendered('map', set.id, since, 60_000);
+  const e = await api.pages.waitForRendered('map', set.id, since, 60_000);
   return { summary, generation: e.generation, points: e.points, countries: e.countries };
 }
 

@@ -15,7 +15,7 @@ import { l10n } from '../text/l10n';
 import { vulnerability } from '../hosts/vulnerability';
 // The parts by file, not through the index: the index brings the feed parsers (and node:zlib),
 // which activation must not load (it stays fast).
-import { hostExploitation, hostSignalText, type ExploitationView } from '../exploitation/host';
+import { hostExploitation, hostSignalText, onceEach, type ExploitationView } from '../exploitation/host';
 import { byRisk } from '../exploitation/order';
 import { cveRisk } from '../exploitation/risk';
 import { feedNeedsNote, feedNote, shortSignals } from '../exploitation/text';
@@ -204,7 +204,8 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
   ]);
 
   const exposed: string[] = [openPortsLine(host)];
-  const cert = host.services.map((s) => certSummary(s.tls)).find((c) => c !== undefined);
+  let cert: string | undefined;
+  for (const s of host.services) if ((cert = certSummary(s.tls)) !== undefined) break;
   if (cert) exposed.push(l10n.t('**Certificate:** {0}', md(cert, 160)));
   // Tags that hold (normalisation keeps a tag only when its value is true).
   if (host.tags.length) {
@@ -212,7 +213,7 @@ export function hostCard(ip: string, host: Host, opts: CardOptions): string {
     const more = host.tags.length > MAX_TAGS ? ` · ${l10n.t('+{0} more', host.tags.length - MAX_TAGS)}` : '';
     exposed.push(l10n.t('**Tags:** {0}', `${tags.join(' · ')}${more}`));
   }
-  const x = opts.exploitation;
+  const x = opts.exploitation && onceEach(opts.exploitation);
   const { top, total, exploits } = topCves(host, MAX_CVES, x);
   const vuln = vulnerability(host);
   const feedFooter: string[] = [];

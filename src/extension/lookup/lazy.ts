@@ -10,7 +10,11 @@ import type { Ctx } from '../ctx';
 import { HOVER_SELECTOR } from './ids';
 import type { LookupFeature } from './index';
 
-export function registerLookupLazy(ctx: Ctx): CommandsOf<'lookup'> {
+export function registerLookupLazy(ctx: Ctx): {
+  commands: CommandsOf<'lookup'>;
+  /** The feature, loaded on first call (the TestApi's hooks). */
+  load: () => LookupFeature;
+} {
   let feature: LookupFeature | undefined;
   const load = (): LookupFeature => {
     if (!feature) {
@@ -48,5 +52,5 @@ export function registerLookupLazy(ctx: Ctx): CommandsOf<'lookup'> {
     hook('hover');
     hook('card');
   }
-  return standIns('lookup', () => load().commands);
+  return { commands: standIns('lookup', () => load().commands), load };
 }

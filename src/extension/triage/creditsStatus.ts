@@ -35,7 +35,7 @@ export class CreditsStatus implements vscode.Disposable {
         this.item.hide();
       }),
     );
-    this.subs.push(ctx.onDidChangeLedger(() => this.render()));
+    this.subs.push(ctx.onDidChangeLedger(() => this.renderSoon()));
     this.timer = setInterval(() => void this.maybeRefresh(), CREDITS_REFRESH_MS / 4);
     this.timer.unref?.();
   }
@@ -72,6 +72,19 @@ export class CreditsStatus implements vscode.Disposable {
   show(usage: CreditsUsage): void {
     this.last = usage;
     this.render();
+  }
+
+  private renderTimer: NodeJS.Timeout | undefined;
+  /**
+   * The ledger changes as a request leaves: the item follows on a later turn, once for a burst
+   * (a triage's enrichment), so its words and the status bar's update are not on the path of
+   * the request that charged (a hover waits for it).
+   */
+  private renderSoon(): void {
+    this.renderTimer ??= setTimeout(() => {
+      this.renderTimer = undefined;
+      this.render();
+    }, 0);
   }
 
   /** The item from the ledger (spent, budget) and the last balance read. */
@@ -147,6 +160,7 @@ export class CreditsStatus implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.renderTimer) clearTimeout(this.renderTimer);
     for (const s of this.subs) s.dispose();
     this.item.dispose();
   }
