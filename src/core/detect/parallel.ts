@@ -27,6 +27,13 @@ const MAX_WORKERS = 4;
 /** Chunks posted to a worker before it answers one: it never waits for this thread. */
 const IN_FLIGHT = 2;
 
+const counts = { started: 0, running: 0 };
+
+/** Workers started so far, and running now (tests: none is left when a list ends). */
+export function workerCounts(): { started: number; running: number } {
+  return { ...counts };
+}
+
 /** Workers for a large text: one per core the process may use. */
 export function workerCount(): number {
   return Math.min(MAX_WORKERS, Math.max(1, os.availableParallelism()));
@@ -40,6 +47,8 @@ export function workerCount(): number {
 export const WORKER_FILE = path.join(__dirname, 'detectWorker.js');
 
 export interface WorkerRun {
+  /** The worker's script (tests): WORKER_FILE. */
+  script?: string;
   signal?: AbortSignal;
   log?: (level: 'debug' | 'info' | 'warn', message: string) => void;
   /** Chunk `k` (in text order, each once) tallied by worker `source`. */
@@ -59,8 +68,9 @@ export async function tallyInWorkers(
   run: WorkerRun,
 ): Promise<boolean> {
   run.signal?.throwIfAborted();
-  if (!fs.existsSync(WORKER_FILE)) {
-    run.log?.('debug', `List: no ${path.basename(WORKER_FILE)} beside ${__dirname}; reading on this thread`);
+  const script = run.script ?? WORKER_FILE;
+  if (!fs.existsSync(script)) {
+    run.log?.('debug', `List: no ${script}; reading on this thread`);
     return false;
   }
   const workers: Worker[] = [];
@@ -88,7 +98,7 @@ export async function tallyInWorkers(
         try {
           replies.set(reply.seq, { source, tally: reply });
           // In text order: a chunk waits for the ones before it.
-          for (let next = replies.get(merged); next; next = replies.get(merged)) {
+          for (let next = replies.get(merged); next && !settled; next = replies.get(merged)) {
             replies.delete(merged);
             run.onChunk(merged++, next.source, next.tally);
           }
@@ -103,11 +113,16 @@ export async function tallyInWorkers(
       };
       for (let w = 0; w < Math.min(count, cuts.length); w++) {
         // Only the text: no environment (the CLI's may hold the key), no data at start.
-        const worker = new Worker(WORKER_FILE, { env: {}, stdout: true, stderr: true });
+        const worker = new Worker(script, { env: {}, stdout: true, stderr: true });
         workers.push(worker);
+        counts.started++;
+        counts.running++;
         worker.on('message', (m: ChunkReply) => onReply(w, m));
         worker.on('error', fail);
-        worker.on('exit', (code) => fail(new Error(`detection worker ${w} exited (${code})`)));
+        worker.on('exit', (code) => {
+          counts.running--;
+          fail(new Error(`detection worker ${w} exited (${code})`));
+        });
         for (let i = 0; i < IN_FLIGHT; i++) post(w);
       }
     });
