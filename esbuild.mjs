@@ -6,14 +6,7 @@
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { writeCodicons } from './scripts/codicons.mjs';
-import {
-  carriersOf,
-  carrierEntry,
-  mcpSlim,
-  moduleMapOf,
-  oneNamespace,
-  workerEntry,
-} from './scripts/esbuild-plugins.mjs';
+import { carriersOf, carrierEntry, mcpSlim, moduleMapOf, oneNamespace } from './scripts/esbuild-plugins.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -42,8 +35,6 @@ export const PARTS = {
   lucene: 'src/extension/lazy/lucene.ts',
 };
 const ENTRY = 'src/extension/extension.ts';
-/** A large text's detection runs on worker threads (src/core/detect/parallel.ts). */
-const WORKER = 'src/core/detect/detectWorker.ts';
 // The shipped emulator (demo data) gets plain labels in place of the tests' attacker payloads.
 const swap = { 'src/emulator/hostile.ts': 'src/emulator/hostileShipped.ts' };
 const moduleMap = (carriers) => moduleMapOf({ parts: PARTS, swap, carriers });
@@ -58,7 +49,9 @@ const inHost = { ...node, external: ['vscode'], alias: LOADERS, plugins: [module
 const cli = { ...node, banner: { js: '#!/usr/bin/env node' }, define: { ODIN_VERSION: version } };
 const browser = { platform: 'browser', target: 'es2022', outdir: 'dist', format: 'iife' };
 const esm = { ...browser, format: 'esm', loader: { '.css': 'text' } };
-const beside = { alias: LOADERS, plugins: [mcpSlim, moduleMap()] };
+// The MCP server reads its lists on its own thread (src/core/detect/oneThread.ts): no worker code.
+const oneThread = { ...swap, 'src/core/detect/parallel.ts': 'src/core/detect/oneThread.ts' };
+const beside = { alias: LOADERS, plugins: [mcpSlim, moduleMapOf({ parts: PARTS, swap: oneThread })] };
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const targets = {
@@ -106,10 +99,7 @@ if (out) {
   const [[, opts]] = selected;
   const plugins = opts.plugins?.filter((p) => p === mcpSlim);
   Object.assign(opts, { outdir: undefined, outfile: out, alias: undefined, plugins });
-} else if (
-  !only ||
-  ['extension', 'shared', 'detectWorker', ...Object.keys(PARTS)].some((n) => only.includes(n))
-) {
+} else if (!only || ['extension', 'shared', ...Object.keys(PARTS)].some((n) => only.includes(n))) {
   // Which file carries a module two bundles need (scripts/esbuild-plugins.mjs carriersOf):
   // dist/extension.js what it holds itself, dist/shared.js what two or more parts hold besides.
   const inParts = Object.keys(PARTS).filter((n) => targets[n].plugins);
@@ -122,18 +112,6 @@ if (out) {
   const entry = { stdin: carrierEntry(carriers, 'extension', ENTRY), entryPoints: undefined };
   Object.assign(targets.extension, entry, { outdir: undefined, outfile: 'dist/extension.js' });
   if (!only || only.includes('shared')) selected.push(['shared', targets.shared]);
-  // dist/detectWorker.js: the detection code from dist/shared.js (a few hundred bytes of its own).
-  const fromShared = new Map([...carriers].filter(([, c]) => c === 'shared'));
-  const workerInputs = await inputsOf({ ...node, alias: LOADERS, entryPoints: [WORKER] });
-  targets.detectWorker = {
-    ...node,
-    stdin: workerEntry(carriers, workerInputs, WORKER),
-    outdir: undefined,
-    outfile: 'dist/detectWorker.js',
-    alias: LOADERS,
-    plugins: [moduleMap(fromShared)],
-  };
-  if (!only || only.includes('detectWorker')) selected.push(['detectWorker', targets.detectWorker]);
 }
 
 if (!inputsOnly && (!only || only.includes('webview'))) await writeCodicons();

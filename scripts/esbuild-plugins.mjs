@@ -166,30 +166,3 @@ export function carrierEntry(carriers, of, reexport) {
     loader: 'ts',
   };
 }
-
-/**
- * A worker thread's entry (esbuild's `stdin`; dist/detectWorker.js). A worker cannot load
- * dist/extension.js (it requires `vscode` as it loads), so the modules that file carries for
- * the worker's code (`inputs`: esbuild's inputs of `entry`) are built into the worker and put
- * in require's cache in its place: dist/shared.js, which holds the rest, reads them from there.
- */
-export function workerEntry(carriers, inputs, entry) {
-  const own = Object.keys(inputs)
-    .filter((f) => carriers.get(f) === 'extension')
-    .sort()
-    .map((f) => `get ${JSON.stringify(f)}() { return require('./${f}'); }`);
-  return {
-    contents: [
-      `const file = require('node:path').join(__dirname, 'extension.js');`,
-      `const stand = new (require('node:module'))(file);`,
-      `stand.filename = file;`,
-      `stand.loaded = true;`,
-      `stand.exports = { ${SHARED}: {${own.join(', ')}} };`,
-      `require.cache[file] = stand;`,
-      `require('./${entry}');`,
-    ].join('\n'),
-    resolveDir: process.cwd(),
-    sourcefile: 'worker-entry.js',
-    loader: 'js',
-  };
-}

@@ -105,7 +105,6 @@ class IndicatorMerge {
   private readonly byValue = new Map<string, IndicatorSummary>();
   /** Per source (a thread's Tally): its values by id, and their entries (null: not listed). */
   private readonly values: string[][] = [];
-  private readonly kinds: number[][] = [];
   private readonly entries: (IndicatorSummary | null)[][] = [];
   private total = 0;
   private truncated = false;
@@ -116,16 +115,11 @@ class IndicatorMerge {
   add(source: number, base: number, t: ChunkTally): void {
     while (this.values.length <= source) {
       this.values.push([]);
-      this.kinds.push([]);
       this.entries.push([]);
     }
     const values = this.values[source]!;
-    const kinds = this.kinds[source]!;
     const entries = this.entries[source]!;
-    for (let k = 0; k < t.fresh.length; k++) {
-      values.push(t.fresh[k]!);
-      kinds.push(t.freshKinds[k]!);
-    }
+    for (const value of t.fresh) values.push(value);
     this.total += t.total;
     const rows = t.rows;
     for (let at = 0; at < rows.length; at += ROW) {
@@ -137,7 +131,7 @@ class IndicatorMerge {
         if (entry === null && this.byValue.size < this.maxUnique) {
           entry = {
             value,
-            kind: KINDS[kinds[id]!]!,
+            kind: KINDS[rows[at + 4]! >> 1]!,
             count: 0,
             first: base + rows[at + 2]!,
             firstLength: rows[at + 3]!,
@@ -152,7 +146,7 @@ class IndicatorMerge {
         continue;
       }
       entry.count += rows[at + 1]!;
-      if (rows[at + 4]) entry.defanged = true;
+      if (rows[at + 4]! & 1) entry.defanged = true;
     }
   }
 

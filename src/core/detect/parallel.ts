@@ -1,14 +1,17 @@
-// A large text's chunks read on worker threads (detectWorker.ts): each worker gets chunk texts
-// and the detection options only (never a key or a setting), and answers each with its tally
-// (typed arrays and the values it had not sent yet). The workers start with the list and end
-// with it, or as soon as it is cancelled; this thread only cuts, posts and merges, between
-// messages, so it never blocks for long. Pure: no `vscode` import.
-import * as fs from 'node:fs';
+// A large text's chunks read on worker threads: each worker gets chunk texts and the detection
+// options only (never a key or a setting), and answers each with its tally (typed arrays and
+// the values it had not sent yet). The workers start with the list and end with it, or as soon
+// as it is cancelled; this thread only cuts, posts and merges, between messages, so it never
+// blocks for long. Pure: no `vscode` import.
+//
+// A worker runs this module's `serveChunks`, loaded from the file that holds this code: the tsc
+// build's parallel.js, or the bundle that carries it (dist/shared.js, by its `__odinShared` key;
+// the detection code it needs is there too, none of it in dist/extension.js, which a worker
+// could not load: it requires `vscode`). No script of its own: the .vsix has no room for one.
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker } from 'node:worker_threads';
 import type { DetectOptions } from './types';
-import type { ChunkTally } from './tally';
+import { Tally, type ChunkTally } from './tally';
 
 /** A chunk to read (to a worker). */
 export interface ChunkRequest {
@@ -39,16 +42,39 @@ export function workerCount(): number {
   return Math.min(MAX_WORKERS, Math.max(1, os.availableParallelism()));
 }
 
+/** This module's key in the bundle that carries it (scripts/esbuild-plugins.mjs carrierEntry). */
+const KEY = 'src/core/detect/parallel.ts';
+/** What a worker runs: this module's `serveChunks`, from the file that holds it. */
+const WORKER_CODE = `const m = require(${JSON.stringify(__filename)});
+(m.__odinShared ? m.__odinShared[${JSON.stringify(KEY)}] : m).serveChunks();`;
+
 /**
- * The worker's script: beside this module in the tsc build (out/src/core/detect/), and beside
- * the bundle that holds it in dist/ (esbuild.mjs builds dist/detectWorker.js). A bundle standing
- * alone (the npm packages, dist/ci/) has none: its lists are read on the calling thread.
+ * Whether a worker finds `serveChunks` as WORKER_CODE looks for it: not in a bundle that holds
+ * this module without carrying it (a bundle standing alone; dist/mcp.js has oneThread.ts).
  */
-export const WORKER_FILE = path.join(__dirname, 'detectWorker.js');
+function servable(): boolean {
+  // The file is loaded already (this code is in it): its exports, nothing run again.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const m = require(__filename) as {
+    serveChunks?: unknown;
+    __odinShared?: Record<string, { serveChunks?: unknown }>;
+  };
+  return typeof (m.__odinShared ? m.__odinShared[KEY]?.serveChunks : m.serveChunks) === 'function';
+}
+
+/** A worker thread's side: reads the chunks it is sent with one Tally (a value is sent once). */
+export function serveChunks(): void {
+  const tally = new Tally();
+  parentPort?.on('message', ({ seq, text, opts }: ChunkRequest) => {
+    const t = tally.count(text, opts);
+    const reply: ChunkReply = { seq, ...t };
+    parentPort?.postMessage(reply, [t.rows.buffer]);
+  });
+}
 
 export interface WorkerRun {
-  /** The worker's script (tests): WORKER_FILE. */
-  script?: string;
+  /** The worker's code (tests): WORKER_CODE. */
+  code?: string;
   signal?: AbortSignal;
   log?: (level: 'debug' | 'info' | 'warn', message: string) => void;
   /** Chunk `k` (in text order, each once) tallied by worker `source`. */
@@ -68,9 +94,8 @@ export async function tallyInWorkers(
   run: WorkerRun,
 ): Promise<boolean> {
   run.signal?.throwIfAborted();
-  const script = run.script ?? WORKER_FILE;
-  if (!fs.existsSync(script)) {
-    run.log?.('debug', `List: no ${script}; reading on this thread`);
+  if (run.code === undefined && !servable()) {
+    run.log?.('debug', `List: no workers from ${__filename}; reading on this thread`);
     return false;
   }
   const workers: Worker[] = [];
@@ -113,7 +138,12 @@ export async function tallyInWorkers(
       };
       for (let w = 0; w < Math.min(count, cuts.length); w++) {
         // Only the text: no environment (the CLI's may hold the key), no data at start.
-        const worker = new Worker(script, { env: {}, stdout: true, stderr: true });
+        const worker = new Worker(run.code ?? WORKER_CODE, {
+          eval: true,
+          env: {},
+          stdout: true,
+          stderr: true,
+        });
         workers.push(worker);
         counts.started++;
         counts.running++;

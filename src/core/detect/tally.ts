@@ -4,9 +4,12 @@
 // in text order, the same way whether they were tallied here or on a worker. Pure: no `vscode`.
 import { detectTable, type DetectOptions } from './index';
 import { KINDS } from './table';
-import { detached } from '../text/inert';
+import { detached } from '../text/detached';
 
-/** Numbers per unique value in `ChunkTally.rows`: id, count, first, firstLength, defanged. */
+/**
+ * Numbers per unique value in `ChunkTally.rows`: id, count, first, firstLength, and its kind
+ * (index in KINDS) << 1 | 1 if an occurrence was written defanged.
+ */
 export const ROW = 5;
 
 export interface ChunkTally {
@@ -14,10 +17,8 @@ export interface ChunkTally {
   total: number;
   /** Per unique value, in order of first occurrence in the chunk: ROW numbers. */
   rows: Int32Array<ArrayBuffer>;
-  /** The values this thread saw first in this chunk (ids `firstNew`, `firstNew + 1`, …). */
+  /** The values this thread saw first in this chunk, in order: the next ids. */
   fresh: string[];
-  /** Their kinds (index in KINDS). */
-  freshKinds: Uint8Array<ArrayBuffer>;
 }
 
 /** The detection options a chunk is read with (what a worker is sent: nothing else). */
@@ -48,7 +49,6 @@ export class Tally {
     const table = detectTable(chunk, opts);
     const stamp = ++this.chunks;
     const fresh: string[] = [];
-    const freshKinds: number[] = [];
     let rows = new Int32Array(ROW * 256);
     let n = 0;
     for (let i = 0; i < table.length; i++) {
@@ -64,7 +64,6 @@ export class Tally {
           if (id < 0) {
             id = this.add(d.value);
             fresh.push(this.strings[id]!);
-            freshKinds.push(KINDS.indexOf(d.kind));
           }
           if (!raw.includes('%')) this.byRaw.set(raw, id);
         }
@@ -91,14 +90,9 @@ export class Tally {
       rows[at + 1] = 1;
       rows[at + 2] = start;
       rows[at + 3] = table.end(i) - start;
-      rows[at + 4] = defanged;
+      rows[at + 4] = (KINDS.indexOf(table.kind(i)) << 1) | defanged;
     }
-    return {
-      total: table.length,
-      rows: rows.slice(0, ROW * n),
-      fresh,
-      freshKinds: Uint8Array.from(freshKinds),
-    };
+    return { total: table.length, rows: rows.slice(0, ROW * n), fresh };
   }
 
   private add(value: string): number {
