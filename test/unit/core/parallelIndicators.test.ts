@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { chunkEnds, listIndicators, type ListOptions } from '../../../src/core/detect/indicators';
 import { tallyInWorkers, workerCounts } from '../../../src/core/detect/parallel';
+import { chunkOptions } from '../../../src/core/detect/tally';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -105,6 +106,16 @@ void describe('listIndicators on worker threads', () => {
       assert.match(logged[0]!, /^warn: /);
       assert.equal(workerCounts().running, 0);
     }
+  });
+
+  void it('sends a worker the detection options only, whatever else the caller passed', () => {
+    const passed = {
+      mode: 'text',
+      limit: 5,
+      apiKey: 'k',
+      signal: new AbortController().signal,
+    } as ListOptions;
+    assert.deepEqual(chunkOptions(passed), { kinds: undefined, mode: 'text', limit: 5 });
   });
 
   void it('leaves a small text to this thread, and starts workers for a large one', async () => {
