@@ -77,7 +77,7 @@ export async function listIndicators(text: string, opts: ListOptions = {}): Prom
   for (let k = 0, a = 0; k < cuts.length; k++) {
     signal?.throwIfAborted();
     const b = cuts[k]!;
-    merge.add(0, a, tally.count(flat(a === 0 && b === text.length ? text : text.slice(a, b)), detectOpts));
+    merge.add(0, a, tally.read(flat(a === 0 && b === text.length ? text : text.slice(a, b)), detectOpts));
     a = b;
     onProgress?.(a, text.length);
     if (a < text.length) await new Promise<void>((resolve) => setImmediate(resolve));

@@ -66,7 +66,7 @@ function servable(): boolean {
 export function serveChunks(): void {
   const tally = new Tally();
   parentPort?.on('message', ({ seq, text, opts }: ChunkRequest) => {
-    const t = tally.count(text, opts);
+    const t = tally.read(text, opts);
     const reply: ChunkReply = { seq, ...t };
     parentPort?.postMessage(reply, [t.rows.buffer]);
   });

@@ -45,7 +45,7 @@ export class Tally {
   private local = new Int32Array(1024);
   private chunks = 0;
 
-  count(chunk: string, opts: DetectOptions): ChunkTally {
+  read(chunk: string, opts: DetectOptions): ChunkTally {
     const table = detectTable(chunk, opts);
     const stamp = ++this.chunks;
     const fresh: string[] = [];
