@@ -69,7 +69,10 @@ export async function listIndicators(text: string, opts: ListOptions = {}): Prom
         onProgress?.(cuts[k]!, text.length);
       },
     });
-    if (done) return merge.result();
+    if (done) {
+      log?.('info', `List: ${cuts.length} chunks read on ${workers} worker threads`);
+      return merge.result();
+    }
   }
   signal?.throwIfAborted();
   const merge = new IndicatorMerge(maxUnique);
