@@ -151,7 +151,7 @@ export async function tallyInWorkers(
         worker.on('error', fail);
         worker.on('exit', (code) => {
           counts.running--;
-          fail(new Error(`detection worker ${w} exited (${code})`));
+          fail(new Error(`exit ${code}`));
         });
         for (let i = 0; i < IN_FLIGHT; i++) post(w);
       }
@@ -159,10 +159,7 @@ export async function tallyInWorkers(
     return true;
   } catch (e) {
     if (run.signal?.aborted) throw run.signal.reason;
-    run.log?.(
-      'warn',
-      `List: a detection worker failed (${e instanceof Error ? e.message : String(e)}); reading on this thread`,
-    );
+    run.log?.('warn', `List: a worker failed (${String(e)}); reading on this thread`);
     return false;
   } finally {
     // Ended before the list returns: none is left running, whatever happened.
