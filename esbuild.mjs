@@ -49,7 +49,9 @@ const inHost = { ...node, external: ['vscode'], alias: LOADERS, plugins: [module
 const cli = { ...node, banner: { js: '#!/usr/bin/env node' }, define: { ODIN_VERSION: version } };
 const browser = { platform: 'browser', target: 'es2022', outdir: 'dist', format: 'iife' };
 const esm = { ...browser, format: 'esm', loader: { '.css': 'text' } };
-const beside = { alias: LOADERS, plugins: [mcpSlim, moduleMap()] };
+// The MCP server reads its lists on its own thread (src/core/detect/oneThread.ts): no worker code.
+const oneThread = { ...swap, 'src/core/detect/parallel.ts': 'src/core/detect/oneThread.ts' };
+const beside = { alias: LOADERS, plugins: [mcpSlim, moduleMapOf({ parts: PARTS, swap: oneThread })] };
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const targets = {

@@ -425,6 +425,41 @@ describe('hover', function () {
       }
     });
 
+    it('lists the indicators of a large document on worker threads, in the extension host', async () => {
+      // ~9 MB: nine 1 MB chunks, enough for the workers (src/core/detect/parallel.ts).
+      const lines = Array.from(
+        { length: 150_000 },
+        (_, k) => `2026-11-21T03:12:00Z conn from 45.1.${k % 200}.7 to cdn${k % 40}.example-shop.com ok`,
+      );
+      const doc = await vscode.workspace.openTextDocument({ content: lines.join('\n'), language: 'log' });
+      await vscode.window.showTextDocument(doc);
+      try {
+        const list = await vscode.commands.executeCommand<ListedIndicators>('odin.listIndicators');
+        assert.ok(list, 'a list');
+        const byValue = new Map(list.items.map((i) => [i.value, i]));
+        assert.strictEqual(list.items.length, 240);
+        assert.strictEqual(byValue.get('45.1.0.7')?.count, 750);
+        assert.strictEqual(byValue.get('cdn0.example-shop.com')?.count, 3750);
+        assert.strictEqual(byValue.get('45.1.0.7')?.first, lines[0]!.indexOf('45.1.0.7'));
+        const logDir = (await getTestApi()).connection.logFolder;
+        const logged = (): string =>
+          fs.existsSync(logDir)
+            ? fs
+                .readdirSync(logDir)
+                .map((f) => fs.readFileSync(path.join(logDir, f), 'utf8'))
+                .join('\n')
+            : '';
+        await waitFor(
+          () => /List: \d+ chunks read on \d+ worker threads/.test(logged()),
+          5000,
+          'the workers ran',
+        );
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+    });
+
     it('odin.lookup refuses arguments that are not one IP or domain', async () => {
       await clearEmulatorLog();
       for (const bad of [

@@ -2,7 +2,7 @@
 // heuristics that keep file names and member accesses in code from being read as domains.
 import { parse } from 'tldts';
 import { domainToASCII } from 'node:url';
-import { detached } from '../text/inert';
+import { detached } from '../text/detached';
 import { CODE_SAFE_TLDS, FILE_EXTENSION_TLDS, MEMBER_NAME_TLDS, RECEIVERS, REVERSE_DNS_HEADS } from './rules';
 
 const TLDTS_OPTIONS = {

@@ -4,9 +4,13 @@
 // Works on the compact detection table, in chunks cut at line ends (a detection never spans a
 // line end, and a chunk that starts after a newline reads exactly as the whole text does), so
 // a 50 MB log neither allocates an object per hit nor blocks the extension host: the caller
-// gets control back between chunks and can cancel.
-import { detectTable, type DetectionKind, type DetectOptions } from './index';
-import { detached } from '../text/inert';
+// gets control back between chunks and can cancel. A large text's chunks are read on worker
+// threads (parallel.ts), a small one's here; either way each chunk comes back as a tally of
+// its unique values (tally.ts), merged in text order, so both give the same list.
+import type { DetectionKind, DetectOptions } from './index';
+import { chunkOptions, ROW, Tally, type ChunkTally } from './tally';
+import { KINDS } from './table';
+import { tallyInWorkers, workerCount } from './parallel';
 
 export interface IndicatorSummary {
   /** Refanged, canonical (what a lookup sends). */
@@ -37,76 +41,122 @@ export interface ListOptions extends DetectOptions {
   /** At most this many unique values are listed. */
   maxUnique?: number;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Worker threads to read the chunks on; 0: all on this thread. Default: as many as the
+   * machine has cores for a text of 8 chunks or more, else 0.
+   */
+  workers?: number;
+  /** Why the workers were not used (the list is then read here). */
+  log?: (level: 'debug' | 'info' | 'warn', message: string) => void;
 }
 
 const DEFAULT_CHUNK = 1 << 20;
+/** Chunks below which workers cost more (starting them, ~50 ms) than they save. */
+const PARALLEL_CHUNKS = 8;
 
 export async function listIndicators(text: string, opts: ListOptions = {}): Promise<IndicatorList> {
-  const { signal, chunkChars = DEFAULT_CHUNK, maxUnique = 10_000, onProgress, ...detectOpts } = opts;
-  const byValue = new Map<string, IndicatorSummary>();
-  // Rows without the scanner's key (IPv6, blocks, defanged quads): most repeats are written the
-  // same way, so the raw text finds the entry without rebuilding the value. (A zone id inside
-  // brackets reads differently in context: not cached.)
-  const byRaw = new Map<string, IndicatorSummary | null>();
-  const byIp = new IpTable<IndicatorSummary | null>();
-  // Keyed by the scanner's own value strings: a repeat is the same string, found by identity.
-  const byName = new Map<string, IndicatorSummary | null>();
-  let total = 0;
-  let truncated = false;
-  for (let a = 0; a < text.length;) {
-    signal?.throwIfAborted();
-    let b = a + chunkChars >= text.length ? text.length : text.indexOf('\n', a + chunkChars);
-    b = b < 0 ? text.length : b + 1;
-    const chunk = flat(a === 0 && b === text.length ? text : text.slice(a, b));
-    const table = detectTable(chunk, detectOpts);
-    for (let i = 0; i < table.length; i++) {
-      total++;
-      // Most hits in a log are found by the key the scanner left in the table, without a
-      // slice: a dotted quad by its number, a host name by its value.
-      const ip = table.address(i);
-      const name = ip >= 0 ? undefined : table.name(i);
-      let entry = ip >= 0 ? byIp.get(ip) : name !== undefined ? byName.get(name) : undefined;
-      if (entry !== undefined) {
-        if (entry !== null) {
-          entry.count++;
-          if (table.defanged(i)) entry.defanged = true;
-        }
-        continue;
-      }
-      const raw = chunk.slice(table.start(i), table.end(i));
-      entry = byRaw.get(raw);
-      if (entry === undefined) {
-        const d = table.get(i);
-        entry = byValue.get(d.value) ?? null;
-        if (entry === null && byValue.size < maxUnique) {
-          entry = {
-            // The list outlives the scan (a pick may look the value up and cache it): keep a
-            // copy, not a view into the document's text.
-            value: detached(d.value),
-            kind: d.kind,
-            count: 0,
-            first: a + d.start,
-            firstLength: d.end - d.start,
-            defanged: false,
-          };
-          byValue.set(entry.value, entry);
-        }
-        if (entry === null) truncated = true;
-        if (!raw.includes('%')) byRaw.set(raw, entry);
-      }
-      if (ip >= 0) byIp.set(ip, entry);
-      else if (name !== undefined) byName.set(name, entry);
-      if (entry !== null) {
-        entry.count++;
-        if (table.defanged(i)) entry.defanged = true;
-      }
+  const { signal, chunkChars = DEFAULT_CHUNK, maxUnique = 10_000, onProgress, log } = opts;
+  const detectOpts = chunkOptions(opts);
+  const cuts = chunkEnds(text, chunkChars);
+  const workers = opts.workers ?? (cuts.length >= PARALLEL_CHUNKS ? workerCount() : 0);
+  if (workers > 0) {
+    const merge = new IndicatorMerge(maxUnique);
+    const done = await tallyInWorkers(text, cuts, detectOpts, workers, {
+      signal,
+      log,
+      onChunk: (k, source, tally) => {
+        merge.add(source, k === 0 ? 0 : cuts[k - 1]!, tally);
+        onProgress?.(cuts[k]!, text.length);
+      },
+    });
+    if (done) {
+      log?.('info', `List: ${cuts.length} chunks read on ${workers} worker threads`);
+      return merge.result();
     }
+  }
+  signal?.throwIfAborted();
+  const merge = new IndicatorMerge(maxUnique);
+  const tally = new Tally();
+  for (let k = 0, a = 0; k < cuts.length; k++) {
+    signal?.throwIfAborted();
+    const b = cuts[k]!;
+    merge.add(0, a, tally.read(flat(a === 0 && b === text.length ? text : text.slice(a, b)), detectOpts));
     a = b;
     onProgress?.(a, text.length);
     if (a < text.length) await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  const items = [...byValue.values()].sort((x, y) => y.count - x.count || x.first - y.first);
-  return { items, total, truncated };
+  return merge.result();
+}
+
+/** Where each chunk ends: `chunkChars` on, after the next line end (or at the text's end). */
+export function chunkEnds(text: string, chunkChars: number): number[] {
+  const cuts: number[] = [];
+  for (let a = 0; a < text.length;) {
+    const b = a + chunkChars >= text.length ? text.length : text.indexOf('\n', a + chunkChars);
+    a = b < 0 ? text.length : b + 1;
+    cuts.push(a);
+  }
+  return cuts;
+}
+
+/**
+ * The chunks' tallies merged in text order (each chunk's values in order of first occurrence
+ * there), so a value's entry is made at its first occurrence in the text, as a single pass
+ * would: the same `first`, and the same values left out past `maxUnique`.
+ */
+class IndicatorMerge {
+  private readonly byValue = new Map<string, IndicatorSummary>();
+  /** Per source (a thread's Tally): its values by id, and their entries (null: not listed). */
+  private readonly values: string[][] = [];
+  private readonly entries: (IndicatorSummary | null)[][] = [];
+  private total = 0;
+  private truncated = false;
+
+  constructor(private readonly maxUnique: number) {}
+
+  /** A chunk at `base` in the text, tallied by `source`. */
+  add(source: number, base: number, t: ChunkTally): void {
+    while (this.values.length <= source) {
+      this.values.push([]);
+      this.entries.push([]);
+    }
+    const values = this.values[source]!;
+    const entries = this.entries[source]!;
+    for (const value of t.fresh) values.push(value);
+    this.total += t.total;
+    const rows = t.rows;
+    for (let at = 0; at < rows.length; at += ROW) {
+      const id = rows[at]!;
+      let entry = entries[id];
+      if (entry === undefined) {
+        const value = values[id]!;
+        entry = this.byValue.get(value) ?? null;
+        if (entry === null && this.byValue.size < this.maxUnique) {
+          entry = {
+            value,
+            kind: KINDS[rows[at + 4]! >> 1]!,
+            count: 0,
+            first: base + rows[at + 2]!,
+            firstLength: rows[at + 3]!,
+            defanged: false,
+          };
+          this.byValue.set(value, entry);
+        }
+        entries[id] = entry;
+      }
+      if (entry === null) {
+        this.truncated = true;
+        continue;
+      }
+      entry.count += rows[at + 1]!;
+      if (rows[at + 4]! & 1) entry.defanged = true;
+    }
+  }
+
+  result(): IndicatorList {
+    const items = [...this.byValue.values()].sort((x, y) => y.count - x.count || x.first - y.first);
+    return { items, total: this.total, truncated: this.truncated };
+  }
 }
 
 /**
@@ -117,51 +167,4 @@ export async function listIndicators(text: string, opts: ListOptions = {}): Prom
 function flat(cut: string): string {
   const copy = Buffer.from(cut, 'latin1').toString('latin1');
   return copy === cut ? copy : cut;
-}
-
-/**
- * uint32 → value, open addressing on typed arrays: an address as a key costs a multiply and a
- * compare, where a `Map` would box most of them (past 2^30) and a string key needs a slice.
- */
-export class IpTable<T> {
-  private keys = new Int32Array(1024);
-  /** 1 + the index in `values`; 0 for an empty slot. */
-  private slots = new Int32Array(1024);
-  private values: T[] = [];
-  /** 32 - log2(slots): the product's top bits pick the slot. */
-  private shift = 22;
-
-  get(ip: number): T | undefined {
-    const mask = this.slots.length - 1;
-    const key = ip | 0;
-    for (let h = Math.imul(key, 0x9e3779b1) >>> this.shift; ; h = (h + 1) & mask) {
-      const at = this.slots[h];
-      if (at === 0) return undefined;
-      if (this.keys[h] === key) return this.values[at - 1];
-    }
-  }
-
-  /** Adds `ip` (not in the table yet). */
-  set(ip: number, value: T): void {
-    this.values.push(value);
-    if (2 * this.values.length > this.slots.length) this.grow();
-    this.place(ip | 0, this.values.length);
-  }
-
-  private place(key: number, at: number): void {
-    const mask = this.slots.length - 1;
-    let h = Math.imul(key, 0x9e3779b1) >>> this.shift;
-    while (this.slots[h] !== 0) h = (h + 1) & mask;
-    this.keys[h] = key;
-    this.slots[h] = at;
-  }
-
-  private grow(): void {
-    const keys = this.keys;
-    const slots = this.slots;
-    this.keys = new Int32Array(2 * keys.length);
-    this.slots = new Int32Array(2 * slots.length);
-    this.shift--;
-    for (let h = 0; h < slots.length; h++) if (slots[h] !== 0) this.place(keys[h], slots[h]);
-  }
 }

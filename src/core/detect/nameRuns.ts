@@ -1,6 +1,6 @@
 // Per-kind analysis, host names: the TLD checked in place, the name's facts cached by spelling,
 // and the context rules (context.ts) that decide whether a public host name is meant here.
-import { detached } from '../text/inert';
+import { detached } from '../text/detached';
 import { ALPHA, Ch, CLS, find, gluedAt, isIdnLabelAt, isTrimmed, UNICODE } from './chars';
 import { codeAfter, CTX_AT, CTX_DEFANGED, CTX_PATH, CTX_URL, leftContext } from './context';
 import { acceptFacts, isIcannTld, nameFacts, nameValue, type NameFacts } from './domain';

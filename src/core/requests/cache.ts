@@ -28,7 +28,7 @@ import {
   writeFileAtomicSync,
 } from './cacheFile';
 import { heapBytes } from './heapBytes';
-import { detached } from '../text/inert';
+import { detached } from '../text/detached';
 
 export { parseCacheFile } from './cacheFile';
 

@@ -19,6 +19,8 @@ export interface BuildOptions {
   /** At most this many unique values (the rest are counted only). Default 50,000. */
   maxUnique?: number;
   onProgress?: (filesDone: number, files: number) => void;
+  /** Why a large text was not read on worker threads (listIndicators). */
+  log?: (level: 'debug' | 'info' | 'warn', message: string) => void;
 }
 
 /** Scans the texts and merges their indicators: one row per unique value. */
@@ -34,7 +36,7 @@ export async function buildTriage(
   for (let i = 0; i < texts.length; i++) {
     opts.signal?.throwIfAborted();
     const { uri, text } = texts[i]!;
-    const list = await listIndicators(text, { mode: 'text', signal: opts.signal, maxUnique });
+    const list = await listIndicators(text, { mode: 'text', signal: opts.signal, maxUnique, log: opts.log });
     occurrences += list.total;
     truncated ||= list.truncated;
     const firstHere: TriageRow[] = [];
