@@ -117,14 +117,17 @@ if (out) {
 if (!inputsOnly && (!only || only.includes('webview'))) await writeCodicons();
 // The pages' stylesheet (media/details.css) as they load it, minified in production; the
 // notebook renderer embeds this copy, so it is written before the bundles.
-if (!inputsOnly && (!only || ['webview', 'notebookRenderer'].some((n) => only.includes(n))))
-  await esbuild.build({ ...common, entryPoints: ['media/details.css'], outfile: 'dist/details.css' });
+const styles = { ...common, entryPoints: ['media/details.css'], outfile: 'dist/details.css' };
+const withStyles = !only || ['webview', 'notebookRenderer'].some((n) => only.includes(n));
+if (!inputsOnly && withStyles) await esbuild.build(styles);
 if (inputsOnly) {
   const inputs = {};
   for (const [name, opts] of selected) inputs[name] = Object.keys(await inputsOf(opts));
   console.log(JSON.stringify(inputs));
 } else if (watch) {
   for (const [, opts] of selected) await (await esbuild.context({ ...common, ...opts })).watch();
+  // A change of the stylesheet rewrites dist/details.css, and the renderer that embeds it follows.
+  if (withStyles) await (await esbuild.context(styles)).watch();
   console.log('[esbuild] watching', selected.map(([n]) => n).join(', '));
 } else {
   const build = ([, opts]) => esbuild.build({ ...common, ...opts, metafile: analyze });
