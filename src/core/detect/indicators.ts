@@ -8,6 +8,7 @@
 // threads (parallel.ts), a small one's here; either way each chunk comes back as a tally of
 // its unique values (tally.ts), merged in text order, so both give the same list.
 import type { DetectionKind, DetectOptions } from './index';
+import type { ListLog } from './types';
 import { chunkOptions, ROW, Tally, type ChunkTally } from './tally';
 import { KINDS } from './table';
 import { tallyInWorkers, workerCount } from './parallel';
@@ -47,7 +48,7 @@ export interface ListOptions extends DetectOptions {
    */
   workers?: number;
   /** Why the workers were not used (the list is then read here). */
-  log?: (level: 'debug' | 'info' | 'warn', message: string) => void;
+  log?: ListLog;
 }
 
 const DEFAULT_CHUNK = 1 << 20;

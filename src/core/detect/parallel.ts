@@ -10,7 +10,7 @@
 // could not load: it requires `vscode`). No script of its own: the .vsix has no room for one.
 import * as os from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
-import type { DetectOptions } from './types';
+import type { DetectOptions, ListLog } from './types';
 import { Tally, type ChunkTally } from './tally';
 
 /** A chunk to read (to a worker). */
@@ -76,7 +76,7 @@ export interface WorkerRun {
   /** The worker's code (tests): WORKER_CODE. */
   code?: string;
   signal?: AbortSignal;
-  log?: (level: 'debug' | 'info' | 'warn', message: string) => void;
+  log?: ListLog;
   /** Chunk `k` (in text order, each once) tallied by worker `source`. */
   onChunk: (k: number, source: number, tally: ChunkTally) => void;
 }

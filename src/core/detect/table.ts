@@ -102,7 +102,12 @@ export class DetectionTable {
   }
 
   kind(i: number): DetectionKind {
-    return KINDS[this.rows[W * i + 2] & 3];
+    return KINDS[this.kindIndex(i)];
+  }
+
+  /** The kind's index in KINDS (what a tally sends instead of the name). */
+  kindIndex(i: number): number {
+    return this.rows[W * i + 2] & 3;
   }
 
   defanged(i: number): boolean {

@@ -3,12 +3,11 @@
 // appears in). A worker thread sends this over (parallel.ts); listIndicators merges the chunks
 // in text order, the same way whether they were tallied here or on a worker. Pure: no `vscode`.
 import { detectTable, type DetectOptions } from './index';
-import { KINDS } from './table';
 import { detached } from '../text/detached';
 
 /**
  * Numbers per unique value in `ChunkTally.rows`: id, count, first, firstLength, and its kind
- * (index in KINDS) << 1 | 1 if an occurrence was written defanged.
+ * (its index in table.ts's KINDS) << 1 | 1 if an occurrence was written defanged.
  */
 export const ROW = 5;
 
@@ -90,7 +89,7 @@ export class Tally {
       rows[at + 1] = 1;
       rows[at + 2] = start;
       rows[at + 3] = table.end(i) - start;
-      rows[at + 4] = (KINDS.indexOf(table.kind(i)) << 1) | defanged;
+      rows[at + 4] = (table.kindIndex(i) << 1) | defanged;
     }
     return { total: table.length, rows: rows.slice(0, ROW * n), fresh };
   }

@@ -23,6 +23,9 @@ export interface Detection {
   port?: number;
 }
 
+/** Where a list says how it was read (workers or this thread): the extension's `Log.sink`. */
+export type ListLog = (level: 'debug' | 'info' | 'warn', message: string) => void;
+
 export interface DetectOptions {
   /** Only these kinds (default: all). */
   kinds?: readonly DetectionKind[];

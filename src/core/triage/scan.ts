@@ -3,6 +3,7 @@
 // answers of an earlier triage over. Pure: no `vscode` import.
 import type { DetectionKind } from '../detect';
 import { listIndicators } from '../detect/indicators';
+import type { ListLog } from '../detect/types';
 import { lookupKind, type Triage, type TriageRow } from './model';
 import { l10n } from '../text/l10n';
 
@@ -20,7 +21,7 @@ export interface BuildOptions {
   maxUnique?: number;
   onProgress?: (filesDone: number, files: number) => void;
   /** Why a large text was not read on worker threads (listIndicators). */
-  log?: (level: 'debug' | 'info' | 'warn', message: string) => void;
+  log?: ListLog;
 }
 
 /** Scans the texts and merges their indicators: one row per unique value. */

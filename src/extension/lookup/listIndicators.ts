@@ -74,7 +74,7 @@ export function listIndicatorCommands(ctx: Ctx): Pick<CommandsOf<'lookup'>, 'odi
                   listIndicators(text, {
                     mode,
                     signal,
-                    log: (level, message) => ctx.log[level](message),
+                    log: ctx.log.sink,
                     onProgress: (done, all) => {
                       const pct = Math.floor((100 * done) / all);
                       progress.report({ increment: pct - reported, message: `${pct}%` });

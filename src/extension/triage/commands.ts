@@ -241,7 +241,7 @@ async function runTriage(
               ? vscode.l10n.t('scanning 1 file…')
               : vscode.l10n.t('scanning {0} files…', texts.length),
         });
-        const t = await buildTriage(texts, triageCheck(ctx.gate), { signal, log: (l, m) => ctx.log[l](m) });
+        const t = await buildTriage(texts, triageCheck(ctx.gate), { signal, log: ctx.log.sink });
         if (state.last && state.origin === ctx.origin()) carryOver(t, state.last);
         state.set(t, ctx.origin());
         // Every lookup and batch is decided by the gate once, inside the request path, as it
