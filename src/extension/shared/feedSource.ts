@@ -2,18 +2,16 @@
 // MCP server definition (agent/mcp.ts) can tell the server at activation without loading the
 // feed parsers.
 import * as path from 'node:path';
-import type * as vscode from 'vscode';
 import { config } from './config';
+// A type only (erased): feeds.ts and its parsers are not loaded by this module.
+import type { FeedsHost } from './feeds';
 
 /**
  * Where the window's copies live and the URLs they must come from: the user's feeds in
  * `feeds/`, the demo's in `feeds-demo/` (so a demo copy never stands for a real feed, in this
  * window, another one, or the MCP server, which is told the same).
  */
-export function feedSource(ctx: {
-  readonly extension: Pick<vscode.ExtensionContext, 'globalStorageUri'>;
-  demoUrl(): string | undefined;
-}): {
+export function feedSource(ctx: Pick<FeedsHost, 'extension' | 'demoUrl'>): {
   dir: string;
   kevUrl: string;
   epssUrl: string;
