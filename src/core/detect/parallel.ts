@@ -51,7 +51,7 @@ const WORKER_CODE = `const m = require(${JSON.stringify(__filename)});
 
 /**
  * Whether a worker finds `serveChunks` as WORKER_CODE looks for it: not in a bundle that holds
- * this module without carrying it (a bundle standing alone: dist/ci/hunt.js, the npm packages' files).
+ * this module without carrying it (one standing alone: dist/ci/hunt.js, the npm packages' files).
  */
 function servable(): boolean {
   // The file is loaded already (this code is in it): its exports, nothing run again.
