@@ -6,7 +6,14 @@
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { writeCodicons } from './scripts/codicons.mjs';
-import { carriersOf, carrierEntry, mcpSlim, moduleMapOf, oneNamespace } from './scripts/esbuild-plugins.mjs';
+import {
+  carriersOf,
+  carrierEntry,
+  mcpSlim,
+  moduleMapOf,
+  oneNamespace,
+  sharedOutsideHost,
+} from './scripts/esbuild-plugins.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -49,9 +56,7 @@ const inHost = { ...node, external: ['vscode'], alias: LOADERS, plugins: [module
 const cli = { ...node, banner: { js: '#!/usr/bin/env node' }, define: { ODIN_VERSION: version } };
 const browser = { platform: 'browser', target: 'es2022', outdir: 'dist', format: 'iife' };
 const esm = { ...browser, format: 'esm', loader: { '.css': 'text' } };
-// The MCP server reads its lists on its own thread (src/core/detect/oneThread.ts): no worker code.
-const oneThread = { ...swap, 'src/core/detect/parallel.ts': 'src/core/detect/oneThread.ts' };
-const beside = { alias: LOADERS, plugins: [mcpSlim, moduleMapOf({ parts: PARTS, swap: oneThread })] };
+const beside = { alias: LOADERS, plugins: [mcpSlim, moduleMap()] };
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const targets = {
@@ -70,7 +75,8 @@ const targets = {
     entryPoints: { emulator: 'src/emulator/cli.ts' },
     plugins: [moduleMap()],
   },
-  // `odin-mcp`: in the .vsix it takes the suffix list and the parser from psl.js and lucene.js.
+  // `odin-mcp`: in the .vsix it takes the suffix list, the parser and the core from psl.js,
+  // lucene.js and shared.js (below).
   mcp: { ...cli, ...beside, entryPoints: { mcp: 'src/agent/mcp/cli.ts' } },
   // 'dist/ci/hunt.js' and 'dist/ci/action.js' (odin-hunt, the GitHub Action): not in the .vsix.
   hunt: { ...cli, outdir: 'dist/ci', entryPoints: { hunt: 'src/hunt/bin.ts' } },
@@ -99,12 +105,14 @@ if (out) {
   const [[, opts]] = selected;
   const plugins = opts.plugins?.filter((p) => p === mcpSlim);
   Object.assign(opts, { outdir: undefined, outfile: out, alias: undefined, plugins });
-} else if (!only || ['extension', 'shared', ...Object.keys(PARTS)].some((n) => only.includes(n))) {
+} else if (!only || ['extension', 'shared', 'mcp', ...Object.keys(PARTS)].some((n) => only.includes(n))) {
   // Which file carries a module two bundles need (scripts/esbuild-plugins.mjs carriersOf):
   // dist/extension.js what it holds itself, dist/shared.js what two or more parts hold besides.
   const inParts = Object.keys(PARTS).filter((n) => targets[n].plugins);
   const inputs = await Promise.all(inParts.map((n) => inputsOf(targets[n])));
   const carriers = carriersOf(await inputsOf(targets.extension), inputs, Object.values(PARTS));
+  // dist/mcp.js (plain Node) takes the modules of dist/shared.js that never load `vscode`.
+  targets.mcp.plugins = [mcpSlim, moduleMap(sharedOutsideHost(carriers, await inputsOf(targets.mcp)))];
   for (const name of inParts) targets[name].plugins = [moduleMap(carriers), oneNamespace];
   const fromMain = new Map([...carriers].filter(([, c]) => c === 'extension'));
   const shared = { stdin: carrierEntry(carriers, 'shared'), outdir: undefined, outfile: 'dist/shared.js' };

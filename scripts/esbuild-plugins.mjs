@@ -148,6 +148,21 @@ export function carriersOf(main, partInputs, partEntries) {
 }
 
 /**
+ * The modules dist/shared.js carries that a bundle run by plain Node (dist/mcp.js) takes from
+ * it, of those the bundle holds (`inputs`, esbuild's): each whose imports never reach a module
+ * dist/extension.js carries, since that file requires `vscode`.
+ */
+export function sharedOutsideHost(carriers, inputs) {
+  const host = new Set([...carriers].filter(([, c]) => c === 'extension').map(([f]) => f));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [f, { imports }] of Object.entries(inputs))
+      if (!host.has(f) && imports.some((i) => host.has(i.path))) grew = Boolean(host.add(f));
+  }
+  return new Map([...carriers].filter(([f, c]) => c === 'shared' && f in inputs && !host.has(f)));
+}
+
+/**
  * A carrier's entry (esbuild's `stdin`): its modules as `__odinShared` getters, each evaluated
  * when a part first asks for it, not when the file loads; dist/extension.js's also exports the
  * extension's entry (`reexport`).

@@ -8,6 +8,7 @@
 // build's parallel.js, or the bundle that carries it (dist/shared.js, by its `__odinShared` key;
 // the detection code it needs is there too, none of it in dist/extension.js, which a worker
 // could not load: it requires `vscode`). No script of its own: the .vsix has no room for one.
+// dist/mcp.js takes this module from dist/shared.js too, so its workers load that file.
 import * as os from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 import type { DetectOptions, ListLog } from './types';
@@ -50,7 +51,7 @@ const WORKER_CODE = `const m = require(${JSON.stringify(__filename)});
 
 /**
  * Whether a worker finds `serveChunks` as WORKER_CODE looks for it: not in a bundle that holds
- * this module without carrying it (a bundle standing alone; dist/mcp.js has oneThread.ts).
+ * this module without carrying it (one standing alone: dist/ci/hunt.js, the npm packages' files).
  */
 function servable(): boolean {
   // The file is loaded already (this code is in it): its exports, nothing run again.
