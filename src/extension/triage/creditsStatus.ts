@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { CreditsUsage } from '../../api/types';
 import { CREDITS_REFRESH_MS, CreditsSchedule, isLow } from '../../core/triage/credits';
 import type { Ctx } from '../ctx';
+import { fmt } from '../../core/text/numbers';
 
 /**
  * The session's credits in the status bar: spent / budget / balance. Spent and budget are
@@ -100,7 +101,6 @@ export class CreditsStatus implements vscode.Disposable {
     const plan = usage?.hostCert?.plan;
     const budgetSpent = ledger.budget !== undefined && ledger.left === 0;
     const low = (left !== undefined && isLow(left, plan)) || budgetSpent;
-    const fmt = (n: number): string => n.toLocaleString('en-US');
     // spent / budget · balance: one number for what this window spent, everywhere it is shown.
     const spent =
       ledger.budget !== undefined ? `${fmt(ledger.spent)}/${fmt(ledger.budget)}` : fmt(ledger.spent);
@@ -122,23 +122,15 @@ export class CreditsStatus implements vscode.Disposable {
     if (left !== undefined)
       lines.push(
         plan
-          ? vscode.l10n.t(
-              'ODIN credits left: {0} of {1} (hosts and certificates)',
-              left.toLocaleString('en-US'),
-              plan.toLocaleString('en-US'),
-            )
-          : vscode.l10n.t('ODIN credits left: {0} (hosts and certificates)', left.toLocaleString('en-US')),
+          ? vscode.l10n.t('ODIN credits left: {0} of {1} (hosts and certificates)', fmt(left), fmt(plan))
+          : vscode.l10n.t('ODIN credits left: {0} (hosts and certificates)', fmt(left)),
       );
     const b = usage?.bucketFile;
     if (typeof b?.left === 'number')
       lines.push(
         b.plan
-          ? vscode.l10n.t(
-              'Buckets and files: {0} of {1}',
-              b.left.toLocaleString('en-US'),
-              b.plan.toLocaleString('en-US'),
-            )
-          : vscode.l10n.t('Buckets and files: {0}', b.left.toLocaleString('en-US')),
+          ? vscode.l10n.t('Buckets and files: {0} of {1}', b.fmt(left), b.fmt(plan))
+          : vscode.l10n.t('Buckets and files: {0}', b.fmt(left)),
       );
     if (usage?.expiresOn) lines.push(vscode.l10n.t('Plan expires {0}', String(usage.expiresOn).slice(0, 10)));
     lines.push(vscode.l10n.t('Click to refresh.'));
@@ -149,7 +141,7 @@ export class CreditsStatus implements vscode.Disposable {
       this.warned = true;
       void vscode.window.showWarningMessage(
         left !== undefined && isLow(left, plan)
-          ? vscode.l10n.t('ODIN: {0} credits left.', left.toLocaleString('en-US'))
+          ? vscode.l10n.t('ODIN: {0} credits left.', fmt(left))
           : vscode.l10n.t(
               'ODIN: the session budget of {0} credits is spent; nothing more is sent.',
               fmt(ledger.budget ?? 0),
