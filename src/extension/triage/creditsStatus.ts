@@ -129,8 +129,8 @@ export class CreditsStatus implements vscode.Disposable {
     if (typeof b?.left === 'number')
       lines.push(
         b.plan
-          ? vscode.l10n.t('Buckets and files: {0} of {1}', b.fmt(left), b.fmt(plan))
-          : vscode.l10n.t('Buckets and files: {0}', b.fmt(left)),
+          ? vscode.l10n.t('Buckets and files: {0} of {1}', fmt(b.left), fmt(b.plan))
+          : vscode.l10n.t('Buckets and files: {0}', fmt(b.left)),
       );
     if (usage?.expiresOn) lines.push(vscode.l10n.t('Plan expires {0}', String(usage.expiresOn).slice(0, 10)));
     lines.push(vscode.l10n.t('Click to refresh.'));
