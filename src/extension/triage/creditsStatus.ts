@@ -135,7 +135,10 @@ export class CreditsStatus implements vscode.Disposable {
     if (usage?.expiresOn) lines.push(vscode.l10n.t('Plan expires {0}', String(usage.expiresOn).slice(0, 10)));
     lines.push(vscode.l10n.t('Click to refresh.'));
     this.item.tooltip = lines.join('\n');
-    this.item.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    // Each assignment schedules an update of the item: only what changed (the colour rarely does).
+    const background = low ? 'statusBarItem.warningBackground' : undefined;
+    if (this.item.backgroundColor?.id !== background)
+      this.item.backgroundColor = background ? new vscode.ThemeColor(background) : undefined;
     this.item.show();
     if (low && !this.warned) {
       this.warned = true;
