@@ -4,6 +4,9 @@ import { CREDITS_REFRESH_MS, CreditsSchedule, isLow } from '../../core/triage/cr
 import type { Ctx } from '../ctx';
 import { fmt } from '../../core/text/numbers';
 
+/** How long the item may lag the ledger: it renders at most once in this time. */
+const CREDITS_RENDER_MS = 1000;
+
 /**
  * The session's credits in the status bar: spent / budget / balance. Spent and budget are
  * the window's ledger (every surface charges it); the balance is read from
@@ -77,15 +80,17 @@ export class CreditsStatus implements vscode.Disposable {
 
   private renderTimer: NodeJS.Timeout | undefined;
   /**
-   * The ledger changes as a request leaves: the item follows on a later turn, once for a burst
-   * (a triage's enrichment), so its words and the status bar's update are not on the path of
-   * the request that charged (a hover waits for it).
+   * The ledger changes as a request leaves: the item follows within a second, once for all the
+   * requests of that second (a run of hovers, a triage's enrichment). Each render is a message
+   * to the workbench and a repaint of the status bar; on the next turn (as it was) it landed
+   * while the request that charged was still being sent, and the repaint while its answer was
+   * on the way: a cold hover waited for both (measured in the hover bench: docs/benchmarks.md).
    */
   private renderSoon(): void {
     this.renderTimer ??= setTimeout(() => {
       this.renderTimer = undefined;
       this.render();
-    }, 0);
+    }, CREDITS_RENDER_MS);
   }
 
   /** The item from the ledger (spent, budget) and the last balance read. */
