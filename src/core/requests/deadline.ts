@@ -20,22 +20,27 @@ export function withinDeadline<T>(
 ): Promise<T | typeof NOT_YET> {
   p.catch(() => undefined);
   return new Promise((resolve, reject) => {
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      onEnd?.();
+    };
     const timer = setTimeout(
       () => {
-        onEnd?.();
+        end();
         resolve(NOT_YET);
       },
       Math.max(0, ms),
     );
     p.then(
       (v) => {
-        clearTimeout(timer);
-        onEnd?.();
+        end();
         resolve(v);
       },
       (e: unknown) => {
-        clearTimeout(timer);
-        onEnd?.();
+        end();
         reject(e instanceof Error ? e : new Error(String(e)));
       },
     );

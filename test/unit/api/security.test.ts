@@ -178,7 +178,7 @@ void describe('the key never leaks', () => {
     const { client } = makeClient(emu.url, KEY, { log });
     await client.getHost(FIXTURE_HOSTS.resolver);
     assert.ok(asked.includes('debug'), 'asked before a debug line');
-    assert.deepEqual(lines, [], 'the request and answer lines are debug: dropped');
+    assert.equal(lines.length, 0, 'the request and answer lines are debug: dropped');
     const echoed = makeClient(echo.url, KEY, { log });
     await expectKind(echoed.client.getHost('4.4.4.4'), 'server');
     assert.ok(
