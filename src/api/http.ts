@@ -42,7 +42,11 @@ import { backoff, isRetryable, retryPolicy, sleep, type RetryOptions } from './r
 export { parseRetryAfter, type RetryOptions } from './retry';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
-export type Logger = (level: LogLevel, msg: string) => void;
+/**
+ * Receives the transport's lines. `writes`, when given, says whether a level is written at all:
+ * a line of a level it does not write is never formatted (two lines a request).
+ */
+export type Logger = ((level: LogLevel, msg: string) => void) & { writes?: (level: LogLevel) => boolean };
 
 export interface TransportOptions {
   /** `https://api.odin.io`; `http:` only for loopback. */
@@ -161,6 +165,12 @@ export class HttpTransport {
     return out;
   }
 
+  /** Whether a line of `level` reaches a logger (checked before a line is formatted). */
+  logs(level: LogLevel): boolean {
+    const log = this.opts.log;
+    return !!log && (log.writes?.(level) ?? true);
+  }
+
   log(level: LogLevel, msg: string): void {
     try {
       this.opts.log?.(level, this.redact(msg));
@@ -260,11 +270,13 @@ export class HttpTransport {
       for (;;) {
         attempts++;
         const started = Date.now();
-        this.log('debug', `→ ${req.method} ${url.pathname}${attempts > 1 ? ` (attempt ${attempts})` : ''}`);
+        if (this.logs('debug'))
+          this.log('debug', `→ ${req.method} ${url.pathname}${attempts > 1 ? ` (attempt ${attempts})` : ''}`);
         let err: OdinApiError;
         try {
           const res = await exchange(this.exchangeWith, req, url, key, call.signal, aborted);
-          this.log('debug', `← ${res.status} ${req.method} ${url.pathname} in ${Date.now() - started} ms`);
+          if (this.logs('debug'))
+            this.log('debug', `← ${res.status} ${req.method} ${url.pathname} in ${Date.now() - started} ms`);
           return { ...res, attempts };
         } catch (e) {
           err =

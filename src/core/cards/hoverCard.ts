@@ -12,6 +12,7 @@ import { SEVERITY_RANK, type Cve, type Host, type WhoisRecord } from '../../api/
 import { certSummary, cvesHaveDetails, serviceSummary } from '../hosts/serviceText';
 import { escapeMarkdown } from '../text/inert';
 import { l10n } from '../text/l10n';
+import { fmt } from '../text/numbers';
 import { vulnerability } from '../hosts/vulnerability';
 // The parts by file, not through the index: the index brings the feed parsers (and node:zlib),
 // which activation must not load (it stays fast).
@@ -130,10 +131,6 @@ function footer(opts: CardOptions, extra: string[] = []): string {
 function join(lines: string[]): string {
   // Two trailing spaces would be a hard break; a blank line between blocks is clearer.
   return lines.filter((l) => l !== '').join('\n\n');
-}
-
-function fmt(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 /**

@@ -106,6 +106,8 @@ export class ResultCache {
   private timer: NodeJS.Timeout | undefined;
   /** When the oldest change not yet written was made (Date.now()). */
   private unsavedSince: number | undefined;
+  /** When the latest change was made (Date.now()). */
+  private changedAt = 0;
   private dirty = false;
   private writing: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -289,15 +291,33 @@ export class ResultCache {
     if (!this.options.file || this.disposed) return;
     const now = Date.now();
     this.unsavedSince ??= now;
-    const latest = this.unsavedSince + (this.options.writeMaxWaitMs ?? 15_000);
-    if (this.timer) clearTimeout(this.timer);
+    this.changedAt = now;
+    // One timer for a run of changes (each answer of a run of cold hovers is one): it is not
+    // set again per change; when it fires early for the latest change, it waits the rest.
+    if (!this.timer) this.armWrite(now);
+  }
+
+  /** When the changes not yet written are due: a pause of `writeDelayMs`, at most `writeMaxWaitMs` after the first. */
+  private writeDue(): number {
+    return Math.min(
+      this.changedAt + (this.options.writeDelayMs ?? 1500),
+      (this.unsavedSince ?? this.changedAt) + (this.options.writeMaxWaitMs ?? 15_000),
+    );
+  }
+
+  private armWrite(now: number): void {
     this.timer = setTimeout(
       () => {
         this.timer = undefined;
+        const at = Date.now();
+        if (at < this.writeDue()) {
+          this.armWrite(at);
+          return;
+        }
         this.unsavedSince = undefined;
         this.writing = this.writing.then(() => this.write());
       },
-      Math.max(0, Math.min(this.options.writeDelayMs ?? 1500, latest - now)),
+      Math.max(0, this.writeDue() - now),
     );
     this.timer.unref?.();
   }

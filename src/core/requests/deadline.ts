@@ -10,18 +10,37 @@ export const NOT_YET: unique symbol = Symbol('not answered yet');
 /**
  * `p`'s value (or rejection) if it settles within `ms`, else `NOT_YET`. A later rejection of
  * `p` is swallowed (the caller has moved on), so it never becomes an unhandled rejection.
+ * `onEnd` runs once, when the wait ends (settled or timed out): what the waiter linked to
+ * the work for the wait's length is undone on the same timer, not on a second one.
  */
-export function withinDeadline<T>(p: Promise<T>, ms: number): Promise<T | typeof NOT_YET> {
+export function withinDeadline<T>(
+  p: Promise<T>,
+  ms: number,
+  onEnd?: () => void,
+): Promise<T | typeof NOT_YET> {
   p.catch(() => undefined);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(NOT_YET), Math.max(0, ms));
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(timer);
+      onEnd?.();
+    };
+    const timer = setTimeout(
+      () => {
+        end();
+        resolve(NOT_YET);
+      },
+      Math.max(0, ms),
+    );
     p.then(
       (v) => {
-        clearTimeout(timer);
+        end();
         resolve(v);
       },
       (e: unknown) => {
-        clearTimeout(timer);
+        end();
         reject(e instanceof Error ? e : new Error(String(e)));
       },
     );

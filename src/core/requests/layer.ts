@@ -138,7 +138,11 @@ export class RequestLayer {
 
   /** What the cache holds for a lookup, without sending anything (fresh or stale). */
   peek<T>(kind: string, target: string): LookupResult<T> | undefined {
-    const hit = this.options.cache.get<T>(cacheKey(this.options.origin(), kind, target));
+    return this.peekKey<T>(cacheKey(this.options.origin(), kind, target));
+  }
+
+  private peekKey<T>(key: string): LookupResult<T> | undefined {
+    const hit = this.options.cache.get<T>(key);
     if (!hit) return undefined;
     return hit.notFound
       ? { status: 'notFound', fromCache: true, storedAt: hit.storedAt, stale: !hit.fresh }
@@ -161,7 +165,7 @@ export class RequestLayer {
     if (origin !== this.lastOrigin) this.originChanged(origin);
     const key = cacheKey(origin, kind, target);
     if (!opts.refresh) {
-      const cached = this.peek<T>(kind, target);
+      const cached = this.peekKey<T>(key);
       if (cached && !cached.stale) return cached;
       if (opts.automatic && this.pauses.state) {
         if (cached) return cached;

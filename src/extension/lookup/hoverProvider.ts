@@ -69,10 +69,13 @@ export function internalNameAt(line: string, offset: number): Indicator | undefi
   return { kind: 'domain', start, end, raw, value, defanged: false };
 }
 
+/** The hover commands a card may run (one frozen copy: every card enables the same). */
+const HOVER_TRUST = Object.freeze({ enabledCommands: Object.freeze([...HOVER_COMMAND_IDS]) });
+
 /** A Markdown string that can run our hover commands and nothing else: no HTML, no icons. */
 export function hoverMarkdown(text: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(text, false);
-  md.isTrusted = { enabledCommands: [...HOVER_COMMAND_IDS] };
+  md.isTrusted = HOVER_TRUST;
   md.supportHtml = false;
   md.supportThemeIcons = false;
   return md;

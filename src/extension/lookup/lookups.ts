@@ -146,9 +146,11 @@ export async function buildCard(
     if (req.decided) return await fetchCard(ctx, ind, req, opts);
     // A hover answers within a few seconds whatever the API does; the request goes on within
     // its own deadline (it is no longer tied to this hover) and fills the cache for the next one.
+    const linked = linkedWhileWaiting(req.signal);
     const card = await withinDeadline(
-      fetchCard(ctx, ind, { ...req, signal: linkedUntil(req.signal, HOVER_WAIT_MS) }, opts),
+      fetchCard(ctx, ind, { ...req, signal: linked.signal }, opts),
       HOVER_WAIT_MS,
+      linked.release,
     );
     return card === NOT_YET ? pendingCard(ind.value, opts) : card;
   } catch (err) {
@@ -170,17 +172,20 @@ export async function buildCard(
 export const HOVER_WAIT_MS = 4000;
 
 /**
- * A signal that follows `signal` for `ms` and then lets go: a hover closed early still
- * cancels its request, one still waiting after the hover answered no longer does.
+ * A signal that follows `signal` until `release` (the hover's wait ended: answered, or
+ * "not answered yet") and then lets go: a hover closed early still cancels its request, one
+ * still waiting after the hover answered no longer does.
  */
-function linkedUntil(signal: AbortSignal | undefined, ms: number): AbortSignal | undefined {
-  if (!signal) return undefined;
+function linkedWhileWaiting(signal: AbortSignal | undefined): {
+  signal?: AbortSignal;
+  release: () => void;
+} {
+  if (!signal) return { release: () => undefined };
   const c = new AbortController();
   const onAbort = (): void => c.abort(signal.reason);
   if (signal.aborted) c.abort(signal.reason);
   else signal.addEventListener('abort', onAbort, { once: true });
-  setTimeout(() => signal.removeEventListener('abort', onAbort), ms).unref?.();
-  return c.signal;
+  return { signal: c.signal, release: () => signal.removeEventListener('abort', onAbort) };
 }
 
 /**

@@ -25,6 +25,7 @@ const MODE_RANK: Record<LookupMode, number> = { onHover: 0, onCommand: 1, off: 2
  */
 let changes = 0;
 let watching = false;
+/** `inspected`: what `inspect` said per key, and (keys starting with `=`) what `derived` computed. */
 let kept: { at: number; section: vscode.WorkspaceConfiguration; inspected: Map<string, unknown> } | undefined;
 
 function settings(): NonNullable<typeof kept> {
@@ -44,6 +45,18 @@ function inspect<T>(key: string): Inspected<T> | undefined {
   const s = settings();
   if (!s.inspected.has(key)) s.inspected.set(key, s.section.inspect<T>(key));
   return s.inspected.get(key) as Inspected<T> | undefined;
+}
+
+/**
+ * A value derived from the settings (`compute` reads them), kept as `inspect` keeps what it
+ * read: the getters a hover and each request call (base URL, timeout, hover on/off) compute
+ * once per change of the settings.
+ */
+function derived<T>(name: string, compute: () => T): T {
+  const s = settings();
+  const key = `=${name}`;
+  if (!s.inspected.has(key)) s.inspected.set(key, compute());
+  return s.inspected.get(key) as T;
 }
 
 /** Counts the changes that may change a setting's value (see `settings()`); activation calls it first. */
@@ -107,11 +120,13 @@ export const config = {
     return vscode.workspace.isTrusted;
   },
   apiBaseUrl(): string {
-    return userValue('apiBaseUrl', DEFAULT_BASE_URL).trim() || DEFAULT_BASE_URL;
+    return derived('apiBaseUrl', () => userValue('apiBaseUrl', DEFAULT_BASE_URL).trim() || DEFAULT_BASE_URL);
   },
   requestTimeoutMs(): number {
-    const seconds = section().get<number>('requestTimeoutSeconds', 30);
-    return Math.min(300, Math.max(1, Number.isFinite(seconds) ? seconds : 30)) * 1000;
+    return derived('requestTimeoutMs', () => {
+      const seconds = section().get<number>('requestTimeoutSeconds', 30);
+      return Math.min(300, Math.max(1, Number.isFinite(seconds) ? seconds : 30)) * 1000;
+    });
   },
   /**
    * When lookups may leave the machine. A workspace may make this stricter (e.g. `off`)
@@ -128,13 +143,15 @@ export const config = {
   },
   /** A workspace may turn hovers off, never back on over the user's `false`. */
   hoverEnabled(): boolean {
-    const info = inspect<boolean>('hover.enabled');
-    const values = [
-      info?.globalValue ?? info?.defaultValue ?? true,
-      info?.workspaceValue,
-      info?.workspaceFolderValue,
-    ];
-    return !values.some((v) => v === false);
+    return derived('hoverEnabled', () => {
+      const info = inspect<boolean>('hover.enabled');
+      const values = [
+        info?.globalValue ?? info?.defaultValue ?? true,
+        info?.workspaceValue,
+        info?.workspaceFolderValue,
+      ];
+      return !values.some((v) => v === false);
+    });
   },
   /** Allow entries: user level only (a workspace can never widen what is sent). */
   privacyAllow(): string[] {

@@ -1,6 +1,14 @@
 import * as vscode from 'vscode';
 import { redactSecrets } from '../../core/text/redact';
 
+const LEVEL = {
+  trace: vscode.LogLevel.Trace,
+  debug: vscode.LogLevel.Debug,
+  info: vscode.LogLevel.Info,
+  warn: vscode.LogLevel.Warning,
+  error: vscode.LogLevel.Error,
+} as const;
+
 /**
  * The extension's log: a LogOutputChannel ("ODIN") whose lines pass through the same
  * redaction as error texts, so an API key that slips into a message never reaches it.
@@ -22,11 +30,20 @@ export class Log implements vscode.Disposable {
     return redactSecrets(message, this.secrets);
   }
 
+  /**
+   * Whether the channel writes lines of `level` now (its level follows the user's choice): a
+   * line it drops is neither redacted nor, by the API client, formatted.
+   */
+  writes(level: 'trace' | 'debug' | 'info' | 'warn' | 'error'): boolean {
+    const at = this.channel.logLevel;
+    return at !== vscode.LogLevel.Off && at <= LEVEL[level];
+  }
+
   trace(message: string): void {
-    this.channel.trace(this.clean(message));
+    if (this.writes('trace')) this.channel.trace(this.clean(message));
   }
   debug(message: string): void {
-    this.channel.debug(this.clean(message));
+    if (this.writes('debug')) this.channel.debug(this.clean(message));
   }
   info(message: string): void {
     this.channel.info(this.clean(message));
@@ -39,9 +56,12 @@ export class Log implements vscode.Disposable {
     this.channel.error(this.clean(text));
   }
   /** Adapter for the API client's `log` option. */
-  readonly sink = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string): void => {
-    this[level](message);
-  };
+  readonly sink = Object.assign(
+    (level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string): void => {
+      this[level](message);
+    },
+    { writes: (level: 'trace' | 'debug' | 'info' | 'warn' | 'error'): boolean => this.writes(level) },
+  );
 
   show(): void {
     this.channel.show(true);

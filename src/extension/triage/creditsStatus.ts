@@ -2,6 +2,10 @@ import * as vscode from 'vscode';
 import type { CreditsUsage } from '../../api/types';
 import { CREDITS_REFRESH_MS, CreditsSchedule, isLow } from '../../core/triage/credits';
 import type { Ctx } from '../ctx';
+import { fmt } from '../../core/text/numbers';
+
+/** How long the item may lag the ledger: it renders at most once in this time. */
+const CREDITS_RENDER_MS = 1000;
 
 /**
  * The session's credits in the status bar: spent / budget / balance. Spent and budget are
@@ -76,15 +80,17 @@ export class CreditsStatus implements vscode.Disposable {
 
   private renderTimer: NodeJS.Timeout | undefined;
   /**
-   * The ledger changes as a request leaves: the item follows on a later turn, once for a burst
-   * (a triage's enrichment), so its words and the status bar's update are not on the path of
-   * the request that charged (a hover waits for it).
+   * The ledger changes as a request leaves: the item follows within a second, once for all the
+   * requests of that second (a run of hovers, a triage's enrichment). Each render is a message
+   * to the workbench and a repaint of the status bar; on the next turn (as it was) it landed
+   * while the request that charged was still being sent, and the repaint while its answer was
+   * on the way: a cold hover waited for both (measured in the hover bench: docs/benchmarks.md).
    */
   private renderSoon(): void {
     this.renderTimer ??= setTimeout(() => {
       this.renderTimer = undefined;
       this.render();
-    }, 0);
+    }, CREDITS_RENDER_MS);
   }
 
   /** The item from the ledger (spent, budget) and the last balance read. */
@@ -100,7 +106,6 @@ export class CreditsStatus implements vscode.Disposable {
     const plan = usage?.hostCert?.plan;
     const budgetSpent = ledger.budget !== undefined && ledger.left === 0;
     const low = (left !== undefined && isLow(left, plan)) || budgetSpent;
-    const fmt = (n: number): string => n.toLocaleString('en-US');
     // spent / budget · balance: one number for what this window spent, everywhere it is shown.
     const spent =
       ledger.budget !== undefined ? `${fmt(ledger.spent)}/${fmt(ledger.budget)}` : fmt(ledger.spent);
@@ -122,34 +127,29 @@ export class CreditsStatus implements vscode.Disposable {
     if (left !== undefined)
       lines.push(
         plan
-          ? vscode.l10n.t(
-              'ODIN credits left: {0} of {1} (hosts and certificates)',
-              left.toLocaleString('en-US'),
-              plan.toLocaleString('en-US'),
-            )
-          : vscode.l10n.t('ODIN credits left: {0} (hosts and certificates)', left.toLocaleString('en-US')),
+          ? vscode.l10n.t('ODIN credits left: {0} of {1} (hosts and certificates)', fmt(left), fmt(plan))
+          : vscode.l10n.t('ODIN credits left: {0} (hosts and certificates)', fmt(left)),
       );
     const b = usage?.bucketFile;
     if (typeof b?.left === 'number')
       lines.push(
         b.plan
-          ? vscode.l10n.t(
-              'Buckets and files: {0} of {1}',
-              b.left.toLocaleString('en-US'),
-              b.plan.toLocaleString('en-US'),
-            )
-          : vscode.l10n.t('Buckets and files: {0}', b.left.toLocaleString('en-US')),
+          ? vscode.l10n.t('Buckets and files: {0} of {1}', fmt(b.left), fmt(b.plan))
+          : vscode.l10n.t('Buckets and files: {0}', fmt(b.left)),
       );
     if (usage?.expiresOn) lines.push(vscode.l10n.t('Plan expires {0}', String(usage.expiresOn).slice(0, 10)));
     lines.push(vscode.l10n.t('Click to refresh.'));
     this.item.tooltip = lines.join('\n');
-    this.item.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    // Each assignment schedules an update of the item: only what changed (the colour rarely does).
+    const background = low ? 'statusBarItem.warningBackground' : undefined;
+    if (this.item.backgroundColor?.id !== background)
+      this.item.backgroundColor = background ? new vscode.ThemeColor(background) : undefined;
     this.item.show();
     if (low && !this.warned) {
       this.warned = true;
       void vscode.window.showWarningMessage(
         left !== undefined && isLow(left, plan)
-          ? vscode.l10n.t('ODIN: {0} credits left.', left.toLocaleString('en-US'))
+          ? vscode.l10n.t('ODIN: {0} credits left.', fmt(left))
           : vscode.l10n.t(
               'ODIN: the session budget of {0} credits is spent; nothing more is sent.',
               fmt(ledger.budget ?? 0),

@@ -11,6 +11,7 @@ import zlib from 'node:zlib';
 import { OdinClient } from '../../../src/api/client';
 import { FIXTURE_HOSTS } from '../../../src/emulator/fixtures';
 import { type Emulator, startEmulator } from '../../../src/emulator/server';
+import type { LogLevel } from '../../../src/api/http';
 import { expectKind, makeClient } from './support';
 
 const KEY = 'odin-k3y-THAT-MUST-NOT-LEAK-42';
@@ -163,6 +164,28 @@ void describe('the key never leaks', () => {
       assert.ok(!t.includes(KEY), `key in: ${t.slice(0, 160)}`);
       assert.ok(!t.includes(encodeURIComponent(KEY)), `encoded key in: ${t.slice(0, 160)}`);
     }
+  });
+
+  void it('a logger that drops a level is not handed its lines; its other levels still are', async () => {
+    const lines: Array<{ level: LogLevel; msg: string }> = [];
+    const asked: LogLevel[] = [];
+    const log = Object.assign((level: LogLevel, msg: string) => void lines.push({ level, msg }), {
+      writes: (level: LogLevel) => {
+        asked.push(level);
+        return level !== 'debug' && level !== 'trace';
+      },
+    });
+    const { client } = makeClient(emu.url, KEY, { log });
+    await client.getHost(FIXTURE_HOSTS.resolver);
+    assert.ok(asked.includes('debug'), 'asked before a debug line');
+    assert.equal(lines.length, 0, 'the request and answer lines are debug: dropped');
+    const echoed = makeClient(echo.url, KEY, { log });
+    await expectKind(echoed.client.getHost('4.4.4.4'), 'server');
+    assert.ok(
+      lines.some((l) => l.level === 'info' && /retrying/.test(l.msg)),
+      JSON.stringify(lines),
+    );
+    assert.ok(lines.every((l) => l.level !== 'debug' && !l.msg.includes(KEY)));
   });
 
   void it('the key is sent only as a header, never in a URL', async () => {

@@ -17,6 +17,7 @@ import type { ResultItem } from '../../../core/results/resultItem';
 import { certSummary, httpSummary } from '../../../core/hosts/serviceText';
 import { KINDS, describeSpec } from '../../../core/savedSearches';
 import { l10n } from '../../../core/text/l10n';
+import { fmt } from '../../../core/text/numbers';
 import type { ResultSet } from './resultSet';
 
 export type Node =
@@ -40,7 +41,7 @@ export type Node =
   | { type: 'error'; set: ResultSet }
   | { type: 'empty'; set: ResultSet }
   | { type: 'note'; set: ResultSet; text: string };
-export const fmt = (n: number): string => n.toLocaleString('en-US');
+export { fmt };
 
 /** Severity rank for sorting, most severe highest; strings outside the set rank below all. */
 export const rank = (severity: string): number => SEVERITY_RANK[severity as Severity] ?? -1;
