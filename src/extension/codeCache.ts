@@ -9,13 +9,15 @@
  * is made again; one that cannot be read or written (a read-only install) is no cache.
  * Plain Node, no `vscode`: the bundle requires that itself.
  */
-// `import x = require()`: the bundle takes Node's modules as they are, without copying each
-// module's properties into a namespace object first (esbuild's `import * as`).
+/* eslint-disable @typescript-eslint/no-require-imports -- `import x = require()`: the bundle
+   takes Node's modules as they are, without esbuild copying each one's properties into a
+   namespace object first (`import * as`), on the path of every activation. */
 import crypto = require('node:crypto');
 import fs = require('node:fs');
 import Module = require('node:module');
 import path = require('node:path');
 import vm = require('node:vm');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** What VS Code calls on the extension's main module. */
 export interface ExtensionMain {

@@ -3,6 +3,7 @@
  * (the composition root, extension.ts), through its code cache (codeCache.ts). The parts that
  * use modules of that bundle require this file and read them from its exports.
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as codeCache.ts's imports
 import path = require('node:path');
 import { loadWithCodeCache } from './codeCache';
 
