@@ -53,7 +53,9 @@ function sameObject(file, out) {
       return `${ns}=require(${mod})`;
     });
   if (found !== expected || helpers.size !== 1)
-    throw new Error(`${file}: ${found} of ${expected} namespace modules rewritten (helpers: ${[...helpers]})`);
+    throw new Error(
+      `${file}: ${found} of ${expected} namespace modules rewritten (helpers: ${[...helpers]})`,
+    );
   fs.writeFileSync(file, text);
 }
 
