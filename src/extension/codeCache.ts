@@ -25,7 +25,11 @@ export interface ExtensionMain {
   deactivate?(): unknown;
 }
 
-/** The cache file of a bundle's source under the running V8: `<name>.<hash>.cache` beside it. */
+/**
+ * The cache file of a bundle's source under the running V8, beside it:
+ * `<name>.v8-<version>.<hash>.cache` (the version in the name too, so that two VS Code versions
+ * sharing the folder each keep their own).
+ */
 export function cacheFileOf(file: string, source: string): string {
   const hash = crypto
     .createHash('sha256')
@@ -34,7 +38,8 @@ export function cacheFileOf(file: string, source: string): string {
     .update(source)
     .digest('hex')
     .slice(0, 20);
-  return path.join(path.dirname(file), `${path.basename(file, '.js')}.${hash}.cache`);
+  const v8 = process.versions.v8.replace(/[^\w.-]/g, '_');
+  return path.join(path.dirname(file), `${path.basename(file, '.js')}.v8-${v8}.${hash}.cache`);
 }
 
 /**
@@ -74,16 +79,20 @@ export function loadWithCodeCache(file: string): ExtensionMain & Record<string, 
   };
 }
 
-/** Written whole or not at all (two windows may start at once); older caches of the bundle removed. */
+/**
+ * Written whole or not at all (two windows may start at once); the bundle's older caches for
+ * this V8 removed.
+ */
 function writeCache(script: vm.Script, cacheFile: string): void {
   const tmp = `${cacheFile}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, script.createCachedData());
     fs.renameSync(tmp, cacheFile);
     const dir = path.dirname(cacheFile);
-    const stem = path.basename(cacheFile).split('.')[0];
+    // `<name>.v8-<version>.`: the version may hold dots, the hash does not.
+    const stem = path.basename(cacheFile).replace(/[^.]+\.cache$/, '');
     for (const f of fs.readdirSync(dir))
-      if (f.startsWith(`${stem}.`) && f.endsWith('.cache') && f !== path.basename(cacheFile))
+      if (f.startsWith(stem) && f.endsWith('.cache') && f !== path.basename(cacheFile))
         fs.rmSync(path.join(dir, f), { force: true });
   } catch {
     // A read-only install: no cache, the bundle compiles as without one.

@@ -85,3 +85,20 @@ test('a cache V8 rejects is made again, and the bundle still runs', (t) => {
   assert.notEqual(fs.readFileSync(cache, 'utf8'), 'not a code cache', 'made again');
   delete require.cache[file];
 });
+
+test('a cache that cannot be read or written is no error: the bundle runs as without one', (t) => {
+  const { dir, file } = bundleDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // A directory where the cache would be: reading it and renaming onto it both fail.
+  const cache = cacheFileOf(file, BUNDLE);
+  fs.mkdirSync(cache);
+  const main = loadWithCodeCache(file);
+  assert.equal((main.activate('x') as { calls: number }).calls, 1);
+  assert.ok(fs.statSync(cache).isDirectory(), 'nothing replaced it');
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+    'no temporary file left behind',
+  );
+  delete require.cache[file];
+});
