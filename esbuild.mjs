@@ -61,6 +61,9 @@ const beside = { alias: LOADERS, plugins: [mcpSlim, moduleMap()] };
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const targets = {
   extension: { ...inHost, entryPoints: { extension: ENTRY } },
+  // `main`, dist/extension.js: loads dist/main.js (the target above) through its code cache
+  // (src/extension/codeCache.ts); the parts read the modules it carries from its exports.
+  start: { ...node, entryPoints: { extension: 'src/extension/start.ts' } },
   ...Object.fromEntries(
     Object.entries(PARTS).map(([name, entry]) => [name, { ...inHost, entryPoints: { [name]: entry } }]),
   ),
@@ -106,6 +109,7 @@ if (out) {
   const plugins = opts.plugins?.filter((p) => p === mcpSlim);
   Object.assign(opts, { outdir: undefined, outfile: out, alias: undefined, plugins });
 } else if (!only || ['extension', 'shared', 'mcp', ...Object.keys(PARTS)].some((n) => only.includes(n))) {
+  if (only?.includes('extension') && !only.includes('start')) selected.push(['start', targets.start]);
   // Which file carries a module two bundles need (scripts/esbuild-plugins.mjs carriersOf):
   // dist/extension.js what it holds itself, dist/shared.js what two or more parts hold besides.
   const inParts = Object.keys(PARTS).filter((n) => targets[n].plugins);
@@ -118,7 +122,7 @@ if (out) {
   const shared = { stdin: carrierEntry(carriers, 'shared'), outdir: undefined, outfile: 'dist/shared.js' };
   targets.shared = { ...inHost, ...shared, plugins: [moduleMap(fromMain), oneNamespace] };
   const entry = { stdin: carrierEntry(carriers, 'extension', ENTRY), entryPoints: undefined };
-  Object.assign(targets.extension, entry, { outdir: undefined, outfile: 'dist/extension.js' });
+  Object.assign(targets.extension, entry, { outdir: undefined, outfile: 'dist/main.js' });
   if (!only || only.includes('shared')) selected.push(['shared', targets.shared]);
 }
 

@@ -8,10 +8,21 @@ import * as path from 'node:path';
 // 'vscode'` (and of a `node:` module) in a bundle becomes one shared module that re-exports the
 // host's, instead of esbuild's `__toESM(require('vscode'))` in each importing file, which copies
 // every property of the API object each time (25 copies of `vscode` cost ~11 ms at activation).
-// Both the shipped build (esbuild.mjs) and the bench's one bundle use it.
+// Both the shipped build (esbuild.mjs) and the bench's one bundle use it. In a CommonJS bundle
+// the shared module then becomes the host's object itself: esbuild's `export *` would still
+// copy every property once (`__reExport`: ~300 getters for `vscode`, each read through one
+// afterwards), on the path of every activation; the object is the same API either way.
 export const oneNamespace = {
   name: 'odin-one-namespace',
   setup(build) {
+    if (build.initialOptions.format === 'cjs' && build.initialOptions.write !== false) {
+      build.initialOptions.metafile = true;
+      build.onEnd((result) => {
+        for (const [file, out] of Object.entries(result.metafile?.outputs ?? {})) {
+          if (file.endsWith('.js')) sameObject(file, out);
+        }
+      });
+    }
     build.onResolve({ filter: /^(vscode|node:[\w/]+)$/ }, (a) =>
       a.namespace === 'odin-namespace'
         ? { path: a.path, external: true }
@@ -23,6 +34,30 @@ export const oneNamespace = {
     }));
   },
 };
+
+/**
+ * Rewrites each shared namespace module of one output file, `__reExport(x_exports,
+ * require("vscode"))` (minified: `D(n,require("vscode"))`), to `x_exports = require("vscode")`;
+ * fails the build unless every namespace module of the file was rewritten, by one helper.
+ */
+function sameObject(file, out) {
+  const expected = Object.keys(out.inputs).filter((i) => i.startsWith('odin-namespace:')).length;
+  if (!expected) return;
+  const helpers = new Set();
+  let found = 0;
+  const text = fs
+    .readFileSync(file, 'utf8')
+    .replace(/([\w$]+)\(([\w$]+),\s*require\(("(?:vscode|node:[\w/]+)")\)\)/g, (_, helper, ns, mod) => {
+      helpers.add(helper);
+      found++;
+      return `${ns}=require(${mod})`;
+    });
+  if (found !== expected || helpers.size !== 1)
+    throw new Error(
+      `${file}: ${found} of ${expected} namespace modules rewritten (helpers: ${[...helpers]})`,
+    );
+  fs.writeFileSync(file, text);
+}
 
 /**
  * What the MCP server leaves out of the SDK (a smaller .vsix; docs/benchmarks.md): it uses the

@@ -14,7 +14,7 @@ import { useTranslator } from '../core/text/l10n';
 import { registerSearchLazy } from './search/lazy';
 import { registerCommands } from './shared/registerCommands';
 import { KeyStore } from './shared/secrets';
-import { CreditsStatus } from './triage/creditsStatus';
+import { creditsStatusOnDemand } from './triage/creditsStatus';
 import { registerTriageLazy } from './triage/lazy';
 import type { TestApi } from './testApi';
 
@@ -41,7 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     const search = registerSearchLazy(ctx);
     const triage = registerTriageLazy(ctx);
     const notebook = registerNotebookLazy(ctx);
-    const credits = ctx.subscriptions.add(new CreditsStatus(ctx));
+    const credits = creditsStatusOnDemand(ctx);
     const lookupStatus = ctx.subscriptions.add(new LookupStatus(ctx));
     const lookup = registerLookupLazy(ctx);
     // Every command of the map, in one loop through one error wrapper (the type checks that
@@ -52,7 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       ...search.commands,
       ...registerDetailsLazy(ctx),
       ...triage.commands,
-      'odin.refreshCredits': () => credits.refresh(),
+      'odin.refreshCredits': () => credits().refresh(),
       ...registerHuntsLazy(ctx, search.load),
       ...notebook.commands,
     };
@@ -89,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
         hover: (uri, line, ch) => lookup.load().test.hover(uri, line, ch),
         agent,
         notebook,
-        statusItems: [lookupStatus.item, credits.item],
+        statusItems: () => [lookupStatus.item, credits().item],
       });
       await keyReady;
       return api;

@@ -9,7 +9,7 @@
  *   lookups      the lookup layer: its cache (read, clear, forget), the pause, requests sent
  *   ledger       the session's ledger: credits spent, requests, budget
  *   connection   the API base URL in use, demo mode, the feeds, the extension's storage, log and mementos
- *   ui           context keys, status-bar items, path modal answers, triage view, a hover's time (no command)
+ *   ui           context keys, status-bar items (read: makes credits'), path answers, triage view, hover time
  *   agent        the language-model tools and MCP definition as registered
  *   notebook     what the notebook controller showed (its events)
  */
@@ -49,7 +49,7 @@ export interface TestApi {
   connection: Pick<Ctx, 'baseUrl' | 'setDemo' | 'feeds'> & Folders;
   ui: {
     contextValue(key: string): unknown;
-    statusItems: ReadonlyMap<string, vscode.StatusBarItem>;
+    statusItems(): ReadonlyMap<string, vscode.StatusBarItem>;
     pathPrompts: Ctx['argumentPaths']['prompts'];
     triage(): TriageFeature;
     hover: Parts['hover'];
@@ -62,7 +62,7 @@ type KeyChecks = { has(): boolean; is(value: string): boolean; writeSecret(value
 type Folders = { storage: string; logFolder: string; log(line: string): void; mementos: vscode.Memento[] };
 type Parts = Pick<TestApi, 'agent'> & { loadSearch(): SearchFeature; loadTriage(): TriageFeature } & {
   notebook: NotebookProbe;
-  statusItems: vscode.StatusBarItem[];
+  statusItems(): vscode.StatusBarItem[];
   hover(uri: string, line: number, ch: number): PromiseLike<{ ms: number; markdown?: string }>;
 };
 
@@ -109,7 +109,7 @@ export function createTestApi(ctx: Ctx, parts: Parts): TestApi {
     },
     ui: {
       contextValue: (key) => ctx.contextKeys.get(key as never),
-      statusItems: new Map(parts.statusItems.map((item) => [item.id, item])),
+      statusItems: () => new Map(parts.statusItems().map((item) => [item.id, item])),
       pathPrompts: ctx.argumentPaths.prompts,
       triage: parts.loadTriage,
       hover: parts.hover,

@@ -315,7 +315,7 @@ async function statusActions(): Promise<Action[]> {
   const api = await getTestApi();
   const out = new Map<string, Action>();
   const read = (): void => {
-    for (const [id, item] of api.ui.statusItems) {
+    for (const [id, item] of api.ui.statusItems()) {
       const c = item.command;
       if (!c) continue;
       const command = typeof c === 'string' ? c : c.command;
@@ -324,7 +324,7 @@ async function statusActions(): Promise<Action[]> {
     }
   };
   const lookupCommand = (): string | undefined => {
-    const c = api.ui.statusItems.get('odin.lookupStatus')?.command;
+    const c = api.ui.statusItems().get('odin.lookupStatus')?.command;
     return typeof c === 'string' ? c : c?.command;
   };
   read();

@@ -147,7 +147,7 @@ describe('one ledger per window', function () {
       JSON.stringify(log),
     );
     assert.strictEqual(ledger.left, 0);
-    const item = api.ui.statusItems.get('odin.credits');
+    const item = api.ui.statusItems().get('odin.credits');
     assert.ok(item);
     await waitFor(
       () =>

@@ -332,7 +332,7 @@ describe('triage', function () {
     const api = await getTestApi();
     await emulatorAdmin('POST', 'credits', { host: 42 });
     await vscode.commands.executeCommand('odin.refreshCredits');
-    const item = api.ui.statusItems.get('odin.credits');
+    const item = api.ui.statusItems().get('odin.credits');
     assert.ok(item, 'the credits item');
     await waitFor(() => /\b42\b/.test(item.text), 5000, 'the credits item shows 42');
     assert.match(

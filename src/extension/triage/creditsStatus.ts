@@ -26,11 +26,15 @@ export class CreditsStatus implements vscode.Disposable {
   /** The last answer (tests read it). */
   last: CreditsUsage | undefined;
 
-  constructor(private readonly ctx: Ctx) {
+  /** `sentBefore`: requests sent when the API or key last changed before it was made (0: none). */
+  constructor(
+    private readonly ctx: Ctx,
+    sentBefore = ctx.requestsSent(),
+  ) {
     this.item = vscode.window.createStatusBarItem('odin.credits', vscode.StatusBarAlignment.Right, 99);
     this.item.name = vscode.l10n.t('ODIN Credits');
     this.item.command = 'odin.refreshCredits';
-    this.schedule = new CreditsSchedule(ctx.requestsSent());
+    this.schedule = new CreditsSchedule(sentBefore);
     this.subs.push(
       ctx.onDidChangeConnection(() => {
         this.last = undefined;
@@ -86,7 +90,7 @@ export class CreditsStatus implements vscode.Disposable {
    * while the request that charged was still being sent, and the repaint while its answer was
    * on the way: a cold hover waited for both (measured in the hover bench: docs/benchmarks.md).
    */
-  private renderSoon(): void {
+  renderSoon(): void {
     this.renderTimer ??= setTimeout(() => {
       this.renderTimer = undefined;
       this.render();
@@ -164,4 +168,28 @@ export class CreditsStatus implements vscode.Disposable {
     for (const s of this.subs) s.dispose();
     this.item.dispose();
   }
+}
+
+/**
+ * The credits item, made when it first has something to show: the window's first charge (a
+ * ledger change) or the user asking for the balance (`odin.refreshCredits`). Until then it
+ * would be a hidden item and a timer with nothing to read; what it would have heard before
+ * (the requests sent at the last change of API or key) is kept for it.
+ */
+export function creditsStatusOnDemand(ctx: Ctx): () => CreditsStatus {
+  let made: CreditsStatus | undefined;
+  let sentBefore = 0;
+  const until = [
+    ctx.onDidChangeConnection(() => (sentBefore = ctx.requestsSent())),
+    ctx.onDidChangeLedger(() => get().renderSoon()),
+  ];
+  ctx.subscriptions.add({ dispose: () => until.forEach((d) => d.dispose()) });
+  const get = (): CreditsStatus => {
+    if (!made) {
+      until.forEach((d) => d.dispose());
+      made = ctx.subscriptions.add(new CreditsStatus(ctx, sentBefore));
+    }
+    return made;
+  };
+  return get;
 }

@@ -33,4 +33,5 @@ test("dist/shared.js's listIndicators reads on workers from dist/ as the tsc bui
   assert.match(logged[0]!, /^info: List: \d+ chunks read on 2 worker threads$/);
   assert.deepEqual(got, await listIndicators(text, { mode: 'text', workers: 0 }));
   assert.equal(require.cache[join(dist, 'extension.js')], undefined, 'the list loads no dist/extension.js');
+  assert.equal(require.cache[join(dist, 'main.js')], undefined, 'nor the activation bundle');
 });
