@@ -356,6 +356,14 @@ export default async function run() {
         },
       );
     }
+    // The shipped build's first start of this run is its first ever (a fresh staged build): it
+    // compiles the bundle and writes the code cache the other starts read (src/extension/codeCache.ts).
+    rows.push({
+      name: 'activation overhead over empty: first start of a build (shipped, writes the code cache)',
+      value: round(ms.split[0] - base),
+      unit: 'ms',
+      note: `one start (what the first window after an install or an update pays once); informational`,
+    });
     if (afterMs.length)
       rows.push({
         name: 'turn after activation: hover and request paths loaded (shipped)',
