@@ -69,7 +69,11 @@ export function serveChunks(): void {
   parentPort?.on('message', ({ seq, text, opts }: ChunkRequest) => {
     const t = tally.read(text, opts);
     const reply: ChunkReply = { seq, ...t };
-    parentPort?.postMessage(reply, [t.rows.buffer]);
+    // Copied, not transferred: a chunk's rows are a few hundred KB at most, and the first
+    // buffer a thread detaches costs V8's guarantee that none ever is: every typed-array read
+    // in this thread's optimised code is thrown away and rebuilt with a check for it. That
+    // made each worker ~30% slower (100 MB log: 1.6 s → 1.2 s on two cores).
+    parentPort?.postMessage(reply);
   });
 }
 

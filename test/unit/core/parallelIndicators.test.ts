@@ -110,6 +110,23 @@ void describe('listIndicators on worker threads', () => {
     }
   });
 
+  void it('copies each reply: a worker never detaches a buffer (the first detach in a thread slows its every typed-array read)', async () => {
+    const text = 'from 1.2.3.4\nto example.com\n'.repeat(100);
+    const parallel = join(root, 'out', 'src', 'core', 'detect', 'parallel.js');
+    const code = `const { parentPort } = require('node:worker_threads');
+const post = parentPort.postMessage.bind(parentPort);
+parentPort.postMessage = (m, transfer) => post({ ...m, transferred: transfer === undefined ? 0 : transfer.length });
+require(${JSON.stringify(parallel)}).serveChunks();`;
+    const transferred: unknown[] = [];
+    const done = await tallyInWorkers(text, chunkEnds(text, 100), { mode: 'text' }, 2, {
+      code,
+      onChunk: (_k, _source, tally) => transferred.push((tally as { transferred?: unknown }).transferred),
+    });
+    assert.equal(done, true);
+    assert.ok(transferred.length > 10);
+    assert.deepEqual(new Set(transferred), new Set([0]));
+  });
+
   void it('sends a worker the detection options only, whatever else the caller passed', () => {
     const passed = {
       mode: 'text',
