@@ -230,6 +230,13 @@ export const config = {
   expiryWarningDays(): number {
     return positive(section().get<number>('whois.expiryWarningDays', 30), 30);
   },
+  /** The triage's opt-in views: verdict decorations, and Problems entries for infrastructure files. */
+  triageViews(): { decorations: boolean; problems: boolean } {
+    return {
+      decorations: section().get<boolean>('triage.decorations', false) === true,
+      problems: section().get<boolean>('triage.problems', false) === true,
+    };
+  },
 };
 
 function stringList(value: unknown): string[] {

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { CommandsOf } from '../commands';
 import type { Ctx } from '../ctx';
+import { config } from '../shared/config';
 import { TRIAGE_COMMANDS } from './ids';
 import type { TriageFeature } from './index';
 
@@ -27,16 +28,13 @@ export function registerTriageLazy(ctx: Ctx): {
       (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args),
     ]),
   ) as unknown as Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
-  // Verdict decorations are opt-in: the feature loads for them only when the setting is on.
-  const decorationsOn = (): boolean =>
-    vscode.workspace.getConfiguration('odin.triage').get<boolean>('decorations', false) === true;
-  // So are the Problems entries for infrastructure files.
-  const problemsOn = (): boolean =>
-    vscode.workspace.getConfiguration('odin.triage').get<boolean>('problems', false) === true;
+  // Verdict decorations and Problems entries are opt-in: the feature loads for them only when
+  // a setting is on (read from the settings activation has read already).
   const sync = (): void => {
-    if (decorationsOn()) load().setDecorations(true);
+    const on = config.triageViews();
+    if (on.decorations) load().setDecorations(true);
     else loaded?.setDecorations(false);
-    if (problemsOn()) load().setProblems(true);
+    if (on.problems) load().setProblems(true);
     else loaded?.setProblems(false);
   };
   ctx.subscriptions.add(
