@@ -14,6 +14,7 @@
  * Pure Node: no `vscode` import.
  */
 import { randomBytes } from 'node:crypto';
+import { fmt } from '../core/text/numbers';
 
 /** The most characters one tool answer may have (a few KB: the facts that matter). */
 export const MAX_OUTPUT_CHARS = 4000;
@@ -77,7 +78,7 @@ export function qList(values: readonly string[], max = 8, field = 60): string {
 
 /** `n` with thousands separators. */
 export function num(n: number): string {
-  return n.toLocaleString('en-US');
+  return fmt(n);
 }
 
 /** The date part of an ISO time (or the text quoted when it is not a date). */

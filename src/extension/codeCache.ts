@@ -58,14 +58,15 @@ export function loadWithCodeCache(file: string): ExtensionMain & Record<string, 
     // None yet: made after this activation.
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  // Node's public module API only: the bundle requires through the `require` it is handed
+  // (resolving from its own folder), never through `module.require` or `module.paths`.
   const mod = new Module(file);
   mod.filename = file;
-  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(
-    path.dirname(file),
-  );
+  const req = Module.createRequire(file);
+  mod.paths = req.resolve.paths('vscode') ?? [];
   require.cache[file] = mod;
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
+  run.call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
   mod.loaded = true;
   const main = mod.exports as ExtensionMain & Record<string, unknown>;
   if (cachedData && !script.cachedDataRejected) return main;

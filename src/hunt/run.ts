@@ -18,6 +18,7 @@ import type { LoadedFile, LoadedHunt } from './load';
 import { HuntAllowance, NotSentError, type HuntSession } from './session';
 import { EXIT, type ExitCode } from './exit';
 import { afterPage } from './memory';
+import { fmt } from '../core/text/numbers';
 
 export type HuntStatus = 'clean' | 'found' | 'partial' | 'skipped' | 'refused' | 'failed';
 
@@ -175,7 +176,7 @@ export class HuntRun {
         o.count = (await this.session.ask(plan.count, allowance, undefined, this.signal)) as number;
         if (o.hunt.query.kind === 'files' && o.count > 0) {
           o.findings.push(
-            itemFinding(o.hunt, 'count', `${o.count.toLocaleString('en-US')} exposed files match`, {
+            itemFinding(o.hunt, 'count', `${fmt(o.count)} exposed files match`, {
               count: o.count,
             }),
           );

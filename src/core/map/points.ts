@@ -5,6 +5,7 @@
  * coordinates is skipped and counted, never placed at 0,0. Pure: no VS Code, no DOM.
  */
 import type { HostLocation } from '../../api/types';
+import { fmt } from '../text/numbers';
 
 export interface LatLon {
   lat: number;
@@ -63,5 +64,5 @@ export function isPoint(p: LatLon | NoPoint): p is LatLon {
 /** "12 hosts without coordinates" (empty when none). */
 export function skippedText(skipped: number): string {
   if (skipped <= 0) return '';
-  return `${skipped.toLocaleString('en-US')} host${skipped === 1 ? '' : 's'} without coordinates`;
+  return `${fmt(skipped)} host${skipped === 1 ? '' : 's'} without coordinates`;
 }

@@ -6,6 +6,7 @@
 import { escapeMarkdown } from '../text/inert';
 import { l10n } from '../text/l10n';
 import type { CellRun } from './execute';
+import { fmt } from '../text/numbers';
 
 /** Rows in the Markdown fallback (the rich table shows up to 1,000). */
 export const MARKDOWN_ROWS = 20;
@@ -20,7 +21,7 @@ export function cellMarkdown(run: CellRun, sidecar?: string): string {
   lines.push(
     l10n.t(
       '{0} rows · {1} credits · sha256 `{2}`',
-      run.rowCount.toLocaleString('en-US'),
+      fmt(run.rowCount),
       run.spent,
       run.sha256?.slice(0, 16) ?? '',
     ),
@@ -34,13 +35,8 @@ export function cellMarkdown(run: CellRun, sidecar?: string): string {
   if (run.rowCount > shown)
     lines.push(
       sidecar
-        ? l10n.t(
-            'Showing {0} of {1} rows; all of them: {2}',
-            shown,
-            run.rowCount.toLocaleString('en-US'),
-            cell(sidecar),
-          )
-        : l10n.t('Showing {0} of {1} rows.', shown, run.rowCount.toLocaleString('en-US')),
+        ? l10n.t('Showing {0} of {1} rows; all of them: {2}', shown, fmt(run.rowCount), cell(sidecar))
+        : l10n.t('Showing {0} of {1} rows.', shown, fmt(run.rowCount)),
     );
   return lines.join('\n');
 }

@@ -11,6 +11,7 @@ import { l10n } from '../text/l10n';
 import type { CellEstimate, CellRun, CellStatus } from './execute';
 import { oneLine } from './format';
 import type { TableRow } from './rows';
+import { fmt } from '../text/numbers';
 
 export const RECORD_VERSION = 1;
 /** The most a record file may be for a reader to take it (rows are bounded per cell). */
@@ -90,10 +91,10 @@ export function recordCellOf(cell: number, run: CellRun, sidecar?: string): Reco
 /** A cell's one line in the notebook file: counts and the hash prefix, never rows. */
 export function summaryLine(run: CellRun): string {
   if (run.status !== 'ok') return oneLine(`${run.status}: ${run.message ?? ''}`);
-  const est = run.estimate ? l10n.t('≈ {0} hosts', run.estimate.hosts.toLocaleString('en-US')) : '';
+  const est = run.estimate ? l10n.t('≈ {0} hosts', fmt(run.estimate.hosts)) : '';
   return oneLine(
     [
-      l10n.t('{0} rows', run.rowCount.toLocaleString('en-US')),
+      l10n.t('{0} rows', fmt(run.rowCount)),
       est,
       l10n.t('{0} credits', run.spent),
       run.sha256 ? `sha256 ${run.sha256.slice(0, 12)}…` : '',

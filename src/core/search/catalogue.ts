@@ -38,6 +38,7 @@ import type { TtlClass } from '../requests/cache';
 import type { ResultItem } from '../results/resultItem';
 import { l10n } from '../text/l10n';
 import type { SearchKind, SearchSpec } from './kinds';
+import { fmt } from '../text/numbers';
 
 /** One page of a result set, as the Results view keeps it. */
 export interface PageResult {
@@ -140,7 +141,7 @@ function facets(agg: Aggregation, spec: CatalogueSpec): PageResult {
     notes.push(
       l10n.t(
         '{0} more results fall in values not listed (raise the facet count or narrow the query).',
-        agg.sum_other_doc_count.toLocaleString('en-US'),
+        fmt(agg.sum_other_doc_count),
       ),
     );
   }
@@ -148,7 +149,7 @@ function facets(agg: Aggregation, spec: CatalogueSpec): PageResult {
     notes.push(
       l10n.t(
         "Counts may be off by up to {0} (the service's estimate).",
-        agg.doc_count_error_upper_bound.toLocaleString('en-US'),
+        fmt(agg.doc_count_error_upper_bound),
       ),
     );
   }

@@ -17,6 +17,7 @@ import {
   type ServiceView,
 } from '../../common/protocol';
 import { l10n } from '../../core/text/l10n';
+import { fmt } from '../../core/text/numbers';
 
 const MAX_FIELD = 10_000;
 
@@ -218,8 +219,8 @@ export function hostView(host: Host, x?: ExploitationView): HostView {
     omitted
       ? l10n.t(
           '{0} of the {1} services the answer listed (those with CVEs are kept first)',
-          omitted.toLocaleString('en-US'),
-          (omitted + host.services.length).toLocaleString('en-US'),
+          fmt(omitted),
+          fmt(omitted + host.services.length),
         )
       : '',
     host.details_cut ? l10n.t('part of the other lists and protocol details') : '',

@@ -16,6 +16,7 @@ import type { Ctx } from '../ctx';
 import { setTitle } from '../search/results/resultNodes';
 import type { ResultSet } from '../search/results/resultSet';
 import type { ResultsProvider } from '../search/results/resultsView';
+import { fmt } from '../../core/text/numbers';
 
 /** What the map commands use: the context, the result sets, and how an argument names one. */
 export interface MapParts {
@@ -116,9 +117,7 @@ export class MapCommands {
       field: set.spec.field ?? '',
       total: counted + other,
       skippedText:
-        other > 0
-          ? vscode.l10n.t('{0} in values not listed or not a country code', other.toLocaleString('en-US'))
-          : '',
+        other > 0 ? vscode.l10n.t('{0} in values not listed or not a country code', fmt(other)) : '',
       openable: false,
       notes: [...set.notes],
     };

@@ -20,6 +20,7 @@ import { exportNotebookCase, openAllRows, sidecarOf } from './commands';
 import { outputPayload } from './output';
 import { toAbortSignal } from '../shared/abort';
 import { NOTEBOOK_TYPE, SUMMARY_KEY } from './ids';
+import { fmt } from '../../core/text/numbers';
 
 /** The mime type of a cell's result payload (the notebook renderer draws it). */
 export const RESULT_MIME = NOTEBOOK_RESULT_MIME;
@@ -199,7 +200,7 @@ async function runQueryCell(
           nb,
           n,
           'estimate',
-          vscode.l10n.t('$(pulse) ≈ {0} hosts · ≈ {1} credits', e.hosts.toLocaleString('en-US'), e.credits),
+          vscode.l10n.t('$(pulse) ≈ {0} hosts · ≈ {1} credits', fmt(e.hosts), e.credits),
         ),
       confirm: (e) => confirmSpend(n, e, left()),
     }),
@@ -214,11 +215,7 @@ async function runQueryCell(
     n,
     'done',
     result.status === 'ok'
-      ? vscode.l10n.t(
-          '$(check) {0} rows · {1} credits',
-          result.rowCount.toLocaleString('en-US'),
-          result.spent,
-        )
+      ? vscode.l10n.t('$(check) {0} rows · {1} credits', fmt(result.rowCount), result.spent)
       : vscode.l10n.t('$(error) cell {0}: {1}', n, neutraliseUiText(result.status, 40)),
   );
   await exec.replaceOutput(cellOutputs(result, sidecar));
@@ -243,7 +240,7 @@ async function confirmSpend(cell: number, est: CellEstimate, left: number): Prom
       "Cell {0} would spend ≈ {1} credits (≈ {2} hosts); the notebook's budget has {3} left. Run it?",
       cell,
       est.credits,
-      est.hosts.toLocaleString('en-US'),
+      fmt(est.hosts),
       left,
     ),
     { modal: true },
@@ -291,7 +288,7 @@ function registerOpenAllRows(ctx: Ctx): void {
         const side = sidecarOf(cell);
         if (!side) return [];
         const item = new vscode.NotebookCellStatusBarItem(
-          vscode.l10n.t('$(go-to-file) Open all {0} rows', side.rows.toLocaleString('en-US')),
+          vscode.l10n.t('$(go-to-file) Open all {0} rows', fmt(side.rows)),
           vscode.NotebookCellStatusBarAlignment.Right,
         );
         item.tooltip = vscode.l10n.t(

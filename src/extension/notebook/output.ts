@@ -6,6 +6,7 @@ import type { NotebookOutput } from '../../common/notebookOutput';
 import { clusterHosts, countryShades, isCountryField } from '../../core/map/mapModel';
 import { skippedText } from '../../core/map/points';
 import type { CellRun } from '../../core/notebook/execute';
+import { fmt } from '../../core/text/numbers';
 
 export function outputPayload(run: CellRun, sidecar: string | undefined): NotebookOutput | undefined {
   const d = run.display;
@@ -13,7 +14,7 @@ export function outputPayload(run: CellRun, sidecar: string | undefined): Notebo
   const query = run.query ?? '';
   const caption = vscode.l10n.t(
     '{0} rows · {1} credits · sha256 {2}…',
-    run.rowCount.toLocaleString('en-US'),
+    fmt(run.rowCount),
     run.spent,
     run.sha256?.slice(0, 12) ?? '',
   );

@@ -12,10 +12,10 @@ import { vscode } from '../vscodeApi';
 import { useWords } from '../../common/words';
 import { l10n } from '../../core/text/l10n';
 import { barChart, fitChart, standaloneSvg } from './svg';
+import { fmt } from '../../core/text/numbers';
 
 const post = (m: FromChart): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
-const fmt = (n: number): string => n.toLocaleString('en-US');
 
 interface ViewState {
   mode: 'chart' | 'table';

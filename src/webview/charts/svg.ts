@@ -11,6 +11,7 @@ import { BAR_PAD, barLayout, type BarLayout } from '../../common/charts/barLayou
 import { shareText, type ChartBar } from '../../common/charts/bars';
 import { l10n } from '../../core/text/l10n';
 import { visibleTitle } from '../dom';
+import { fmt } from '../../core/text/numbers';
 
 const NS = 'http://www.w3.org/2000/svg';
 export const ROW_H = 26;
@@ -31,7 +32,6 @@ function el<K extends keyof SVGElementTagNameMap>(
   return e;
 }
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
 const cut = (s: string): string => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
 
 export interface BarChartOptions {

@@ -12,6 +12,7 @@ import { moveFocus } from './keys';
 import { WORLD, WORLD_SCALE } from './world.generated';
 import { l10n } from '../../core/text/l10n';
 import { visibleTitle } from '../dom';
+import { fmt } from '../../core/text/numbers';
 
 const NS = 'http://www.w3.org/2000/svg';
 /** What of the world is drawn (degrees): Antarctica is left out (by the generator), the Arctic cut at 85°N. */
@@ -19,8 +20,6 @@ const TOP = 85;
 const BOTTOM = -62;
 
 export type SvgDoc = Pick<Document, 'createElementNS'>;
-
-const fmt = (n: number): string => n.toLocaleString('en-US');
 
 export const project = (lat: number, lon: number): [number, number] => [
   (lon + 180) * WORLD_SCALE,

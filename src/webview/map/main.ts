@@ -14,10 +14,10 @@ import { vscode } from '../vscodeApi';
 import { useWords } from '../../common/words';
 import { l10n } from '../../core/text/l10n';
 import { drawMap } from './draw';
+import { fmt } from '../../core/text/numbers';
 
 const post = (m: FromMap): void => vscode.postMessage(m);
 const root = document.getElementById('root') as HTMLElement;
-const fmt = (n: number): string => n.toLocaleString('en-US');
 /** A level's words in the page's language (the English is core/map/types.ts LEVEL_TEXT). */
 const levelText = (l: string): string => {
   switch (l as keyof typeof LEVEL_TEXT) {

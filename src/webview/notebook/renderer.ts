@@ -13,6 +13,7 @@ import { l10n } from '../../core/text/l10n';
 import { barChart, fitChart } from '../charts/svg';
 import { clear, h } from '../dom';
 import { drawMap } from '../map/draw';
+import { fmt } from '../../core/text/numbers';
 
 /** The most table rows drawn (the extension sends no more; a stray payload is cut here too). */
 const MAX_ROWS = 1000;
@@ -80,13 +81,8 @@ function draw(out: NotebookOutput, root: HTMLElement): void {
         'div',
         { class: 'caption' },
         out.sidecar
-          ? l10n.t(
-              'Showing {0} of {1} rows; all of them: {2}',
-              shown,
-              out.rowCount.toLocaleString('en-US'),
-              out.sidecar,
-            )
-          : l10n.t('Showing {0} of {1} rows.', shown, out.rowCount.toLocaleString('en-US')),
+          ? l10n.t('Showing {0} of {1} rows; all of them: {2}', shown, fmt(out.rowCount), out.sidecar)
+          : l10n.t('Showing {0} of {1} rows.', shown, fmt(out.rowCount)),
       ),
     );
 }

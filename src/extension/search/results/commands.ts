@@ -16,6 +16,7 @@ import type { SearchRunner } from '../searchRunner';
 import { copyText, setTitle } from './resultNodes';
 import { LOAD_ALL_MAX_PAGES, loadAllText, type ResultSet } from './resultSet';
 import type { ResultsProvider } from './resultsView';
+import { fmt } from '../../../core/text/numbers';
 
 /** What the result-set commands work with. */
 export interface ResultParts {
@@ -383,13 +384,13 @@ export class ResultCommands {
         complete
           ? vscode.l10n.t(
               'ODIN: exported {0} results to {1}.',
-              set.items.length.toLocaleString('en-US'),
+              fmt(set.items.length),
               path.basename(uri.fsPath),
             )
           : vscode.l10n.t(
               'ODIN: exported {0} results (of {1}: not all pages were loaded) to {2}.',
-              set.items.length.toLocaleString('en-US'),
-              set.total?.toLocaleString('en-US') ?? vscode.l10n.t('more'),
+              fmt(set.items.length),
+              set.total === undefined || set.total === null ? vscode.l10n.t('more') : fmt(set.total),
               path.basename(uri.fsPath),
             ),
       );

@@ -12,6 +12,7 @@ import type { ResultItem } from '../../../core/results/resultItem';
 import type { PageFetcher, SearchSpec } from '../../../core/search';
 import { l10n } from '../../../core/text/l10n';
 import type { NodeView } from './viewTypes';
+import { fmt } from '../../../core/text/numbers';
 
 export interface SetError {
   message: string;
@@ -47,11 +48,10 @@ export interface LoadAllPlan {
 
 /** "3 requests of up to 100 results each (about 250 results)" — what "Load All" says before it starts. */
 export function loadAllText(plan: LoadAllPlan): string {
-  const n = (x: number): string => x.toLocaleString('en-US');
   const requests =
     plan.requests === 1
-      ? l10n.t('1 request of up to {0} results each', n(plan.pageSize))
-      : l10n.t('{0} requests of up to {1} results each', n(plan.requests), n(plan.pageSize));
+      ? l10n.t('1 request of up to {0} results each', fmt(plan.pageSize))
+      : l10n.t('{0} requests of up to {1} results each', fmt(plan.requests), fmt(plan.pageSize));
   if (plan.remaining === undefined)
     return l10n.t(
       'Up to {0}; the service gave no total. Each request uses API credits; you can cancel at any time.',
@@ -60,12 +60,12 @@ export function loadAllText(plan: LoadAllPlan): string {
   const more =
     plan.remaining === 1
       ? l10n.t('1 more result: {0}.', requests)
-      : l10n.t('{0} more results: {1}.', n(plan.remaining), requests);
+      : l10n.t('{0} more results: {1}.', fmt(plan.remaining), requests);
   const capped = plan.capped
     ? l10n.t(
         'It stops after {0} requests ({1} results); run it again to go on.',
-        n(plan.requests),
-        n(plan.requests * plan.pageSize),
+        fmt(plan.requests),
+        fmt(plan.requests * plan.pageSize),
       )
     : undefined;
   const credits = l10n.t('Each request uses API credits; you can cancel at any time.');
@@ -163,7 +163,7 @@ export class ResultSet {
             ...this.notes,
             l10n.t(
               "Stopped after {0} pages: the service's next-page cursor repeats an earlier one, so further pages would repeat results.",
-              this.pages.toLocaleString('en-US'),
+              fmt(this.pages),
             ),
           ];
         }
@@ -254,9 +254,9 @@ export class ResultSet {
 
   /** "25 of 10,000" (or "25" when the total is unknown). */
   countText(): string {
-    const n = this.items.length.toLocaleString('en-US');
+    const n = fmt(this.items.length);
     if (this.total === undefined) return this.done ? n : l10n.t('{0} so far', n);
-    return l10n.t('{0} of {1}', n, this.total.toLocaleString('en-US'));
+    return l10n.t('{0} of {1}', n, fmt(this.total));
   }
 }
 
