@@ -352,13 +352,7 @@ export default async function run() {
           unit: 'ms',
           // The budget is the shipped build's; the other is the comparison that keeps it.
           target: which === 'split' ? `<= ${BUDGETS.overheadMs}` : undefined,
-          note: `median of ${reps} differences from the empty extension's start in the same round: ${over(
-            which,
-          )
-            .map(round)
-            .join(
-              ', ',
-            )} ms (activation ${ms[which].map(round).join(', ')} ms)${which === 'esm' ? '; the comparison the split build is kept on' : ''}`,
+          note: `median of ${reps} differences from the empty extension's start in the same round: ${over(which).map(round).join(', ')} ms (activation ${ms[which].map(round).join(', ')} ms)${which === 'esm' ? '; the comparison the split build is kept on' : ''}`,
         },
         {
           name: `code loaded at activation: ${label}`,

@@ -29,7 +29,7 @@ export function registerTriageLazy(ctx: Ctx): {
     ]),
   ) as unknown as Omit<CommandsOf<'triage'>, 'odin.refreshCredits'>;
   // Verdict decorations and Problems entries are opt-in: the feature loads for them only when
-  // a setting is on (read from the settings activation has read already).
+  // a setting is on (read through the kept `odin` settings, which hovers and requests reuse).
   const sync = (): void => {
     const on = config.triageViews();
     if (on.decorations) load().setDecorations(true);
