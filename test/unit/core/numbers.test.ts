@@ -7,3 +7,11 @@ void test('fmt writes a count as toLocaleString("en-US") does', () => {
     assert.equal(fmt(n), n.toLocaleString('en-US'), String(n));
   assert.equal(fmt(12_345), '12,345');
 });
+
+void test('fmt groups every whole number as Intl does (its own path), and leaves the rest to Intl', () => {
+  const intl = new Intl.NumberFormat('en-US');
+  const cases = [-0, NaN, Infinity, -Infinity, 0.1, -999.5, 999.9999, 1e21, 2 ** 53, -(2 ** 53) + 1];
+  for (let n = 1; n < Number.MAX_SAFE_INTEGER; n = n * 10 + 7) cases.push(n - 1, n, n + 1, -n);
+  for (let n = 0; n < 5000; n++) cases.push(n, -n, n * 997);
+  for (const n of cases) assert.equal(fmt(n), intl.format(n), String(n));
+});
