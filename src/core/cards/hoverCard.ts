@@ -17,7 +17,7 @@ import { vulnerability } from '../hosts/vulnerability';
 // The parts by file, not through the index: the index brings the feed parsers (and node:zlib),
 // which activation must not load (it stays fast).
 import { hostExploitation, hostSignalText, onceEach, type ExploitationView } from '../exploitation/host';
-import { byRisk } from '../exploitation/order';
+import { byRisk, compareIds } from '../exploitation/order';
 import { cveRisk } from '../exploitation/risk';
 import { feedNeedsNote, feedNote, shortSignals } from '../exploitation/text';
 
@@ -155,7 +155,7 @@ export function topCves(
   const all = byRisk(
     [...byId.values()],
     (c) => cveRisk(x?.lookup(c.id), c.score),
-    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.id.localeCompare(b.id),
+    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || compareIds(a.id, b.id),
   );
   return { top: all.slice(0, max), total: all.length, exploits: exploitIds.size };
 }

@@ -2,7 +2,7 @@
 import { SEVERITY_RANK, type Host, type Severity, type WhoisRecord } from '../../api/types';
 import { vulnerability } from '../hosts/vulnerability';
 import { feedNotes, hostExploitation, type ExploitationView } from '../exploitation/host';
-import { byRisk, type Risk } from '../exploitation/order';
+import { byRisk, compareIds, type Risk } from '../exploitation/order';
 import { cveRisk } from '../exploitation/risk';
 import { epssText, kevText } from '../exploitation/text';
 import { l10n } from '../text/l10n';
@@ -45,7 +45,7 @@ export function hostVerdict(host: Host, x?: ExploitationView): HostVerdict {
   const cveIds = byRisk(
     [...cves.entries()],
     ([id, c]) => cveRisk(x?.lookup(id), c.score),
-    (a, b) => SEVERITY_RANK[b[1].severity] - SEVERITY_RANK[a[1].severity] || a[0].localeCompare(b[0]),
+    (a, b) => SEVERITY_RANK[b[1].severity] - SEVERITY_RANK[a[1].severity] || compareIds(a[0], b[0]),
   )
     .slice(0, MAX_IDS)
     .map(([id]) => id);
