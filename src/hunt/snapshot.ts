@@ -6,6 +6,7 @@
  * Plain Node: no `vscode` import.
  */
 import type { Host } from '../api/types';
+import { compareIds } from '../core/exploitation/order';
 import type { ResultItem } from '../core/results/resultItem';
 import type { HuntOutcome } from './run';
 
@@ -56,7 +57,7 @@ function rowsOfHost(host: Host, hunt: string): SnapshotRow[] {
             },
           }
         : {}),
-      cves: [...cves.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+      cves: [...cves.values()].sort((a, b) => compareIds(a.id, b.id)),
       hunts: [hunt],
     };
   });

@@ -13,6 +13,7 @@ import {
   type Severity,
   type WhoisRecord,
 } from '../../../api/types';
+import { compareIds } from '../../../core/exploitation/order';
 import type { ResultItem } from '../../../core/results/resultItem';
 import { certSummary, httpSummary } from '../../../core/hosts/serviceText';
 import { KINDS, describeSpec } from '../../../core/savedSearches';
@@ -51,9 +52,7 @@ export function sortCves(cves: readonly Cve[]): Cve[] {
     .slice()
     .sort(
       (a, b) =>
-        rank(b.severity) - rank(a.severity) ||
-        (b.score ?? -1) - (a.score ?? -1) ||
-        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        rank(b.severity) - rank(a.severity) || (b.score ?? -1) - (a.score ?? -1) || compareIds(a.id, b.id),
     );
 }
 /** "Host search: services.port:443" */
