@@ -6,6 +6,7 @@ import {
   codeFence,
   codePoint,
   escapeMarkdown,
+  escapeMarkdownSyntax,
   INVISIBLE,
   neutraliseUiText,
   showInvisibles,
@@ -47,6 +48,41 @@ test('escapeMarkdown leaves no active Markdown or HTML syntax', () => {
     assert.doesNotMatch(out, /https:\/\//);
     assert.doesNotMatch(out, /\n/);
   }
+});
+
+test("escapeMarkdown's shortcut for plain words answers as its four passes do", () => {
+  // The passes, spelled out: the oracle the shortcut (letters, digits, spaces, commas) is held to.
+  const passes = (text: string, max: number): string =>
+    escapeMarkdownSyntax(showInvisibles(truncate(text.replace(/\r\n?/g, '\n'), max))).replace(/\n+/g, ' ');
+  const alphabet = [
+    'a',
+    'Z',
+    '7',
+    ' ',
+    ',',
+    '.',
+    '-',
+    '\n',
+    '\r',
+    '\u200b',
+    '\u202e',
+    'é',
+    '😀',
+    '[',
+    '*',
+    '\\',
+  ];
+  let seed = 42;
+  const next = (n: number): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+  for (let i = 0; i < 3000; i++) {
+    // Half the strings from the plain characters alone, so the shortcut is taken often.
+    const chars = i % 2 ? alphabet : alphabet.slice(0, 5);
+    const text = Array.from({ length: next(24) }, () => chars[next(chars.length)]).join('');
+    for (const max of [2000, 12, 5])
+      assert.equal(escapeMarkdown(text, max), passes(text, max), JSON.stringify([text, max]));
+  }
+  assert.equal(escapeMarkdown('Frankfurt am Main, Germany'), 'Frankfurt am Main, Germany');
+  assert.equal(escapeMarkdown('nginx 1.18.0'), 'nginx 1\\.18\\.0');
 });
 
 test('codeFence uses a fence longer than any backtick run inside', () => {
