@@ -20,10 +20,12 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { checkArgs } from './args.mjs';
 import { HOSTS, HOST_NAMES } from './host/install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+checkArgs(import.meta.url, ['--only=', '--hosts=', '--json=', '--strict', '--no-build']);
 const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const only = opt('only')?.split(',').filter(Boolean);
 const hostNames = opt('hosts')?.split(',').filter(Boolean) ?? [...HOST_NAMES];

@@ -28,10 +28,22 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { checkArgs } from './args.mjs';
 import { QUARANTINE as quarantine } from './host/plan.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+checkArgs(import.meta.url, [
+  '--unit',
+  '--host',
+  '--only=',
+  '--hosts=',
+  '--files=',
+  '--no-ui',
+  '--no-vsix',
+  '--verbose',
+  '--update-screenshots',
+]);
 const flag = (f) => args.includes(f);
 const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const CI = process.env.CI === 'true' || process.env.CI === '1';

@@ -10,10 +10,12 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkArgs } from './args.mjs';
 import { testsForPath } from './host/plan.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
+checkArgs(import.meta.url, ['--ui', '--verbose']);
 const paths = args.filter((a) => !a.startsWith('--'));
 if (!paths.length) {
   console.error('usage: npm run test:quick -- <folder or file> [more…] [--ui]');
