@@ -77,9 +77,11 @@ export default async function run() {
     env: { ...process.env, FREEZE_JSON: '1' },
     maxBuffer: 16 * 1024 * 1024,
   });
-  const json = r.stdout.trim().split('\n').pop() ?? '';
+  const json = (r.stdout ?? '').trim().split('\n').pop() ?? '';
   if (r.status !== 0 || !json.startsWith('['))
-    throw new Error(`freeze: exit ${r.status}: ${`${r.stderr}`.trim().split('\n').slice(-3).join(' | ')}`);
+    throw new Error(
+      `freeze: exit ${r.status}: ${r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n').slice(-3).join(' | ')}`,
+    );
   return JSON.parse(json);
 }
 
