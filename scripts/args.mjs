@@ -1,32 +1,44 @@
 // The flags of the scripts a developer runs by hand (`npm test`, `npm run bench`, `npm run demo`,
-// `npm run test:quick`): `--help` (or `-h`) prints the script's own header comment, which is its
-// manual, and exits 0; a flag the script does not take exits 2 and names it, instead of the
-// script running in full as if it had not been given (a misspelt `--unit` ran every tier).
+// `npm run test:quick`), read by Node's own `util.parseArgs` from one list per script:
+// `--help` (or `-h`) prints the script's own header comment, which is its manual, and exits 0;
+// a flag the script does not take exits 2 and names it, instead of the script running in full
+// as if it had not been given (a misspelt `--unit` ran every tier).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /**
+ * The script's flags and options, as `parseArgs` reads them (`--only=a,b` or `--only a,b`).
  * @param {string} url the script's `import.meta.url`
- * @param {string[]} known the flags it takes (`--unit`) and its options (`--only=`: also
- *   written `--only value`)
- * @param {string[]} [args] the arguments (default: the process's)
+ * @param {import('node:util').ParseArgsConfig['options']} options what it takes
+ * @param {{ positionals?: boolean }} [more] whether it takes arguments that are not flags
+ * @returns {{ values: Record<string, string | boolean | undefined>, positionals: string[] }}
  */
-export function checkArgs(url, known, args = process.argv.slice(2)) {
+export function scriptArgs(url, options, { positionals = false } = {}) {
   const file = fileURLToPath(url);
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(usage(file));
-    process.exit(0);
-  }
-  const takes = (a) =>
-    known.some((k) => (k.endsWith('=') ? a.startsWith(k) || a === k.slice(0, -1) : a === k));
-  const unknown = args.filter((a) => a.startsWith('-') && !takes(a));
-  if (unknown.length) {
+  const takes = Object.entries(options)
+    .map(([name, o]) => `--${name}${o.type === 'string' ? '=' : ''}`)
+    .join(' ');
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: positionals,
+    });
+  } catch (e) {
+    const unknown = e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && /'(-[^']*)'/.exec(e.message)?.[1];
     process.stderr.write(
-      `${path.basename(file)}: unknown ${unknown.join(', ')}; it takes ${known.join(' ')} (--help for more)\n`,
+      `${path.basename(file)}: ${unknown ? `unknown ${unknown}; it takes ${takes}` : e.message} (--help for more)\n`,
     );
     process.exit(2);
   }
+  if (parsed.values.help) {
+    process.stdout.write(usage(file));
+    process.exit(0);
+  }
+  return parsed;
 }
 
 /** The script's leading comment, without the comment marks. */

@@ -20,15 +20,19 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { checkArgs } from './args.mjs';
+import { scriptArgs } from './args.mjs';
 import { HOSTS, HOST_NAMES } from './host/install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-checkArgs(import.meta.url, ['--only=', '--hosts=', '--json=', '--strict', '--no-build']);
-const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const only = opt('only')?.split(',').filter(Boolean);
-const hostNames = opt('hosts')?.split(',').filter(Boolean) ?? [...HOST_NAMES];
+const { values: args } = scriptArgs(import.meta.url, {
+  only: { type: 'string' },
+  hosts: { type: 'string' },
+  json: { type: 'string' },
+  strict: { type: 'boolean' },
+  'no-build': { type: 'boolean' },
+});
+const only = args.only?.split(',').filter(Boolean);
+const hostNames = args.hosts?.split(',').filter(Boolean) ?? [...HOST_NAMES];
 for (const h of hostNames)
   if (!HOSTS[h]) throw new Error(`--hosts: unknown host ${h} (known: ${Object.keys(HOSTS).join(', ')})`);
 
@@ -64,7 +68,7 @@ function build() {
 }
 
 async function main() {
-  if (!args.includes('--no-build')) {
+  if (!args['no-build']) {
     process.stdout.write('[bench] building (tsc, esbuild) … ');
     const t0 = Date.now();
     build();
@@ -147,9 +151,9 @@ async function main() {
   for (const r of table) console.log(line(r));
   console.log('');
   console.log(`budgets: ${pass} met, ${fail} missed${crashed ? `; ${crashed} section(s) failed` : ''}`);
-  const json = opt('json');
+  const json = args.json;
   if (json) fs.writeFileSync(json, JSON.stringify(rows, null, 2));
-  if (crashed || (args.includes('--strict') && fail)) process.exitCode = 1;
+  if (crashed || (args.strict && fail)) process.exitCode = 1;
 }
 
 await main();

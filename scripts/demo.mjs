@@ -18,19 +18,17 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkArgs } from './args.mjs';
+import { scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-checkArgs(import.meta.url, ['--port=', '--emulator-port=', '--dev']);
-function opt(name, fallback) {
-  const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (i < 0) return fallback;
-  return args[i].includes('=') ? args[i].split('=')[1] : args[i + 1];
-}
-const port = Number(opt('port', process.env.PORT ?? 8080));
-const emulatorPort = Number(opt('emulator-port', 8787));
-const dev = args.includes('--dev');
+const { values: args } = scriptArgs(import.meta.url, {
+  port: { type: 'string' },
+  'emulator-port': { type: 'string' },
+  dev: { type: 'boolean' },
+});
+const port = Number(args.port ?? process.env.PORT ?? 8080);
+const emulatorPort = Number(args['emulator-port'] ?? 8787);
+const dev = args.dev === true;
 
 function say(s) {
   console.log(`[demo] ${s}`);

@@ -28,33 +28,30 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { checkArgs } from './args.mjs';
+import { scriptArgs } from './args.mjs';
 import { QUARANTINE as quarantine } from './host/plan.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-checkArgs(import.meta.url, [
-  '--unit',
-  '--host',
-  '--only=',
-  '--hosts=',
-  '--files=',
-  '--no-ui',
-  '--no-vsix',
-  '--verbose',
-  '--update-screenshots',
-]);
-const flag = (f) => args.includes(f);
-const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const { values: args } = scriptArgs(import.meta.url, {
+  unit: { type: 'boolean' },
+  host: { type: 'boolean' },
+  only: { type: 'string' },
+  hosts: { type: 'string' },
+  files: { type: 'string' },
+  'no-ui': { type: 'boolean' },
+  'no-vsix': { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  'update-screenshots': { type: 'boolean' },
+});
 const CI = process.env.CI === 'true' || process.env.CI === '1';
-const onlyUnit = flag('--unit');
-const onlyHost = flag('--host');
+const onlyUnit = args.unit === true;
+const onlyHost = args.host === true;
 const doUnit = !onlyHost || onlyUnit;
 const doHost = !onlyUnit || onlyHost;
 const updateScreenshots =
-  !CI && (flag('--update-screenshots') || process.env.ODIN_UPDATE_SCREENSHOTS === '1');
+  !CI && (args['update-screenshots'] === true || process.env.ODIN_UPDATE_SCREENSHOTS === '1');
 const SUITE_LIMIT_MS = 80 * 60_000;
-const hostNames = (opt('hosts') ?? 'oldest,newest').split(',').filter(Boolean);
+const hostNames = (args.hosts ?? 'oldest,newest').split(',').filter(Boolean);
 /** Summary tiers of the host runs, in the order they ran ('host 1.103.2', …). */
 const hostTiers = [];
 
@@ -269,8 +266,8 @@ async function hostTier(hostName) {
   const label = hostLabel(hostName);
   const tier = `host ${label.replace(/^VS Code /, '')}`;
   hostTiers.push(tier);
-  const only = opt('only')?.split(',').filter(Boolean);
-  const files = opt('files')?.split(',').filter(Boolean);
+  const only = args.only?.split(',').filter(Boolean);
+  const files = args.files?.split(',').filter(Boolean);
   const scope = files ? onlyFiles(scopeFor(hostName), files) : scopeFor(hostName);
   log(
     `\n▶ host tier: the extension inside ${label} (${scope.name}${only ? `; ${only.join(', ')}` : ''}${files ? `; files ${files.join(', ')}` : ''})`,
@@ -280,14 +277,14 @@ async function hostTier(hostName) {
     root,
     host: hostName,
     log,
-    ui: !flag('--no-ui'),
-    vsix: !flag('--no-vsix'),
+    ui: !args['no-ui'],
+    vsix: !args['no-vsix'],
     only,
     scope,
     // media/screenshots come from the host with the full run only (or the files of it named with
     // --files), so they don't flip between versions.
     updateScreenshots: updateScreenshots && /^full(, files)?$/.test(scope.name),
-    verbose: flag('--verbose'),
+    verbose: args.verbose === true,
   });
   for (const x of r) {
     results.push({ tier, ...x });

@@ -10,26 +10,28 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkArgs } from './args.mjs';
+import { scriptArgs } from './args.mjs';
 import { testsForPath } from './host/plan.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-checkArgs(import.meta.url, ['--ui', '--verbose']);
-const paths = args.filter((a) => !a.startsWith('--'));
+const { values: args, positionals: paths } = scriptArgs(
+  import.meta.url,
+  { ui: { type: 'boolean' }, verbose: { type: 'boolean' } },
+  { positionals: true },
+);
 if (!paths.length) {
   console.error('usage: npm run test:quick -- <folder or file> [more…] [--ui]');
   process.exit(2);
 }
 const files = [...new Set(paths.flatMap((p) => testsForPath(path.relative(root, path.resolve(p)))))];
-const ui = args.includes('--ui') || paths.some((p) => /test\/ui\//.test(p));
+const ui = args.ui || paths.some((p) => /test\/ui\//.test(p));
 console.log(`quick loop: unit tier, then on the newest VS Code: ${files.join(', ') || '(no host files)'}`);
 
 const argv = [
   '--hosts=newest',
   `--files=${files.join(',')}`,
   ...(ui ? [] : ['--no-ui']),
-  ...args.filter((a) => a === '--verbose'),
+  ...(args.verbose ? ['--verbose'] : []),
 ];
 const p = spawn(
   process.execPath,
