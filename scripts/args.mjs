@@ -1,5 +1,6 @@
 // The flags of the scripts a developer runs by hand (`npm test`, `npm run bench`, `npm run demo`,
-// `npm run test:quick`), read by Node's own `util.parseArgs` from one list per script:
+// `npm run package`, … and the ones without an npm name), read by Node's own `util.parseArgs`
+// from one list per script (the emulator's command line is its own: src/emulator/cli.ts):
 // `--help` (or `-h`) prints the script's own header comment, which is its manual, and exits 0;
 // a flag the script does not take exits 2 and names it, instead of the script running in full
 // as if it had not been given (a misspelt `--unit` ran every tier).
@@ -44,7 +45,8 @@ export function scriptArgs(url, options, { positionals = false } = {}) {
 /** The script's leading comment, without the comment marks. */
 export function usage(file) {
   const lines = [];
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+  for (const [i, line] of fs.readFileSync(file, 'utf8').split('\n').entries()) {
+    if (i === 0 && line.startsWith('#!')) continue;
     if (!line.startsWith('//')) break;
     lines.push(line.replace(/^\/\/ ?/, ''));
   }

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BASELINE = path.join(root, 'test/fixtures/detect-baseline.json');
@@ -109,11 +110,12 @@ export function compare(now, before = JSON.parse(fs.readFileSync(BASELINE, 'utf8
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = scriptArgs(import.meta.url, { write: { type: 'boolean' } });
   const require = createRequire(import.meta.url);
   const lib = require(path.join(root, process.env.DETECT_OUT ?? 'out', 'src/core/detect/index.js'));
   const { generateLog } = await import('./bench/detect.mjs');
   const now = figures(lib, generateLog(100 * 1024 * 1024));
-  if (process.argv.includes('--write')) {
+  if (values.write) {
     fs.writeFileSync(BASELINE, `${JSON.stringify(now, null, 1)}\n`);
     console.log(`wrote ${path.relative(root, BASELINE)}`);
   }

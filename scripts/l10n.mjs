@@ -13,6 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,8 +48,9 @@ export function messages() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = scriptArgs(import.meta.url, { print: { type: 'boolean' } });
   const list = messages();
-  if (process.argv.includes('--print')) {
+  if (values.print) {
     process.stdout.write(JSON.stringify(list));
   } else {
     const bundle = Object.fromEntries(list.map((m) => [m, m]));

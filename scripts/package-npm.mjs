@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The packages and the esbuild.mjs target each one's bin is built from. */
@@ -54,10 +55,18 @@ export function packNpm(name, { outDir = root } = {}) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [name, ...args] = process.argv.slice(2);
-  const i = args.indexOf('--out-dir');
+  const { values, positionals } = scriptArgs(
+    import.meta.url,
+    { 'out-dir': { type: 'string' } },
+    { positionals: true },
+  );
+  const [name] = positionals;
+  if (positionals.length !== 1 || !NPM_PACKAGES.includes(name)) {
+    console.error(`package-npm.mjs: name one package, ${NPM_PACKAGES.join(' or ')} (--help for more)`);
+    process.exit(2);
+  }
   try {
-    const r = packNpm(name, { outDir: i >= 0 ? path.resolve(args[i + 1]) : root });
+    const r = packNpm(name, { outDir: values['out-dir'] ? path.resolve(values['out-dir']) : root });
     console.log(`[${name}:pack] ${r.files.join(', ')}`);
     console.log(`TARBALL ${r.file}`);
   } catch (e) {

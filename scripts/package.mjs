@@ -22,6 +22,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -156,12 +157,14 @@ export function packageExtension({ outDir = root, preRelease = false } = {}) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const outIdx = args.indexOf('--out-dir');
-  const outDir = outIdx >= 0 ? path.resolve(args[outIdx + 1]) : root;
+  const { values } = scriptArgs(import.meta.url, {
+    'out-dir': { type: 'string' },
+    'pre-release': { type: 'boolean' },
+  });
+  const outDir = values['out-dir'] ? path.resolve(values['out-dir']) : root;
   try {
     const t0 = Date.now();
-    const r = packageExtension({ outDir, preRelease: args.includes('--pre-release') });
+    const r = packageExtension({ outDir, preRelease: values['pre-release'] === true });
     for (const w of r.warnings) console.log(`[package] ${w}`);
     console.log(
       `[package] ${r.files.length} files, ${(r.bytes / 1024).toFixed(1)} KB packed, ${Date.now() - t0} ms:`,

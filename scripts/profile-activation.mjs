@@ -17,16 +17,22 @@ import * as path from 'node:path';
 import { startHost } from './host/host.mjs';
 import { stage } from './package.mjs';
 import { buildEsm, ENTRY_START } from './bench/activation.mjs';
+import { scriptArgs } from './args.mjs';
 
-const opt = (name) =>
-  process.argv
-    .slice(2)
-    .find((a) => a.startsWith(`--${name}=`))
-    ?.slice(name.length + 3);
-const flag = (name) => process.argv.includes(`--${name}`);
-const hostName = opt('host') ?? 'newest';
-const reps = Number(opt('reps') ?? 3);
-const top = Number(opt('top') ?? 25);
+const invoked = import.meta.url === `file://${process.argv[1]}`;
+const { values } = invoked
+  ? scriptArgs(import.meta.url, {
+      host: { type: 'string' },
+      production: { type: 'boolean' },
+      esm: { type: 'boolean' },
+      reps: { type: 'string' },
+      top: { type: 'string' },
+      out: { type: 'string' },
+    })
+  : { values: {} };
+const hostName = values.host ?? 'newest';
+const reps = Number(values.reps ?? 3);
+const top = Number(values.top ?? 25);
 
 // The activation bench's entry (the extension found, the host quiet), then `ext.activate()`
 // inside an inspector session's CPU profile.
@@ -90,16 +96,16 @@ export function summarise(profile, only = '') {
 
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'odin-profile-activation-'));
-  const outDir = opt('out') ? path.resolve(opt('out')) : work;
+  const outDir = values.out ? path.resolve(values.out) : work;
   const dir = stage();
   try {
     const b = childProcess.spawnSync(
       process.execPath,
-      ['esbuild.mjs', ...(flag('production') ? ['--production'] : [])],
+      ['esbuild.mjs', ...(values.production ? ['--production'] : [])],
       { cwd: dir, encoding: 'utf8' },
     );
     if (b.status !== 0) throw new Error(`build failed:\n${b.stdout}\n${b.stderr}`);
-    const ext = flag('esm') ? (await buildEsm(dir)).dir : dir;
+    const ext = values.esm ? (await buildEsm(dir)).dir : dir;
     const pkgFile = path.join(ext, 'package.json');
     const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
     pkg.activationEvents = [];
@@ -151,8 +157,8 @@ async function main() {
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
-    if (!opt('out')) fs.rmSync(work, { recursive: true, force: true });
+    if (!values.out) fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+if (invoked) await main();

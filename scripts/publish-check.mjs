@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as zlib from 'node:zlib';
 import { ALLOWED, packageExtension } from './package.mjs';
+import { scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -158,18 +159,19 @@ export function checkVsix(file, { preRelease = false, publish = false, warnings 
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const opt = (name) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const preRelease = args.includes('--pre-release');
-  const publish = args.includes('--publish');
+  const { values } = scriptArgs(import.meta.url, {
+    'pre-release': { type: 'boolean' },
+    publish: { type: 'boolean' },
+    vsix: { type: 'string' },
+    'out-dir': { type: 'string' },
+  });
+  const preRelease = values['pre-release'] === true;
+  const publish = values.publish === true;
   try {
-    let file = opt('--vsix');
+    let file = values.vsix;
     let warnings = [];
     if (!file) {
-      const outDir = path.resolve(opt('--out-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'odin-vsix-')));
+      const outDir = path.resolve(values['out-dir'] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'odin-vsix-')));
       const r = packageExtension({ outDir, preRelease });
       file = r.file;
       warnings = r.warnings;

@@ -18,12 +18,12 @@ import { fileURLToPath } from 'node:url';
 import { loadEmulator } from './host/emulator.mjs';
 import { QUIET_USER_SETTINGS } from './host/host.mjs';
 import { prepareSampleWorkspace } from './host/suite.mjs';
+import { scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-const opt = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const versions = (opt('vscode') ?? '1.103.2,stable').split(',').filter(Boolean);
-const requireRun = args.includes('--require');
+const { values } = scriptArgs(import.meta.url, { vscode: { type: 'string' }, require: { type: 'boolean' } });
+const versions = (values.vscode ?? '1.103.2,stable').split(',').filter(Boolean);
+const requireRun = values.require === true;
 const executable = process.env.ODIN_VSCODE_EXECUTABLE;
 const UPDATE_HOST = 'https://update.code.visualstudio.com';
 

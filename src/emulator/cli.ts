@@ -13,7 +13,10 @@ export * from './fixtures';
 const USAGE =
   'Usage: emulator [--port <n>] [--seed <n>] [--hosts <n>] [--dialect spec|live] [--not-found 404|null] [--latency <ms>] [--credits <n>]';
 
-/** Parses the command line; throws with a message on a bad argument. */
+/** `--help`: the usage, asked for (stdout, exit 0), not a mistake (stderr, exit 2). */
+export class UsageAsked extends Error {}
+
+/** Parses the command line; throws with a message on a bad argument, UsageAsked on `--help`. */
 export function parseArgs(argv: string[]): EmulatorOptions {
   const opts: EmulatorOptions = {};
   const int = (name: string, v: string | undefined, min: number, max: number): number => {
@@ -59,7 +62,7 @@ export function parseArgs(argv: string[]): EmulatorOptions {
       }
       case '--help':
       case '-h':
-        throw new Error(USAGE);
+        throw new UsageAsked(USAGE);
       default:
         throw new Error(`Unknown argument '${a}'\n${USAGE}`);
     }
@@ -72,6 +75,10 @@ async function main(): Promise<void> {
   try {
     opts = parseArgs(process.argv.slice(2));
   } catch (e) {
+    if (e instanceof UsageAsked) {
+      console.log(e.message);
+      return;
+    }
     console.error(e instanceof Error ? e.message : String(e));
     process.exitCode = 2;
     return;

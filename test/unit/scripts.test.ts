@@ -1,6 +1,7 @@
 /**
  * The scripts a developer runs by hand (scripts/args.mjs): `--help` prints the script's header
  * and runs nothing; a flag it does not take stops it with exit 2 before anything runs.
+ * `npm run emulator` reads its own flags (src/emulator/cli.ts) after building its bundle.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -20,6 +21,14 @@ for (const [script, opening] of [
   ['bench.mjs', '`npm run bench`'],
   ['demo.mjs', '`npm run demo`'],
   ['test-quick.mjs', 'The quick loop for a developer'],
+  ['test-desktop.mjs', '`npm run test:desktop`'],
+  ['package.mjs', '`npm run package`'],
+  ['publish-check.mjs', '`npm run package:check`'],
+  ['package-npm.mjs', '`npm run hunt:pack` / `npm run mcp:pack`'],
+  // Its first line is `#!/usr/bin/env node`: the header is the comment after it.
+  ['l10n.mjs', 'The English message bundle of the code'],
+  ['detect-figures.mjs', 'What the detector finds'],
+  ['profile-activation.mjs', "CPU profile of the extension's activation"],
 ] as const) {
   test(`${script} --help prints its header and runs nothing`, () => {
     const r = run(script, '--help');
@@ -35,3 +44,20 @@ for (const [script, opening] of [
     assert.equal(String(r.stdout), '');
   });
 }
+
+test('package-npm.mjs without a package name stops with exit 2 and names the packages', () => {
+  for (const args of [[], ['npm']]) {
+    const r = run('package-npm.mjs', ...args);
+    assert.equal(r.status, 2);
+    assert.match(String(r.stderr), /name one package, hunt or mcp/);
+  }
+});
+
+test('emulator.mjs --help prints the usage on stdout and exits 0; a flag it does not take exits 2', () => {
+  const help = run('emulator.mjs', '--help');
+  assert.equal(help.status, 0, String(help.stderr));
+  assert.match(String(help.stdout), /^Usage: emulator \[--port <n>\]/m);
+  const wrong = run('emulator.mjs', '--unti');
+  assert.equal(wrong.status, 2);
+  assert.match(String(wrong.stderr), /Unknown argument '--unti'/);
+});

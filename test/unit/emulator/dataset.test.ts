@@ -11,7 +11,7 @@ import {
   FIXTURE_UNKNOWN_IP,
 } from '../../../src/emulator/fixtures';
 import { PAYLOADS } from '../../../src/emulator/hostile';
-import { parseArgs } from '../../../src/emulator/cli';
+import { parseArgs, UsageAsked } from '../../../src/emulator/cli';
 
 const NOW = Date.parse('2025-03-15T12:00:00Z');
 
@@ -206,7 +206,15 @@ void describe('cli arguments', () => {
       ['--not-found', '500'],
       ['--port', '70000'],
     ]) {
-      assert.throws(() => parseArgs(a), a.join(' '));
+      assert.throws(
+        () => parseArgs(a),
+        (e) => e instanceof Error && !(e instanceof UsageAsked),
+        a.join(' '),
+      );
     }
+  });
+
+  void it('takes --help as a request for the usage, not as a mistake', () => {
+    for (const a of ['--help', '-h']) assert.throws(() => parseArgs([a]), UsageAsked, a);
   });
 });
