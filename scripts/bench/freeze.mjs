@@ -11,11 +11,10 @@
 // drops the keys, every service normalised, the cache bound counted as JSON length, the card
 // over every service), rebuilt here from the same modules. Then the heap one cached answer
 // holds, measured (gc before and after, minus the same work dropped), against what the
-// cache's bound counts for it (`entryBytes`, which must not count less). `npm run bench` runs
-// this section in a process of its own: measured after the sections before it in one process,
-// the same record read 0.99–1.01 of its count against 1.02 in a fresh one (what the heap
-// already holds moves the gc-to-gc difference, not what the record holds).
-import { spawnSync } from 'node:child_process';
+// cache's bound counts for it (`entryBytes`, which must not count less). Measured in a fresh
+// process (`npm run bench` runs each section in one): after other sections in one process, the
+// same record read 0.99–1.01 of its count against 1.02 fresh (what the heap already holds moves
+// the gc-to-gc difference, not what the record holds).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,23 +69,8 @@ export function answers() {
   ];
 }
 
-export default async function run() {
-  const file = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, [file], {
-    encoding: 'utf8',
-    env: { ...process.env, FREEZE_JSON: '1' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const json = (r.stdout ?? '').trim().split('\n').pop() ?? '';
-  if (r.status !== 0 || !json.startsWith('['))
-    throw new Error(
-      `freeze: exit ${r.status}: ${r.error?.message ?? `${r.stderr ?? ''}`.trim().split('\n').slice(-3).join(' | ')}`,
-    );
-  return JSON.parse(json);
-}
-
-/** The section's rows, measured in this process. */
-async function measure({ reps = 3 } = {}) {
+/** The section's rows (`npm run bench` runs each section in a fresh process). */
+export default async function measure({ reps = 3 } = {}) {
   const { parseJson } = require(out('src/api/normalize/json.js'));
   const { normalizeHost } = require(out('src/api/normalize/hosts.js'));
   const { normalizeService } = require(out('src/api/normalize/services.js'));
@@ -182,9 +166,6 @@ async function measure({ reps = 3 } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await measure();
-  if (process.env.FREEZE_JSON === '1') console.log(JSON.stringify(rows));
-  else
-    for (const r of rows)
-      console.log(`${r.name}: ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ''}`);
+  for (const r of await measure())
+    console.log(`${r.name}: ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ''}`);
 }
