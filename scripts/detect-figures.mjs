@@ -97,16 +97,25 @@ export const FIXES = {
     'fix: names written in Unicode are found whole (münchen.de twice, déjàexample.com): +3 domains',
 };
 
-/** Lines comparing `now` with the recorded baseline: equal, or what changed. */
+/**
+ * Lines comparing `now` with the recorded baseline: equal, or what changed. `added`: a sample
+ * file the baseline does not know (added after it was recorded), so nothing to compare.
+ */
 export function compare(now, before = JSON.parse(fs.readFileSync(BASELINE, 'utf8'))) {
   const rows = [];
   for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
     const a = before[key];
     const b = now[key];
     const same = a && b && JSON.stringify(a) === JSON.stringify(b);
-    rows.push({ key, same, before: a, after: b, fix: same ? undefined : FIXES[key] });
+    const added = a === undefined;
+    rows.push({ key, same, added, before: a, after: b, fix: same || added ? undefined : FIXES[key] });
   }
   return rows;
+}
+
+/** A comparison's word: same, fixed (a listed fix), new (no baseline) or DIFF. */
+export function verdict(row) {
+  return row.same ? 'same' : row.added ? 'new' : row.fix ? 'fixed' : 'DIFF';
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -122,7 +131,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   for (const r of compare(now, fs.existsSync(BASELINE) ? undefined : now)) {
     const f = r.after;
     console.log(
-      `${r.same ? 'same' : 'DIFF'}  ${r.key.padEnd(40)} ipv4 ${f?.ipv4} ipv6 ${f?.ipv6} cidr ${f?.cidr} domain ${f?.domain} defanged ${f?.defanged} ${f?.sha256}`,
+      `${verdict(r).padEnd(5)} ${r.key.padEnd(40)} ipv4 ${f?.ipv4} ipv6 ${f?.ipv6} cidr ${f?.cidr} domain ${f?.domain} defanged ${f?.defanged} ${f?.sha256}`,
     );
   }
 }

@@ -407,15 +407,19 @@ export default async function run({ megabytes = 100, rounds = 3 } = {}) {
   const note = `CPU time, best of ${rounds}`;
   // Nothing lost: today's detections of this log and of every sample file against the
   // figures recorded before the rules were restated (test/fixtures/detect-baseline.json).
-  const { figures, compare } = await import('../detect-figures.mjs');
+  const { figures, compare, verdict } = await import('../detect-figures.mjs');
   const changes = compare(figures({ detect, detectTable }, text));
+  const counted = (c) =>
+    `ipv4 ${c.ipv4}, ipv6 ${c.ipv6}, cidr ${c.cidr}, domain ${c.domain}, defanged ${c.defanged}`;
   const beforeAfter = changes.map((c) => ({
     name: `detect: before/after ${c.key}`,
-    value: c.same ? 'same' : c.fix ? 'fixed' : 'DIFF',
+    value: verdict(c),
     unit: '',
     note: c.same
-      ? `${c.after.sha256}: ipv4 ${c.after.ipv4}, ipv6 ${c.after.ipv6}, cidr ${c.after.cidr}, domain ${c.after.domain}, defanged ${c.after.defanged}`
-      : `${c.fix ? `${c.fix}; ` : ''}before ${JSON.stringify(c.before)}; after ${JSON.stringify(c.after)}`,
+      ? `${c.after.sha256}: ${counted(c.after)}`
+      : c.added
+        ? `a sample file added after the baseline was recorded (nothing to compare): ${counted(c.after)}`
+        : `${c.fix ? `${c.fix}; ` : ''}before ${JSON.stringify(c.before)}; after ${JSON.stringify(c.after)}`,
   }));
   return [
     {
@@ -523,7 +527,7 @@ export default async function run({ megabytes = 100, rounds = 3 } = {}) {
       name: 'detect: before/after unchanged',
       value: changes.filter((c) => c.same).length,
       unit: `of ${changes.length}`,
-      note: `log, sample files and sources, both modes: same counts and checksum as the recorded baseline; ${changes.filter((c) => !c.same && c.fix).length} listed fixes, ${changes.filter((c) => !c.same && !c.fix).length} unexplained`,
+      note: `log, sample files and sources, both modes: same counts and checksum as the recorded baseline; ${changes.filter((c) => verdict(c) === 'fixed').length} listed fixes, ${changes.filter((c) => c.added).length} new (files added since), ${changes.filter((c) => verdict(c) === 'DIFF').length} unexplained`,
     },
     ...beforeAfter,
   ];
