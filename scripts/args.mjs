@@ -42,6 +42,16 @@ export function scriptArgs(url, options, { positionals = false } = {}) {
   return parsed;
 }
 
+/**
+ * Whether the script at `url` is the one Node was started with (`node scripts/x.mjs`), not a
+ * module another script imports: the one test, for every script (paths compared as paths, so a
+ * folder with a space or a relative start reads the same).
+ * @param {string} url the script's `import.meta.url`
+ */
+export function runDirectly(url) {
+  return process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(url);
+}
+
 /** The script's leading comment, without the comment marks. */
 export function usage(file) {
   const lines = [];

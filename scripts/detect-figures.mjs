@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scriptArgs } from './args.mjs';
+import { runDirectly, scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BASELINE = path.join(root, 'test/fixtures/detect-baseline.json');
@@ -118,7 +118,7 @@ export function verdict(row) {
   return row.same ? 'same' : row.added ? 'new' : row.fix ? 'fixed' : 'DIFF';
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (runDirectly(import.meta.url)) {
   const { values } = scriptArgs(import.meta.url, { write: { type: 'boolean' } });
   const require = createRequire(import.meta.url);
   const lib = require(path.join(root, process.env.DETECT_OUT ?? 'out', 'src/core/detect/index.js'));

@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scriptArgs } from './args.mjs';
+import { runDirectly, scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,7 +47,7 @@ export function messages() {
   return [...found].sort();
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (runDirectly(import.meta.url)) {
   const { values } = scriptArgs(import.meta.url, { print: { type: 'boolean' } });
   const list = messages();
   if (values.print) {

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scriptArgs } from './args.mjs';
+import { runDirectly, scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The packages and the esbuild.mjs target each one's bin is built from. */
@@ -54,7 +54,7 @@ export function packNpm(name, { outDir = root } = {}) {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (runDirectly(import.meta.url)) {
   const { values, positionals } = scriptArgs(
     import.meta.url,
     { 'out-dir': { type: 'string' } },

@@ -22,7 +22,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scriptArgs } from './args.mjs';
+import { runDirectly, scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -156,7 +156,7 @@ export function packageExtension({ outDir = root, preRelease = false } = {}) {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (runDirectly(import.meta.url)) {
   const { values } = scriptArgs(import.meta.url, {
     'out-dir': { type: 'string' },
     'pre-release': { type: 'boolean' },

@@ -17,9 +17,9 @@ import * as path from 'node:path';
 import { startHost } from './host/host.mjs';
 import { stage } from './package.mjs';
 import { buildEsm, ENTRY_START } from './bench/activation.mjs';
-import { scriptArgs } from './args.mjs';
+import { runDirectly, scriptArgs } from './args.mjs';
 
-const invoked = import.meta.url === `file://${process.argv[1]}`;
+const invoked = runDirectly(import.meta.url);
 const { values } = invoked
   ? scriptArgs(import.meta.url, {
       host: { type: 'string' },

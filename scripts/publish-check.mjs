@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as zlib from 'node:zlib';
 import { ALLOWED, packageExtension } from './package.mjs';
-import { scriptArgs } from './args.mjs';
+import { runDirectly, scriptArgs } from './args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -158,7 +158,7 @@ export function checkVsix(file, { preRelease = false, publish = false, warnings 
   return { failed, passed, files, bytes };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (runDirectly(import.meta.url)) {
   const { values } = scriptArgs(import.meta.url, {
     'pre-release': { type: 'boolean' },
     publish: { type: 'boolean' },

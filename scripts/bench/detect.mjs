@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { runDirectly } from '../args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -536,7 +537,7 @@ export default async function run({ megabytes = 100, rounds = 3 } = {}) {
   ];
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (runDirectly(import.meta.url)) {
   const mbArg = process.argv.find((a) => a.startsWith('--mb='));
   const rows = await run(mbArg ? { megabytes: Number(mbArg.slice(5)) } : {});
   for (const row of rows)

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { gzipSync } from 'node:zlib';
+import { runDirectly } from '../args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -162,6 +163,6 @@ export default async function run() {
   ];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (runDirectly(import.meta.url)) {
   for (const r of await run()) console.log(`${r.name}: ${r.value} ${r.unit}${r.note ? ` (${r.note})` : ''}`);
 }

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { runDirectly } from '../args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -165,7 +166,7 @@ export default async function measure({ reps = 3 } = {}) {
   return rows;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (runDirectly(import.meta.url)) {
   for (const r of await measure())
     console.log(`${r.name}: ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ''}`);
 }

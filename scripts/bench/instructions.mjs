@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runDirectly } from '../args.mjs';
 
 const self = fileURLToPath(import.meta.url);
 const root = path.resolve(path.dirname(self), '../..');
@@ -136,7 +137,7 @@ const childArg = process.argv.find((a) => a.startsWith('--child='));
 if (childArg) {
   const passes = Number(process.argv.find((a) => a.startsWith('--passes='))?.slice(9) ?? 1);
   await child(childArg.slice(8), passes);
-} else if (process.argv[1] && path.resolve(process.argv[1]) === self) {
+} else if (runDirectly(import.meta.url)) {
   for (const row of await run())
     console.log(`${row.name.padEnd(36)} ${String(row.value).padStart(8)} ${row.unit}  ${row.note ?? ''}`);
 }

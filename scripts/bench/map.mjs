@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { runDirectly } from '../args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
@@ -119,4 +120,4 @@ export default async function run({ points = 10_000, runs = 7 } = {}) {
   ];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.table(await run());
+if (runDirectly(import.meta.url)) console.table(await run());

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOST_NAMES, hostLabel, hostNodePath } from '../host/install.mjs';
+import { runDirectly } from '../args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -414,7 +415,7 @@ export async function renderRows({ runs = Number(process.env.TRIAGE_RENDER_RUNS 
   ];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (runDirectly(import.meta.url)) {
   const only = process.argv.includes('--render') ? await renderRows() : await run();
   for (const r of only)
     console.log(`${r.name}: ${r.value} ${r.unit}${r.target ? ` (target ${r.target})` : ''} — ${r.note}`);

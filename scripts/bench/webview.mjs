@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, quantile, runBenchInHost } from '../host/bench.mjs';
+import { runDirectly } from '../args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -157,7 +158,7 @@ export default async function run({
   return rows;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (runDirectly(import.meta.url)) {
   const rows = await run();
   for (const r of rows)
     console.log(`${r.name}: ${r.value} ${r.unit}${r.target ? ` (target ${r.target})` : ''} — ${r.note}`);

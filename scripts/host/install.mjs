@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runDirectly } from '../args.mjs';
 
 /**
  * The VS Code builds the host tests run in: the oldest the extension supports (`engines`
@@ -366,7 +366,7 @@ export async function ensureHosts({ hosts = HOST_NAMES, ...o } = {}) {
   return out;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (runDirectly(import.meta.url)) {
   const args = process.argv.slice(2);
   const t0 = Date.now();
   try {
